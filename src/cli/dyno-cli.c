@@ -1,0 +1,61 @@
+/* dyno-cli.c: dynotable-cli entry point
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "dynotable-cli"
+
+#include "config.h"
+
+#include <locale.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "dyno-cli.h"
+
+static void
+print_usage (FILE *out)
+{
+  fputs ("Usage: dynotable-cli [--endpoint-url URL] [--region R] [--profile P] COMMAND …\n"
+         "\n"
+         "Offline:\n"
+         "  expr query|scan|get|put|update|delete|import …   build, validate and emit a request\n"
+         "\n"
+         "Against DynamoDB:\n"
+         "  tables                      list tables\n"
+         "  describe TABLE              DescribeTable\n"
+         "  query TABLE …, scan TABLE … run a query or scan, items as JSON lines\n"
+         "  get|put|update|delete TABLE …\n"
+         "  batch-write TABLE FILE|-    JSON lines of DynamoDB-JSON items\n"
+         "\n"
+         "Run 'dynotable-cli COMMAND --help' for a command's options.\n", out);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  setlocale (LC_ALL, "");
+
+  if (argc < 2)
+    {
+      print_usage (stderr);
+      return 2;
+    }
+
+  if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0)
+    {
+      print_usage (stdout);
+      return 0;
+    }
+
+  if (strcmp (argv[1], "--version") == 0)
+    {
+      printf ("dynotable-cli %s\n", PACKAGE_VERSION);
+      return 0;
+    }
+
+  if (strcmp (argv[1], "expr") == 0)
+    return dyno_cli_expr (argc - 1, argv + 1);
+
+  return dyno_cli_run (argc, argv);
+}

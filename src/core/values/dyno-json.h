@@ -1,0 +1,61 @@
+/* dyno-json.h: DynamoDB JSON and plain JSON, in and out, without json-glib trees
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <json-glib/json-glib.h>
+
+#include "dyno-value.h"
+
+G_BEGIN_DECLS
+
+/* DynamoDB JSON: {"S":"x"}, {"N":"1"}, {"B":"<base64>"}, {"M":{…}}, … Errors name the
+ * problem and where it is (the attribute path, or the line/column of bad JSON). */
+DynoValue *dyno_value_from_ddb_json   (const char      *json,
+                                       gssize           len,
+                                       GError         **error);
+/* An item: {"attr":{"S":"x"}, …} */
+DynoItem  *dyno_item_from_ddb_json    (const char      *json,
+                                       gssize           len,
+                                       GError         **error);
+void       dyno_value_write_ddb_json  (const DynoValue *value,
+                                       GString         *out);
+/* Writes an M value (or an item's map) as an item: {"attr":{…}, …} */
+void       dyno_map_write_ddb_item    (const DynoValue *map,
+                                       GString         *out);
+char      *dyno_value_to_ddb_json     (const DynoValue *value);
+char      *dyno_item_to_ddb_json      (const DynoItem  *item);
+
+/* Bridges for small documents (request JSON) parsed with json-glib. */
+DynoValue *dyno_value_from_json_node  (JsonNode        *node,
+                                       GError         **error);
+DynoItem  *dyno_item_from_json_node   (JsonNode        *node,
+                                       GError         **error);
+JsonNode  *dyno_value_to_json_node    (const DynoValue *value);
+JsonNode  *dyno_item_to_json_node     (const DynoItem  *item);
+
+/* Plain JSON.  Reading: strings -> S, numbers -> N (from the number's exact text, never a
+ * double), true/false -> BOOL, null -> NULL, arrays -> L, objects -> M, unless @hints
+ * (attribute name -> DynoValueType as GINT_TO_POINTER, top-level attributes; may be NULL)
+ * chooses otherwise: B (string holds base64), SS/NS/BS (array), N (string holds a number),
+ * S (number kept as its text).  Writing: B and BS as base64 strings, sets as arrays, N as
+ * the exact number token. */
+DynoValue *dyno_value_from_plain_json (const char      *json,
+                                       gssize           len,
+                                       GHashTable      *hints,
+                                       GError         **error);
+DynoItem  *dyno_item_from_plain_json  (const char      *json,
+                                       gssize           len,
+                                       GHashTable      *hints,
+                                       GError         **error);
+void       dyno_value_write_plain_json (const DynoValue *value,
+                                        GString         *out);
+char      *dyno_item_to_plain_json    (const DynoItem  *item);
+
+/* Appends @text as a JSON string literal (with quotes) to @out. */
+void       dyno_json_write_string     (GString         *out,
+                                       const char      *text,
+                                       gssize           len);
+
+G_END_DECLS
