@@ -1,0 +1,84 @@
+/* dyno-credentials.h: AWS credentials and their resolution as the SDKs do it
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+G_BEGIN_DECLS
+
+/* Immutable, refcounted.  The secret never appears in logs or in to-string helpers. */
+typedef struct _DynoCredentials DynoCredentials;
+
+#define DYNO_TYPE_CREDENTIALS (dyno_credentials_get_type ())
+GType            dyno_credentials_get_type              (void) G_GNUC_CONST;
+
+DynoCredentials *dyno_credentials_new                   (const char      *access_key_id,
+                                                         const char      *secret_access_key,
+                                                         const char      *session_token,   /* nullable */
+                                                         GDateTime       *expiration);     /* nullable */
+DynoCredentials *dyno_credentials_ref                   (DynoCredentials *creds);
+void             dyno_credentials_unref                 (DynoCredentials *creds);
+const char      *dyno_credentials_get_access_key_id     (DynoCredentials *creds);
+const char      *dyno_credentials_get_secret_access_key (DynoCredentials *creds);
+const char      *dyno_credentials_get_session_token     (DynoCredentials *creds);
+GDateTime       *dyno_credentials_get_expiration        (DynoCredentials *creds);
+/* TRUE when expiring within @margin_seconds (refresh before use). */
+gboolean         dyno_credentials_is_expiring           (DynoCredentials *creds,
+                                                         gint64           margin_seconds);
+/* Where they came from, for the UI ("environment", "profile dev (~/.aws/credentials)",
+ * "credential_process of profile dev", "keyring", "connection"). */
+const char      *dyno_credentials_get_source            (DynoCredentials *creds);
+void             dyno_credentials_set_source            (DynoCredentials *creds,
+                                                         const char      *source);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DynoCredentials, dyno_credentials_unref)
+
+/* What a connection asks for; every field nullable. */
+typedef struct {
+  char *profile;        /* explicit profile (skips the environment keys, as botocore does) */
+  char *region;         /* explicit region */
+  char *endpoint_url;   /* explicit endpoint: always wins */
+  char *access_key_id;  /* explicit keys (from the keyring, or given on the command line) */
+  char *secret_access_key;
+  char *session_token;
+} DynoConnectionSettings;
+
+/* The result of resolving settings against the environment and the AWS files. */
+typedef struct {
+  char            *region;         /* never NULL after a successful resolve */
+  char            *endpoint_url;   /* NULL: the regional AWS endpoint */
+  char            *profile;        /* the profile used, or NULL */
+  DynoCredentials *credentials;    /* NULL only when none could be found (an error) */
+  char            *credential_process; /* set when credentials come from a process: refresh */
+} DynoResolvedConfig;
+
+void dyno_resolved_config_free (DynoResolvedConfig *config);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DynoResolvedConfig, dyno_resolved_config_free)
+
+/* Resolves region, endpoint and credentials (dynamodb-facts.md §7): explicit settings, then
+ * AWS_* environment variables, then the credentials and config files (AWS_CONFIG_FILE,
+ * AWS_SHARED_CREDENTIALS_FILE), credential_process.  @env is an environ-style array
+ * (g_get_environ() in production, a fixed one in tests).  Blocking (it may run
+ * credential_process); call it from a thread or through the _async variant.  Errors are
+ * DYNO_ERROR_CONFIG with the file and line, or a clear message for what is not supported
+ * (role_arn/source_profile, SSO). */
+DynoResolvedConfig *dyno_resolve_config        (const DynoConnectionSettings *settings,
+                                                char                        **env,
+                                                GCancellable                 *cancellable,
+                                                GError                      **error);
+void                dyno_resolve_config_async  (const DynoConnectionSettings *settings,
+                                                GCancellable                 *cancellable,
+                                                GAsyncReadyCallback           callback,
+                                                gpointer                      user_data);
+DynoResolvedConfig *dyno_resolve_config_finish (GAsyncResult                 *result,
+                                                GError                      **error);
+
+/* Re-runs the credential_process of @config (when it has one). */
+DynoCredentials    *dyno_credentials_refresh   (const DynoResolvedConfig     *config,
+                                                char                        **env,
+                                                GCancellable                 *cancellable,
+                                                GError                      **error);
+
+G_END_DECLS
