@@ -1,0 +1,173 @@
+#!/usr/bin/python3
+# test-layers.py: the layers hold: core sees no GTK/libsoup/libsecret, client no GTK.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Two checks, TAP output.
+
+1. Sources: no file under src/core includes a GTK, GDK, libadwaita, GtkSourceView, libsoup or
+   libsecret header, or a header of src/client or src/widgets; no file under src/client or
+   src/cli includes a GTK/GDK/libadwaita/GtkSourceView header or a src/widgets header.
+2. Compiler: the real compile command of a core source (from compile_commands.json) fails on a
+   one-line file that includes <gtk/gtk.h>, <adwaita.h>, <libsoup/soup.h> or
+   <libsecret/secret.h>, and compiles one that includes <glib.h> and json-glib (so the failure
+   is the missing include path, not a broken command).  The same for a client source with GTK
+   and libadwaita against libsoup and libsecret, and for dynotable-cli.
+
+Usage: test-layers.py SOURCE_ROOT BUILD_ROOT
+"""
+
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+GUI_HEADERS = re.compile(r"^(gtk|gdk|gsk|adwaita|libadwaita-1|gtksourceview)(/|\.h$)")
+NET_HEADERS = re.compile(r"^(libsoup|libsecret)/")
+INCLUDE = re.compile(r'^\s*#\s*include\s*[<"]([^>"]+)[>"]', re.M)
+
+n = 0
+failed = 0
+
+
+def tap(ok, name, diag=None, skip=None):
+    global n, failed
+    n += 1
+    if skip:
+        print("ok %d - %s # SKIP %s" % (n, name, skip))
+        return
+    print("%s %d - %s" % ("ok" if ok else "not ok", n, name))
+    if not ok:
+        failed += 1
+    if diag and not ok:
+        for line in diag.rstrip().splitlines():
+            print("# " + line)
+
+
+def sources(root, sub):
+    top = os.path.join(root, "src", sub)
+    for dirpath, _, files in os.walk(top):
+        for f in sorted(files):
+            if f.endswith((".c", ".h")):
+                yield os.path.join(dirpath, f)
+
+
+def headers_of(root, sub):
+    return {os.path.basename(p) for p in sources(root, sub) if p.endswith(".h")}
+
+
+def check_sources(root):
+    client_h = headers_of(root, "client")
+    widget_h = headers_of(root, "widgets")
+    for layer, forbidden_desc in (("core", "GTK, libadwaita, libsoup, libsecret, client or "
+                                            "widget headers"),
+                                  ("client", "GTK, libadwaita or widget headers"),
+                                  ("cli", "GTK, libadwaita or widget headers")):
+        bad = []
+        files = list(sources(root, layer))
+        for path in files:
+            with open(path, encoding="utf-8", errors="replace") as f:
+                text = f.read()
+            for inc in INCLUDE.findall(text):
+                base = os.path.basename(inc)
+                wrong = GUI_HEADERS.match(inc) or base in widget_h
+                if layer == "core":
+                    wrong = wrong or NET_HEADERS.match(inc) or base in client_h
+                if wrong:
+                    bad.append("%s includes <%s>" % (os.path.relpath(path, root), inc))
+        # core must exist; the other layers may not have sources yet.
+        tap(not bad and (bool(files) or layer != "core"),
+            "src/%s (%d files) includes no %s" % (layer, len(files), forbidden_desc),
+            "\n".join(bad) if bad else "no sources found")
+
+
+def probe_command(entry, probe):
+    """ENTRY's compile command, compiling PROBE for syntax only."""
+    if "arguments" in entry:
+        args = list(entry["arguments"])
+    else:
+        args = shlex.split(entry["command"])
+    out = []
+    skip = False
+    for i, a in enumerate(args):
+        if skip:
+            skip = False
+            continue
+        if a in ("-o", "-MQ", "-MF", "-MT", "-c"):
+            skip = True
+            continue
+        if a in ("-MD", "-MMD") or a.startswith("-fdiagnostics-color"):
+            continue
+        if i > 0 and a == entry["file"]:
+            continue
+        out.append(a)
+    return out + ["-fsyntax-only", "-x", "c", probe]
+
+
+def compiles(entry, code, tmp):
+    probe = os.path.join(tmp, "probe.c")
+    with open(probe, "w") as f:
+        f.write(code)
+    cmd = probe_command(entry, probe)
+    r = subprocess.run(cmd, cwd=entry["directory"], stdout=subprocess.PIPE,
+                       stderr=subprocess.STDOUT, text=True)
+    return r.returncode == 0, " ".join(shlex.quote(c) for c in cmd) + "\n" + r.stdout[-1500:]
+
+
+def find_entry(db, layer):
+    marker = os.sep + os.path.join("src", layer) + os.sep
+    for e in db:
+        path = os.path.normpath(os.path.join(e["directory"], e["file"]))
+        if marker in path and path.endswith(".c"):
+            return e, path
+    return None, None
+
+
+def check_compiler(root, build):
+    cdb = os.path.join(build, "compile_commands.json")
+    try:
+        with open(cdb) as f:
+            db = json.load(f)
+    except OSError as e:
+        tap(False, "read %s" % cdb, str(e))
+        return
+    cases = {
+        "core": (["glib.h", "json-glib/json-glib.h", "gio/gio.h"],
+                 ["gtk/gtk.h", "adwaita.h", "libsoup/soup.h", "libsecret/secret.h"]),
+        "client": (["glib.h", "libsoup/soup.h", "libsecret/secret.h"],
+                   ["gtk/gtk.h", "adwaita.h"]),
+        "cli": (["glib.h", "libsoup/soup.h"],
+                ["gtk/gtk.h", "adwaita.h"]),
+    }
+    with tempfile.TemporaryDirectory(prefix="dyno-layers-") as tmp:
+        for layer, (allowed, forbidden) in cases.items():
+            entry, path = find_entry(db, layer)
+            if entry is None:
+                tap(True, "compile flags of src/%s" % layer, skip="no %s source is built yet" % layer)
+                continue
+            rel = os.path.relpath(path, root)
+            for h in allowed:
+                ok, log = compiles(entry, "#include <%s>\n" % h, tmp)
+                tap(ok, "<%s> compiles with the flags of %s (control)" % (h, rel), log)
+            for h in forbidden:
+                ok, log = compiles(entry, "#include <%s>\n" % h, tmp)
+                missing = "No such file" in log or "file not found" in log
+                tap(not ok and missing,
+                    "<%s> does not compile with the flags of %s" % (h, rel),
+                    "it compiled (or failed for another reason):\n" + log)
+
+
+def main():
+    if len(sys.argv) != 3:
+        sys.exit("usage: test-layers.py SOURCE_ROOT BUILD_ROOT")
+    root, build = map(os.path.abspath, sys.argv[1:])
+    check_sources(root)
+    check_compiler(root, build)
+    print("1..%d" % n)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
