@@ -52,6 +52,10 @@ typedef struct {
   char            *profile;        /* the profile used, or NULL */
   DynoCredentials *credentials;    /* NULL only when none could be found (an error) */
   char            *credential_process; /* set when credentials come from a process: refresh */
+  /* Added: DynoEndpointFlags (dyno-endpoints.h) from AWS_USE_FIPS_ENDPOINT /
+   * use_fips_endpoint and AWS_USE_DUALSTACK_ENDPOINT / use_dualstack_endpoint; pass them to
+   * dyno_endpoint_resolve(). */
+  guint            endpoint_flags;
 } DynoResolvedConfig;
 
 void dyno_resolved_config_free (DynoResolvedConfig *config);

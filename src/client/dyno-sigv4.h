@@ -46,4 +46,25 @@ DynoSigv4Result *dyno_sigv4_sign        (const DynoSigv4Request *request,
                                          const char             *service,
                                          const char             *amz_date);
 
+/* Added by the implementation: helpers for callers that build the header list. */
+DynoHeader      *dyno_header_new        (const char             *name,
+                                         const char             *value);
+void             dyno_header_free       (DynoHeader             *header);
+/* A GPtrArray of DynoHeader* that frees its elements. */
+GPtrArray       *dyno_headers_new       (void);
+
+/* Signs like dyno_sigv4_sign() and appends to @request->headers what must be sent with the
+ * request: X-Amz-Date (when absent), X-Amz-Security-Token (when the credentials carry a
+ * session token and the header is absent) and Authorization.  @request->headers must free its
+ * elements with dyno_header_free() (dyno_headers_new()).  @amz_date may be NULL: the current
+ * UTC time is used.  Returns the signing details.  They hold no secret key, but the canonical
+ * request holds the session token when there is one: do not log it. */
+DynoSigv4Result *dyno_sigv4_sign_headers (DynoSigv4Request      *request,
+                                          DynoCredentials       *credentials,
+                                          const char            *region,
+                                          const char            *service,
+                                          const char            *amz_date);
+/* @time (NULL: now) in UTC as "YYYYMMDDTHHMMSSZ". */
+char            *dyno_sigv4_format_amz_date (GDateTime          *time);
+
 G_END_DECLS
