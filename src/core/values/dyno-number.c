@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dyno-error.h"
+#include "dyno-number-private.h"
 
 /* DynamoDB's range, as the decimal exponent of the first significant digit. */
 #define MAX_EXPONENT 125
@@ -28,13 +29,20 @@ set_not_a_number (GError     **error,
                   const char  *text,
                   gsize        len)
 {
+  g_autofree char *shown = NULL;
+
   if (len == 0)
-    g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_INVALID_VALUE,
-                         "The parameter cannot be converted to a numeric value");
-  else
-    g_set_error (error, DYNO_ERROR, DYNO_ERROR_INVALID_VALUE,
-                 "The parameter cannot be converted to a numeric value: %.*s",
-                 (int) MIN (len, 200), text);
+    {
+      g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_INVALID_VALUE,
+                           "The parameter cannot be converted to a numeric value");
+      return;
+    }
+
+  /* Messages end up in the UI: keep them short and valid UTF-8. */
+  shown = g_utf8_make_valid (text, MIN (len, 200));
+  g_set_error (error, DYNO_ERROR, DYNO_ERROR_INVALID_VALUE,
+               "The parameter cannot be converted to a numeric value: %s%s",
+               shown, len > 200 ? "\u2026" : "");
 }
 
 /* Parses @text into @out; @buf must hold @len bytes.  Only syntax is checked here. */
@@ -165,65 +173,152 @@ check_decimal (const Decimal  *d,
   return TRUE;
 }
 
-/* Writes the canonical positional form of a checked decimal.  The result is at most
- * 1 + 2 + 129 + 38 bytes long. */
-static char *
-format_decimal (const Decimal *d)
+/* Writes the canonical positional form of a checked decimal into @out, which holds
+ * DYNO_NUMBER_TEXT_MAX bytes (sign + "0." + 129 zeros + 38 digits, or sign + 126 digits),
+ * NUL-terminated.  Returns the length. */
+static gsize
+format_decimal (const Decimal *d,
+                char          *out)
 {
-  GString *s;
+  char *o = out;
   gint64 point;
 
   if (d->n == 0)
-    return g_strdup ("0");
+    {
+      memcpy (out, "0", 2);
+      return 1;
+    }
 
-  s = g_string_sized_new (d->n + 16);
   if (d->neg)
-    g_string_append_c (s, '-');
+    *o++ = '-';
 
   if (d->exp >= 0)
     {
-      g_string_append_len (s, d->digits, d->n);
-      for (gint64 i = 0; i < d->exp; i++)
-        g_string_append_c (s, '0');
-      return g_string_free (s, FALSE);
-    }
-
-  /* Digits before the decimal point. */
-  point = (gint64) d->n + d->exp;
-  if (point > 0)
-    {
-      g_string_append_len (s, d->digits, point);
-      g_string_append_c (s, '.');
-      g_string_append_len (s, d->digits + point, d->n - point);
+      memcpy (o, d->digits, d->n);
+      o += d->n;
+      memset (o, '0', d->exp);
+      o += d->exp;
     }
   else
     {
-      g_string_append (s, "0.");
-      for (gint64 i = 0; i < -point; i++)
-        g_string_append_c (s, '0');
-      g_string_append_len (s, d->digits, d->n);
+      /* Digits before the decimal point. */
+      point = (gint64) d->n + d->exp;
+      if (point > 0)
+        {
+          memcpy (o, d->digits, point);
+          o += point;
+          *o++ = '.';
+          memcpy (o, d->digits + point, d->n - point);
+          o += d->n - point;
+        }
+      else
+        {
+          *o++ = '0';
+          *o++ = '.';
+          memset (o, '0', -point);
+          o += -point;
+          memcpy (o, d->digits, d->n);
+          o += d->n;
+        }
     }
 
-  return g_string_free (s, FALSE);
+  *o = '\0';
+  return o - out;
 }
 
-char *
-dyno_number_canonicalize (const char  *text,
-                          gssize       len,
-                          GError     **error)
+/* Recognises text that is already canonical and in range, which is what DynamoDB sends,
+ * so pages are read without reformatting every number.  Returns FALSE for anything else;
+ * the full parser then decides. */
+static gboolean
+is_canonical_fast (const char *text,
+                   gsize       len)
+{
+  const char *p = text;
+  const char *end = text + len;
+  gsize int_digits = 0, frac_digits = 0, leading = 0, trailing = 0;
+  gint64 first;
+  gsize significant;
+
+  if (len == 0 || len >= DYNO_NUMBER_TEXT_MAX)
+    return FALSE;
+  if (*p == '-')
+    p++;
+  if (p == end)
+    return FALSE;
+
+  if (*p == '0')
+    {
+      p++;
+      if (p == end)
+        return text[0] != '-';
+      if (*p != '.')
+        return FALSE;
+    }
+  else if (*p >= '1' && *p <= '9')
+    {
+      const char *from = p;
+
+      while (p < end && *p >= '0' && *p <= '9')
+        p++;
+      int_digits = p - from;
+      for (const char *q = p; q > from && q[-1] == '0'; q--)
+        trailing++;
+    }
+  else
+    return FALSE;
+
+  if (p < end)
+    {
+      const char *from;
+
+      if (*p != '.')
+        return FALSE;
+      from = ++p;
+      while (p < end && *p >= '0' && *p <= '9')
+        p++;
+      if (p != end || p == from || p[-1] == '0')
+        return FALSE;
+      frac_digits = p - from;
+      if (int_digits == 0)
+        while (from[leading] == '0')
+          leading++;
+      trailing = 0;
+    }
+
+  if (int_digits > 0)
+    {
+      first = (gint64) int_digits - 1;
+      significant = int_digits + frac_digits - trailing;
+    }
+  else
+    {
+      first = -(gint64) leading - 1;
+      significant = frac_digits - leading;
+    }
+
+  return first <= MAX_EXPONENT && first >= MIN_EXPONENT &&
+         significant <= DYNO_NUMBER_MAX_DIGITS;
+}
+
+gssize
+_dyno_number_canonicalize_into (const char  *text,
+                                gsize        len,
+                                char        *out,
+                                GError     **error)
 {
   char stack_buf[256];
   g_autofree char *heap_buf = NULL;
   char *buf;
   Decimal d;
 
-  g_return_val_if_fail (text != NULL || len == 0, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+  if (is_canonical_fast (text, len))
+    {
+      memcpy (out, text, len);
+      out[len] = '\0';
+      return len;
+    }
 
-  if (len < 0)
-    len = strlen (text);
-
-  if ((gsize) len <= sizeof stack_buf)
+  if (len <= sizeof stack_buf)
     buf = stack_buf;
   else
     buf = heap_buf = g_malloc (len);
@@ -231,12 +326,33 @@ dyno_number_canonicalize (const char  *text,
   if (!parse_decimal (text, len, buf, &d))
     {
       set_not_a_number (error, text, len);
-      return NULL;
+      return -1;
     }
   if (!check_decimal (&d, error))
+    return -1;
+
+  return format_decimal (&d, out);
+}
+
+char *
+dyno_number_canonicalize (const char  *text,
+                          gssize       len,
+                          GError     **error)
+{
+  char out[DYNO_NUMBER_TEXT_MAX];
+  gssize out_len;
+
+  g_return_val_if_fail (text != NULL || len == 0, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (len < 0)
+    len = strlen (text);
+
+  out_len = _dyno_number_canonicalize_into (text != NULL ? text : "", len, out, error);
+  if (out_len < 0)
     return NULL;
 
-  return format_decimal (&d);
+  return g_strndup (out, out_len);
 }
 
 gboolean
@@ -412,6 +528,9 @@ add_or_subtract (const char  *a,
       set_not_a_number (error, b, lb);
       return NULL;
     }
+  /* Operands out of range would also make the aligned digit arrays huge. */
+  if (!check_decimal (&x, error) || !check_decimal (&y, error))
+    return NULL;
   if (subtract && y.n > 0)
     y.neg = !y.neg;
 
@@ -444,7 +563,9 @@ gsize
 dyno_number_get_size (const char *canonical)
 {
   gsize len;
-  g_autofree char *buf = NULL;
+  char stack_buf[256];
+  g_autofree char *heap_buf = NULL;
+  char *buf;
   Decimal d;
   gint64 first;
   gsize size;
@@ -452,7 +573,10 @@ dyno_number_get_size (const char *canonical)
   g_return_val_if_fail (canonical != NULL, 0);
 
   len = strlen (canonical);
-  buf = g_malloc (len + 1);
+  if (len <= sizeof stack_buf)
+    buf = stack_buf;
+  else
+    buf = heap_buf = g_malloc (len);
   if (!parse_decimal (canonical, len, buf, &d) || d.n == 0)
     return 1;
 

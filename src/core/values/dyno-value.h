@@ -119,6 +119,8 @@ gboolean          dyno_value_builder_end        (DynoValueBuilder *builder,
                                                  GError          **error);
 /* The finished top-level value; the builder is reset and may be reused. */
 DynoValue        *dyno_value_builder_finish     (DynoValueBuilder *builder);
+/* Discards anything half built (end() also resets the builder when it fails). */
+void              dyno_value_builder_reset      (DynoValueBuilder *builder);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DynoValueBuilder, dyno_value_builder_free)
 

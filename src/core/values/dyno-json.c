@@ -1,0 +1,1810 @@
+/* dyno-json.c: DynamoDB JSON and plain JSON, in and out, with a hand-written scanner
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "dyno-json.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+#if defined(__SSE2__) && defined(__GNUC__)
+#include <emmintrin.h>
+#endif
+
+#include "dyno-error.h"
+#include "dyno-json-private.h"
+#include "dyno-number.h"
+#include "dyno-number-private.h"
+#include "dyno-value-private.h"
+
+/* Scanner */
+
+void
+_dyno_json_scanner_init (DynoJsonScanner *sc,
+                         const char      *json,
+                         gsize            len)
+{
+  memset (sc, 0, sizeof *sc);
+  sc->start = json;
+  sc->p = json;
+  sc->end = json + len;
+  sc->scratch = g_string_sized_new (64);
+  sc->bin = g_string_sized_new (64);
+  sc->positions = TRUE;
+}
+
+void
+_dyno_json_scanner_clear (DynoJsonScanner *sc)
+{
+  g_string_free (sc->scratch, TRUE);
+  g_string_free (sc->bin, TRUE);
+  g_free (sc->path);
+  g_clear_error (&sc->error);
+}
+
+static void
+location (DynoJsonScanner *sc,
+          const char      *at,
+          guint           *line,
+          guint           *column)
+{
+  *line = 1;
+  *column = 1;
+
+  if (at > sc->end)
+    at = sc->end;
+
+  /* Columns count characters, which is what a person sees. */
+  for (const char *q = sc->start; q < at; q++)
+    {
+      if (*q == '\n')
+        {
+          (*line)++;
+          *column = 1;
+        }
+      else if (((guchar) *q & 0xC0) != 0x80)
+        (*column)++;
+    }
+}
+
+static char *
+format_path (DynoJsonScanner *sc)
+{
+  GString *s = g_string_new (NULL);
+
+  for (guint i = 0; i < sc->path_len; i++)
+    {
+      const DynoJsonPathSeg *seg = &sc->path[i];
+
+      if (seg->name != NULL)
+        {
+          g_autofree char *name = g_utf8_make_valid (seg->name, MIN (seg->len, 200));
+
+          if (s->len > 0)
+            g_string_append_c (s, '.');
+          g_string_append (s, name);
+          if (seg->len > 200)
+            g_string_append (s, "\u2026");
+        }
+      else
+        g_string_append_printf (s, "[%" G_GSIZE_FORMAT "]", seg->index);
+    }
+
+  return g_string_free (s, FALSE);
+}
+
+gboolean
+_dyno_json_fail_syntax (DynoJsonScanner *sc,
+                        const char      *format,
+                        ...)
+{
+  va_list args;
+  g_autofree char *what = NULL;
+  g_autofree char *path = NULL;
+  GString *msg;
+
+  if (sc->error != NULL)
+    return FALSE;
+
+  va_start (args, format);
+  what = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  msg = g_string_new ("Invalid JSON");
+  if (sc->positions)
+    {
+      guint line, column;
+
+      location (sc, sc->p, &line, &column);
+      g_string_append_printf (msg, " at line %u, column %u", line, column);
+    }
+  g_string_append_printf (msg, ": %s", what);
+  path = format_path (sc);
+  if (path[0] != '\0')
+    g_string_append_printf (msg, " (in attribute %s)", path);
+
+  sc->error = g_error_new_literal (DYNO_ERROR, DYNO_ERROR_JSON, msg->str);
+  g_string_free (msg, TRUE);
+
+  return FALSE;
+}
+
+gboolean
+_dyno_json_fail_value (DynoJsonScanner *sc,
+                       const char      *at,
+                       const char      *format,
+                       ...)
+{
+  va_list args;
+  g_autofree char *what = NULL;
+  g_autofree char *path = NULL;
+  GString *msg;
+
+  if (sc->error != NULL)
+    return FALSE;
+
+  va_start (args, format);
+  what = g_strdup_vprintf (format, args);
+  va_end (args);
+
+  msg = g_string_new (NULL);
+  path = format_path (sc);
+  if (path[0] != '\0')
+    g_string_append_printf (msg, "Attribute %s: ", path);
+  g_string_append (msg, what);
+  if (sc->positions)
+    {
+      guint line, column;
+
+      location (sc, at, &line, &column);
+      g_string_append_printf (msg, " (line %u, column %u)", line, column);
+    }
+
+  sc->error = g_error_new_literal (DYNO_ERROR, DYNO_ERROR_INVALID_VALUE, msg->str);
+  g_string_free (msg, TRUE);
+
+  return FALSE;
+}
+
+static const char *
+describe_byte (DynoJsonScanner *sc)
+{
+  if (sc->p >= sc->end)
+    return "the end of the text";
+
+  switch (*sc->p)
+    {
+    case '{': return "\u201c{\u201d";
+    case '}': return "\u201c}\u201d";
+    case '[': return "\u201c[\u201d";
+    case ']': return "\u201c]\u201d";
+    case ',': return "\u201c,\u201d";
+    case ':': return "\u201c:\u201d";
+    case '"': return "a string";
+    case 't': case 'f': case 'n': return "a literal";
+    default:
+      if (*sc->p == '-' || (*sc->p >= '0' && *sc->p <= '9'))
+        return "a number";
+      return "an unexpected character";
+    }
+}
+
+gboolean
+_dyno_json_expect_slow (DynoJsonScanner *sc,
+                   char             c,
+                   const char      *what)
+{
+  _dyno_json_skip_ws (sc);
+  if (G_LIKELY (sc->p < sc->end && *sc->p == c))
+    {
+      sc->p++;
+      return TRUE;
+    }
+
+  return _dyno_json_fail_syntax (sc, "expected %s but found %s", what, describe_byte (sc));
+}
+
+gboolean
+_dyno_json_next_slow (DynoJsonScanner *sc,
+                      char             close,
+                      gboolean        *more)
+{
+  char c = _dyno_json_peek (sc);
+
+  if (c == ',')
+    {
+      sc->p++;
+      *more = TRUE;
+      return TRUE;
+    }
+  if (c == close)
+    {
+      sc->p++;
+      *more = FALSE;
+      return TRUE;
+    }
+
+  *more = FALSE;
+  return _dyno_json_fail_syntax (sc, "expected \u201c,\u201d or \u201c%c\u201d but found %s",
+                                 close, describe_byte (sc));
+}
+
+static int
+hex_value (char c)
+{
+  if (c >= '0' && c <= '9')
+    return c - '0';
+  if (c >= 'a' && c <= 'f')
+    return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F')
+    return c - 'A' + 10;
+  return -1;
+}
+
+static gboolean
+read_hex4 (DynoJsonScanner *sc,
+           const char      *q,
+           gunichar        *out)
+{
+  gunichar v = 0;
+
+  if (sc->end - q < 4)
+    return FALSE;
+  for (int i = 0; i < 4; i++)
+    {
+      int h = hex_value (q[i]);
+      if (h < 0)
+        return FALSE;
+      v = (v << 4) | (gunichar) h;
+    }
+  *out = v;
+  return TRUE;
+}
+
+/* Decodes the escapes of a string whose raw text starts at @from (inside the quotes). */
+static gboolean
+read_string_slow (DynoJsonScanner *sc,
+                  const char      *from)
+{
+  GString *s = sc->scratch;
+  const char *q = from;
+
+  g_string_truncate (s, 0);
+
+  while (q < sc->end)
+    {
+      const char *run = q;
+
+      while (q < sc->end && *q != '"' && *q != '\\' && (guchar) *q >= 0x20)
+        q++;
+      g_string_append_len (s, run, q - run);
+
+      if (q >= sc->end)
+        break;
+      if (*q == '"')
+        {
+          sc->raw = from;
+          sc->raw_len = q - from;
+          sc->p = q + 1;
+          return TRUE;
+        }
+      if ((guchar) *q < 0x20)
+        {
+          sc->p = q;
+          return _dyno_json_fail_syntax (sc, "control character U+%04X must be escaped in a "
+                                         "string", (guint) (guchar) *q);
+        }
+
+      /* A backslash. */
+      if (q + 1 >= sc->end)
+        break;
+      switch (q[1])
+        {
+        case '"': g_string_append_c (s, '"'); q += 2; break;
+        case '\\': g_string_append_c (s, '\\'); q += 2; break;
+        case '/': g_string_append_c (s, '/'); q += 2; break;
+        case 'b': g_string_append_c (s, '\b'); q += 2; break;
+        case 'f': g_string_append_c (s, '\f'); q += 2; break;
+        case 'n': g_string_append_c (s, '\n'); q += 2; break;
+        case 'r': g_string_append_c (s, '\r'); q += 2; break;
+        case 't': g_string_append_c (s, '\t'); q += 2; break;
+        case 'u':
+          {
+            gunichar c, low;
+
+            if (!read_hex4 (sc, q + 2, &c))
+              {
+                sc->p = q;
+                return _dyno_json_fail_syntax (sc, "\\u must be followed by four hex digits");
+              }
+            if (c >= 0xDC00 && c <= 0xDFFF)
+              {
+                sc->p = q;
+                return _dyno_json_fail_syntax (sc, "lone low surrogate \\u%04X in a string "
+                                               "(not valid Unicode)", c);
+              }
+            if (c >= 0xD800 && c <= 0xDBFF)
+              {
+                if (sc->end - q < 12 || q[6] != '\\' || q[7] != 'u' ||
+                    !read_hex4 (sc, q + 8, &low) || low < 0xDC00 || low > 0xDFFF)
+                  {
+                    sc->p = q;
+                    return _dyno_json_fail_syntax (sc, "lone high surrogate \\u%04X in a "
+                                                   "string (not valid Unicode)", c);
+                  }
+                c = 0x10000 + ((c - 0xD800) << 10) + (low - 0xDC00);
+                q += 12;
+              }
+            else
+              q += 6;
+            g_string_append_unichar (s, c);
+          }
+          break;
+        default:
+          sc->p = q;
+          return _dyno_json_fail_syntax (sc, "invalid escape \u201c\\%c\u201d in a string",
+                                         g_ascii_isprint (q[1]) ? q[1] : '?');
+        }
+    }
+
+  sc->p = from - 1;
+  return _dyno_json_fail_syntax (sc, "unterminated string");
+}
+
+/* Checks the raw text of the string just read.  Escapes decode to valid UTF-8, so the raw
+ * text holds every byte that needs checking. */
+static gboolean
+validate_utf8 (DynoJsonScanner *sc)
+{
+  const char *bad = NULL;
+
+  if (!g_utf8_validate_len (sc->raw, sc->raw_len, &bad))
+    {
+      sc->p = bad;
+      return _dyno_json_fail_syntax (sc, "invalid UTF-8 in a string");
+    }
+  return TRUE;
+}
+
+gboolean
+_dyno_json_read_string (DynoJsonScanner *sc,
+                        const char     **out,
+                        gsize           *out_len)
+{
+  const char *from, *q;
+  gboolean ascii = TRUE;
+
+  _dyno_json_skip_ws (sc);
+  if (G_UNLIKELY (sc->p >= sc->end || *sc->p != '"'))
+    return _dyno_json_fail_syntax (sc, "expected a string but found %s", describe_byte (sc));
+
+  from = q = sc->p + 1;
+
+  /* Fast path: no escapes, the string is used in place. */
+  for (;;)
+    {
+      guchar c;
+
+#if defined(__SSE2__) && defined(__GNUC__)
+      /* Sixteen bytes at a time up to the next byte that needs a look: a quote, a
+       * backslash, a control character, or (until one was seen) a non-ASCII byte. */
+      {
+        const __m128i quote = _mm_set1_epi8 ('"');
+        const __m128i backslash = _mm_set1_epi8 ('\\');
+        const __m128i space = _mm_set1_epi8 (0x20);
+        const __m128i control_max = _mm_set1_epi8 (0x1F);
+
+        while (sc->end - q >= 16)
+          {
+            __m128i v = _mm_loadu_si128 ((const __m128i *) q);
+            __m128i special = _mm_or_si128 (_mm_cmpeq_epi8 (v, quote),
+                                            _mm_cmpeq_epi8 (v, backslash));
+            int mask;
+
+            if (ascii)
+              /* Signed: true for 0x00-0x1F and for 0x80-0xFF. */
+              special = _mm_or_si128 (special, _mm_cmplt_epi8 (v, space));
+            else
+              special = _mm_or_si128 (special,
+                                      _mm_cmpeq_epi8 (_mm_min_epu8 (v, control_max), v));
+            mask = _mm_movemask_epi8 (special);
+            if (mask == 0)
+              {
+                q += 16;
+                continue;
+              }
+            q += __builtin_ctz ((unsigned int) mask);
+            break;
+          }
+      }
+#endif
+
+      if (G_UNLIKELY (q >= sc->end))
+        {
+          return _dyno_json_fail_syntax (sc, "unterminated string");
+        }
+      c = (guchar) *q;
+      if (c == '"')
+        break;
+      if (G_UNLIKELY (c == '\\'))
+        {
+          if (!read_string_slow (sc, from))
+            return FALSE;
+          *out = sc->scratch->str;
+          *out_len = sc->scratch->len;
+          return validate_utf8 (sc);
+        }
+      if (G_UNLIKELY (c < 0x20))
+        {
+          sc->p = q;
+          return _dyno_json_fail_syntax (sc, "control character U+%04X must be escaped in a "
+                                         "string", (guint) c);
+        }
+      ascii &= c < 0x80;
+      q++;
+    }
+
+  sc->raw = from;
+  sc->raw_len = q - from;
+  sc->p = q + 1;
+  *out = from;
+  *out_len = q - from;
+  return ascii || validate_utf8 (sc);
+}
+
+/* The end of the JSON number token at @q, or NULL (with *stop where it went wrong). */
+static const char *
+scan_number (const char  *q,
+             const char  *end,
+             const char **stop)
+{
+  if (q < end && *q == '-')
+    q++;
+  if (q < end && *q == '0')
+    q++;
+  else if (q < end && *q >= '1' && *q <= '9')
+    while (q < end && *q >= '0' && *q <= '9')
+      q++;
+  else
+    {
+      *stop = q;
+      return NULL;
+    }
+
+  if (q < end && *q == '.')
+    {
+      q++;
+      if (q >= end || *q < '0' || *q > '9')
+        {
+          *stop = q;
+          return NULL;
+        }
+      while (q < end && *q >= '0' && *q <= '9')
+        q++;
+    }
+  if (q < end && (*q == 'e' || *q == 'E'))
+    {
+      q++;
+      if (q < end && (*q == '+' || *q == '-'))
+        q++;
+      if (q >= end || *q < '0' || *q > '9')
+        {
+          *stop = q;
+          return NULL;
+        }
+      while (q < end && *q >= '0' && *q <= '9')
+        q++;
+    }
+
+  return q;
+}
+
+gboolean
+_dyno_json_read_number (DynoJsonScanner *sc,
+                        const char     **out,
+                        gsize           *out_len)
+{
+  const char *from, *to, *stop = NULL;
+
+  _dyno_json_skip_ws (sc);
+  from = sc->p;
+  to = scan_number (from, sc->end, &stop);
+  if (to == NULL)
+    {
+      sc->p = stop;
+      return _dyno_json_fail_syntax (sc, "malformed number");
+    }
+
+  *out = from;
+  *out_len = to - from;
+  sc->p = to;
+  return TRUE;
+}
+
+/* Reads true, false or null; @out gets 1, 0 or -1. */
+static gboolean
+read_literal (DynoJsonScanner *sc,
+              int             *out)
+{
+  gsize left;
+
+  _dyno_json_skip_ws (sc);
+  left = sc->end - sc->p;
+
+  if (left >= 4 && memcmp (sc->p, "true", 4) == 0)
+    {
+      sc->p += 4;
+      *out = 1;
+      return TRUE;
+    }
+  if (left >= 5 && memcmp (sc->p, "false", 5) == 0)
+    {
+      sc->p += 5;
+      *out = 0;
+      return TRUE;
+    }
+  if (left >= 4 && memcmp (sc->p, "null", 4) == 0)
+    {
+      sc->p += 4;
+      *out = -1;
+      return TRUE;
+    }
+
+  return _dyno_json_fail_syntax (sc, "expected a value but found %s", describe_byte (sc));
+}
+
+static gboolean
+enter (DynoJsonScanner *sc)
+{
+  if (G_UNLIKELY (++sc->depth > DYNO_JSON_MAX_DEPTH))
+    return _dyno_json_fail_syntax (sc, "values are nested more than %d levels deep",
+                                   DYNO_JSON_MAX_DEPTH);
+  return TRUE;
+}
+
+gboolean
+_dyno_json_skip_value (DynoJsonScanner *sc)
+{
+  char c = _dyno_json_peek (sc);
+  const char *s;
+  gsize len;
+  int lit;
+  gboolean more;
+
+  switch (c)
+    {
+    case '"':
+      return _dyno_json_read_string (sc, &s, &len);
+    case '{':
+      if (!enter (sc))
+        return FALSE;
+      sc->p++;
+      if (_dyno_json_peek (sc) == '}')
+        sc->p++;
+      else
+        do
+          {
+            if (!_dyno_json_read_string (sc, &s, &len) ||
+                !_dyno_json_expect (sc, ':', "\u201c:\u201d") ||
+                !_dyno_json_skip_value (sc) ||
+                !_dyno_json_next (sc, '}', &more))
+              return FALSE;
+          }
+        while (more);
+      sc->depth--;
+      return TRUE;
+    case '[':
+      if (!enter (sc))
+        return FALSE;
+      sc->p++;
+      if (_dyno_json_peek (sc) == ']')
+        sc->p++;
+      else
+        do
+          {
+            if (!_dyno_json_skip_value (sc) || !_dyno_json_next (sc, ']', &more))
+              return FALSE;
+          }
+        while (more);
+      sc->depth--;
+      return TRUE;
+    case 't':
+    case 'f':
+    case 'n':
+      return read_literal (sc, &lit);
+    default:
+      if (c == '-' || (c >= '0' && c <= '9'))
+        return _dyno_json_read_number (sc, &s, &len);
+      return _dyno_json_fail_syntax (sc, "expected a value but found %s", describe_byte (sc));
+    }
+}
+
+static gboolean
+expect_end (DynoJsonScanner *sc)
+{
+  _dyno_json_skip_ws (sc);
+  if (sc->p != sc->end)
+    return _dyno_json_fail_syntax (sc, "unexpected text after the end of the document");
+  return TRUE;
+}
+
+/* Base64 (RFC 4648, standard alphabet).  Padding may be left out; anything else that is not
+ * base64 is rejected, since DynamoDB would reject it too. */
+
+static const char b64_alphabet[] =
+  "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+static gint8 b64_table[256];
+
+static void
+init_b64_table (void)
+{
+  static gsize done = 0;
+
+  if (g_once_init_enter (&done))
+    {
+      memset (b64_table, -1, sizeof b64_table);
+      for (int i = 0; i < 64; i++)
+        b64_table[(guchar) b64_alphabet[i]] = (gint8) i;
+      g_once_init_leave (&done, 1);
+    }
+}
+
+/* Returns NULL on success, or the reason the text is not base64. */
+static const char *
+base64_decode (const char *text,
+               gsize       len,
+               GString    *out)
+{
+  gsize data_len = len;
+  guint32 acc = 0;
+  int bits = 0;
+
+  init_b64_table ();
+  g_string_truncate (out, 0);
+
+  while (data_len > 0 && text[data_len - 1] == '=')
+    data_len--;
+  if (len - data_len > 2)
+    return "too much \u201c=\u201d padding";
+  if (len != data_len && len % 4 != 0)
+    return "the padded length is not a multiple of 4";
+  if (data_len % 4 == 1)
+    return "the length is not possible for base64";
+
+  for (gsize i = 0; i < data_len; i++)
+    {
+      gint8 v = b64_table[(guchar) text[i]];
+
+      if (v < 0)
+        return text[i] == '=' ? "\u201c=\u201d inside the data"
+                              : "a character outside the base64 alphabet";
+      acc = (acc << 6) | (guint32) v;
+      bits += 6;
+      if (bits >= 8)
+        {
+          bits -= 8;
+          g_string_append_c (out, (char) ((acc >> bits) & 0xFF));
+        }
+    }
+
+  return NULL;
+}
+
+static void
+base64_encode (GString      *out,
+               const guint8 *data,
+               gsize         len)
+{
+  gsize i = 0;
+
+  for (; i + 3 <= len; i += 3)
+    {
+      guint32 v = ((guint32) data[i] << 16) | ((guint32) data[i + 1] << 8) | data[i + 2];
+      char quad[4] = {
+        b64_alphabet[(v >> 18) & 63], b64_alphabet[(v >> 12) & 63],
+        b64_alphabet[(v >> 6) & 63], b64_alphabet[v & 63],
+      };
+      g_string_append_len (out, quad, 4);
+    }
+  if (len - i == 1)
+    {
+      guint32 v = (guint32) data[i] << 16;
+      char quad[4] = { b64_alphabet[(v >> 18) & 63], b64_alphabet[(v >> 12) & 63], '=', '=' };
+      g_string_append_len (out, quad, 4);
+    }
+  else if (len - i == 2)
+    {
+      guint32 v = ((guint32) data[i] << 16) | ((guint32) data[i + 1] << 8);
+      char quad[4] = {
+        b64_alphabet[(v >> 18) & 63], b64_alphabet[(v >> 12) & 63],
+        b64_alphabet[(v >> 6) & 63], '=',
+      };
+      g_string_append_len (out, quad, 4);
+    }
+}
+
+static gboolean
+add_base64 (DynoJsonScanner  *sc,
+            DynoValueBuilder *builder,
+            const char       *text,
+            gsize             len,
+            const char       *at,
+            const char       *what)
+{
+  const char *why = base64_decode (text, len, sc->bin);
+
+  if (why != NULL)
+    return _dyno_json_fail_value (sc, at, "The %s value is not valid base64: %s", what, why);
+
+  dyno_builder_fast_scalar (builder, DYNO_VALUE_B, sc->bin->str, sc->bin->len);
+  return TRUE;
+}
+
+static gboolean
+add_number (DynoJsonScanner  *sc,
+            DynoValueBuilder *builder,
+            const char       *text,
+            gsize             len,
+            const char       *at)
+{
+  g_autoptr(GError) local = NULL;
+  char canonical[DYNO_NUMBER_TEXT_MAX];
+  gssize canonical_len = _dyno_number_canonicalize_into (text, len, canonical, &local);
+
+  if (canonical_len < 0)
+    return _dyno_json_fail_value (sc, at, "%s", local->message);
+  dyno_builder_fast_scalar (builder, DYNO_VALUE_N, canonical, canonical_len);
+  return TRUE;
+}
+
+static gboolean
+end_container (DynoJsonScanner  *sc,
+               DynoValueBuilder *builder,
+               const char       *at)
+{
+  g_autoptr(GError) local = NULL;
+
+  if (!dyno_value_builder_end (builder, &local))
+    return _dyno_json_fail_value (sc, at, "%s", local->message);
+  return TRUE;
+}
+
+/* DynamoDB JSON */
+
+static gboolean
+type_from_key (const char    *key,
+               gsize          len,
+               DynoValueType *out)
+{
+  switch (len)
+    {
+    case 1:
+      switch (key[0])
+        {
+        case 'S': *out = DYNO_VALUE_S; return TRUE;
+        case 'N': *out = DYNO_VALUE_N; return TRUE;
+        case 'B': *out = DYNO_VALUE_B; return TRUE;
+        case 'M': *out = DYNO_VALUE_M; return TRUE;
+        case 'L': *out = DYNO_VALUE_L; return TRUE;
+        default: return FALSE;
+        }
+    case 2:
+      if (key[1] != 'S')
+        return FALSE;
+      switch (key[0])
+        {
+        case 'S': *out = DYNO_VALUE_SS; return TRUE;
+        case 'N': *out = DYNO_VALUE_NS; return TRUE;
+        case 'B': *out = DYNO_VALUE_BS; return TRUE;
+        default: return FALSE;
+        }
+    case 4:
+      if (memcmp (key, "BOOL", 4) == 0)
+        {
+          *out = DYNO_VALUE_BOOL;
+          return TRUE;
+        }
+      if (memcmp (key, "NULL", 4) == 0)
+        {
+          *out = DYNO_VALUE_NULL;
+          return TRUE;
+        }
+      return FALSE;
+    default:
+      return FALSE;
+    }
+}
+
+/* The members of an M (after its '{'), each a name and an AttributeValue. */
+static gboolean
+parse_ddb_members (DynoJsonScanner  *sc,
+                   DynoValueBuilder *builder,
+                   const char       *at)
+{
+  gboolean more;
+
+  dyno_builder_fast_begin (builder, DYNO_VALUE_M);
+
+  if (_dyno_json_peek (sc) == '}')
+    sc->p++;
+  else
+    do
+      {
+        const char *name;
+        gsize name_len;
+
+        if (!_dyno_json_read_string (sc, &name, &name_len))
+          return FALSE;
+        _dyno_json_path_push_name (sc, sc->raw, sc->raw_len);
+        dyno_builder_fast_key (builder, name, name_len);
+        if (!_dyno_json_expect (sc, ':', "\u201c:\u201d") ||
+            !_dyno_json_parse_ddb_value (sc, builder))
+          return FALSE;
+        _dyno_json_path_pop (sc);
+        if (!_dyno_json_next (sc, '}', &more))
+          return FALSE;
+      }
+    while (more);
+
+  return end_container (sc, builder, at);
+}
+
+static gboolean
+parse_ddb_set (DynoJsonScanner  *sc,
+               DynoValueBuilder *builder,
+               DynoValueType     type,
+               const char       *at)
+{
+  gboolean more;
+  gsize index = 0;
+
+  if (_dyno_json_peek (sc) != '[')
+    return _dyno_json_fail_value (sc, sc->p, "The %s value must be a JSON array of strings",
+                                  dyno_value_type_to_string (type));
+  sc->p++;
+  dyno_builder_fast_begin (builder, type);
+
+  if (_dyno_json_peek (sc) == ']')
+    sc->p++;
+  else
+    do
+      {
+        const char *s;
+        gsize len;
+        const char *member_at;
+
+        _dyno_json_path_push_index (sc, index++);
+        member_at = sc->p;
+        if (_dyno_json_peek (sc) != '"')
+          return _dyno_json_fail_value (sc, sc->p, "The members of a%s %s must be JSON "
+                                        "strings", type == DYNO_VALUE_NS ? "n" : "",
+                                        dyno_value_type_to_string (type));
+        if (!_dyno_json_read_string (sc, &s, &len))
+          return FALSE;
+        if (type == DYNO_VALUE_SS)
+          dyno_builder_fast_scalar (builder, DYNO_VALUE_S, s, len);
+        else if (type == DYNO_VALUE_NS)
+          {
+            if (!add_number (sc, builder, s, len, member_at))
+              return FALSE;
+          }
+        else if (!add_base64 (sc, builder, s, len, member_at, "BS member"))
+          return FALSE;
+        _dyno_json_path_pop (sc);
+        if (!_dyno_json_next (sc, ']', &more))
+          return FALSE;
+      }
+    while (more);
+
+  return end_container (sc, builder, at);
+}
+
+gboolean
+_dyno_json_parse_ddb_value (DynoJsonScanner  *sc,
+                            DynoValueBuilder *builder)
+{
+  const char *at;
+  const char *key;
+  gsize key_len;
+  DynoValueType type;
+  const char *s;
+  gsize len;
+  int lit;
+  gboolean more;
+
+  if (!enter (sc))
+    return FALSE;
+
+  _dyno_json_skip_ws (sc);
+  at = sc->p;
+  if (G_UNLIKELY (sc->p >= sc->end || *sc->p != '{'))
+    {
+      if (sc->p < sc->end && (*sc->p == '"' || *sc->p == '[' || *sc->p == '-' ||
+                              g_ascii_isdigit (*sc->p) || *sc->p == 't' ||
+                              *sc->p == 'f' || *sc->p == 'n'))
+        return _dyno_json_fail_value (sc, at, "Expected an AttributeValue such as "
+                                      "{\"S\":\"text\"}, but found %s", describe_byte (sc));
+      return _dyno_json_fail_syntax (sc, "expected an AttributeValue object but found %s",
+                                     describe_byte (sc));
+    }
+  sc->p++;
+
+  if (_dyno_json_peek (sc) == '}')
+    return _dyno_json_fail_value (sc, at, "Supplied AttributeValue is empty, must contain "
+                                  "exactly one of the supported datatypes");
+
+  /* The type key is one of ten short upper-case names: read it without the general string
+   * reader when it looks like one. */
+  key = sc->p + 1;
+  if (G_LIKELY (sc->end - sc->p >= 8 && sc->p[0] == '"' && g_ascii_isupper (key[0])))
+    {
+      if (key[1] == '"')
+        key_len = 1;
+      else if (g_ascii_isupper (key[1]) && key[2] == '"')
+        key_len = 2;
+      else if (g_ascii_isupper (key[1]) && g_ascii_isupper (key[2]) &&
+               g_ascii_isupper (key[3]) && key[4] == '"')
+        key_len = 4;
+      else
+        key_len = 0;
+    }
+  else
+    key_len = 0;
+
+  if (key_len > 0)
+    sc->p = key + key_len + 1;
+  else if (!_dyno_json_read_string (sc, &key, &key_len))
+    return FALSE;
+
+  if (!type_from_key (key, key_len, &type))
+    {
+      g_autofree char *shown = g_utf8_make_valid (key, MIN (key_len, 64));
+
+      return _dyno_json_fail_value (sc, at, "Unknown AttributeValue type \u201c%s\u201d; the "
+                                    "supported datatypes are S, N, B, BOOL, NULL, M, L, SS, "
+                                    "NS and BS", shown);
+    }
+  if (!_dyno_json_expect (sc, ':', "\u201c:\u201d"))
+    return FALSE;
+
+  switch (type)
+    {
+    case DYNO_VALUE_S:
+    case DYNO_VALUE_N:
+    case DYNO_VALUE_B:
+      if (_dyno_json_peek (sc) != '"')
+        {
+          if (type == DYNO_VALUE_N)
+            return _dyno_json_fail_value (sc, sc->p, "The N value must be a number written as "
+                                          "a JSON string, such as {\"N\":\"42\"}");
+          return _dyno_json_fail_value (sc, sc->p, "The %s value must be a JSON string",
+                                        dyno_value_type_to_string (type));
+        }
+      if (!_dyno_json_read_string (sc, &s, &len))
+        return FALSE;
+      if (type == DYNO_VALUE_S)
+        dyno_builder_fast_scalar (builder, DYNO_VALUE_S, s, len);
+      else if (type == DYNO_VALUE_N)
+        {
+          if (!add_number (sc, builder, s, len, at))
+            return FALSE;
+        }
+      else if (!add_base64 (sc, builder, s, len, at, "B"))
+        return FALSE;
+      break;
+
+    case DYNO_VALUE_BOOL:
+    case DYNO_VALUE_NULL:
+      {
+        const char *lit_at;
+
+        _dyno_json_skip_ws (sc);
+        lit_at = sc->p;
+        if (sc->p >= sc->end || (*sc->p != 't' && *sc->p != 'f'))
+          return _dyno_json_fail_value (sc, lit_at, "The %s value must be %s",
+                                        dyno_value_type_to_string (type),
+                                        type == DYNO_VALUE_BOOL ? "true or false" : "true");
+        if (!read_literal (sc, &lit))
+          return FALSE;
+        if (type == DYNO_VALUE_BOOL)
+          dyno_value_builder_add_bool (builder, lit == 1);
+        else if (lit == 1)
+          dyno_value_builder_add_null (builder);
+        else
+          return _dyno_json_fail_value (sc, lit_at, "One or more parameter values were invalid: "
+                                        "Null attribute value types must have the value of "
+                                        "true");
+      }
+      break;
+
+    case DYNO_VALUE_M:
+      if (_dyno_json_peek (sc) != '{')
+        return _dyno_json_fail_value (sc, sc->p, "The M value must be a JSON object");
+      sc->p++;
+      if (!parse_ddb_members (sc, builder, at))
+        return FALSE;
+      break;
+
+    case DYNO_VALUE_L:
+      {
+        gsize index = 0;
+
+        if (_dyno_json_peek (sc) != '[')
+          return _dyno_json_fail_value (sc, sc->p, "The L value must be a JSON array");
+        sc->p++;
+        dyno_builder_fast_begin (builder, DYNO_VALUE_L);
+        if (_dyno_json_peek (sc) == ']')
+          sc->p++;
+        else
+          do
+            {
+              _dyno_json_path_push_index (sc, index++);
+              if (!_dyno_json_parse_ddb_value (sc, builder))
+                return FALSE;
+              _dyno_json_path_pop (sc);
+              if (!_dyno_json_next (sc, ']', &more))
+                return FALSE;
+            }
+          while (more);
+        if (!end_container (sc, builder, at))
+          return FALSE;
+      }
+      break;
+
+    case DYNO_VALUE_SS:
+    case DYNO_VALUE_NS:
+    case DYNO_VALUE_BS:
+      if (!parse_ddb_set (sc, builder, type, at))
+        return FALSE;
+      break;
+
+    default:
+      g_assert_not_reached ();
+    }
+
+  if (_dyno_json_peek (sc) == ',')
+    return _dyno_json_fail_value (sc, at, "Supplied AttributeValue has more than one datatypes "
+                                  "set, must contain exactly one of the supported datatypes");
+  if (!_dyno_json_expect (sc, '}', "\u201c}\u201d"))
+    return FALSE;
+
+  sc->depth--;
+  return TRUE;
+}
+
+gboolean
+_dyno_json_parse_ddb_item (DynoJsonScanner  *sc,
+                           DynoValueBuilder *builder)
+{
+  const char *at;
+
+  _dyno_json_skip_ws (sc);
+  at = sc->p;
+  if (!_dyno_json_expect (sc, '{', "an item object such as {\"id\":{\"S\":\"1\"}}"))
+    return FALSE;
+
+  return parse_ddb_members (sc, builder, at);
+}
+
+static DynoJsonScanner *
+scanner_begin (DynoJsonScanner *sc,
+               const char      *json,
+               gssize           len)
+{
+  if (len < 0)
+    len = strlen (json);
+  _dyno_json_scanner_init (sc, json, len);
+  return sc;
+}
+
+static gboolean
+scanner_end (DynoJsonScanner  *sc,
+             gboolean          ok,
+             GError          **error)
+{
+  if (!ok)
+    {
+      g_assert (sc->error != NULL);
+      g_propagate_error (error, g_steal_pointer (&sc->error));
+    }
+  _dyno_json_scanner_clear (sc);
+  return ok;
+}
+
+static DynoValue *
+value_from_ddb_json (const char  *json,
+                     gssize       len,
+                     gboolean     positions,
+                     GError     **error)
+{
+  DynoJsonScanner sc;
+  g_autoptr(DynoValueBuilder) builder = dyno_value_builder_new ();
+  gboolean ok;
+
+  scanner_begin (&sc, json, len);
+  sc.positions = positions;
+  ok = _dyno_json_parse_ddb_value (&sc, builder) && expect_end (&sc);
+  if (!scanner_end (&sc, ok, error))
+    return NULL;
+
+  return dyno_value_builder_finish (builder);
+}
+
+static DynoItem *
+item_from_ddb_json (const char  *json,
+                    gssize       len,
+                    gboolean     positions,
+                    GError     **error)
+{
+  DynoJsonScanner sc;
+  g_autoptr(DynoValueBuilder) builder = dyno_value_builder_new ();
+  gboolean ok;
+
+  scanner_begin (&sc, json, len);
+  sc.positions = positions;
+  ok = _dyno_json_parse_ddb_item (&sc, builder) && expect_end (&sc);
+  if (!scanner_end (&sc, ok, error))
+    return NULL;
+
+  return _dyno_value_builder_finish_item (builder);
+}
+
+DynoValue *
+dyno_value_from_ddb_json (const char  *json,
+                          gssize       len,
+                          GError     **error)
+{
+  g_return_val_if_fail (json != NULL || len == 0, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return value_from_ddb_json (json != NULL ? json : "", len, TRUE, error);
+}
+
+DynoItem *
+dyno_item_from_ddb_json (const char  *json,
+                         gssize       len,
+                         GError     **error)
+{
+  g_return_val_if_fail (json != NULL || len == 0, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  return item_from_ddb_json (json != NULL ? json : "", len, TRUE, error);
+}
+
+void
+dyno_json_write_string (GString    *out,
+                        const char *text,
+                        gssize      len)
+{
+  const char *p, *end, *run;
+
+  g_return_if_fail (out != NULL);
+  g_return_if_fail (text != NULL || len == 0);
+
+  if (len < 0)
+    len = strlen (text);
+
+  g_string_append_c (out, '"');
+  p = run = text;
+  end = text + len;
+  while (p < end)
+    {
+      guchar c = (guchar) *p;
+
+      if (G_LIKELY (c >= 0x20 && c != '"' && c != '\\'))
+        {
+          p++;
+          continue;
+        }
+
+      g_string_append_len (out, run, p - run);
+      switch (c)
+        {
+        case '"': g_string_append (out, "\\\""); break;
+        case '\\': g_string_append (out, "\\\\"); break;
+        case '\n': g_string_append (out, "\\n"); break;
+        case '\r': g_string_append (out, "\\r"); break;
+        case '\t': g_string_append (out, "\\t"); break;
+        case '\b': g_string_append (out, "\\b"); break;
+        case '\f': g_string_append (out, "\\f"); break;
+        default: g_string_append_printf (out, "\\u%04x", c); break;
+        }
+      run = ++p;
+    }
+  g_string_append_len (out, run, p - run);
+  g_string_append_c (out, '"');
+}
+
+static void
+write_base64_string (GString      *out,
+                     const guint8 *data,
+                     gsize         len)
+{
+  g_string_append_c (out, '"');
+  base64_encode (out, data, len);
+  g_string_append_c (out, '"');
+}
+
+static void
+write_ddb_value (const DynoValue *value,
+                 GString         *out);
+
+static void
+write_ddb_members (const DynoValue *map,
+                   GString         *out)
+{
+  guint n = dyno_value_get_n_children (map);
+
+  g_string_append_c (out, '{');
+  for (guint i = 0; i < n; i++)
+    {
+      gsize len;
+      const char *name = dyno_value_get_member_name (map, i, &len);
+
+      if (i > 0)
+        g_string_append_c (out, ',');
+      dyno_json_write_string (out, name, len);
+      g_string_append_c (out, ':');
+      write_ddb_value (dyno_value_get_child (map, i), out);
+    }
+  g_string_append_c (out, '}');
+}
+
+static void
+write_ddb_value (const DynoValue *value,
+                 GString         *out)
+{
+  DynoValueType type = dyno_value_get_kind (value);
+  const char *s;
+  const guint8 *b;
+  gsize len;
+  guint n;
+
+  g_string_append (out, "{\"");
+  g_string_append (out, dyno_value_type_to_string (type));
+  g_string_append (out, "\":");
+
+  switch (type)
+    {
+    case DYNO_VALUE_S:
+    case DYNO_VALUE_N:
+      s = dyno_value_get_string (value, &len);
+      dyno_json_write_string (out, s, len);
+      break;
+    case DYNO_VALUE_B:
+      b = dyno_value_get_binary (value, &len);
+      write_base64_string (out, b, len);
+      break;
+    case DYNO_VALUE_BOOL:
+      g_string_append (out, dyno_value_get_bool (value) ? "true" : "false");
+      break;
+    case DYNO_VALUE_NULL:
+      g_string_append (out, "true");
+      break;
+    case DYNO_VALUE_M:
+      write_ddb_members (value, out);
+      break;
+    case DYNO_VALUE_L:
+      n = dyno_value_get_n_children (value);
+      g_string_append_c (out, '[');
+      for (guint i = 0; i < n; i++)
+        {
+          if (i > 0)
+            g_string_append_c (out, ',');
+          write_ddb_value (dyno_value_get_child (value, i), out);
+        }
+      g_string_append_c (out, ']');
+      break;
+    case DYNO_VALUE_SS:
+    case DYNO_VALUE_NS:
+    case DYNO_VALUE_BS:
+      n = dyno_value_get_n_children (value);
+      g_string_append_c (out, '[');
+      for (guint i = 0; i < n; i++)
+        {
+          const DynoValue *child = dyno_value_get_child (value, i);
+
+          if (i > 0)
+            g_string_append_c (out, ',');
+          if (type == DYNO_VALUE_BS)
+            {
+              b = dyno_value_get_binary (child, &len);
+              write_base64_string (out, b, len);
+            }
+          else
+            {
+              s = dyno_value_get_string (child, &len);
+              dyno_json_write_string (out, s, len);
+            }
+        }
+      g_string_append_c (out, ']');
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+
+  g_string_append_c (out, '}');
+}
+
+void
+dyno_value_write_ddb_json (const DynoValue *value,
+                           GString         *out)
+{
+  g_return_if_fail (value != NULL);
+  g_return_if_fail (out != NULL);
+
+  write_ddb_value (value, out);
+}
+
+void
+dyno_map_write_ddb_item (const DynoValue *map,
+                         GString         *out)
+{
+  g_return_if_fail (map != NULL);
+  g_return_if_fail (dyno_value_get_kind (map) == DYNO_VALUE_M);
+  g_return_if_fail (out != NULL);
+
+  write_ddb_members (map, out);
+}
+
+char *
+dyno_value_to_ddb_json (const DynoValue *value)
+{
+  GString *out;
+
+  g_return_val_if_fail (value != NULL, NULL);
+
+  out = g_string_sized_new (dyno_value_get_encoded_size (value) + 16);
+  write_ddb_value (value, out);
+  return g_string_free (out, FALSE);
+}
+
+char *
+dyno_item_to_ddb_json (const DynoItem *item)
+{
+  const DynoValue *map;
+  GString *out;
+
+  g_return_val_if_fail (item != NULL, NULL);
+
+  map = dyno_item_get_map (item);
+  out = g_string_sized_new (dyno_value_get_encoded_size (map) + 16);
+  write_ddb_members (map, out);
+  return g_string_free (out, FALSE);
+}
+
+/* json-glib bridges: small documents, so going through text keeps one set of rules.  The
+ * positions in messages would point into the re-serialised text, so they are left out. */
+
+DynoValue *
+dyno_value_from_json_node (JsonNode  *node,
+                           GError   **error)
+{
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (node != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  text = json_to_string (node, FALSE);
+  return value_from_ddb_json (text, -1, FALSE, error);
+}
+
+DynoItem *
+dyno_item_from_json_node (JsonNode  *node,
+                          GError   **error)
+{
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (node != NULL, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  text = json_to_string (node, FALSE);
+  return item_from_ddb_json (text, -1, FALSE, error);
+}
+
+static JsonNode *
+node_from_text (const char *text)
+{
+  g_autoptr(GError) local = NULL;
+  JsonNode *node = json_from_string (text, &local);
+
+  /* Our writer only produces valid JSON. */
+  if (node == NULL)
+    g_critical ("Could not re-read generated JSON: %s", local->message);
+  return node;
+}
+
+JsonNode *
+dyno_value_to_json_node (const DynoValue *value)
+{
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (value != NULL, NULL);
+
+  text = dyno_value_to_ddb_json (value);
+  return node_from_text (text);
+}
+
+JsonNode *
+dyno_item_to_json_node (const DynoItem *item)
+{
+  g_autofree char *text = NULL;
+
+  g_return_val_if_fail (item != NULL, NULL);
+
+  text = dyno_item_to_ddb_json (item);
+  return node_from_text (text);
+}
+
+/* Plain JSON */
+
+#define NO_HINT (-1)
+
+static const char *
+json_kind_name (char c)
+{
+  switch (c)
+    {
+    case '"': return "a string";
+    case '{': return "an object";
+    case '[': return "an array";
+    case 't': case 'f': return "a boolean";
+    case 'n': return "null";
+    default: return "a number";
+    }
+}
+
+static gboolean
+hint_mismatch (DynoJsonScanner *sc,
+               int              hint,
+               char             c)
+{
+  return _dyno_json_fail_value (sc, sc->p, "The type hint is %s, but the JSON value is %s",
+                                dyno_value_type_to_string ((DynoValueType) hint),
+                                json_kind_name (c));
+}
+
+static gboolean parse_plain_value (DynoJsonScanner  *sc,
+                                   DynoValueBuilder *builder,
+                                   int               hint,
+                                   GHashTable       *hints);
+
+static gboolean
+parse_plain_set (DynoJsonScanner  *sc,
+                 DynoValueBuilder *builder,
+                 DynoValueType     type)
+{
+  const char *at = sc->p;
+  gboolean more;
+  gsize index = 0;
+
+  sc->p++;
+  dyno_builder_fast_begin (builder, type);
+  if (_dyno_json_peek (sc) == ']')
+    sc->p++;
+  else
+    do
+      {
+        const char *s;
+        gsize len;
+        const char *member_at;
+        char c = _dyno_json_peek (sc);
+
+        _dyno_json_path_push_index (sc, index++);
+        member_at = sc->p;
+        if (c == '"')
+          {
+            if (!_dyno_json_read_string (sc, &s, &len))
+              return FALSE;
+          }
+        else if ((c == '-' || g_ascii_isdigit (c)) && type != DYNO_VALUE_BS)
+          {
+            if (!_dyno_json_read_number (sc, &s, &len))
+              return FALSE;
+          }
+        else
+          return _dyno_json_fail_value (sc, member_at, "The members of a%s %s must be %s",
+                                        type == DYNO_VALUE_NS ? "n" : "",
+                                        dyno_value_type_to_string (type),
+                                        type == DYNO_VALUE_BS ? "base64 strings"
+                                                              : "strings or numbers");
+
+        if (type == DYNO_VALUE_SS)
+          dyno_builder_fast_scalar (builder, DYNO_VALUE_S, s, len);
+        else if (type == DYNO_VALUE_NS)
+          {
+            if (!add_number (sc, builder, s, len, member_at))
+              return FALSE;
+          }
+        else if (!add_base64 (sc, builder, s, len, member_at, "BS member"))
+          return FALSE;
+
+        _dyno_json_path_pop (sc);
+        if (!_dyno_json_next (sc, ']', &more))
+          return FALSE;
+      }
+    while (more);
+
+  return end_container (sc, builder, at);
+}
+
+static gboolean
+parse_plain_object (DynoJsonScanner  *sc,
+                    DynoValueBuilder *builder,
+                    GHashTable       *hints)
+{
+  const char *at = sc->p;
+  gboolean more;
+
+  sc->p++;
+  dyno_builder_fast_begin (builder, DYNO_VALUE_M);
+  if (_dyno_json_peek (sc) == '}')
+    sc->p++;
+  else
+    do
+      {
+        const char *name;
+        gsize name_len;
+        int hint = NO_HINT;
+
+        if (!_dyno_json_read_string (sc, &name, &name_len))
+          return FALSE;
+        _dyno_json_path_push_name (sc, sc->raw, sc->raw_len);
+        if (hints != NULL)
+          {
+            g_autofree char *key = g_strndup (name, name_len);
+            gpointer v;
+
+            if (g_hash_table_lookup_extended (hints, key, NULL, &v))
+              hint = GPOINTER_TO_INT (v);
+          }
+        dyno_builder_fast_key (builder, name, name_len);
+        if (!_dyno_json_expect (sc, ':', "\u201c:\u201d") ||
+            !parse_plain_value (sc, builder, hint, NULL))
+          return FALSE;
+        _dyno_json_path_pop (sc);
+        if (!_dyno_json_next (sc, '}', &more))
+          return FALSE;
+      }
+    while (more);
+
+  return end_container (sc, builder, at);
+}
+
+/* @hints applies to the members of an object at this level (the top level only). */
+static gboolean
+parse_plain_value (DynoJsonScanner  *sc,
+                   DynoValueBuilder *builder,
+                   int               hint,
+                   GHashTable       *hints)
+{
+  char c = _dyno_json_peek (sc);
+  const char *at = sc->p;
+  const char *s;
+  gsize len;
+  int lit;
+  gboolean more;
+  gboolean ok = TRUE;
+
+  if (!enter (sc))
+    return FALSE;
+
+  if (hint != NO_HINT && (hint < 0 || hint >= DYNO_VALUE_N_TYPES))
+    return _dyno_json_fail_value (sc, at, "Invalid type hint %d", hint);
+
+  switch (c)
+    {
+    case '"':
+      if (hint != NO_HINT && hint != DYNO_VALUE_S && hint != DYNO_VALUE_N &&
+          hint != DYNO_VALUE_B)
+        return hint_mismatch (sc, hint, c);
+      if (!_dyno_json_read_string (sc, &s, &len))
+        return FALSE;
+      if (hint == DYNO_VALUE_N)
+        ok = add_number (sc, builder, s, len, at);
+      else if (hint == DYNO_VALUE_B)
+        ok = add_base64 (sc, builder, s, len, at, "B");
+      else
+        dyno_builder_fast_scalar (builder, DYNO_VALUE_S, s, len);
+      break;
+
+    case '{':
+      if (hint != NO_HINT && hint != DYNO_VALUE_M)
+        return hint_mismatch (sc, hint, c);
+      ok = parse_plain_object (sc, builder, hints);
+      break;
+
+    case '[':
+      if (hint == DYNO_VALUE_SS || hint == DYNO_VALUE_NS || hint == DYNO_VALUE_BS)
+        {
+          ok = parse_plain_set (sc, builder, (DynoValueType) hint);
+          break;
+        }
+      if (hint != NO_HINT && hint != DYNO_VALUE_L)
+        return hint_mismatch (sc, hint, c);
+      sc->p++;
+      dyno_builder_fast_begin (builder, DYNO_VALUE_L);
+      if (_dyno_json_peek (sc) == ']')
+        sc->p++;
+      else
+        {
+          gsize index = 0;
+
+          do
+            {
+              _dyno_json_path_push_index (sc, index++);
+              if (!parse_plain_value (sc, builder, NO_HINT, NULL))
+                return FALSE;
+              _dyno_json_path_pop (sc);
+              if (!_dyno_json_next (sc, ']', &more))
+                return FALSE;
+            }
+          while (more);
+        }
+      ok = end_container (sc, builder, at);
+      break;
+
+    case 't':
+    case 'f':
+    case 'n':
+      if (!read_literal (sc, &lit))
+        return FALSE;
+      if (lit >= 0 && hint != NO_HINT && hint != DYNO_VALUE_BOOL)
+        return hint_mismatch (sc, hint, c);
+      if (lit < 0 && hint != NO_HINT && hint != DYNO_VALUE_NULL)
+        return hint_mismatch (sc, hint, c);
+      if (lit < 0)
+        dyno_value_builder_add_null (builder);
+      else
+        dyno_value_builder_add_bool (builder, lit == 1);
+      break;
+
+    default:
+      if (c != '-' && !g_ascii_isdigit (c))
+        return _dyno_json_fail_syntax (sc, "expected a value but found %s",
+                                       describe_byte (sc));
+      if (hint != NO_HINT && hint != DYNO_VALUE_N && hint != DYNO_VALUE_S)
+        return hint_mismatch (sc, hint, c);
+      if (!_dyno_json_read_number (sc, &s, &len))
+        return FALSE;
+      /* The number's exact text: never through a double. */
+      if (hint == DYNO_VALUE_S)
+        dyno_builder_fast_scalar (builder, DYNO_VALUE_S, s, len);
+      else
+        ok = add_number (sc, builder, s, len, at);
+      break;
+    }
+
+  if (ok)
+    sc->depth--;
+  return ok;
+}
+
+DynoValue *
+dyno_value_from_plain_json (const char  *json,
+                            gssize       len,
+                            GHashTable  *hints,
+                            GError     **error)
+{
+  DynoJsonScanner sc;
+  g_autoptr(DynoValueBuilder) builder = dyno_value_builder_new ();
+  gboolean ok;
+
+  g_return_val_if_fail (json != NULL || len == 0, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  scanner_begin (&sc, json != NULL ? json : "", len);
+  ok = parse_plain_value (&sc, builder, NO_HINT, hints) && expect_end (&sc);
+  if (!scanner_end (&sc, ok, error))
+    return NULL;
+
+  return dyno_value_builder_finish (builder);
+}
+
+DynoItem *
+dyno_item_from_plain_json (const char  *json,
+                           gssize       len,
+                           GHashTable  *hints,
+                           GError     **error)
+{
+  DynoJsonScanner sc;
+  g_autoptr(DynoValueBuilder) builder = dyno_value_builder_new ();
+  gboolean ok;
+
+  g_return_val_if_fail (json != NULL || len == 0, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  scanner_begin (&sc, json != NULL ? json : "", len);
+  if (_dyno_json_peek (&sc) != '{')
+    ok = _dyno_json_fail_syntax (&sc, "expected an item object but found %s",
+                                 describe_byte (&sc));
+  else
+    ok = parse_plain_value (&sc, builder, NO_HINT, hints) && expect_end (&sc);
+  if (!scanner_end (&sc, ok, error))
+    return NULL;
+
+  return _dyno_value_builder_finish_item (builder);
+}
+
+void
+dyno_value_write_plain_json (const DynoValue *value,
+                             GString         *out)
+{
+  DynoValueType type;
+  const char *s;
+  const guint8 *b;
+  gsize len;
+  guint n;
+
+  g_return_if_fail (value != NULL);
+  g_return_if_fail (out != NULL);
+
+  type = dyno_value_get_kind (value);
+  switch (type)
+    {
+    case DYNO_VALUE_S:
+      s = dyno_value_get_string (value, &len);
+      dyno_json_write_string (out, s, len);
+      break;
+    case DYNO_VALUE_N:
+      s = dyno_value_get_string (value, &len);
+      g_string_append_len (out, s, len);
+      break;
+    case DYNO_VALUE_B:
+      b = dyno_value_get_binary (value, &len);
+      write_base64_string (out, b, len);
+      break;
+    case DYNO_VALUE_BOOL:
+      g_string_append (out, dyno_value_get_bool (value) ? "true" : "false");
+      break;
+    case DYNO_VALUE_NULL:
+      g_string_append (out, "null");
+      break;
+    case DYNO_VALUE_M:
+      n = dyno_value_get_n_children (value);
+      g_string_append_c (out, '{');
+      for (guint i = 0; i < n; i++)
+        {
+          const char *name = dyno_value_get_member_name (value, i, &len);
+
+          if (i > 0)
+            g_string_append_c (out, ',');
+          dyno_json_write_string (out, name, len);
+          g_string_append_c (out, ':');
+          dyno_value_write_plain_json (dyno_value_get_child (value, i), out);
+        }
+      g_string_append_c (out, '}');
+      break;
+    case DYNO_VALUE_L:
+    case DYNO_VALUE_SS:
+    case DYNO_VALUE_NS:
+    case DYNO_VALUE_BS:
+      n = dyno_value_get_n_children (value);
+      g_string_append_c (out, '[');
+      for (guint i = 0; i < n; i++)
+        {
+          if (i > 0)
+            g_string_append_c (out, ',');
+          dyno_value_write_plain_json (dyno_value_get_child (value, i), out);
+        }
+      g_string_append_c (out, ']');
+      break;
+    default:
+      g_assert_not_reached ();
+    }
+}
+
+char *
+dyno_item_to_plain_json (const DynoItem *item)
+{
+  GString *out;
+
+  g_return_val_if_fail (item != NULL, NULL);
+
+  out = g_string_new (NULL);
+  dyno_value_write_plain_json (dyno_item_get_map (item), out);
+  return g_string_free (out, FALSE);
+}
