@@ -170,8 +170,14 @@ void        dyno_update_free       (DynoUpdate       *update);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DynoUpdate, dyno_update_free)
 
+/* Same clauses in the same order, with equal paths and operands (dyno_expr_equal). */
+gboolean    dyno_update_equal      (const DynoUpdate *a,
+                                    const DynoUpdate *b);
+
 /* Projection: a GPtrArray of DynoPath* with dyno_path_free as its free func. */
 GPtrArray  *dyno_projection_new    (void);
+gboolean    dyno_projection_equal  (GPtrArray        *a,
+                                    GPtrArray        *b);
 
 /* ---- parsing ----------------------------------------------------------------------------- */
 
@@ -214,6 +220,9 @@ DynoUpdate *dyno_expr_parse_update     (const char        *text,
                                         GHashTable        *used,
                                         DynoParseLocation *loc,
                                         GError           **error);
+/* Note on @used above: the parsers add g_strdup()ed placeholders ("#n", ":v"), so create it
+ * with g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL). */
+
 /* One path in the inline syntax (`a.b[2]`, `order-date`). */
 DynoPath   *dyno_path_parse_inline     (const char        *text,
                                         GError           **error);
@@ -259,6 +268,11 @@ char       *dyno_expr_to_inline            (const DynoExpr   *expr);
 char       *dyno_update_to_inline          (const DynoUpdate *update);
 char       *dyno_projection_to_inline      (GPtrArray        *paths);
 char       *dyno_path_to_inline            (const DynoPath   *path);
+
+/* The 1-based column, in characters, of byte @offset of @text: for DynoIssue locations, which
+ * carry only offset and length (the AST does not keep the text). */
+guint       dyno_expr_offset_to_column     (const char       *text,
+                                            gsize             offset);
 
 /* ---- names ------------------------------------------------------------------------------- */
 
