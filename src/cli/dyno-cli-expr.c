@@ -1,10 +1,1058 @@
-/* placeholder until the expr subcommands land */
+/* dyno-cli-expr.c: `dynotable-cli expr …`: build, validate and emit a request offline
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "dynotable-cli"
+
 #include "config.h"
-#include <stdio.h>
+
 #include "dyno-cli.h"
-int
-dyno_cli_expr (int argc, char **argv)
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "dyno-cli-io.h"
+#include "dyno-codegen.h"
+#include "dyno-expr.h"
+#include "dyno-json.h"
+#include "dyno-request.h"
+#include "dyno-table-info.h"
+
+/* Exit statuses (dyno-cli.h). */
+#define EXIT_OK     0
+#define EXIT_USAGE  2
+
+typedef enum {
+  COMMAND_QUERY,
+  COMMAND_SCAN,
+  COMMAND_GET,
+  COMMAND_PUT,
+  COMMAND_UPDATE,
+  COMMAND_DELETE,
+  COMMAND_IMPORT,
+} Command;
+
+typedef struct {
+  const char    *name;
+  Command        command;
+  DynoOperation  op;
+  const char    *summary;
+} CommandInfo;
+
+static const CommandInfo commands[] = {
+  { "query", COMMAND_QUERY, DYNO_OP_QUERY,
+    "Build a Query from a key condition in the inline syntax, e.g.\n"
+    "  --key 'PK = \"DRIVE#a91\" AND begins_with(SK, \"root/photos/\")'" },
+  { "scan", COMMAND_SCAN, DYNO_OP_SCAN, "Build a Scan." },
+  { "get", COMMAND_GET, DYNO_OP_GET_ITEM, "Build a GetItem for one key." },
+  { "put", COMMAND_PUT, DYNO_OP_PUT_ITEM, "Build a PutItem." },
+  { "update", COMMAND_UPDATE, DYNO_OP_UPDATE_ITEM,
+    "Build an UpdateItem, e.g. --update 'SET #n = \"x\" REMOVE tmp'." },
+  { "delete", COMMAND_DELETE, DYNO_OP_DELETE_ITEM, "Build a DeleteItem." },
+  { "import", COMMAND_IMPORT, DYNO_OP_QUERY,
+    "Read a request JSON (as `aws dynamodb <op> --cli-input-json` takes it) from FILE, or\n"
+    "standard input for '-', check it, and emit it again." },
+};
+
+typedef struct {
+  /* what */
+  char     *key;
+  char     *index;
+  char     *filter;
+  char     *project;
+  char     *condition;
+  char     *update;
+  char     *key_item;
+  char     *item;
+  char     *start_key;
+  char     *values;
+  char     *select;
+  char     *return_consumed_capacity;
+  char     *return_values;
+  char     *op;
+  gboolean  desc;
+  gboolean  consistent;
+  gboolean  plain;
+  gint      limit;
+  gint      segment;
+  gint      total_segments;
+  /* how */
+  char     *schema;
+  char     *emit;
+  gboolean  program;
+  char     *endpoint_url;
+  char     *region;
+  char     *profile;
+  char    **rest;
+} Options;
+
+static void
+options_clear (Options *o)
 {
-  fprintf (stderr, "dynotable-cli: not built yet\n");
-  return 2;
+  g_free (o->key);
+  g_free (o->index);
+  g_free (o->filter);
+  g_free (o->project);
+  g_free (o->condition);
+  g_free (o->update);
+  g_free (o->key_item);
+  g_free (o->item);
+  g_free (o->start_key);
+  g_free (o->values);
+  g_free (o->select);
+  g_free (o->return_consumed_capacity);
+  g_free (o->return_values);
+  g_free (o->op);
+  g_free (o->schema);
+  g_free (o->emit);
+  g_free (o->endpoint_url);
+  g_free (o->region);
+  g_free (o->profile);
+  g_strfreev (o->rest);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Options, options_clear)
+
+/* Everything a run needs to report a problem at the text the user typed. */
+typedef struct {
+  const char *prefix;        /* "expr query" */
+  Options    *options;
+  GHashTable *values;        /* --values: ":v" -> DynoValue* */
+  GHashTable *used;          /* placeholders of --values seen in the expressions */
+  DynoTableInfo *schema;
+  DynoRequest *request;
+  char       *import_text;   /* import: the request JSON */
+  JsonObject *import_object; /* import: the request JSON, parsed (borrowed from the parser) */
+  JsonParser *import_parser;
+} Run;
+
+static void
+run_clear (Run *run)
+{
+  g_clear_pointer (&run->values, g_hash_table_unref);
+  g_clear_pointer (&run->used, g_hash_table_unref);
+  g_clear_pointer (&run->schema, dyno_table_info_unref);
+  g_clear_pointer (&run->request, dyno_request_free);
+  g_clear_pointer (&run->import_text, g_free);
+  g_clear_object (&run->import_parser);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
+
+static const char * const select_names[] = {
+  [DYNO_SELECT_UNSET] = NULL,
+  [DYNO_SELECT_ALL_ATTRIBUTES] = "ALL_ATTRIBUTES",
+  [DYNO_SELECT_ALL_PROJECTED_ATTRIBUTES] = "ALL_PROJECTED_ATTRIBUTES",
+  [DYNO_SELECT_SPECIFIC_ATTRIBUTES] = "SPECIFIC_ATTRIBUTES",
+  [DYNO_SELECT_COUNT] = "COUNT",
+};
+
+static const char * const consumed_names[] = {
+  [DYNO_CONSUMED_UNSET] = NULL,
+  [DYNO_CONSUMED_NONE] = "NONE",
+  [DYNO_CONSUMED_TOTAL] = "TOTAL",
+  [DYNO_CONSUMED_INDEXES] = "INDEXES",
+};
+
+static const char * const return_values_names[] = {
+  [DYNO_RETURN_VALUES_UNSET] = NULL,
+  [DYNO_RETURN_VALUES_NONE] = "NONE",
+  [DYNO_RETURN_VALUES_ALL_OLD] = "ALL_OLD",
+  [DYNO_RETURN_VALUES_UPDATED_OLD] = "UPDATED_OLD",
+  [DYNO_RETURN_VALUES_ALL_NEW] = "ALL_NEW",
+  [DYNO_RETURN_VALUES_UPDATED_NEW] = "UPDATED_NEW",
+};
+
+/* ---- option tables ---------------------------------------------------------------------- */
+
+static void
+add_entry (GArray        *entries,
+           const char    *long_name,
+           GOptionArg     arg,
+           gpointer       data,
+           const char    *description,
+           const char    *arg_description)
+{
+  GOptionEntry entry = { long_name, 0, 0, arg, data, description, arg_description };
+
+  g_array_append_val (entries, entry);
+}
+
+static GArray *
+build_entries (Command  command,
+               Options *o)
+{
+  GArray *entries = g_array_new (TRUE, TRUE, sizeof (GOptionEntry));
+  gboolean reads = command == COMMAND_QUERY || command == COMMAND_SCAN;
+  gboolean writes = command == COMMAND_PUT || command == COMMAND_UPDATE ||
+                    command == COMMAND_DELETE;
+
+  if (command == COMMAND_QUERY)
+    add_entry (entries, "key", G_OPTION_ARG_STRING, &o->key,
+               "Key condition (required), inline syntax", "COND");
+  if (reads)
+    {
+      add_entry (entries, "index", G_OPTION_ARG_STRING, &o->index,
+                 "Query or scan this index", "NAME");
+      add_entry (entries, "filter", G_OPTION_ARG_STRING, &o->filter,
+                 "Filter expression, inline syntax", "COND");
+    }
+  if (reads || command == COMMAND_GET)
+    add_entry (entries, "project", G_OPTION_ARG_STRING, &o->project,
+               "Attributes to return: comma-separated paths", "PATHS");
+  if (command == COMMAND_QUERY)
+    add_entry (entries, "desc", G_OPTION_ARG_NONE, &o->desc,
+               "Descending sort-key order (ScanIndexForward=false)", NULL);
+  if (reads)
+    {
+      add_entry (entries, "limit", G_OPTION_ARG_INT, &o->limit,
+                 "Items to evaluate per page", "N");
+      add_entry (entries, "start-key", G_OPTION_ARG_STRING, &o->start_key,
+                 "ExclusiveStartKey (DynamoDB JSON)", "JSON");
+      add_entry (entries, "select", G_OPTION_ARG_STRING, &o->select,
+                 "ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES, SPECIFIC_ATTRIBUTES or COUNT",
+                 "WHAT");
+    }
+  if (reads || command == COMMAND_GET)
+    add_entry (entries, "consistent", G_OPTION_ARG_NONE, &o->consistent,
+               "Strongly consistent read", NULL);
+  if (command == COMMAND_SCAN)
+    {
+      add_entry (entries, "segment", G_OPTION_ARG_INT, &o->segment,
+                 "Parallel scan: this segment (0-based)", "N");
+      add_entry (entries, "total-segments", G_OPTION_ARG_INT, &o->total_segments,
+                 "Parallel scan: number of segments", "N");
+    }
+  if (command == COMMAND_GET || command == COMMAND_UPDATE || command == COMMAND_DELETE)
+    add_entry (entries, "key-item", G_OPTION_ARG_STRING, &o->key_item,
+               "The item's primary key (required), DynamoDB JSON", "JSON");
+  if (command == COMMAND_PUT)
+    add_entry (entries, "item", G_OPTION_ARG_STRING, &o->item,
+               "The item (required), DynamoDB JSON", "JSON");
+  if (command == COMMAND_UPDATE)
+    add_entry (entries, "update", G_OPTION_ARG_STRING, &o->update,
+               "Update expression, inline syntax ('SET a = 1 REMOVE b')", "UPDATE");
+  if (writes)
+    {
+      add_entry (entries, "condition", G_OPTION_ARG_STRING, &o->condition,
+                 "Condition expression, inline syntax", "COND");
+      add_entry (entries, "return-values", G_OPTION_ARG_STRING, &o->return_values,
+                 "NONE, ALL_OLD, UPDATED_OLD, ALL_NEW or UPDATED_NEW", "WHAT");
+    }
+  if (command != COMMAND_IMPORT)
+    {
+      add_entry (entries, "values", G_OPTION_ARG_STRING, &o->values,
+                 "Values for :placeholders in the expressions: {\":v\": {\"B\": \"AQ==\"}, …}",
+                 "JSON");
+      add_entry (entries, "plain", G_OPTION_ARG_NONE, &o->plain,
+                 "Read --key-item, --item and --start-key as plain JSON", NULL);
+      add_entry (entries, "return-consumed-capacity", G_OPTION_ARG_STRING,
+                 &o->return_consumed_capacity, "NONE, TOTAL or INDEXES", "WHAT");
+    }
+  else
+    add_entry (entries, "op", G_OPTION_ARG_STRING, &o->op,
+               "The operation, when the members do not tell (query, scan, get, put, update, "
+               "delete)", "OP");
+
+  add_entry (entries, "schema", G_OPTION_ARG_FILENAME, &o->schema,
+             "Check against this table: the DescribeTable response as `aws dynamodb "
+             "describe-table` prints it ('-' for standard input)", "FILE");
+  add_entry (entries, "emit", G_OPTION_ARG_STRING, &o->emit,
+             "Output format (default request-json; see --help)", "FORMAT");
+  add_entry (entries, "program", G_OPTION_ARG_NONE, &o->program,
+             "Emit a complete program with its pagination loop", NULL);
+  add_entry (entries, "endpoint-url", G_OPTION_ARG_STRING, &o->endpoint_url,
+             "Endpoint for the emitted code (e.g. DynamoDB Local)", "URL");
+  add_entry (entries, "region", G_OPTION_ARG_STRING, &o->region,
+             "Region for the emitted code", "REGION");
+  add_entry (entries, "profile", G_OPTION_ARG_STRING, &o->profile,
+             "Profile for the emitted code", "NAME");
+  add_entry (entries, G_OPTION_REMAINING, G_OPTION_ARG_STRING_ARRAY, &o->rest, NULL, NULL);
+
+  return entries;
+}
+
+static char *
+describe_targets (void)
+{
+  const char * const *targets = dyno_codegen_list_targets ();
+  GString *text = g_string_new ("Output formats (--emit):\n");
+
+  for (guint i = 0; targets != NULL && targets[i] != NULL; i++)
+    g_string_append_printf (text, "  %-16s %s\n", targets[i],
+                            dyno_codegen_get_label (targets[i]));
+
+  g_string_append (text,
+                   "\nInline syntax: bare names (reserved words allowed), `backticks` for any\n"
+                   "other name, a.b[0] paths, \"strings\", numbers, true, false, null;\n"
+                   ":placeholders from --values for binaries, sets, lists and maps.\n"
+                   "\nExit status: 0 with the output on stdout; 2 with the problem on stderr.");
+  return g_string_free (text, FALSE);
+}
+
+static void
+print_expr_usage (FILE *out)
+{
+  fputs ("Usage: dynotable-cli expr COMMAND …\n"
+         "\n"
+         "Build, validate and emit a DynamoDB request offline:\n"
+         "  query TABLE --key COND [--index NAME] [--filter COND] [--project PATHS] [--desc]\n"
+         "              [--limit N] [--consistent] [--start-key JSON] [--select WHAT]\n"
+         "  scan TABLE [--filter COND] [--segment N --total-segments N] …\n"
+         "  get TABLE --key-item JSON [--project PATHS] [--consistent]\n"
+         "  put TABLE --item JSON [--condition COND] [--return-values WHAT]\n"
+         "  update TABLE --key-item JSON --update UPDATE [--condition COND]\n"
+         "  delete TABLE --key-item JSON [--condition COND]\n"
+         "  import FILE|- [--op OP]\n"
+         "Every command takes --schema FILE, --emit FORMAT, --program, --endpoint-url URL,\n"
+         "--region REGION.  Run 'dynotable-cli expr COMMAND --help' for details.\n", out);
+}
+
+/* ---- reporting -------------------------------------------------------------------------- */
+
+static void
+report (Run        *run,
+        const char *context,
+        const char *message)
+{
+  g_autofree char *where = context ? g_strdup_printf ("%s: %s", run->prefix, context)
+                                   : g_strdup (run->prefix);
+
+  dyno_cli_print_error (where, message);
+}
+
+/* The option (and its text) a request field came from, so a problem is shown where it was
+ * typed. */
+static const char *
+option_for_field (Run         *run,
+                  const char  *field,
+                  const char **text)
+{
+  /* Locations are into expression texts only, so only those give a text to point into. */
+  static const struct {
+    const char *field;
+    const char *option;
+    gssize      offset;  /* of the option's text in Options, or -1 */
+  } map[] = {
+    { "KeyConditionExpression", "--key", G_STRUCT_OFFSET (Options, key) },
+    { "FilterExpression", "--filter", G_STRUCT_OFFSET (Options, filter) },
+    { "ProjectionExpression", "--project", G_STRUCT_OFFSET (Options, project) },
+    { "ConditionExpression", "--condition", G_STRUCT_OFFSET (Options, condition) },
+    { "UpdateExpression", "--update", G_STRUCT_OFFSET (Options, update) },
+    { "Key", "--key-item", -1 },
+    { "Item", "--item", -1 },
+    { "ExclusiveStartKey", "--start-key", -1 },
+    { "IndexName", "--index", -1 },
+    { "Limit", "--limit", -1 },
+    { "Segment", "--segment", -1 },
+    { "TotalSegments", "--total-segments", -1 },
+    { "ConsistentRead", "--consistent", -1 },
+    { "Select", "--select", -1 },
+    { "ReturnValues", "--return-values", -1 },
+    { "ReturnConsumedCapacity", "--return-consumed-capacity", -1 },
+  };
+
+  *text = NULL;
+  if (field == NULL)
+    return NULL;
+
+  /* import: the location is in the member's text of the request JSON. */
+  if (run->import_object != NULL)
+    {
+      JsonNode *node = json_object_get_member (run->import_object, field);
+
+      if (g_str_has_suffix (field, "Expression") && node != NULL &&
+          JSON_NODE_HOLDS_VALUE (node) && json_node_get_value_type (node) == G_TYPE_STRING)
+        *text = json_node_get_string (node);
+      return NULL;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (map); i++)
+    {
+      if (strcmp (map[i].field, field) != 0)
+        continue;
+
+      if (run->import_text != NULL)
+        break;
+      if (map[i].offset >= 0)
+        *text = G_STRUCT_MEMBER (const char *, run->options, map[i].offset);
+      return map[i].option;
+    }
+
+  return NULL;
+}
+
+static void
+report_with_location (Run                     *run,
+                      const char              *context,
+                      const char              *message,
+                      const char              *text,
+                      const DynoParseLocation *location)
+{
+  report (run, context, message);
+  if (text != NULL && location != NULL)
+    dyno_cli_print_location (stderr, text, location);
+}
+
+/* ---- reading the options ---------------------------------------------------------------- */
+
+static gboolean
+parse_values (Run *run)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GList) members = NULL;
+  JsonNode *root;
+  JsonObject *object;
+
+  if (!json_parser_load_from_data (parser, run->options->values, -1, &error))
+    {
+      report (run, "--values", error->message);
+      return FALSE;
+    }
+
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      report (run, "--values",
+              "must be a JSON object of \":name\": DynamoDB JSON value, e.g. "
+              "{\":photo\": {\"B\": \"iVBORw0K\"}}");
+      return FALSE;
+    }
+
+  object = json_node_get_object (root);
+  members = json_object_get_members (object);
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      const char *name = l->data;
+      DynoValue *value;
+
+      if (name[0] != ':' || name[1] == '\0' ||
+          strspn (name + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+            != strlen (name + 1))
+        {
+          g_autofree char *message =
+            g_strdup_printf ("\"%s\" is not a value placeholder: use ':' followed by letters, "
+                             "digits or '_'", name);
+          report (run, "--values", message);
+          return FALSE;
+        }
+
+      value = dyno_value_from_json_node (json_object_get_member (object, name), &error);
+      if (value == NULL)
+        {
+          g_autofree char *message = g_strdup_printf ("%s: %s", name, error->message);
+          report (run, "--values", message);
+          return FALSE;
+        }
+
+      g_hash_table_insert (run->values, g_strdup (name), value);
+    }
+
+  return TRUE;
+}
+
+/* Attribute types from the schema (key attributes of the table and its indexes), so plain
+ * JSON "123" or "AQID" becomes the N or B the key needs. */
+static GHashTable *
+schema_hints (DynoTableInfo *schema)
+{
+  GHashTable *hints = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  const DynoKeyAttr *keys[2];
+
+  if (schema == NULL)
+    return hints;
+
+  keys[0] = dyno_table_info_get_partition_key (schema);
+  keys[1] = dyno_table_info_get_sort_key (schema);
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      if (keys[i] != NULL && keys[i]->name != NULL)
+        g_hash_table_insert (hints, g_strdup (keys[i]->name), GINT_TO_POINTER (keys[i]->type));
+    }
+
+  for (guint i = 0; i < dyno_table_info_get_n_indexes (schema); i++)
+    {
+      const DynoIndexInfo *index = dyno_table_info_get_index (schema, i);
+
+      if (index->partition_key.name != NULL)
+        g_hash_table_insert (hints, g_strdup (index->partition_key.name),
+                             GINT_TO_POINTER (index->partition_key.type));
+      if (index->sort_key.name != NULL)
+        g_hash_table_insert (hints, g_strdup (index->sort_key.name),
+                             GINT_TO_POINTER (index->sort_key.type));
+    }
+
+  return hints;
+}
+
+static gboolean
+parse_item_option (Run         *run,
+                   const char  *option,
+                   const char  *text,
+                   DynoItem   **out)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (run->options->plain)
+    {
+      g_autoptr(GHashTable) hints = schema_hints (run->schema);
+
+      *out = dyno_item_from_plain_json (text, -1, hints, &error);
+    }
+  else
+    *out = dyno_item_from_ddb_json (text, -1, &error);
+
+  if (*out == NULL)
+    {
+      report (run, option, error->message);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+parse_condition_option (Run           *run,
+                        const char    *option,
+                        const char    *text,
+                        DynoExprRole   role,
+                        DynoExpr     **out)
+{
+  g_autoptr(GError) error = NULL;
+  DynoParseLocation location = { 0, };
+
+  *out = dyno_expr_parse_condition (text, DYNO_SYNTAX_INLINE, role, NULL, run->values,
+                                    run->used, &location, &error);
+  if (*out == NULL)
+    {
+      report_with_location (run, option, error->message, text, &location);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* @choices[i] is the API's spelling of enum value i (NULL for UNSET). */
+static gboolean
+parse_enum_option (Run                *run,
+                   const char         *option,
+                   const char         *text,
+                   const char * const *choices,
+                   guint               n_choices,
+                   int                *out)
+{
+  g_autofree char *upper = NULL;
+  g_autoptr(GString) list = NULL;
+
+  if (text == NULL)
+    return TRUE;
+
+  /* People type "count" or "all-old"; the API spells COUNT and ALL_OLD. */
+  upper = g_ascii_strup (text, -1);
+  g_strdelimit (upper, "-", '_');
+  for (guint i = 0; i < n_choices; i++)
+    {
+      if (choices[i] != NULL && strcmp (choices[i], upper) == 0)
+        {
+          *out = (int) i;
+          return TRUE;
+        }
+    }
+
+  list = g_string_new (NULL);
+  for (guint i = 0; i < n_choices; i++)
+    {
+      if (choices[i] == NULL)
+        continue;
+      if (list->len > 0)
+        g_string_append (list, ", ");
+      g_string_append (list, choices[i]);
+    }
+
+  {
+    g_autofree char *message = g_strdup_printf ("\"%s\" is not one of %s", text, list->str);
+    report (run, option, message);
+  }
+  return FALSE;
+}
+
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+static gboolean
+build_request (Run           *run,
+               Command        command,
+               DynoOperation  op,
+               const char    *table)
+{
+  Options *o = run->options;
+  g_autoptr(DynoRequest) request = dyno_request_new (op, table);
+  g_autoptr(GError) error = NULL;
+  int choice;
+
+  if (o->values != NULL && !parse_values (run))
+    return FALSE;
+
+  request->index_name = g_strdup (o->index);
+
+  if (command == COMMAND_QUERY)
+    {
+      if (o->key == NULL)
+        {
+          report (run, NULL, "--key is required: the key condition, e.g. "
+                             "--key 'PK = \"DRIVE#a91\" AND begins_with(SK, \"root/\")'");
+          return FALSE;
+        }
+      if (!parse_condition_option (run, "--key", o->key, DYNO_EXPR_ROLE_KEY_CONDITION,
+                                   &request->key_condition))
+        return FALSE;
+    }
+
+  if (command == COMMAND_GET || command == COMMAND_UPDATE || command == COMMAND_DELETE)
+    {
+      if (o->key_item == NULL)
+        {
+          report (run, NULL, "--key-item is required: the item's primary key, e.g. "
+                             "--key-item '{\"PK\": {\"S\": \"USER#1\"}}'");
+          return FALSE;
+        }
+      if (!parse_item_option (run, "--key-item", o->key_item, &request->key))
+        return FALSE;
+    }
+
+  if (command == COMMAND_PUT)
+    {
+      if (o->item == NULL)
+        {
+          report (run, NULL, "--item is required: the item in DynamoDB JSON");
+          return FALSE;
+        }
+      if (!parse_item_option (run, "--item", o->item, &request->item))
+        return FALSE;
+    }
+
+  if (o->update != NULL)
+    {
+      DynoParseLocation location = { 0, };
+
+      request->update = dyno_expr_parse_update (o->update, DYNO_SYNTAX_INLINE, NULL,
+                                                run->values, run->used, &location, &error);
+      if (request->update == NULL)
+        {
+          report_with_location (run, "--update", error->message, o->update, &location);
+          return FALSE;
+        }
+    }
+
+  if (o->condition != NULL &&
+      !parse_condition_option (run, "--condition", o->condition, DYNO_EXPR_ROLE_CONDITION,
+                               &request->condition))
+    return FALSE;
+
+  if (o->filter != NULL &&
+      !parse_condition_option (run, "--filter", o->filter, DYNO_EXPR_ROLE_FILTER,
+                               &request->filter))
+    return FALSE;
+
+  if (o->project != NULL)
+    {
+      DynoParseLocation location = { 0, };
+
+      request->projection = dyno_expr_parse_projection (o->project, DYNO_SYNTAX_INLINE, NULL,
+                                                        run->used, &location, &error);
+      if (request->projection == NULL)
+        {
+          report_with_location (run, "--project", error->message, o->project, &location);
+          return FALSE;
+        }
+    }
+
+  if (o->start_key != NULL &&
+      !parse_item_option (run, "--start-key", o->start_key, &request->exclusive_start_key))
+    return FALSE;
+
+  /* Like DynamoDB with ExpressionAttributeValues: a value nobody uses is a mistake. */
+  if (run->values != NULL)
+    {
+      g_autoptr(GPtrArray) unused = g_ptr_array_new ();
+      GHashTableIter iter;
+      gpointer name;
+
+      g_hash_table_iter_init (&iter, run->values);
+      while (g_hash_table_iter_next (&iter, &name, NULL))
+        {
+          if (!g_hash_table_contains (run->used, name))
+            g_ptr_array_add (unused, name);
+        }
+      if (unused->len > 0)
+        {
+          g_autofree char *message = NULL;
+          g_autofree char *list = NULL;
+
+          g_ptr_array_sort (unused, compare_strings);
+          g_ptr_array_add (unused, NULL);
+          list = g_strjoinv (", ", (char **) unused->pdata);
+          message = g_strdup_printf ("not used in any expression: %s", list);
+          report (run, "--values", message);
+          return FALSE;
+        }
+    }
+
+  if (o->limit != G_MININT)
+    {
+      if (o->limit < 1)
+        {
+          report (run, "--limit", "must be at least 1");
+          return FALSE;
+        }
+      request->limit = o->limit;
+    }
+  if (command == COMMAND_QUERY && o->desc)
+    request->scan_index_forward = DYNO_TRISTATE_FALSE;
+  if (o->consistent)
+    request->consistent_read = DYNO_TRISTATE_TRUE;
+  request->segment = o->segment;
+  request->total_segments = o->total_segments;
+
+  choice = DYNO_SELECT_UNSET;
+  if (!parse_enum_option (run, "--select", o->select, select_names,
+                          G_N_ELEMENTS (select_names), &choice))
+    return FALSE;
+  request->select = choice;
+
+  choice = DYNO_CONSUMED_UNSET;
+  if (!parse_enum_option (run, "--return-consumed-capacity", o->return_consumed_capacity,
+                          consumed_names, G_N_ELEMENTS (consumed_names), &choice))
+    return FALSE;
+  request->return_consumed_capacity = choice;
+
+  choice = DYNO_RETURN_VALUES_UNSET;
+  if (!parse_enum_option (run, "--return-values", o->return_values, return_values_names,
+                          G_N_ELEMENTS (return_values_names), &choice))
+    return FALSE;
+  if ((command == COMMAND_PUT || command == COMMAND_DELETE) &&
+      choice != DYNO_RETURN_VALUES_UNSET && choice != DYNO_RETURN_VALUES_NONE &&
+      choice != DYNO_RETURN_VALUES_ALL_OLD)
+    {
+      /* DynamoDB: "ReturnValues can only be ALL_OLD or NONE" */
+      report (run, "--return-values", "a put or delete can only return ALL_OLD or NONE");
+      return FALSE;
+    }
+  request->return_values = choice;
+
+  run->request = g_steal_pointer (&request);
+  return TRUE;
+}
+
+static gboolean
+parse_op_option (const char    *text,
+                 DynoOperation *out)
+{
+  static const struct {
+    const char    *name;
+    DynoOperation  op;
+  } names[] = {
+    { "query", DYNO_OP_QUERY },
+    { "scan", DYNO_OP_SCAN },
+    { "get", DYNO_OP_GET_ITEM },
+    { "get-item", DYNO_OP_GET_ITEM },
+    { "getitem", DYNO_OP_GET_ITEM },
+    { "put", DYNO_OP_PUT_ITEM },
+    { "put-item", DYNO_OP_PUT_ITEM },
+    { "putitem", DYNO_OP_PUT_ITEM },
+    { "update", DYNO_OP_UPDATE_ITEM },
+    { "update-item", DYNO_OP_UPDATE_ITEM },
+    { "updateitem", DYNO_OP_UPDATE_ITEM },
+    { "delete", DYNO_OP_DELETE_ITEM },
+    { "delete-item", DYNO_OP_DELETE_ITEM },
+    { "deleteitem", DYNO_OP_DELETE_ITEM },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (names); i++)
+    {
+      if (g_ascii_strcasecmp (names[i].name, text) == 0)
+        {
+          *out = names[i].op;
+          return TRUE;
+        }
+    }
+
+  return FALSE;
+}
+
+static gboolean
+import_request (Run        *run,
+                const char *path)
+{
+  g_autoptr(GError) error = NULL;
+  int op_hint = -1;
+  const char *member = NULL;
+  DynoParseLocation location = { 0, };
+
+  if (run->options->op != NULL)
+    {
+      DynoOperation op;
+
+      if (!parse_op_option (run->options->op, &op))
+        {
+          report (run, "--op", "must be one of query, scan, get, put, update, delete");
+          return FALSE;
+        }
+      op_hint = op;
+    }
+
+  if (!dyno_cli_read_input (path, &run->import_text, NULL, &error))
+    {
+      report (run, NULL, error->message);
+      return FALSE;
+    }
+
+  /* Parsed here too, to show a problem in a member's text. */
+  run->import_parser = json_parser_new ();
+  if (json_parser_load_from_data (run->import_parser, run->import_text, -1, NULL) &&
+      JSON_NODE_HOLDS_OBJECT (json_parser_get_root (run->import_parser)))
+    run->import_object = json_node_get_object (json_parser_get_root (run->import_parser));
+
+  run->request = dyno_request_from_json_located (run->import_text, -1, op_hint, &member,
+                                                 &location, &error);
+  if (run->request == NULL)
+    {
+      const char *source = strcmp (path, "-") == 0 ? "standard input" : path;
+      const char *text = NULL;
+      g_autofree char *message = NULL;
+
+      if (op_hint < 0 && strstr (error->message, "give the operation") != NULL)
+        message = g_strdup_printf ("%s with --op", error->message);
+      else
+        message = g_strdup (error->message);
+
+      if (member != NULL)
+        option_for_field (run, member, &text);
+      report_with_location (run, source, message, text, text ? &location : NULL);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+validate_request (Run *run)
+{
+  g_autoptr(GPtrArray) issues = dyno_request_validate (run->request, run->schema);
+
+  if (issues == NULL || issues->len == 0)
+    return TRUE;
+
+  for (guint i = 0; i < issues->len; i++)
+    {
+      const DynoIssue *issue = g_ptr_array_index (issues, i);
+      const char *text = NULL;
+      const char *option = option_for_field (run, issue->field, &text);
+      g_autofree char *context = NULL;
+
+      if (option != NULL)
+        context = g_strdup (option);
+      else if (issue->field != NULL && strstr (issue->message, issue->field) == NULL)
+        context = g_strdup (issue->field);
+
+      report_with_location (run, context, issue->message, text,
+                            issue->has_location ? &issue->location : NULL);
+    }
+
+  return FALSE;
+}
+
+static gboolean
+emit_request (Run *run)
+{
+  Options *o = run->options;
+  DynoCodegenOptions codegen = { 0, };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *code = NULL;
+
+  codegen.program = o->program;
+  codegen.endpoint_url = o->endpoint_url;
+  codegen.region = o->region;
+  codegen.profile = o->profile;
+
+  code = dyno_codegen_emit (run->request, o->emit ? o->emit : "request-json", &codegen, &error);
+  if (code == NULL)
+    {
+      report (run, "--emit", error->message);
+      return FALSE;
+    }
+
+  if (!dyno_cli_write_output (code))
+    {
+      report (run, NULL, "could not write the output");
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+check_emit_target (Run *run)
+{
+  const char * const *targets = dyno_codegen_list_targets ();
+  g_autofree char *list = NULL;
+
+  if (run->options->emit == NULL)
+    return TRUE;
+
+  if (targets != NULL && g_strv_contains (targets, run->options->emit))
+    return TRUE;
+
+  list = targets != NULL ? g_strjoinv (", ", (char **) targets) : g_strdup ("none");
+  {
+    g_autofree char *message = g_strdup_printf ("unknown format \"%s\"; the formats are: %s",
+                                                run->options->emit, list);
+    report (run, "--emit", message);
+  }
+  return FALSE;
+}
+
+static gboolean
+load_schema (Run *run)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  gsize length = 0;
+
+  if (!dyno_cli_read_input (run->options->schema, &contents, &length, &error))
+    {
+      report (run, "--schema", error->message);
+      return FALSE;
+    }
+
+  run->schema = dyno_table_info_new_from_json (contents, length, &error);
+  if (run->schema == NULL)
+    {
+      g_autofree char *context = g_strdup_printf ("--schema %s", run->options->schema);
+      report (run, context, error->message);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+int
+dyno_cli_expr (int    argc,
+               char **argv)
+{
+  const CommandInfo *info = NULL;
+  g_auto(Options) options = { 0, };
+  g_auto(Run) run = { 0, };
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GArray) entries = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *prefix = NULL;
+  g_autofree char *parameter = NULL;
+  g_autofree char *description = NULL;
+  guint n_rest;
+
+  if (argc < 2)
+    {
+      dyno_cli_print_error ("expr", "missing COMMAND");
+      print_expr_usage (stderr);
+      return EXIT_USAGE;
+    }
+
+  if (strcmp (argv[1], "--help") == 0 || strcmp (argv[1], "-h") == 0 ||
+      strcmp (argv[1], "help") == 0)
+    {
+      print_expr_usage (stdout);
+      return EXIT_OK;
+    }
+
+  for (guint i = 0; i < G_N_ELEMENTS (commands); i++)
+    {
+      if (strcmp (commands[i].name, argv[1]) == 0)
+        info = &commands[i];
+    }
+
+  if (info == NULL)
+    {
+      g_autofree char *message = g_strdup_printf ("unknown command \"%s\"", argv[1]);
+
+      dyno_cli_print_error ("expr", message);
+      print_expr_usage (stderr);
+      return EXIT_USAGE;
+    }
+
+  prefix = g_strdup_printf ("expr %s", info->name);
+  run.prefix = prefix;
+  run.options = &options;
+  options.limit = G_MININT;
+  options.segment = -1;
+  options.total_segments = -1;
+
+  parameter = g_strdup_printf (info->command == COMMAND_IMPORT ? "%s FILE|-" : "%s TABLE",
+                               info->name);
+  context = g_option_context_new (parameter);
+  g_option_context_set_summary (context, info->summary);
+  description = describe_targets ();
+  g_option_context_set_description (context, description);
+  entries = build_entries (info->command, &options);
+  g_option_context_add_main_entries (context, (GOptionEntry *) (gpointer) entries->data, NULL);
+  g_set_prgname ("dynotable-cli expr");
+
+  /* GOptionContext treats argv[0] as the program name: hand it the subcommand's. */
+  {
+    int sub_argc = argc - 1;
+    char **sub_argv = argv + 1;
+
+    if (!g_option_context_parse (context, &sub_argc, &sub_argv, &error))
+      {
+        g_autofree char *message = g_strdup_printf ("%s (see 'dynotable-cli expr %s --help')",
+                                                    error->message, info->name);
+        report (&run, NULL, message);
+        return EXIT_USAGE;
+      }
+  }
+
+  n_rest = options.rest != NULL ? g_strv_length (options.rest) : 0;
+  if (n_rest != 1)
+    {
+      g_autofree char *message =
+        n_rest == 0 ? g_strdup_printf ("missing %s",
+                                       info->command == COMMAND_IMPORT ? "FILE (or '-')"
+                                                                       : "TABLE")
+                    : g_strdup_printf ("unexpected argument \"%s\"", options.rest[1]);
+
+      report (&run, NULL, message);
+      return EXIT_USAGE;
+    }
+
+  if (!check_emit_target (&run))
+    return EXIT_USAGE;
+
+  if (options.schema != NULL && !load_schema (&run))
+    return EXIT_USAGE;
+
+  run.values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                      (GDestroyNotify) dyno_value_free);
+  /* The parsers add g_strdup()ed placeholders. */
+  run.used = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  if (info->command == COMMAND_IMPORT)
+    {
+      if (!import_request (&run, options.rest[0]))
+        return EXIT_USAGE;
+    }
+  else if (!build_request (&run, info->command, info->op, options.rest[0]))
+    return EXIT_USAGE;
+
+  if (!validate_request (&run))
+    return EXIT_USAGE;
+
+  if (!emit_request (&run))
+    return EXIT_USAGE;
+
+  return EXIT_OK;
 }

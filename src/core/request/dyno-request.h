@@ -53,6 +53,18 @@ typedef enum {
   DYNO_RETURN_VALUES_UPDATED_NEW,
 } DynoReturnValues;
 
+/* The API's spellings ("ALL_ATTRIBUTES", "TOTAL", "UPDATED_NEW", …); to_string returns NULL
+ * for the UNSET values, from_string is exact (case-sensitive, as DynamoDB is). */
+const char *dyno_select_to_string              (DynoSelect                  select);
+gboolean    dyno_select_from_string            (const char                 *text,
+                                                DynoSelect                 *out);
+const char *dyno_consumed_capacity_to_string   (DynoReturnConsumedCapacity  rcc);
+gboolean    dyno_consumed_capacity_from_string (const char                 *text,
+                                                DynoReturnConsumedCapacity *out);
+const char *dyno_return_values_to_string       (DynoReturnValues            rv);
+gboolean    dyno_return_values_from_string     (const char                 *text,
+                                                DynoReturnValues           *out);
+
 typedef struct {
   DynoOperation               operation;
   char                       *table_name;
@@ -96,11 +108,34 @@ char        *dyno_request_to_json      (const DynoRequest *request,
 /* Parses a request JSON (as --cli-input-json or an SDK takes it; the operation is given, or
  * guessed from the members when @op_hint is -1).  Expressions are parsed in DynamoDB syntax
  * with the request's maps; unknown members and unused placeholders are errors, as DynamoDB
- * would report them. */
+ * would report them.
+ *
+ * The guess: KeyConditionExpression -> Query; UpdateExpression -> UpdateItem; Item ->
+ * PutItem; Key with ConditionExpression or ReturnValues -> an error asking for the operation
+ * (a DeleteItem and an UpdateItem without UpdateExpression look the same); Key otherwise ->
+ * GetItem; ScanIndexForward -> Query; anything else -> Scan.
+ *
+ * Legacy parameters (KeyConditions, QueryFilter, ScanFilter, AttributesToGet, Expected,
+ * AttributeUpdates, ConditionalOperator) are refused, naming the expression to use instead.
+ * ReturnItemCollectionMetrics and ReturnValuesOnConditionCheckFailure are read only at their
+ * default, "NONE".  Errors are DYNO_ERROR_JSON for text that is not a JSON object, the
+ * parsers' codes for expressions, DYNO_ERROR_VALIDATION otherwise; every message names the
+ * member. */
 DynoRequest *dyno_request_from_json    (const char        *json,
                                         gssize             len,
                                         int                op_hint,
                                         GError           **error);
+
+/* Like dyno_request_from_json(); when the error is in one of the expressions, also tells
+ * which member (@out_member: "FilterExpression", a static string) and where in its text
+ * (@out_location), so a caller can point at it.  Otherwise *@out_member is NULL.  Either
+ * out argument may be NULL. */
+DynoRequest *dyno_request_from_json_located (const char         *json,
+                                             gssize              len,
+                                             int                 op_hint,
+                                             const char        **out_member,
+                                             DynoParseLocation  *out_location,
+                                             GError            **error);
 
 /* The printed parts of a request, for the form's live output and for code generation. */
 typedef struct {

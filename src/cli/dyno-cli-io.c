@@ -1,0 +1,132 @@
+/* dyno-cli-io.c: small helpers shared by the dynotable-cli subcommands
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "dynotable-cli"
+
+#include "config.h"
+
+#include "dyno-cli-io.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include <gio/gio.h>
+
+gboolean
+dyno_cli_read_input (const char  *path,
+                     char       **contents,
+                     gsize       *length,
+                     GError     **error)
+{
+  g_return_val_if_fail (path != NULL, FALSE);
+  g_return_val_if_fail (contents != NULL, FALSE);
+
+  if (strcmp (path, "-") == 0)
+    {
+      GString *buffer = g_string_new (NULL);
+      char chunk[8192];
+      size_t n;
+
+      while ((n = fread (chunk, 1, sizeof chunk, stdin)) > 0)
+        g_string_append_len (buffer, chunk, n);
+
+      if (ferror (stdin))
+        {
+          int saved_errno = errno;
+
+          g_string_free (buffer, TRUE);
+          g_set_error (error, DYNO_ERROR, DYNO_ERROR_FAILED,
+                       "Could not read standard input: %s", g_strerror (saved_errno));
+          return FALSE;
+        }
+
+      if (length != NULL)
+        *length = buffer->len;
+      *contents = g_string_free (buffer, FALSE);
+      return TRUE;
+    }
+
+  {
+    g_autoptr(GError) local_error = NULL;
+
+    if (!g_file_get_contents (path, contents, length, &local_error))
+      {
+        /* GLib's message already names the file. */
+        g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_FAILED, local_error->message);
+        return FALSE;
+      }
+  }
+
+  return TRUE;
+}
+
+void
+dyno_cli_print_error (const char *context,
+                      const char *message)
+{
+  if (context != NULL)
+    fprintf (stderr, "dynotable-cli: %s: %s\n", context, message);
+  else
+    fprintf (stderr, "dynotable-cli: %s\n", message);
+}
+
+void
+dyno_cli_print_location (FILE                    *out,
+                         const char              *text,
+                         const DynoParseLocation *location)
+{
+  gsize text_len;
+  gsize offset;
+  const char *line_start;
+  const char *line_end;
+  const char *p;
+  const char *mark_end;
+
+  g_return_if_fail (text != NULL);
+  g_return_if_fail (location != NULL);
+
+  text_len = strlen (text);
+  offset = MIN (location->offset, text_len);
+
+  line_start = text + offset;
+  while (line_start > text && line_start[-1] != '\n')
+    line_start--;
+  line_end = strchr (text + offset, '\n');
+  if (line_end == NULL)
+    line_end = text + text_len;
+
+  fputs ("  ", out);
+  fwrite (line_start, 1, line_end - line_start, out);
+  fputs ("\n  ", out);
+
+  /* One column per character; tabs copied so the caret lines up under them. */
+  for (p = line_start; p < text + offset; p = g_utf8_find_next_char (p, NULL))
+    fputc (*p == '\t' ? '\t' : ' ', out);
+  fputc ('^', out);
+
+  mark_end = text + MIN (offset + location->length, (gsize) (line_end - text));
+  if (p < mark_end)
+    {
+      for (p = g_utf8_find_next_char (p, NULL); p != NULL && p < mark_end;
+           p = g_utf8_find_next_char (p, NULL))
+        fputc ('~', out);
+    }
+  fputc ('\n', out);
+}
+
+gboolean
+dyno_cli_write_output (const char *text)
+{
+  gsize len = strlen (text);
+
+  if (fwrite (text, 1, len, stdout) != len)
+    return FALSE;
+  if (len == 0 || text[len - 1] != '\n')
+    {
+      if (fputc ('\n', stdout) == EOF)
+        return FALSE;
+    }
+
+  return fflush (stdout) == 0;
+}

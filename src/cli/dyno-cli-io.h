@@ -1,0 +1,38 @@
+/* dyno-cli-io.h: small helpers shared by the dynotable-cli subcommands
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <stdio.h>
+
+#include "dyno-error.h"
+
+G_BEGIN_DECLS
+
+/* Reads @path, or standard input when @path is "-".  The contents are NUL-terminated. */
+gboolean dyno_cli_read_input       (const char               *path,
+                                    char                    **contents,
+                                    gsize                    *length,
+                                    GError                  **error);
+
+/* "dynotable-cli: <context>: <message>" on stderr (@context may be NULL). */
+void     dyno_cli_print_error      (const char               *context,
+                                    const char               *message);
+
+/* Shows the line of @text that @location points into, and a caret line under it:
+ *
+ *     PK = "a" AND )
+ *                  ^
+ *
+ * The caret sits under the character at the location (tabs are copied so it lines up), and
+ * '~' continues it over the rest of the location's length on that line. */
+void     dyno_cli_print_location   (FILE                     *out,
+                                    const char               *text,
+                                    const DynoParseLocation  *location);
+
+/* Writes @text to stdout with a final newline if it has none.  Returns FALSE if stdout
+ * could not be written (a closed pipe, a full disk). */
+gboolean dyno_cli_write_output     (const char               *text);
+
+G_END_DECLS

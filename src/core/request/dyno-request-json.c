@@ -1,0 +1,1274 @@
+/* dyno-request-json.c: a request as DynamoDB's JSON, and back
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "dyno-request.h"
+#include "dyno-request-private.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "dyno-json.h"
+
+/* ---- writing JSON ----------------------------------------------------------------------- */
+
+/* json-glib's generator writes `"key" : value` and breaks every DynamoDB value over three
+ * lines; this writer gives the shape people paste into `--cli-input-json`: `"key": value`,
+ * two-space indent, and small containers ({"S": "x"}, a short key) kept on one line. */
+
+#define INLINE_WIDTH 72
+
+static void write_node (GString  *out,
+                        JsonNode *node,
+                        gboolean  pretty,
+                        guint     indent);
+
+static void
+write_scalar (GString  *out,
+              JsonNode *node)
+{
+  GType type = json_node_get_value_type (node);
+
+  if (type == G_TYPE_STRING)
+    {
+      const char *s = json_node_get_string (node);
+
+      dyno_json_write_string (out, s, -1);
+    }
+  else if (type == G_TYPE_INT64)
+    g_string_append_printf (out, "%" G_GINT64_FORMAT, json_node_get_int (node));
+  else if (type == G_TYPE_BOOLEAN)
+    g_string_append (out, json_node_get_boolean (node) ? "true" : "false");
+  else if (type == G_TYPE_DOUBLE)
+    {
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+      g_string_append (out, g_ascii_dtostr (buf, sizeof buf, json_node_get_double (node)));
+    }
+  else
+    g_string_append (out, "null");
+}
+
+/* One line, with a space after ':' and ','. */
+static void
+write_inline (GString  *out,
+              JsonNode *node)
+{
+  switch (json_node_get_node_type (node))
+    {
+    case JSON_NODE_OBJECT:
+      {
+        JsonObject *object = json_node_get_object (node);
+        g_autoptr(GList) members = json_object_get_members (object);
+        gboolean first = TRUE;
+
+        g_string_append_c (out, '{');
+        for (GList *l = members; l != NULL; l = l->next)
+          {
+            if (!first)
+              g_string_append (out, ", ");
+            first = FALSE;
+            dyno_json_write_string (out, l->data, -1);
+            g_string_append (out, ": ");
+            write_inline (out, json_object_get_member (object, l->data));
+          }
+        g_string_append_c (out, '}');
+      }
+      break;
+
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *array = json_node_get_array (node);
+        guint n = json_array_get_length (array);
+
+        g_string_append_c (out, '[');
+        for (guint i = 0; i < n; i++)
+          {
+            if (i > 0)
+              g_string_append (out, ", ");
+            write_inline (out, json_array_get_element (array, i));
+          }
+        g_string_append_c (out, ']');
+      }
+      break;
+
+    case JSON_NODE_VALUE:
+    case JSON_NODE_NULL:
+    default:
+      write_scalar (out, node);
+      break;
+    }
+}
+
+static void
+write_newline (GString *out,
+               guint    indent)
+{
+  g_string_append_c (out, '\n');
+  for (guint i = 0; i < indent; i++)
+    g_string_append_c (out, ' ');
+}
+
+static void
+write_node (GString  *out,
+            JsonNode *node,
+            gboolean  pretty,
+            guint     indent)
+{
+  JsonNodeType type = json_node_get_node_type (node);
+
+  if (type != JSON_NODE_OBJECT && type != JSON_NODE_ARRAY)
+    {
+      write_scalar (out, node);
+      return;
+    }
+
+  /* A container that fits on the rest of the line stays on it (never the request itself). */
+  if (pretty && indent > 0)
+    {
+      g_autoptr(GString) one_line = g_string_new (NULL);
+
+      write_inline (one_line, node);
+      if (one_line->len + indent <= INLINE_WIDTH)
+        {
+          g_string_append_len (out, one_line->str, one_line->len);
+          return;
+        }
+    }
+
+  if (type == JSON_NODE_OBJECT)
+    {
+      JsonObject *object = json_node_get_object (node);
+      g_autoptr(GList) members = json_object_get_members (object);
+      gboolean first = TRUE;
+
+      g_string_append_c (out, '{');
+      for (GList *l = members; l != NULL; l = l->next)
+        {
+          if (!first)
+            g_string_append_c (out, ',');
+          first = FALSE;
+          if (pretty)
+            write_newline (out, indent + 2);
+          dyno_json_write_string (out, l->data, -1);
+          g_string_append (out, pretty ? ": " : ":");
+          write_node (out, json_object_get_member (object, l->data), pretty, indent + 2);
+        }
+      if (pretty && !first)
+        write_newline (out, indent);
+      g_string_append_c (out, '}');
+    }
+  else
+    {
+      JsonArray *array = json_node_get_array (node);
+      guint n = json_array_get_length (array);
+
+      g_string_append_c (out, '[');
+      for (guint i = 0; i < n; i++)
+        {
+          if (i > 0)
+            g_string_append_c (out, ',');
+          if (pretty)
+            write_newline (out, indent + 2);
+          write_node (out, json_array_get_element (array, i), pretty, indent + 2);
+        }
+      if (pretty && n > 0)
+        write_newline (out, indent);
+      g_string_append_c (out, ']');
+    }
+}
+
+/* ---- request -> JSON -------------------------------------------------------------------- */
+
+JsonNode *
+dyno_request_to_json_node (const DynoRequest *request)
+{
+  g_autoptr(DynoPrintedRequest) printed = NULL;
+  JsonObject *object;
+  JsonNode *node;
+  guint members;
+
+  g_return_val_if_fail (request != NULL, NULL);
+
+  members = dyno_request_members_for_operation (request->operation);
+  printed = dyno_request_print_internal (request, FALSE);
+  object = json_object_new ();
+
+  if (request->table_name != NULL)
+    json_object_set_string_member (object, "TableName", request->table_name);
+  if ((members & DYNO_MEMBER_INDEX_NAME) && request->index_name != NULL)
+    json_object_set_string_member (object, "IndexName", request->index_name);
+  if ((members & DYNO_MEMBER_KEY) && request->key != NULL)
+    json_object_set_member (object, "Key", dyno_item_to_json_node (request->key));
+  if ((members & DYNO_MEMBER_ITEM) && request->item != NULL)
+    json_object_set_member (object, "Item", dyno_item_to_json_node (request->item));
+
+  /* dyno_request_print_internal() printed only the expressions this operation takes. */
+  if (printed->key_condition != NULL)
+    json_object_set_string_member (object, "KeyConditionExpression", printed->key_condition);
+  if (printed->update != NULL)
+    json_object_set_string_member (object, "UpdateExpression", printed->update);
+  if (printed->condition != NULL)
+    json_object_set_string_member (object, "ConditionExpression", printed->condition);
+  if (printed->filter != NULL)
+    json_object_set_string_member (object, "FilterExpression", printed->filter);
+  if (printed->projection != NULL)
+    json_object_set_string_member (object, "ProjectionExpression", printed->projection);
+
+  if (printed->names->len > 0)
+    {
+      JsonObject *names = json_object_new ();
+
+      for (guint i = 0; i < printed->names->len; i++)
+        json_object_set_string_member (names,
+                                       g_ptr_array_index (printed->name_placeholders, i),
+                                       g_ptr_array_index (printed->names, i));
+      json_object_set_object_member (object, "ExpressionAttributeNames", names);
+    }
+
+  if (printed->values->len > 0)
+    {
+      JsonObject *values = json_object_new ();
+
+      for (guint i = 0; i < printed->values->len; i++)
+        json_object_set_member (values,
+                                g_ptr_array_index (printed->value_placeholders, i),
+                                dyno_value_to_json_node (g_ptr_array_index (printed->values, i)));
+      json_object_set_object_member (object, "ExpressionAttributeValues", values);
+    }
+
+  if ((members & DYNO_MEMBER_EXCLUSIVE_START_KEY) && request->exclusive_start_key != NULL)
+    json_object_set_member (object, "ExclusiveStartKey",
+                            dyno_item_to_json_node (request->exclusive_start_key));
+  if ((members & DYNO_MEMBER_LIMIT) && request->limit > 0)
+    json_object_set_int_member (object, "Limit", request->limit);
+  if ((members & DYNO_MEMBER_SCAN_INDEX_FORWARD) &&
+      request->scan_index_forward != DYNO_TRISTATE_UNSET)
+    json_object_set_boolean_member (object, "ScanIndexForward",
+                                    request->scan_index_forward == DYNO_TRISTATE_TRUE);
+  if ((members & DYNO_MEMBER_CONSISTENT_READ) &&
+      request->consistent_read != DYNO_TRISTATE_UNSET)
+    json_object_set_boolean_member (object, "ConsistentRead",
+                                    request->consistent_read == DYNO_TRISTATE_TRUE);
+  if ((members & DYNO_MEMBER_SELECT) && request->select != DYNO_SELECT_UNSET)
+    json_object_set_string_member (object, "Select", dyno_select_to_string (request->select));
+  if ((members & DYNO_MEMBER_RETURN_CONSUMED_CAPACITY) &&
+      request->return_consumed_capacity != DYNO_CONSUMED_UNSET)
+    json_object_set_string_member (object, "ReturnConsumedCapacity",
+                                   dyno_consumed_capacity_to_string (
+                                     request->return_consumed_capacity));
+  if ((members & DYNO_MEMBER_RETURN_VALUES) &&
+      request->return_values != DYNO_RETURN_VALUES_UNSET)
+    json_object_set_string_member (object, "ReturnValues",
+                                   dyno_return_values_to_string (request->return_values));
+  if ((members & DYNO_MEMBER_SEGMENT) && request->segment >= 0)
+    json_object_set_int_member (object, "Segment", request->segment);
+  if ((members & DYNO_MEMBER_TOTAL_SEGMENTS) && request->total_segments >= 0)
+    json_object_set_int_member (object, "TotalSegments", request->total_segments);
+
+  node = json_node_new (JSON_NODE_OBJECT);
+  json_node_take_object (node, object);
+  return node;
+}
+
+char *
+dyno_request_to_json (const DynoRequest *request,
+                      gboolean           pretty)
+{
+  g_autoptr(JsonNode) node = NULL;
+  GString *out;
+
+  g_return_val_if_fail (request != NULL, NULL);
+
+  node = dyno_request_to_json_node (request);
+  out = g_string_new (NULL);
+  write_node (out, node, pretty, 0);
+  if (pretty)
+    g_string_append_c (out, '\n');
+
+  return g_string_free (out, FALSE);
+}
+
+/* ---- JSON -> request -------------------------------------------------------------------- */
+
+typedef struct {
+  const char        *name;
+  DynoRequestMember  member;
+} MemberInfo;
+
+static const MemberInfo known_members[] = {
+  { "TableName", DYNO_MEMBER_TABLE_NAME },
+  { "IndexName", DYNO_MEMBER_INDEX_NAME },
+  { "Key", DYNO_MEMBER_KEY },
+  { "Item", DYNO_MEMBER_ITEM },
+  { "KeyConditionExpression", DYNO_MEMBER_KEY_CONDITION_EXPRESSION },
+  { "UpdateExpression", DYNO_MEMBER_UPDATE_EXPRESSION },
+  { "ConditionExpression", DYNO_MEMBER_CONDITION_EXPRESSION },
+  { "FilterExpression", DYNO_MEMBER_FILTER_EXPRESSION },
+  { "ProjectionExpression", DYNO_MEMBER_PROJECTION_EXPRESSION },
+  { "ExpressionAttributeNames", DYNO_MEMBER_EXPRESSION_ATTRIBUTE_NAMES },
+  { "ExpressionAttributeValues", DYNO_MEMBER_EXPRESSION_ATTRIBUTE_VALUES },
+  { "ExclusiveStartKey", DYNO_MEMBER_EXCLUSIVE_START_KEY },
+  { "Limit", DYNO_MEMBER_LIMIT },
+  { "ScanIndexForward", DYNO_MEMBER_SCAN_INDEX_FORWARD },
+  { "ConsistentRead", DYNO_MEMBER_CONSISTENT_READ },
+  { "Select", DYNO_MEMBER_SELECT },
+  { "ReturnConsumedCapacity", DYNO_MEMBER_RETURN_CONSUMED_CAPACITY },
+  { "ReturnValues", DYNO_MEMBER_RETURN_VALUES },
+  { "Segment", DYNO_MEMBER_SEGMENT },
+  { "TotalSegments", DYNO_MEMBER_TOTAL_SEGMENTS },
+};
+
+/* The pre-expression API: DynamoDB still takes these, DynoTable reads only expressions. */
+typedef struct {
+  const char *name;
+  const char *instead;
+} LegacyInfo;
+
+static const LegacyInfo legacy_members[] = {
+  { "KeyConditions", "KeyConditionExpression" },
+  { "QueryFilter", "FilterExpression" },
+  { "ScanFilter", "FilterExpression" },
+  { "AttributesToGet", "ProjectionExpression" },
+  { "Expected", "ConditionExpression" },
+  { "AttributeUpdates", "UpdateExpression" },
+  { "ConditionalOperator", "AND/OR inside the expression" },
+};
+
+/* Members DynamoDB takes that DynoTable does not model.  Their default value changes
+ * nothing, so a request that spells it out is read; any other value is refused rather than
+ * silently dropped. */
+static const char * const default_only_members[] = {
+  "ReturnItemCollectionMetrics",
+  "ReturnValuesOnConditionCheckFailure",
+};
+
+static const MemberInfo *
+find_known_member (const char *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (known_members); i++)
+    {
+      if (strcmp (known_members[i].name, name) == 0)
+        return &known_members[i];
+    }
+  return NULL;
+}
+
+static const char *
+find_member_case_insensitive (const char *name)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (known_members); i++)
+    {
+      if (g_ascii_strcasecmp (known_members[i].name, name) == 0)
+        return known_members[i].name;
+    }
+  return NULL;
+}
+
+static const char *
+member_name (DynoRequestMember member)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (known_members); i++)
+    {
+      if (known_members[i].member == member)
+        return known_members[i].name;
+    }
+  g_assert_not_reached ();
+}
+
+typedef struct {
+  JsonObject    *object;
+  DynoOperation  op;
+  gboolean       guessed;
+  guint          allowed;
+  GHashTable    *names;   /* "#n" -> attribute name */
+  GHashTable    *values;  /* ":v" -> DynoValue* */
+  GHashTable    *used;    /* placeholders seen in the expressions */
+  /* where an expression error is */
+  const char        *error_member;
+  DynoParseLocation  location;
+} ReadContext;
+
+static void
+read_context_clear (ReadContext *ctx)
+{
+  g_clear_pointer (&ctx->names, g_hash_table_unref);
+  g_clear_pointer (&ctx->values, g_hash_table_unref);
+  g_clear_pointer (&ctx->used, g_hash_table_unref);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (ReadContext, read_context_clear)
+
+static gboolean
+has_member (JsonObject *object,
+            const char *name)
+{
+  return json_object_has_member (object, name);
+}
+
+/* Which operation a request is, from its members.  Documented rule:
+ *   KeyConditionExpression (or KeyConditions)        -> Query
+ *   UpdateExpression (or AttributeUpdates)           -> UpdateItem
+ *   Item                                             -> PutItem
+ *   Key with ConditionExpression / ReturnValues / Expected: a DeleteItem or an UpdateItem
+ *     without an UpdateExpression, which the members cannot tell apart -> an error asking for
+ *     the operation
+ *   Key otherwise                                    -> GetItem
+ *   ScanIndexForward (Query only)                    -> Query
+ *   anything else                                    -> Scan */
+static gboolean
+guess_operation (JsonObject     *object,
+                 DynoOperation  *out_op,
+                 GError        **error)
+{
+  if (has_member (object, "KeyConditionExpression") || has_member (object, "KeyConditions"))
+    *out_op = DYNO_OP_QUERY;
+  else if (has_member (object, "UpdateExpression") || has_member (object, "AttributeUpdates"))
+    *out_op = DYNO_OP_UPDATE_ITEM;
+  else if (has_member (object, "Item"))
+    *out_op = DYNO_OP_PUT_ITEM;
+  else if (has_member (object, "Key"))
+    {
+      if (has_member (object, "ConditionExpression") || has_member (object, "ReturnValues") ||
+          has_member (object, "Expected"))
+        {
+          g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                               "The operation cannot be told from the members: a request with "
+                               "Key and ConditionExpression or ReturnValues but no "
+                               "UpdateExpression may be a DeleteItem or an UpdateItem; "
+                               "give the operation");
+          return FALSE;
+        }
+      *out_op = DYNO_OP_GET_ITEM;
+    }
+  else if (has_member (object, "ScanIndexForward"))
+    *out_op = DYNO_OP_QUERY;
+  else
+    *out_op = DYNO_OP_SCAN;
+
+  return TRUE;
+}
+
+static gboolean
+check_legacy_members (JsonObject  *object,
+                      GError     **error)
+{
+  /* Before anything else: their message is the most useful one. */
+  for (guint i = 0; i < G_N_ELEMENTS (legacy_members); i++)
+    {
+      if (json_object_has_member (object, legacy_members[i].name))
+        {
+          g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                       "%s is a legacy parameter, not supported: use %s instead",
+                       legacy_members[i].name, legacy_members[i].instead);
+          return FALSE;
+        }
+    }
+
+  return TRUE;
+}
+
+static gboolean
+check_members (ReadContext  *ctx,
+               GError      **error)
+{
+  g_autoptr(GList) members = json_object_get_members (ctx->object);
+
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      const char *name = l->data;
+      const MemberInfo *info = find_known_member (name);
+
+      if (info == NULL)
+        {
+          const char *suggestion = find_member_case_insensitive (name);
+          gboolean default_only = FALSE;
+
+          for (guint i = 0; i < G_N_ELEMENTS (default_only_members); i++)
+            default_only |= strcmp (default_only_members[i], name) == 0;
+
+          if (default_only && ctx->op != DYNO_OP_QUERY && ctx->op != DYNO_OP_SCAN &&
+              ctx->op != DYNO_OP_GET_ITEM)
+            {
+              JsonNode *node = json_object_get_member (ctx->object, name);
+
+              if (JSON_NODE_HOLDS_VALUE (node) &&
+                  json_node_get_value_type (node) == G_TYPE_STRING &&
+                  strcmp (json_node_get_string (node), "NONE") == 0)
+                continue;
+
+              g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                           "%s is not supported; only its default, \"NONE\", can be read",
+                           name);
+              return FALSE;
+            }
+
+          if (suggestion != NULL)
+            g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                         "Unknown member in the request: %s (member names are "
+                         "case-sensitive: did you mean %s?)", name, suggestion);
+          else
+            g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                         "Unknown member in the request: %s", name);
+          return FALSE;
+        }
+
+      if ((ctx->allowed & info->member) == 0)
+        {
+          g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                       "%s is not a member of a%s %s request%s", name,
+                       ctx->op == DYNO_OP_UPDATE_ITEM ? "n" : "",
+                       dyno_operation_to_string (ctx->op),
+                       ctx->guessed ? " (the operation was guessed from the members; give "
+                                      "it to read the request as another one)" : "");
+          return FALSE;
+        }
+    }
+
+  return TRUE;
+}
+
+static const char *
+json_type_name (JsonNode *node)
+{
+  switch (json_node_get_node_type (node))
+    {
+    case JSON_NODE_OBJECT:
+      return "an object";
+    case JSON_NODE_ARRAY:
+      return "an array";
+    case JSON_NODE_NULL:
+      return "null";
+    case JSON_NODE_VALUE:
+    default:
+      switch (json_node_get_value_type (node))
+        {
+        case G_TYPE_STRING:
+          return "a string";
+        case G_TYPE_BOOLEAN:
+          return "a boolean";
+        default:
+          return "a number";
+        }
+    }
+}
+
+static gboolean
+get_string_member (JsonObject  *object,
+                   const char  *name,
+                   const char **out,
+                   GError     **error)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  *out = NULL;
+  if (node == NULL)
+    return TRUE;
+
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
+    {
+      g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                   "%s must be a string, not %s", name, json_type_name (node));
+      return FALSE;
+    }
+
+  *out = json_node_get_string (node);
+  return TRUE;
+}
+
+static gboolean
+get_bool_member (JsonObject    *object,
+                 const char    *name,
+                 DynoTristate  *out,
+                 GError       **error)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  if (node == NULL)
+    return TRUE;
+
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
+    {
+      g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                   "%s must be true or false, not %s", name, json_type_name (node));
+      return FALSE;
+    }
+
+  *out = json_node_get_boolean (node) ? DYNO_TRISTATE_TRUE : DYNO_TRISTATE_FALSE;
+  return TRUE;
+}
+
+static gboolean
+get_int_member (JsonObject  *object,
+                const char  *name,
+                gint64       min,
+                gint64       max,
+                gint64      *out,
+                GError     **error)
+{
+  JsonNode *node = json_object_get_member (object, name);
+  gint64 value;
+
+  if (node == NULL)
+    return TRUE;
+
+  if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64)
+    {
+      g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                   "%s must be a whole number, not %s", name,
+                   JSON_NODE_HOLDS_VALUE (node) &&
+                   json_node_get_value_type (node) == G_TYPE_DOUBLE
+                     ? "a fraction or a number this large" : json_type_name (node));
+      return FALSE;
+    }
+
+  value = json_node_get_int (node);
+  if (value < min || value > max)
+    {
+      g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                   "%s must be between %" G_GINT64_FORMAT " and %" G_GINT64_FORMAT
+                   ", not %" G_GINT64_FORMAT, name, min, max, value);
+      return FALSE;
+    }
+
+  *out = value;
+  return TRUE;
+}
+
+static gboolean
+get_item_member (JsonObject  *object,
+                 const char  *name,
+                 DynoItem   **out,
+                 GError     **error)
+{
+  JsonNode *node = json_object_get_member (object, name);
+  GError *local_error = NULL;
+
+  *out = NULL;
+  if (node == NULL)
+    return TRUE;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                   "%s must be an object of attributes in DynamoDB JSON, not %s", name,
+                   json_type_name (node));
+      return FALSE;
+    }
+
+  *out = dyno_item_from_json_node (node, &local_error);
+  if (*out == NULL)
+    {
+      g_propagate_prefixed_error (error, local_error, "%s: ", name);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+get_enum_member (JsonObject          *object,
+                 const char          *name,
+                 const char * const  *choices,
+                 guint                n_choices,
+                 int                 *out,
+                 GError             **error)
+{
+  const char *text;
+  g_autoptr(GString) list = NULL;
+
+  if (!get_string_member (object, name, &text, error))
+    return FALSE;
+  if (text == NULL)
+    return TRUE;
+
+  for (guint i = 0; i < n_choices; i++)
+    {
+      if (choices[i] != NULL && strcmp (choices[i], text) == 0)
+        {
+          *out = (int) i;
+          return TRUE;
+        }
+    }
+
+  list = g_string_new (NULL);
+  for (guint i = 0; i < n_choices; i++)
+    {
+      if (choices[i] == NULL)
+        continue;
+      if (list->len > 0)
+        g_string_append (list, ", ");
+      g_string_append (list, choices[i]);
+    }
+
+  g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+               "%s must be one of %s, not \"%s\"", name, list->str, text);
+  return FALSE;
+}
+
+static gboolean
+is_placeholder_key (const char *key,
+                    char        sigil)
+{
+  if (key[0] != sigil || key[1] == '\0')
+    return FALSE;
+
+  for (const char *p = key + 1; *p != '\0'; p++)
+    {
+      if (!g_ascii_isalnum (*p) && *p != '_')
+        return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+read_names (ReadContext  *ctx,
+            JsonNode     *node,
+            GError      **error)
+{
+  JsonObject *object;
+  g_autoptr(GList) members = NULL;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                   "ExpressionAttributeNames must be an object of \"#name\": \"attribute\", "
+                   "not %s", json_type_name (node));
+      return FALSE;
+    }
+
+  object = json_node_get_object (node);
+  if (json_object_get_size (object) == 0)
+    {
+      g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                           "ExpressionAttributeNames must not be empty");
+      return FALSE;
+    }
+
+  members = json_object_get_members (object);
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      const char *key = l->data;
+      JsonNode *value = json_object_get_member (object, key);
+
+      if (!is_placeholder_key (key, '#'))
+        {
+          g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                       "ExpressionAttributeNames contains invalid key: Syntax error; "
+                       "key: \"%s\"", key);
+          return FALSE;
+        }
+
+      if (!JSON_NODE_HOLDS_VALUE (value) || json_node_get_value_type (value) != G_TYPE_STRING)
+        {
+          g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                       "ExpressionAttributeNames: the value of %s must be a string (the "
+                       "attribute name), not %s", key, json_type_name (value));
+          return FALSE;
+        }
+
+      if (*json_node_get_string (value) == '\0')
+        {
+          g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                       "ExpressionAttributeNames contains invalid value: Empty attribute "
+                       "name for key %s", key);
+          return FALSE;
+        }
+
+      g_hash_table_insert (ctx->names, g_strdup (key), g_strdup (json_node_get_string (value)));
+    }
+
+  return TRUE;
+}
+
+static gboolean
+read_values (ReadContext  *ctx,
+             JsonNode     *node,
+             GError      **error)
+{
+  JsonObject *object;
+  g_autoptr(GList) members = NULL;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                   "ExpressionAttributeValues must be an object of \":name\": "
+                   "{\"<type>\": value}, not %s", json_type_name (node));
+      return FALSE;
+    }
+
+  object = json_node_get_object (node);
+  if (json_object_get_size (object) == 0)
+    {
+      g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                           "ExpressionAttributeValues must not be empty");
+      return FALSE;
+    }
+
+  members = json_object_get_members (object);
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      const char *key = l->data;
+      g_autoptr(GError) local_error = NULL;
+      DynoValue *value;
+
+      if (!is_placeholder_key (key, ':'))
+        {
+          g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                       "ExpressionAttributeValues contains invalid key: Syntax error; "
+                       "key: \"%s\"", key);
+          return FALSE;
+        }
+
+      value = dyno_value_from_json_node (json_object_get_member (object, key), &local_error);
+      if (value == NULL)
+        {
+          g_set_error (error, DYNO_ERROR,
+                       local_error->domain == DYNO_ERROR ? local_error->code
+                                                         : DYNO_ERROR_INVALID_VALUE,
+                       "ExpressionAttributeValues contains invalid value: %s for key %s",
+                       local_error->message, key);
+          return FALSE;
+        }
+
+      g_hash_table_insert (ctx->values, g_strdup (key), value);
+    }
+
+  return TRUE;
+}
+
+/* Keeps the parser's message, making sure it names the member it is about. */
+static void
+propagate_expression_error (GError     **error,
+                            GError      *local_error,
+                            const char  *member)
+{
+  if (strstr (local_error->message, member) != NULL)
+    g_propagate_error (error, local_error);
+  else
+    g_propagate_prefixed_error (error, local_error, "Invalid %s: ", member);
+}
+
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+static gboolean
+report_unused (GHashTable  *map,
+               GHashTable  *used,
+               const char  *member,
+               GError     **error)
+{
+  g_autoptr(GPtrArray) unused = g_ptr_array_new ();
+  g_autoptr(GString) keys = NULL;
+  GHashTableIter iter;
+  gpointer key;
+
+  g_hash_table_iter_init (&iter, map);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    {
+      if (!g_hash_table_contains (used, key))
+        g_ptr_array_add (unused, key);
+    }
+
+  if (unused->len == 0)
+    return TRUE;
+
+  /* Sorted, so the message does not depend on hash order. */
+  g_ptr_array_sort (unused, compare_strings);
+  keys = g_string_new (NULL);
+  for (guint i = 0; i < unused->len; i++)
+    {
+      if (i > 0)
+        g_string_append (keys, ", ");
+      g_string_append (keys, g_ptr_array_index (unused, i));
+    }
+
+  g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+               "Value provided in %s unused in expressions: keys: {%s}", member, keys->str);
+  return FALSE;
+}
+
+/* "FilterExpression and KeyConditionExpression are null", as DynamoDB words it. */
+static char *
+describe_value_expressions (guint allowed)
+{
+  static const DynoRequestMember value_members[] = {
+    DYNO_MEMBER_UPDATE_EXPRESSION,
+    DYNO_MEMBER_CONDITION_EXPRESSION,
+    DYNO_MEMBER_FILTER_EXPRESSION,
+    DYNO_MEMBER_KEY_CONDITION_EXPRESSION,
+  };
+  g_autoptr(GString) text = g_string_new (NULL);
+  guint n = 0;
+
+  for (guint i = 0; i < G_N_ELEMENTS (value_members); i++)
+    {
+      if ((allowed & value_members[i]) == 0)
+        continue;
+      if (n > 0)
+        g_string_append (text, " and ");
+      g_string_append (text, member_name (value_members[i]));
+      n++;
+    }
+
+  g_string_append (text, n > 1 ? " are null" : " is null");
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+static gboolean
+parse_condition_member (ReadContext   *ctx,
+                        const char    *member,
+                        DynoExprRole   role,
+                        DynoExpr     **out,
+                        GError       **error)
+{
+  const char *text;
+  GError *local_error = NULL;
+
+  if (!get_string_member (ctx->object, member, &text, error))
+    return FALSE;
+  if (text == NULL)
+    return TRUE;
+
+  *out = dyno_expr_parse_condition (text, DYNO_SYNTAX_DYNAMODB, role, ctx->names, ctx->values,
+                                    ctx->used, &ctx->location, &local_error);
+  if (*out == NULL)
+    {
+      ctx->error_member = member;
+      propagate_expression_error (error, local_error, member);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static gboolean
+read_request (ReadContext  *ctx,
+              DynoRequest  *request,
+              GError      **error)
+{
+  JsonObject *object = ctx->object;
+  JsonNode *node;
+  const char *text;
+  gint64 number;
+  int choice;
+  gboolean has_expression;
+  gboolean has_value_expression;
+
+  if (!get_string_member (object, "TableName", &text, error))
+    return FALSE;
+  if (text == NULL || *text == '\0')
+    {
+      if (ctx->guessed)
+        g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                             "The request has no TableName");
+      else
+        g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                     "The %s request has no TableName", dyno_operation_to_string (ctx->op));
+      return FALSE;
+    }
+  request->table_name = g_strdup (text);
+
+  if (!get_string_member (object, "IndexName", &text, error))
+    return FALSE;
+  if (text != NULL && *text == '\0')
+    {
+      g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                           "IndexName must not be empty (leave it out to use the table)");
+      return FALSE;
+    }
+  request->index_name = g_strdup (text);
+
+  if (!get_item_member (object, "Key", &request->key, error) ||
+      !get_item_member (object, "Item", &request->item, error) ||
+      !get_item_member (object, "ExclusiveStartKey", &request->exclusive_start_key, error))
+    return FALSE;
+
+  if ((ctx->allowed & DYNO_MEMBER_KEY) && request->key == NULL)
+    {
+      g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                   "The %s request has no Key (the item's primary key)",
+                   dyno_operation_to_string (ctx->op));
+      return FALSE;
+    }
+  if ((ctx->allowed & DYNO_MEMBER_ITEM) && request->item == NULL)
+    {
+      g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                           "The PutItem request has no Item");
+      return FALSE;
+    }
+
+  /* The maps first: the expressions are read through them. */
+  has_expression = FALSE;
+  has_value_expression = FALSE;
+  for (guint i = 0; i < G_N_ELEMENTS (known_members); i++)
+    {
+      DynoRequestMember m = known_members[i].member;
+
+      if (!has_member (object, known_members[i].name))
+        continue;
+      if (m & (DYNO_MEMBER_KEY_CONDITION_EXPRESSION | DYNO_MEMBER_UPDATE_EXPRESSION |
+               DYNO_MEMBER_CONDITION_EXPRESSION | DYNO_MEMBER_FILTER_EXPRESSION))
+        has_expression = has_value_expression = TRUE;
+      if (m & DYNO_MEMBER_PROJECTION_EXPRESSION)
+        has_expression = TRUE;
+    }
+
+  node = json_object_get_member (object, "ExpressionAttributeNames");
+  if (node != NULL)
+    {
+      if (!read_names (ctx, node, error))
+        return FALSE;
+      if (!has_expression)
+        {
+          g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                               "ExpressionAttributeNames can only be specified when using "
+                               "expressions");
+          return FALSE;
+        }
+    }
+
+  node = json_object_get_member (object, "ExpressionAttributeValues");
+  if (node != NULL)
+    {
+      if (!read_values (ctx, node, error))
+        return FALSE;
+      if (!has_value_expression)
+        {
+          g_autofree char *which = describe_value_expressions (ctx->allowed);
+
+          g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                       "ExpressionAttributeValues can only be specified when using "
+                       "expressions: %s", which);
+          return FALSE;
+        }
+    }
+
+  /* DynamoDB's order: update, condition, key condition, filter, projection. */
+  if (!get_string_member (object, "UpdateExpression", &text, error))
+    return FALSE;
+  if (text != NULL)
+    {
+      GError *local_error = NULL;
+
+      request->update = dyno_expr_parse_update (text, DYNO_SYNTAX_DYNAMODB, ctx->names,
+                                                ctx->values, ctx->used, &ctx->location,
+                                                &local_error);
+      if (request->update == NULL)
+        {
+          ctx->error_member = "UpdateExpression";
+          propagate_expression_error (error, local_error, "UpdateExpression");
+          return FALSE;
+        }
+    }
+
+  if (!parse_condition_member (ctx, "ConditionExpression", DYNO_EXPR_ROLE_CONDITION,
+                               &request->condition, error) ||
+      !parse_condition_member (ctx, "KeyConditionExpression", DYNO_EXPR_ROLE_KEY_CONDITION,
+                               &request->key_condition, error) ||
+      !parse_condition_member (ctx, "FilterExpression", DYNO_EXPR_ROLE_FILTER,
+                               &request->filter, error))
+    return FALSE;
+
+  if (!get_string_member (object, "ProjectionExpression", &text, error))
+    return FALSE;
+  if (text != NULL)
+    {
+      GError *local_error = NULL;
+
+      request->projection = dyno_expr_parse_projection (text, DYNO_SYNTAX_DYNAMODB, ctx->names,
+                                                        ctx->used, &ctx->location,
+                                                        &local_error);
+      if (request->projection == NULL)
+        {
+          ctx->error_member = "ProjectionExpression";
+          propagate_expression_error (error, local_error, "ProjectionExpression");
+          return FALSE;
+        }
+    }
+
+  if (ctx->op == DYNO_OP_QUERY && request->key_condition == NULL)
+    {
+      g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                           "Either the KeyConditions or KeyConditionExpression parameter must "
+                           "be specified in the request.");
+      return FALSE;
+    }
+
+  /* Names before values, as DynamoDB checks them. */
+  if (!report_unused (ctx->names, ctx->used, "ExpressionAttributeNames", error) ||
+      !report_unused (ctx->values, ctx->used, "ExpressionAttributeValues", error))
+    return FALSE;
+
+  number = 0;
+  if (!get_int_member (object, "Limit", 1, G_MAXINT32, &number, error))
+    return FALSE;
+  request->limit = number;
+
+  if (!get_bool_member (object, "ScanIndexForward", &request->scan_index_forward, error) ||
+      !get_bool_member (object, "ConsistentRead", &request->consistent_read, error))
+    return FALSE;
+
+  choice = DYNO_SELECT_UNSET;
+  if (!get_enum_member (object, "Select", (const char * const[]) {
+                          NULL, "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES",
+                          "SPECIFIC_ATTRIBUTES", "COUNT" }, 5, &choice, error))
+    return FALSE;
+  request->select = choice;
+
+  choice = DYNO_CONSUMED_UNSET;
+  if (!get_enum_member (object, "ReturnConsumedCapacity", (const char * const[]) {
+                          NULL, "NONE", "TOTAL", "INDEXES" }, 4, &choice, error))
+    return FALSE;
+  request->return_consumed_capacity = choice;
+
+  choice = DYNO_RETURN_VALUES_UNSET;
+  if (ctx->op == DYNO_OP_UPDATE_ITEM)
+    {
+      if (!get_enum_member (object, "ReturnValues", (const char * const[]) {
+                              NULL, "NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW" },
+                            6, &choice, error))
+        return FALSE;
+    }
+  else
+    {
+      /* PutItem and DeleteItem: "ReturnValues can only be ALL_OLD or NONE" */
+      if (!get_enum_member (object, "ReturnValues", (const char * const[]) {
+                              NULL, "NONE", "ALL_OLD" }, 3, &choice, error))
+        return FALSE;
+    }
+  request->return_values = choice;
+
+  number = -1;
+  if (!get_int_member (object, "Segment", 0, G_MAXINT32, &number, error))
+    return FALSE;
+  request->segment = (gint) number;
+
+  number = -1;
+  if (!get_int_member (object, "TotalSegments", 0, G_MAXINT32, &number, error))
+    return FALSE;
+  request->total_segments = (gint) number;
+
+  return TRUE;
+}
+
+static char *
+describe_json_error (const GError *error)
+{
+  const char *message = error->message;
+  guint line, column;
+  int consumed = 0;
+
+  /* json-glib writes "<data>:LINE:COLUMN: Parse error: WHAT". */
+  if (g_str_has_prefix (message, "<data>:"))
+    message += strlen ("<data>:");
+  if (sscanf (message, "%u:%u: %n", &line, &column, &consumed) == 2 && consumed > 0)
+    {
+      const char *what = message + consumed;
+
+      if (g_str_has_prefix (what, "Parse error: "))
+        what += strlen ("Parse error: ");
+      return g_strdup_printf ("The request is not valid JSON: line %u, column %u: %s",
+                              line, column, what);
+    }
+
+  return g_strdup_printf ("The request is not valid JSON: %s", message);
+}
+
+DynoRequest *
+dyno_request_from_json (const char  *json,
+                        gssize       len,
+                        int          op_hint,
+                        GError     **error)
+{
+  return dyno_request_from_json_located (json, len, op_hint, NULL, NULL, error);
+}
+
+DynoRequest *
+dyno_request_from_json_located (const char         *json,
+                                gssize              len,
+                                int                 op_hint,
+                                const char        **out_member,
+                                DynoParseLocation  *out_location,
+                                GError            **error)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autoptr(DynoRequest) request = NULL;
+  g_auto(ReadContext) ctx = { 0, };
+  JsonNode *root;
+
+  g_return_val_if_fail (json != NULL, NULL);
+  g_return_val_if_fail (op_hint >= -1 && op_hint <= DYNO_OP_DELETE_ITEM, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (out_member != NULL)
+    *out_member = NULL;
+  if (out_location != NULL)
+    memset (out_location, 0, sizeof *out_location);
+
+  if (len < 0)
+    len = strlen (json);
+
+  parser = json_parser_new ();
+  if (!json_parser_load_from_data (parser, json, len, &local_error))
+    {
+      g_autofree char *message = describe_json_error (local_error);
+
+      g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_JSON, message);
+      return NULL;
+    }
+
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error (error, DYNO_ERROR, DYNO_ERROR_JSON,
+                   "The request must be a JSON object ({\"TableName\": …}), not %s",
+                   root == NULL ? "nothing" : json_type_name (root));
+      return NULL;
+    }
+
+  ctx.object = json_node_get_object (root);
+  if (!check_legacy_members (ctx.object, error))
+    return NULL;
+
+  if (op_hint >= 0)
+    ctx.op = (DynoOperation) op_hint;
+  else
+    {
+      ctx.guessed = TRUE;
+      if (!guess_operation (ctx.object, &ctx.op, error))
+        return NULL;
+    }
+  ctx.allowed = dyno_request_members_for_operation (ctx.op);
+  ctx.names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
+  ctx.values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                      (GDestroyNotify) dyno_value_free);
+  /* The parsers add g_strdup()ed placeholders. */
+  ctx.used = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  if (!check_members (&ctx, error))
+    return NULL;
+
+  request = dyno_request_new (ctx.op, NULL);
+  if (!read_request (&ctx, request, error))
+    {
+      if (ctx.error_member != NULL)
+        {
+          if (out_member != NULL)
+            *out_member = ctx.error_member;
+          if (out_location != NULL)
+            *out_location = ctx.location;
+        }
+      return NULL;
+    }
+
+  return g_steal_pointer (&request);
+}
