@@ -275,24 +275,24 @@ class TestBuild(Base):
         self.assertEqual(put["Item"]["l"], {"L": [{"N": "1"}]})
 
     def test_values_option(self):
-        req = self.ok_json("expr", "scan", "T", "--filter", "photo = :img AND contains(tags, :t)",
+        req = self.ok_json("expr", "scan", "Things", "--filter", "photo = :img AND contains(tags, :t)",
                            "--values", '{":img": {"B": "iVBORw0K"}, ":t": {"S": "red"}}')
         values = list(req["ExpressionAttributeValues"].values())
         self.assertIn({"B": "iVBORw0K"}, values)
         self.assertIn({"S": "red"}, values)
 
-        err = self.fails("expr", "scan", "T", "--filter", "a = :x",
+        err = self.fails("expr", "scan", "Things", "--filter", "a = :x",
                          "--values", '{":x": {"S": "1"}, ":unused": {"N": "1"}}')
         self.assertIn(":unused", err)
-        err = self.fails("expr", "scan", "T", "--filter", "a = :x", "--values", '{"x": {"S": "1"}}')
+        err = self.fails("expr", "scan", "Things", "--filter", "a = :x", "--values", '{"x": {"S": "1"}}')
         self.assertIn("--values", err)
-        err = self.fails("expr", "scan", "T", "--filter", "a = :x", "--values", '{":x": {"Q": 1}}')
+        err = self.fails("expr", "scan", "Things", "--filter", "a = :x", "--values", '{":x": {"Q": 1}}')
         self.assertIn("--values", err)
-        err = self.fails("expr", "scan", "T", "--filter", "a = :nope")
+        err = self.fails("expr", "scan", "Things", "--filter", "a = :nope")
         self.assertIn(":nope", err)
 
     def test_reserved_words_inline(self):
-        req = self.ok_json("expr", "scan", "T", "--filter",
+        req = self.ok_json("expr", "scan", "Things", "--filter",
                            'name = "x" AND `a.b` = 1 AND `order-date` BETWEEN "1" AND "2"')
         names = req["ExpressionAttributeNames"]
         self.assertEqual(sorted(names.values()), ["a.b", "name", "order-date"])
@@ -337,34 +337,34 @@ class TestErrors(Base):
         self.assertEqual(text[col - 2], ">")
 
     def test_filter_and_update_errors_point_at_their_option(self):
-        err = self.fails("expr", "scan", "T", "--filter", "a = = 1")
+        err = self.fails("expr", "scan", "Things", "--filter", "a = = 1")
         self.assertIn("--filter", err)
-        err = self.fails("expr", "update", "T", "--key-item", '{"pk":{"S":"a"}}',
+        err = self.fails("expr", "update", "Things", "--key-item", '{"pk":{"S":"a"}}',
                          "--update", "SET")
         self.assertIn("--update", err)
-        err = self.fails("expr", "get", "T", "--key-item", '{"pk":{"S":"a"}}',
+        err = self.fails("expr", "get", "Things", "--key-item", '{"pk":{"S":"a"}}',
                          "--project", "a,,b")
         self.assertIn("--project", err)
 
     def test_usage_errors(self):
         self.fails("expr")
-        self.fails("expr", "frobnicate", "T")
+        self.fails("expr", "frobnicate", "Things")
         self.fails("expr", "query")
-        self.fails("expr", "query", "T")                         # no --key
-        self.fails("expr", "query", "T", "U", "--key", "pk = 1")  # two tables
-        self.fails("expr", "query", "T", "--key", "pk = 1", "--bogus")
-        self.fails("expr", "scan", "T", "--key", "pk = 1")       # not a scan option
-        self.fails("expr", "get", "T")                           # no --key-item
-        self.fails("expr", "put", "T")                           # no --item
-        self.fails("expr", "get", "T", "--key-item", "not json")
-        self.fails("expr", "get", "T", "--key-item", '{"pk":{"N":"x"}}')
-        self.fails("expr", "scan", "T", "--limit", "0")
-        self.fails("expr", "scan", "T", "--select", "everything")
-        self.fails("expr", "put", "T", "--item", '{"pk":{"S":"a"}}', "--return-values",
+        self.fails("expr", "query", "Things")                         # no --key
+        self.fails("expr", "query", "Things", "U", "--key", "pk = 1")  # two tables
+        self.fails("expr", "query", "Things", "--key", "pk = 1", "--bogus")
+        self.fails("expr", "scan", "Things", "--key", "pk = 1")       # not a scan option
+        self.fails("expr", "get", "Things")                           # no --key-item
+        self.fails("expr", "put", "Things")                           # no --item
+        self.fails("expr", "get", "Things", "--key-item", "not json")
+        self.fails("expr", "get", "Things", "--key-item", '{"pk":{"N":"x"}}')
+        self.fails("expr", "scan", "Things", "--limit", "0")
+        self.fails("expr", "scan", "Things", "--select", "everything")
+        self.fails("expr", "put", "Things", "--item", '{"pk":{"S":"a"}}', "--return-values",
                    "ALL_NEW")
-        self.fails("expr", "scan", "T", "--schema", os.path.join(self.tmp, "missing.json"))
-        self.fails("expr", "scan", "T", "--schema", self.write("bad.json", "{"))
-        err = self.fails("expr", "scan", "T", "--emit", "cobol")
+        self.fails("expr", "scan", "Things", "--schema", os.path.join(self.tmp, "missing.json"))
+        self.fails("expr", "scan", "Things", "--schema", self.write("bad.json", "{"))
+        err = self.fails("expr", "scan", "Things", "--emit", "cobol")
         self.assertIn("request-json", err)
 
     def test_help(self):
@@ -421,9 +421,9 @@ class TestSchema(Base):
 
     def test_rules_without_schema(self):
         # Shape rules need no schema.
-        err = self.fails("expr", "query", "T", "--key", 'pk = "a" OR sk = "b"')
+        err = self.fails("expr", "query", "Things", "--key", 'pk = "a" OR sk = "b"')
         self.assertIn("OR", err)
-        self.fails("expr", "scan", "T", "--segment", "4", "--total-segments", "2")
+        self.fails("expr", "scan", "Things", "--segment", "4", "--total-segments", "2")
 
 
 class TestImport(Base):
@@ -453,15 +453,15 @@ class TestImport(Base):
     def test_import_errors(self):
         err = self.fails("expr", "import", "-", stdin='{"TableName": ')
         self.assertIn("JSON", err)
-        err = self.fails("expr", "import", "-", stdin='{"TableName":"T","Bogus":1}')
+        err = self.fails("expr", "import", "-", stdin='{"TableName":"Things","Bogus":1}')
         self.assertIn("Bogus", err)
-        err = self.fails("expr", "import", "-", stdin='{"TableName":"T","KeyConditions":{}}')
+        err = self.fails("expr", "import", "-", stdin='{"TableName":"Things","KeyConditions":{}}')
         self.assertIn("KeyConditionExpression", err)
         err = self.fails("expr", "import", "-",
-                         stdin='{"TableName":"T","FilterExpression":"a = :a",'
+                         stdin='{"TableName":"Things","FilterExpression":"a = :a",'
                                '"ExpressionAttributeValues":{":a":{"S":"x"},":b":{"S":"y"}}}')
         self.assertIn("{:b}", err)
-        ambiguous = ('{"TableName":"T","Key":{"pk":{"S":"a"}},'
+        ambiguous = ('{"TableName":"Things","Key":{"pk":{"S":"a"}},'
                      '"ConditionExpression":"attribute_exists(pk)"}')
         err = self.fails("expr", "import", "-", stdin=ambiguous)
         self.assertIn("--op", err)
@@ -524,7 +524,7 @@ class TestEmit(Base):
         self.assertIn("request-json", supported)
 
     def test_request_json_equals_default(self):
-        args = ["expr", "scan", "T", "--filter", "a = 1"]
+        args = ["expr", "scan", "Things", "--filter", "a = 1"]
         self.assertEqual(self.ok(*args), self.ok(*args, "--emit", "request-json"))
 
 

@@ -12,7 +12,7 @@
 static DynoTableInfo *
 schema_new (void)
 {
-  DynoTableInfo *info = dyno_table_info_new ("T", "pk", DYNO_VALUE_S, "sk", DYNO_VALUE_S);
+  DynoTableInfo *info = dyno_table_info_new ("Things", "pk", DYNO_VALUE_S, "sk", DYNO_VALUE_S);
   DynoIndexInfo gsi = { 0, };
   DynoIndexInfo lsi = { 0, };
 
@@ -65,7 +65,7 @@ static DynoRequest *
 query (const char *key_condition,
        const char *filter)
 {
-  DynoRequest *request = dyno_request_new (DYNO_OP_QUERY, "T");
+  DynoRequest *request = dyno_request_new (DYNO_OP_QUERY, "Things");
 
   if (key_condition != NULL)
     request->key_condition = cond (key_condition);
@@ -280,7 +280,7 @@ test_indexes (void)
   g_autoptr(DynoRequest) request = query ("gsi1pk = \"a\"", NULL);
   g_autoptr(GPtrArray) issues = NULL;
   g_autoptr(DynoRequest) lsi = query ("pk = \"a\" AND lsisk > \"b\"", NULL);
-  g_autoptr(DynoRequest) scan = dyno_request_new (DYNO_OP_SCAN, "T");
+  g_autoptr(DynoRequest) scan = dyno_request_new (DYNO_OP_SCAN, "Things");
 
   check_query (schema, "nope", "pk = \"a\"", NULL, "IndexName",
                "The table does not have the specified index: nope");
@@ -387,7 +387,7 @@ test_filter_rules (void)
 static void
 test_hand_built_conditions (void)
 {
-  g_autoptr(DynoRequest) scan = dyno_request_new (DYNO_OP_SCAN, "T");
+  g_autoptr(DynoRequest) scan = dyno_request_new (DYNO_OP_SCAN, "Things");
   g_autoptr(GPtrArray) issues = NULL;
 
   scan->filter = dyno_expr_new_and (
@@ -410,7 +410,7 @@ static void
 test_condition_expression (void)
 {
   g_autoptr(DynoTableInfo) schema = schema_new ();
-  g_autoptr(DynoRequest) put = dyno_request_new (DYNO_OP_PUT_ITEM, "T");
+  g_autoptr(DynoRequest) put = dyno_request_new (DYNO_OP_PUT_ITEM, "Things");
   g_autoptr(GPtrArray) issues = NULL;
 
   put->item = item ("{\"pk\":{\"S\":\"a\"},\"sk\":{\"S\":\"b\"}}");
@@ -436,7 +436,7 @@ test_projection_rules (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr(DynoRequest) get = dyno_request_new (DYNO_OP_GET_ITEM, "T");
+      g_autoptr(DynoRequest) get = dyno_request_new (DYNO_OP_GET_ITEM, "Things");
       g_autoptr(GPtrArray) issues = NULL;
       g_autoptr(GError) error = NULL;
 
@@ -448,7 +448,7 @@ test_projection_rules (void)
       expect_issue (issues, "ProjectionExpression", cases[i].part);
     }
   {
-    g_autoptr(DynoRequest) scan = dyno_request_new (DYNO_OP_SCAN, "T");
+    g_autoptr(DynoRequest) scan = dyno_request_new (DYNO_OP_SCAN, "Things");
     g_autoptr(GPtrArray) issues = NULL;
 
     scan->projection = dyno_expr_parse_projection ("a.b, a.c, a[0].x, b[0], b[1]",
@@ -468,7 +468,7 @@ check_options (DynoOperation  op,
                const char    *field,
                const char    *part)
 {
-  g_autoptr(DynoRequest) request = dyno_request_new (op, "T");
+  g_autoptr(DynoRequest) request = dyno_request_new (op, "Things");
   g_autoptr(GPtrArray) issues = NULL;
 
   if (op == DYNO_OP_QUERY)
@@ -521,7 +521,7 @@ check_key (DynoOperation        op,
            const char          *json,
            const char          *part)
 {
-  g_autoptr(DynoRequest) request = dyno_request_new (op, "T");
+  g_autoptr(DynoRequest) request = dyno_request_new (op, "Things");
   g_autoptr(GPtrArray) issues = NULL;
 
   if (json != NULL)
@@ -568,7 +568,7 @@ check_put (const DynoTableInfo *schema,
            const char          *json,
            const char          *part)
 {
-  g_autoptr(DynoRequest) request = dyno_request_new (DYNO_OP_PUT_ITEM, "T");
+  g_autoptr(DynoRequest) request = dyno_request_new (DYNO_OP_PUT_ITEM, "Things");
   g_autoptr(GPtrArray) issues = NULL;
 
   if (json != NULL)
@@ -609,7 +609,7 @@ test_put_item (void)
              "IndexKey: gsi1pk");
   check_put (NULL, "{\"anything\":{\"S\":\"\"}}", NULL);
   {
-    g_autoptr(DynoRequest) request = dyno_request_new (DYNO_OP_PUT_ITEM, "T");
+    g_autoptr(DynoRequest) request = dyno_request_new (DYNO_OP_PUT_ITEM, "Things");
     g_autoptr(GPtrArray) issues = NULL;
 
     request->item = item ("{\"pk\":{\"S\":\"a\"},\"sk\":{\"S\":\"b\"}}");
@@ -628,7 +628,7 @@ check_update (const DynoTableInfo *schema,
               const char          *text,
               const char          *part)
 {
-  g_autoptr(DynoRequest) request = dyno_request_new (DYNO_OP_UPDATE_ITEM, "T");
+  g_autoptr(DynoRequest) request = dyno_request_new (DYNO_OP_UPDATE_ITEM, "Things");
   g_autoptr(GPtrArray) issues = NULL;
   g_autoptr(GError) error = NULL;
 
@@ -668,7 +668,7 @@ test_update_rules (void)
   check_update (schema, "SET a = list_append(a, 1)",
                 "operator or function: list_append, operand type: N");
   {
-    g_autoptr(DynoRequest) request = dyno_request_new (DYNO_OP_UPDATE_ITEM, "T");
+    g_autoptr(DynoRequest) request = dyno_request_new (DYNO_OP_UPDATE_ITEM, "Things");
     g_autoptr(GPtrArray) issues = NULL;
     DynoExpr *chain = dyno_expr_new_arith (
       DYNO_EXPR_PLUS,
@@ -707,7 +707,7 @@ check_select (DynoSelect  select,
               const char *part)
 {
   g_autoptr(DynoTableInfo) schema = schema_new ();
-  g_autoptr(DynoRequest) request = dyno_request_new (DYNO_OP_SCAN, "T");
+  g_autoptr(DynoRequest) request = dyno_request_new (DYNO_OP_SCAN, "Things");
   g_autoptr(GPtrArray) issues = NULL;
 
   request->select = select;
@@ -758,7 +758,7 @@ test_start_key (void)
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr(DynoRequest) request = dyno_request_new (DYNO_OP_SCAN, "T");
+      g_autoptr(DynoRequest) request = dyno_request_new (DYNO_OP_SCAN, "Things");
       g_autoptr(GPtrArray) issues = NULL;
 
       request->index_name = g_strdup (cases[i].index);

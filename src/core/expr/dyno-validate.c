@@ -1437,6 +1437,34 @@ check_start_key (Validator *v)
     }
 }
 
+
+/* Table and index names: 3 to 255 characters of [A-Za-z0-9_.-] (the API's TableName
+ * pattern), which the SDKs and the AWS CLI check before sending. */
+static void
+check_table_name (Validator  *v,
+                  const char *field,
+                  const char *name)
+{
+  gsize len = name ? strlen (name) : 0;
+
+  if (len < 3 || len > 255)
+    {
+      add_issue (v, field, NULL, NULL,
+                 "%s: a name is 3 to 255 characters long; “%s” has %" G_GSIZE_FORMAT ".",
+                 field, name ? name : "", len);
+      return;
+    }
+
+  for (gsize i = 0; i < len; i++)
+    if (!g_ascii_isalnum (name[i]) && name[i] != '_' && name[i] != '.' && name[i] != '-')
+      {
+        add_issue (v, field, NULL, NULL,
+                   "%s: “%s” contains “%c”; names use only letters, digits, '_', '.' and '-'.",
+                   field, name, name[i]);
+        return;
+      }
+}
+
 GPtrArray *
 dyno_request_validate (const DynoRequest   *request,
                        const DynoTableInfo *schema)
@@ -1451,6 +1479,10 @@ dyno_request_validate (const DynoRequest   *request,
   v.request = request;
   v.schema = schema;
   is_read = r->operation == DYNO_OP_QUERY || r->operation == DYNO_OP_SCAN;
+
+  check_table_name (&v, "TableName", r->table_name);
+  if (is_read && r->index_name != NULL)
+    check_table_name (&v, "IndexName", r->index_name);
 
   if (schema != NULL)
     {
