@@ -1,10 +1,1345 @@
-/* placeholder until the run subcommands land */
+/* dyno-cli-run.c: the dynotable-cli commands that talk to DynamoDB
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "dynotable-cli"
+
 #include "config.h"
-#include <stdio.h>
+
 #include "dyno-cli.h"
-int
-dyno_cli_run (int argc, char **argv)
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dyno-backend.h"
+#include "dyno-cli-io.h"
+#include "dyno-credentials.h"
+#include "dyno-expr.h"
+#include "dyno-http-backend.h"
+#include "dyno-http-error.h"
+#include "dyno-json.h"
+#include "dyno-request.h"
+#include "dyno-run.h"
+#include "dyno-table-info.h"
+
+#define EXIT_OK      0
+#define EXIT_FAILURE_RUN 1
+#define EXIT_USAGE   2
+
+typedef enum {
+  COMMAND_TABLES,
+  COMMAND_DESCRIBE,
+  COMMAND_QUERY,
+  COMMAND_SCAN,
+  COMMAND_GET,
+  COMMAND_PUT,
+  COMMAND_UPDATE,
+  COMMAND_DELETE,
+  COMMAND_BATCH_WRITE,
+} Command;
+
+typedef struct {
+  const char    *name;
+  Command        command;
+  DynoOperation  op;
+  const char    *parameter;
+  const char    *summary;
+} CommandInfo;
+
+static const CommandInfo commands[] = {
+  { "tables", COMMAND_TABLES, 0, "tables", "List the tables (every page of ListTables)." },
+  { "describe", COMMAND_DESCRIBE, 0, "describe TABLE", "Print the DescribeTable response." },
+  { "query", COMMAND_QUERY, DYNO_OP_QUERY, "query TABLE",
+    "Run a Query and print the items as JSON lines, in server order.  The key condition is\n"
+    "in the inline syntax, e.g. --key 'PK = \"USER#1\" AND begins_with(SK, \"ORDER#\")'.\n"
+    "The request is checked against the table's schema (DescribeTable) before it is sent." },
+  { "scan", COMMAND_SCAN, DYNO_OP_SCAN, "scan TABLE",
+    "Run a Scan (--segments N: a parallel scan) and print the items as JSON lines." },
+  { "get", COMMAND_GET, DYNO_OP_GET_ITEM, "get TABLE", "GetItem: print the item, if any." },
+  { "put", COMMAND_PUT, DYNO_OP_PUT_ITEM, "put TABLE", "PutItem." },
+  { "update", COMMAND_UPDATE, DYNO_OP_UPDATE_ITEM, "update TABLE", "UpdateItem." },
+  { "delete", COMMAND_DELETE, DYNO_OP_DELETE_ITEM, "delete TABLE", "DeleteItem." },
+  { "batch-write", COMMAND_BATCH_WRITE, 0, "batch-write TABLE FILE|-",
+    "Write the items of FILE (JSON lines of DynamoDB-JSON items; '-' for standard input)\n"
+    "with BatchWriteItem, 25 at a time, retrying unprocessed items." },
+};
+
+typedef struct {
+  char     *key;
+  char     *index;
+  char     *filter;
+  char     *project;
+  char     *condition;
+  char     *update;
+  char     *key_item;
+  char     *item;
+  char     *start_key;
+  char     *values;
+  char     *select;
+  char     *return_consumed_capacity;
+  char     *return_values;
+  gboolean  desc;
+  gboolean  consistent;
+  gboolean  plain;
+  gboolean  stats;
+  gboolean  quiet;
+  gint      limit;
+  gint      segments;
+  gint64    max_items;
+  char    **rest;
+} Options;
+
+static void
+options_clear (Options *o)
 {
-  fprintf (stderr, "dynotable-cli: not built yet\n");
-  return 2;
+  g_free (o->key);
+  g_free (o->index);
+  g_free (o->filter);
+  g_free (o->project);
+  g_free (o->condition);
+  g_free (o->update);
+  g_free (o->key_item);
+  g_free (o->item);
+  g_free (o->start_key);
+  g_free (o->values);
+  g_free (o->select);
+  g_free (o->return_consumed_capacity);
+  g_free (o->return_values);
+  g_strfreev (o->rest);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Options, options_clear)
+
+typedef struct {
+  const CommandInfo *info;
+  Options           *options;
+  char              *prefix;      /* "query" */
+  DynoConnectionSettings settings;
+  DynoBackend       *backend;
+  GMainLoop         *loop;
+  GHashTable        *values;
+  GHashTable        *used;
+  DynoTableInfo     *schema;
+  DynoRequest       *request;
+  int                status;
+  /* query/scan output */
+  DynoRun           *run;
+  guint              n_written;
+  gboolean           output_failed;
+  /* --stats: how long the main loop went without running (the UI budget is 16 ms). */
+  guint              tick_id;
+  gint64             last_tick;
+  gint64             longest_stall;
+  gint64             last_tick_cpu;
+  gint64             longest_busy;   /* main-thread CPU time between two ticks */
+} Cli;
+
+static void
+cli_clear (Cli *cli)
+{
+  g_free (cli->prefix);
+  g_free (cli->settings.profile);
+  g_free (cli->settings.region);
+  g_free (cli->settings.endpoint_url);
+  g_clear_object (&cli->backend);
+  g_clear_pointer (&cli->loop, g_main_loop_unref);
+  g_clear_pointer (&cli->values, g_hash_table_unref);
+  g_clear_pointer (&cli->used, g_hash_table_unref);
+  g_clear_pointer (&cli->schema, dyno_table_info_unref);
+  g_clear_pointer (&cli->request, dyno_request_free);
+  g_clear_object (&cli->run);
+  g_clear_handle_id (&cli->tick_id, g_source_remove);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Cli, cli_clear)
+
+static const char * const select_names[] = {
+  [DYNO_SELECT_UNSET] = NULL,
+  [DYNO_SELECT_ALL_ATTRIBUTES] = "ALL_ATTRIBUTES",
+  [DYNO_SELECT_ALL_PROJECTED_ATTRIBUTES] = "ALL_PROJECTED_ATTRIBUTES",
+  [DYNO_SELECT_SPECIFIC_ATTRIBUTES] = "SPECIFIC_ATTRIBUTES",
+  [DYNO_SELECT_COUNT] = "COUNT",
+};
+
+static const char * const consumed_names[] = {
+  [DYNO_CONSUMED_UNSET] = NULL,
+  [DYNO_CONSUMED_NONE] = "NONE",
+  [DYNO_CONSUMED_TOTAL] = "TOTAL",
+  [DYNO_CONSUMED_INDEXES] = "INDEXES",
+};
+
+static const char * const return_values_names[] = {
+  [DYNO_RETURN_VALUES_UNSET] = NULL,
+  [DYNO_RETURN_VALUES_NONE] = "NONE",
+  [DYNO_RETURN_VALUES_ALL_OLD] = "ALL_OLD",
+  [DYNO_RETURN_VALUES_UPDATED_OLD] = "UPDATED_OLD",
+  [DYNO_RETURN_VALUES_ALL_NEW] = "ALL_NEW",
+  [DYNO_RETURN_VALUES_UPDATED_NEW] = "UPDATED_NEW",
+};
+
+/* ---- usage ------------------------------------------------------------------------------- */
+
+static void
+print_run_usage (FILE *out)
+{
+  fputs ("Usage: dynotable-cli [--endpoint-url URL] [--region R] [--profile P] COMMAND …\n"
+         "\n"
+         "  tables\n"
+         "  describe TABLE\n"
+         "  query TABLE --key COND [--index NAME] [--filter COND] [--project PATHS] [--desc]\n"
+         "              [--limit N] [--consistent] [--start-key JSON] [--select WHAT]\n"
+         "              [--max-items N] [--stats] [--quiet] [--plain]\n"
+         "  scan TABLE [--filter COND] [--segments N] [--max-items N] [--stats] …\n"
+         "  get TABLE --key-item JSON [--project PATHS] [--consistent]\n"
+         "  put TABLE --item JSON [--condition COND] [--return-values WHAT]\n"
+         "  update TABLE --key-item JSON --update UPDATE [--condition COND]\n"
+         "  delete TABLE --key-item JSON [--condition COND]\n"
+         "  batch-write TABLE FILE|-\n"
+         "\n"
+         "Items are printed as JSON lines of DynamoDB JSON (--plain: plain JSON).\n"
+         "Exit status: 0 success; 1 the server or the network failed (`__type: message` on\n"
+         "stderr); 2 a usage or validation error (nothing was sent).\n", out);
+}
+
+static void
+report (Cli        *cli,
+        const char *context,
+        const char *message)
+{
+  g_autofree char *where = context ? g_strdup_printf ("%s: %s", cli->prefix, context)
+                                   : g_strdup (cli->prefix);
+
+  dyno_cli_print_error (where, message);
+}
+
+/* A server or network error: exit 1, `__type: message` (and the request ID) on stderr. */
+static void
+report_service_error (Cli          *cli,
+                      const GError *error)
+{
+  const DynoServiceError *info = dyno_error_get_service_info (error);
+
+  if (info != NULL && info->request_id != NULL)
+    {
+      g_autofree char *message = g_strdup_printf ("%s (request ID %s)", error->message,
+                                                  info->request_id);
+      report (cli, NULL, message);
+    }
+  else
+    report (cli, NULL, error->message);
+}
+
+/* Errors reported once something was sent: the server's or the network's (1), unless the
+ * configuration itself is at fault (credentials that could not be refreshed: 2). */
+static int
+exit_status_for (const GError *error)
+{
+  if (g_error_matches (error, DYNO_ERROR, DYNO_ERROR_CONFIG))
+    return EXIT_USAGE;
+
+  return EXIT_FAILURE_RUN;
+}
+
+/* ---- options ----------------------------------------------------------------------------- */
+
+static void
+add_entry (GArray      *entries,
+           const char  *long_name,
+           GOptionArg   arg,
+           gpointer     data,
+           const char  *description,
+           const char  *arg_description)
+{
+  GOptionEntry entry = { long_name, 0, 0, arg, data, description, arg_description };
+
+  g_array_append_val (entries, entry);
+}
+
+static GArray *
+build_entries (Command  command,
+               Options *o)
+{
+  GArray *entries = g_array_new (TRUE, TRUE, sizeof (GOptionEntry));
+  gboolean reads = command == COMMAND_QUERY || command == COMMAND_SCAN;
+  gboolean writes = command == COMMAND_PUT || command == COMMAND_UPDATE
+                    || command == COMMAND_DELETE;
+
+  if (command == COMMAND_QUERY)
+    add_entry (entries, "key", G_OPTION_ARG_STRING, &o->key,
+               "Key condition (required), inline syntax", "COND");
+  if (reads)
+    {
+      add_entry (entries, "index", G_OPTION_ARG_STRING, &o->index, "Query or scan this index",
+                 "NAME");
+      add_entry (entries, "filter", G_OPTION_ARG_STRING, &o->filter,
+                 "Filter expression, inline syntax", "COND");
+    }
+  if (reads || command == COMMAND_GET)
+    add_entry (entries, "project", G_OPTION_ARG_STRING, &o->project,
+               "Attributes to return: comma-separated paths", "PATHS");
+  if (command == COMMAND_QUERY)
+    add_entry (entries, "desc", G_OPTION_ARG_NONE, &o->desc,
+               "Descending sort-key order (ScanIndexForward=false)", NULL);
+  if (reads)
+    {
+      add_entry (entries, "limit", G_OPTION_ARG_INT, &o->limit, "Items to evaluate per page",
+                 "N");
+      add_entry (entries, "start-key", G_OPTION_ARG_STRING, &o->start_key,
+                 "ExclusiveStartKey (DynamoDB JSON)", "JSON");
+      add_entry (entries, "select", G_OPTION_ARG_STRING, &o->select,
+                 "ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES, SPECIFIC_ATTRIBUTES or COUNT",
+                 "WHAT");
+      add_entry (entries, "max-items", G_OPTION_ARG_INT64, &o->max_items,
+                 "Stop after N items", "N");
+      add_entry (entries, "stats", G_OPTION_ARG_NONE, &o->stats,
+                 "Print the page ledger (Count, ScannedCount, capacity, bytes, time) on stderr",
+                 NULL);
+      add_entry (entries, "quiet", G_OPTION_ARG_NONE, &o->quiet,
+                 "Do not print the items (load them only: with --stats, for the ledger)", NULL);
+    }
+  if (reads || command == COMMAND_GET)
+    add_entry (entries, "consistent", G_OPTION_ARG_NONE, &o->consistent,
+               "Strongly consistent read", NULL);
+  if (command == COMMAND_SCAN)
+    add_entry (entries, "segments", G_OPTION_ARG_INT, &o->segments,
+               "Parallel scan over N segments", "N");
+  if (command == COMMAND_GET || command == COMMAND_UPDATE || command == COMMAND_DELETE)
+    add_entry (entries, "key-item", G_OPTION_ARG_STRING, &o->key_item,
+               "The item's primary key (required), DynamoDB JSON", "JSON");
+  if (command == COMMAND_PUT)
+    add_entry (entries, "item", G_OPTION_ARG_STRING, &o->item,
+               "The item (required), DynamoDB JSON", "JSON");
+  if (command == COMMAND_UPDATE)
+    add_entry (entries, "update", G_OPTION_ARG_STRING, &o->update,
+               "Update expression, inline syntax ('SET a = 1 REMOVE b')", "UPDATE");
+  if (writes)
+    {
+      add_entry (entries, "condition", G_OPTION_ARG_STRING, &o->condition,
+                 "Condition expression, inline syntax", "COND");
+      add_entry (entries, "return-values", G_OPTION_ARG_STRING, &o->return_values,
+                 "NONE, ALL_OLD, UPDATED_OLD, ALL_NEW or UPDATED_NEW", "WHAT");
+    }
+  if (reads || command == COMMAND_GET || writes)
+    {
+      add_entry (entries, "values", G_OPTION_ARG_STRING, &o->values,
+                 "Values for :placeholders in the expressions: {\":v\": {\"B\": \"AQ==\"}, …}",
+                 "JSON");
+      add_entry (entries, "return-consumed-capacity", G_OPTION_ARG_STRING,
+                 &o->return_consumed_capacity, "NONE, TOTAL or INDEXES", "WHAT");
+    }
+  if (command != COMMAND_TABLES && command != COMMAND_DESCRIBE)
+    add_entry (entries, "plain", G_OPTION_ARG_NONE, &o->plain,
+               "Plain JSON in and out (items, keys) instead of DynamoDB JSON", NULL);
+  add_entry (entries, G_OPTION_REMAINING, G_OPTION_ARG_STRING_ARRAY, &o->rest, NULL, NULL);
+
+  return entries;
+}
+
+static gboolean
+parse_enum_option (Cli                *cli,
+                   const char         *option,
+                   const char         *text,
+                   const char * const *choices,
+                   guint               n_choices,
+                   int                *out)
+{
+  g_autofree char *upper = NULL;
+  g_autoptr(GString) list = g_string_new (NULL);
+
+  if (text == NULL)
+    return TRUE;
+
+  upper = g_ascii_strup (text, -1);
+  g_strdelimit (upper, "-", '_');
+  for (guint i = 0; i < n_choices; i++)
+    if (choices[i] != NULL && strcmp (choices[i], upper) == 0)
+      {
+        *out = (int) i;
+        return TRUE;
+      }
+
+  for (guint i = 0; i < n_choices; i++)
+    if (choices[i] != NULL)
+      g_string_append_printf (list, "%s%s", list->len ? ", " : "", choices[i]);
+
+  {
+    g_autofree char *message = g_strdup_printf ("\"%s\" is not one of %s", text, list->str);
+    report (cli, option, message);
+  }
+  return FALSE;
+}
+
+static gboolean
+parse_values (Cli *cli)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GList) members = NULL;
+  JsonNode *root;
+  JsonObject *object;
+
+  if (!json_parser_load_from_data (parser, cli->options->values, -1, &error))
+    {
+      report (cli, "--values", error->message);
+      return FALSE;
+    }
+
+  root = json_parser_get_root (parser);
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      report (cli, "--values", "must be a JSON object of \":name\": DynamoDB JSON value");
+      return FALSE;
+    }
+
+  object = json_node_get_object (root);
+  members = json_object_get_members (object);
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      const char *name = l->data;
+      DynoValue *value;
+
+      if (name[0] != ':' || name[1] == '\0')
+        {
+          g_autofree char *message = g_strdup_printf ("\"%s\" is not a value placeholder: "
+                                                      "use ':' followed by a name", name);
+          report (cli, "--values", message);
+          return FALSE;
+        }
+
+      value = dyno_value_from_json_node (json_object_get_member (object, name), &error);
+      if (value == NULL)
+        {
+          g_autofree char *message = g_strdup_printf ("%s: %s", name, error->message);
+          report (cli, "--values", message);
+          return FALSE;
+        }
+      g_hash_table_insert (cli->values, g_strdup (name), value);
+    }
+
+  return TRUE;
+}
+
+static gboolean
+parse_condition (Cli           *cli,
+                 const char    *option,
+                 const char    *text,
+                 DynoExprRole   role,
+                 DynoExpr     **out)
+{
+  g_autoptr(GError) error = NULL;
+  DynoParseLocation location = { 0, };
+
+  *out = dyno_expr_parse_condition (text, DYNO_SYNTAX_INLINE, role, NULL, cli->values,
+                                    cli->used, &location, &error);
+  if (*out == NULL)
+    {
+      report (cli, option, error->message);
+      dyno_cli_print_location (stderr, text, &location);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* Attribute types of the key attributes, so that plain JSON "123" becomes the N a key needs. */
+static GHashTable *
+schema_hints (DynoTableInfo *schema)
+{
+  GHashTable *hints = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  const DynoKeyAttr *keys[2];
+
+  if (schema == NULL)
+    return hints;
+
+  keys[0] = dyno_table_info_get_partition_key (schema);
+  keys[1] = dyno_table_info_get_sort_key (schema);
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    if (keys[i] != NULL && keys[i]->name != NULL)
+      g_hash_table_insert (hints, g_strdup (keys[i]->name), GINT_TO_POINTER (keys[i]->type));
+
+  for (guint i = 0; i < dyno_table_info_get_n_indexes (schema); i++)
+    {
+      const DynoIndexInfo *index = dyno_table_info_get_index (schema, i);
+
+      if (index->partition_key.name != NULL)
+        g_hash_table_insert (hints, g_strdup (index->partition_key.name),
+                             GINT_TO_POINTER (index->partition_key.type));
+      if (index->sort_key.name != NULL)
+        g_hash_table_insert (hints, g_strdup (index->sort_key.name),
+                             GINT_TO_POINTER (index->sort_key.type));
+    }
+
+  return hints;
+}
+
+static DynoItem *
+parse_item_text (Cli         *cli,
+                 const char  *text,
+                 gssize       len,
+                 GError     **error)
+{
+  if (cli->options->plain)
+    {
+      g_autoptr(GHashTable) hints = schema_hints (cli->schema);
+
+      return dyno_item_from_plain_json (text, len, hints, error);
+    }
+
+  return dyno_item_from_ddb_json (text, len, error);
+}
+
+static gboolean
+parse_item_option (Cli         *cli,
+                   const char  *option,
+                   const char  *text,
+                   DynoItem   **out)
+{
+  g_autoptr(GError) error = NULL;
+
+  *out = parse_item_text (cli, text, -1, &error);
+  if (*out == NULL)
+    {
+      report (cli, option, error->message);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+/* The expressions: checked before anything is sent. */
+static gboolean
+build_expressions (Cli *cli)
+{
+  Options *o = cli->options;
+  const CommandInfo *info = cli->info;
+  g_autoptr(DynoRequest) request = dyno_request_new (info->op, o->rest[0]);
+  g_autoptr(GError) error = NULL;
+  int choice;
+
+  if (o->values != NULL && !parse_values (cli))
+    return FALSE;
+
+  request->index_name = g_strdup (o->index);
+
+  if (info->command == COMMAND_QUERY)
+    {
+      if (o->key == NULL)
+        {
+          report (cli, NULL, "--key is required: the key condition, e.g. "
+                             "--key 'PK = \"USER#1\" AND begins_with(SK, \"ORDER#\")'");
+          return FALSE;
+        }
+      if (!parse_condition (cli, "--key", o->key, DYNO_EXPR_ROLE_KEY_CONDITION,
+                            &request->key_condition))
+        return FALSE;
+    }
+
+  if (info->command == COMMAND_GET || info->command == COMMAND_UPDATE
+      || info->command == COMMAND_DELETE)
+    {
+      if (o->key_item == NULL)
+        {
+          report (cli, NULL, "--key-item is required: the item's primary key, e.g. "
+                             "--key-item '{\"PK\": {\"S\": \"USER#1\"}}'");
+          return FALSE;
+        }
+    }
+  if (info->command == COMMAND_PUT && o->item == NULL)
+    {
+      report (cli, NULL, "--item is required: the item in DynamoDB JSON");
+      return FALSE;
+    }
+  if (info->command == COMMAND_UPDATE && o->update == NULL)
+    {
+      report (cli, NULL, "--update is required: the update expression, e.g. "
+                         "--update 'SET #n = \"x\" REMOVE tmp'");
+      return FALSE;
+    }
+
+  if (o->update != NULL)
+    {
+      DynoParseLocation location = { 0, };
+
+      request->update = dyno_expr_parse_update (o->update, DYNO_SYNTAX_INLINE, NULL,
+                                                cli->values, cli->used, &location, &error);
+      if (request->update == NULL)
+        {
+          report (cli, "--update", error->message);
+          dyno_cli_print_location (stderr, o->update, &location);
+          return FALSE;
+        }
+    }
+
+  if (o->condition != NULL
+      && !parse_condition (cli, "--condition", o->condition, DYNO_EXPR_ROLE_CONDITION,
+                           &request->condition))
+    return FALSE;
+  if (o->filter != NULL
+      && !parse_condition (cli, "--filter", o->filter, DYNO_EXPR_ROLE_FILTER, &request->filter))
+    return FALSE;
+
+  if (o->project != NULL)
+    {
+      DynoParseLocation location = { 0, };
+
+      request->projection = dyno_expr_parse_projection (o->project, DYNO_SYNTAX_INLINE, NULL,
+                                                        cli->used, &location, &error);
+      if (request->projection == NULL)
+        {
+          report (cli, "--project", error->message);
+          dyno_cli_print_location (stderr, o->project, &location);
+          return FALSE;
+        }
+    }
+
+  if (cli->values != NULL && g_hash_table_size (cli->values) > 0)
+    {
+      GHashTableIter iter;
+      gpointer name;
+
+      g_hash_table_iter_init (&iter, cli->values);
+      while (g_hash_table_iter_next (&iter, &name, NULL))
+        if (!g_hash_table_contains (cli->used, name))
+          {
+            g_autofree char *message = g_strdup_printf ("not used in any expression: %s",
+                                                        (const char *) name);
+            report (cli, "--values", message);
+            return FALSE;
+          }
+    }
+
+  if (o->limit != G_MININT)
+    {
+      if (o->limit < 1)
+        {
+          report (cli, "--limit", "must be at least 1");
+          return FALSE;
+        }
+      request->limit = o->limit;
+    }
+  if (o->max_items < 0)
+    {
+      report (cli, "--max-items", "must be at least 1");
+      return FALSE;
+    }
+  if (o->segments != G_MININT && (o->segments < 1 || o->segments > 1000000))
+    {
+      report (cli, "--segments", "must be between 1 and 1000000 (TotalSegments)");
+      return FALSE;
+    }
+  if (o->desc)
+    request->scan_index_forward = DYNO_TRISTATE_FALSE;
+  if (o->consistent)
+    request->consistent_read = DYNO_TRISTATE_TRUE;
+
+  choice = DYNO_SELECT_UNSET;
+  if (!parse_enum_option (cli, "--select", o->select, select_names,
+                          G_N_ELEMENTS (select_names), &choice))
+    return FALSE;
+  request->select = choice;
+
+  choice = DYNO_CONSUMED_UNSET;
+  if (!parse_enum_option (cli, "--return-consumed-capacity", o->return_consumed_capacity,
+                          consumed_names, G_N_ELEMENTS (consumed_names), &choice))
+    return FALSE;
+  request->return_consumed_capacity = choice;
+  /* The ledger shows capacity: ask for it unless told otherwise. */
+  if (o->stats && request->return_consumed_capacity == DYNO_CONSUMED_UNSET)
+    request->return_consumed_capacity = DYNO_CONSUMED_TOTAL;
+
+  choice = DYNO_RETURN_VALUES_UNSET;
+  if (!parse_enum_option (cli, "--return-values", o->return_values, return_values_names,
+                          G_N_ELEMENTS (return_values_names), &choice))
+    return FALSE;
+  request->return_values = choice;
+
+  cli->request = g_steal_pointer (&request);
+  return TRUE;
+}
+
+/* Items and keys: after DescribeTable, so --plain can type them by the schema. */
+static gboolean
+build_items (Cli *cli)
+{
+  Options *o = cli->options;
+
+  if (o->key_item != NULL && !parse_item_option (cli, "--key-item", o->key_item,
+                                                 &cli->request->key))
+    return FALSE;
+  if (o->item != NULL && !parse_item_option (cli, "--item", o->item, &cli->request->item))
+    return FALSE;
+  if (o->start_key != NULL && !parse_item_option (cli, "--start-key", o->start_key,
+                                                  &cli->request->exclusive_start_key))
+    return FALSE;
+
+  return TRUE;
+}
+
+static gboolean
+validate (Cli *cli)
+{
+  g_autoptr(GPtrArray) issues = dyno_request_validate (cli->request, cli->schema);
+  static const struct {
+    const char *field;
+    const char *option;
+  } options[] = {
+    { "KeyConditionExpression", "--key" }, { "FilterExpression", "--filter" },
+    { "ProjectionExpression", "--project" }, { "ConditionExpression", "--condition" },
+    { "UpdateExpression", "--update" }, { "IndexName", "--index" }, { "Limit", "--limit" },
+    { "Key", "--key-item" }, { "Item", "--item" }, { "ExclusiveStartKey", "--start-key" },
+    { "ConsistentRead", "--consistent" }, { "Select", "--select" },
+  };
+
+  if (issues == NULL || issues->len == 0)
+    return TRUE;
+
+  for (guint i = 0; i < issues->len; i++)
+    {
+      const DynoIssue *issue = g_ptr_array_index (issues, i);
+      const char *option = NULL;
+      const char *text = NULL;
+
+      for (guint k = 0; k < G_N_ELEMENTS (options); k++)
+        if (g_strcmp0 (issue->field, options[k].field) == 0)
+          option = options[k].option;
+
+      if (g_strcmp0 (option, "--key") == 0)
+        text = cli->options->key;
+      else if (g_strcmp0 (option, "--filter") == 0)
+        text = cli->options->filter;
+      else if (g_strcmp0 (option, "--condition") == 0)
+        text = cli->options->condition;
+      else if (g_strcmp0 (option, "--update") == 0)
+        text = cli->options->update;
+      else if (g_strcmp0 (option, "--project") == 0)
+        text = cli->options->project;
+
+      report (cli, option ? option : issue->field, issue->message);
+      if (text != NULL && issue->has_location)
+        dyno_cli_print_location (stderr, text, &issue->location);
+    }
+
+  return FALSE;
+}
+
+/* ---- output ------------------------------------------------------------------------------ */
+
+static void
+write_item (Cli      *cli,
+            GString  *out,
+            DynoItem *item)
+{
+  if (cli->options->plain)
+    dyno_value_write_plain_json (dyno_item_get_map (item), out);
+  else
+    dyno_map_write_ddb_item (dyno_item_get_map (item), out);
+  g_string_append_c (out, '\n');
+}
+
+static void
+flush_output (Cli     *cli,
+              GString *out)
+{
+  if (out->len > 0 && fwrite (out->str, 1, out->len, stdout) != out->len)
+    cli->output_failed = TRUE;
+  g_string_truncate (out, 0);
+}
+
+static void
+print_page_stats (Cli         *cli,
+                  DynoRunPage *page)
+{
+  g_autofree char *segment = dyno_run_get_segments (cli->run) > 1
+                             ? g_strdup_printf (" (segment %u)", dyno_run_page_get_segment (page))
+                             : g_strdup ("");
+  g_autofree char *lek = NULL;
+  double capacity = dyno_run_page_get_consumed_capacity (page);
+  g_autofree char *capacity_text = capacity >= 0 ? g_strdup_printf ("%g", capacity)
+                                                 : g_strdup ("-");
+
+  if (dyno_run_page_get_last_evaluated_key (page) != NULL)
+    lek = dyno_item_to_ddb_json (dyno_run_page_get_last_evaluated_key (page));
+
+  fprintf (stderr, "page %u%s: Count %" G_GINT64_FORMAT ", ScannedCount %" G_GINT64_FORMAT
+           ", ConsumedCapacity %s, %" G_GSIZE_FORMAT " bytes, %.1f ms, LastEvaluatedKey %s\n",
+           dyno_run_page_get_index (page) + 1, segment,
+           dyno_run_page_get_count (page), dyno_run_page_get_scanned_count (page),
+           capacity_text, dyno_run_page_get_bytes (page),
+           dyno_run_page_get_elapsed_usec (page) / 1000.0, lek ? lek : "(none)");
+}
+
+static void
+run_items_changed_cb (GListModel *model,
+                      guint       position,
+                      guint       removed,
+                      guint       added,
+                      gpointer    user_data)
+{
+  Cli *cli = user_data;
+  g_autoptr(GString) out = NULL;
+
+  if (cli->options->quiet)
+    return;
+
+  out = g_string_sized_new (64 * 1024);
+  for (guint i = 0; i < added; i++)
+    {
+      write_item (cli, out, dyno_run_get_item (cli->run, position + i));
+      cli->n_written++;
+      if (out->len > 60 * 1024)
+        flush_output (cli, out);
+    }
+  flush_output (cli, out);
+}
+
+static void
+pages_changed_cb (GListModel *model,
+                  guint       position,
+                  guint       removed,
+                  guint       added,
+                  gpointer    user_data)
+{
+  Cli *cli = user_data;
+
+  if (!cli->options->stats)
+    return;
+
+  for (guint i = 0; i < added; i++)
+    {
+      g_autoptr(DynoRunPage) page = g_list_model_get_item (model, position + i);
+
+      print_page_stats (cli, page);
+    }
+}
+
+#define TICK_MS 2
+
+static gint64
+thread_cpu_usec (void)
+{
+  struct timespec ts;
+
+  clock_gettime (CLOCK_THREAD_CPUTIME_ID, &ts);
+  return (gint64) ts.tv_sec * G_USEC_PER_SEC + ts.tv_nsec / 1000;
+}
+
+/* Wall time between ticks measures what a person sees, but on a busy machine it includes time
+ * the scheduler gave to other processes; main-thread CPU time between ticks is what our own
+ * work blocked the loop for. */
+static gboolean
+tick_cb (gpointer user_data)
+{
+  Cli *cli = user_data;
+  gint64 now = g_get_monotonic_time ();
+  gint64 cpu = thread_cpu_usec ();
+
+  if (cli->last_tick != 0)
+    {
+      cli->longest_stall = MAX (cli->longest_stall,
+                                now - cli->last_tick - TICK_MS * G_TIME_SPAN_MILLISECOND);
+      cli->longest_busy = MAX (cli->longest_busy, cpu - cli->last_tick_cpu);
+    }
+  cli->last_tick = now;
+  cli->last_tick_cpu = cpu;
+
+  return G_SOURCE_CONTINUE;
+}
+
+static void
+run_done_cb (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  Cli *cli = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!dyno_run_load_all_finish (DYNO_RUN (source), result, &error))
+    {
+      report_service_error (cli, error);
+      cli->status = exit_status_for (error);
+    }
+
+  if (cli->options->stats)
+    {
+      double capacity = dyno_run_get_consumed_capacity (cli->run);
+      g_autofree char *capacity_text = capacity >= 0 ? g_strdup_printf ("%g", capacity)
+                                                     : g_strdup ("-");
+
+      fprintf (stderr, "total: %u pages, %u items, ScannedCount %" G_GINT64_FORMAT
+               ", ConsumedCapacity %s\n",
+               dyno_run_get_n_pages (cli->run), dyno_run_get_n_items (cli->run),
+               dyno_run_get_scanned_count (cli->run), capacity_text);
+      fprintf (stderr, "longest main-loop stall: %.1f ms (main-thread CPU: %.1f ms)\n",
+               MAX (cli->longest_stall, 0) / 1000.0, cli->longest_busy / 1000.0);
+    }
+
+  if (fflush (stdout) != 0 || cli->output_failed)
+    {
+      report (cli, NULL, "could not write the output");
+      cli->status = EXIT_FAILURE_RUN;
+    }
+
+  g_main_loop_quit (cli->loop);
+}
+
+static void
+start_run (Cli *cli)
+{
+  Options *o = cli->options;
+
+  cli->run = dyno_run_new (cli->backend, cli->request);
+  if (o->max_items > 0)
+    dyno_run_set_max_items (cli->run, (guint64) o->max_items);
+  if (o->segments != G_MININT && o->segments > 1)
+    dyno_run_set_segments (cli->run, (guint) o->segments);
+
+  g_signal_connect (cli->run, "items-changed", G_CALLBACK (run_items_changed_cb), cli);
+  if (o->stats)
+    cli->tick_id = g_timeout_add (TICK_MS, tick_cb, cli);
+  g_signal_connect (dyno_run_get_pages (cli->run), "items-changed",
+                    G_CALLBACK (pages_changed_cb), cli);
+  dyno_run_load_all_async (cli->run, run_done_cb, cli);
+}
+
+static void
+print_json_node (JsonNode *node,
+                 gboolean  pretty)
+{
+  g_autoptr(JsonGenerator) generator = json_generator_new ();
+  g_autofree char *text = NULL;
+
+  json_generator_set_pretty (generator, pretty);
+  json_generator_set_root (generator, node);
+  text = json_generator_to_data (generator, NULL);
+  dyno_cli_write_output (text);
+}
+
+/* Item or Attributes of a GetItem/PutItem/… response, as one JSON line. */
+static void
+print_member_item (Cli        *cli,
+                   JsonNode   *response,
+                   const char *member)
+{
+  JsonNode *node = json_object_get_member (json_node_get_object (response), member);
+  g_autoptr(DynoItem) item = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
+    return;
+
+  item = dyno_item_from_json_node (node, &error);
+  if (item == NULL)
+    {
+      report (cli, member, error->message);
+      cli->status = EXIT_FAILURE_RUN;
+      return;
+    }
+
+  write_item (cli, out, item);
+  flush_output (cli, out);
+}
+
+static void
+executed_cb (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  Cli *cli = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) response = NULL;
+
+  response = dyno_backend_execute_finish (DYNO_BACKEND (source), result, &error);
+  if (response == NULL)
+    {
+      report_service_error (cli, error);
+      cli->status = exit_status_for (error);
+    }
+  else
+    {
+      print_member_item (cli, response, cli->info->command == COMMAND_GET ? "Item"
+                                                                          : "Attributes");
+      if (cli->options->return_consumed_capacity != NULL
+          && json_object_has_member (json_node_get_object (response), "ConsumedCapacity"))
+        {
+          g_autoptr(JsonGenerator) generator = json_generator_new ();
+          g_autofree char *text = NULL;
+
+          json_generator_set_root (generator,
+                                   json_object_get_member (json_node_get_object (response),
+                                                           "ConsumedCapacity"));
+          text = json_generator_to_data (generator, NULL);
+          fprintf (stderr, "ConsumedCapacity %s\n", text);
+        }
+    }
+
+  fflush (stdout);
+  g_main_loop_quit (cli->loop);
+}
+
+static void
+described_cb (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  Cli *cli = user_data;
+  g_autoptr(GError) error = NULL;
+
+  cli->schema = dyno_backend_describe_table_finish (DYNO_BACKEND (source), result, &error);
+  if (cli->schema == NULL)
+    {
+      report_service_error (cli, error);
+      cli->status = exit_status_for (error);
+      g_main_loop_quit (cli->loop);
+      return;
+    }
+
+  if (!build_items (cli) || !validate (cli))
+    {
+      cli->status = EXIT_USAGE;
+      g_main_loop_quit (cli->loop);
+      return;
+    }
+
+  if (cli->info->command == COMMAND_QUERY || cli->info->command == COMMAND_SCAN)
+    start_run (cli);
+  else
+    dyno_backend_execute_async (cli->backend, cli->request, NULL, executed_cb, cli);
+}
+
+/* ---- tables, describe, batch-write ------------------------------------------------------- */
+
+static void
+tables_cb (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  Cli *cli = user_data;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) names = NULL;
+
+  names = dyno_backend_list_tables_finish (DYNO_BACKEND (source), result, &error);
+  if (names == NULL)
+    {
+      report_service_error (cli, error);
+      cli->status = exit_status_for (error);
+    }
+  else
+    {
+      for (guint i = 0; names[i] != NULL; i++)
+        printf ("%s\n", names[i]);
+      if (fflush (stdout) != 0)
+        cli->status = EXIT_FAILURE_RUN;
+    }
+
+  g_main_loop_quit (cli->loop);
+}
+
+static void
+describe_json_cb (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  Cli *cli = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) response = NULL;
+
+  response = dyno_backend_call_json_finish (DYNO_BACKEND (source), result, &error);
+  if (response == NULL)
+    {
+      report_service_error (cli, error);
+      cli->status = exit_status_for (error);
+    }
+  else
+    print_json_node (response, TRUE);
+
+  g_main_loop_quit (cli->loop);
+}
+
+static void
+batch_progress_cb (guint    done,
+                   guint    total,
+                   gpointer user_data)
+{
+  g_debug ("batch-write: %u of %u", done, total);
+}
+
+static void
+batch_written_cb (GObject      *source,
+                  GAsyncResult *result,
+                  gpointer      user_data)
+{
+  Cli *cli = user_data;
+  g_autoptr(GError) error = NULL;
+  guint n_written = 0;
+
+  if (!dyno_backend_batch_write_finish (DYNO_BACKEND (source), result, &n_written, &error))
+    {
+      report_service_error (cli, error);
+      cli->status = exit_status_for (error);
+    }
+  else
+    fprintf (stderr, "%u items written to %s\n", n_written, cli->options->rest[0]);
+
+  g_main_loop_quit (cli->loop);
+}
+
+static gboolean
+start_batch_write (Cli *cli)
+{
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func ((GDestroyNotify) dyno_item_unref);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  const char *path = cli->options->rest[1];
+  const char *line;
+  gsize length = 0;
+  guint line_number = 0;
+
+  if (!dyno_cli_read_input (path, &contents, &length, &error))
+    {
+      report (cli, NULL, error->message);
+      return FALSE;
+    }
+
+  line = contents;
+  while (line < contents + length)
+    {
+      const char *end = memchr (line, '\n', contents + length - line);
+      gsize len = end ? (gsize) (end - line) : (gsize) (contents + length - line);
+      DynoItem *item;
+
+      line_number++;
+      if (len > 0 && strspn (line, " \t\r") < len)
+        {
+          item = parse_item_text (cli, line, len, &error);
+          if (item == NULL)
+            {
+              g_autofree char *context = g_strdup_printf ("%s:%u",
+                                                          strcmp (path, "-") == 0 ? "stdin"
+                                                                                  : path,
+                                                          line_number);
+              report (cli, context, error->message);
+              return FALSE;
+            }
+          g_ptr_array_add (items, item);
+        }
+      line = end ? end + 1 : contents + length;
+    }
+
+  dyno_backend_batch_write_async (cli->backend, cli->options->rest[0], items, NULL,
+                                  batch_progress_cb, cli, NULL, batch_written_cb, cli);
+  return TRUE;
+}
+
+/* ---- entry point ------------------------------------------------------------------------- */
+
+static gboolean
+take_global_option (int          argc,
+                    char       **argv,
+                    int         *i,
+                    const char  *name,
+                    char       **out)
+{
+  gsize len = strlen (name);
+
+  if (strncmp (argv[*i], name, len) != 0)
+    return FALSE;
+
+  if (argv[*i][len] == '=')
+    {
+      g_free (*out);
+      *out = g_strdup (argv[*i] + len + 1);
+      return TRUE;
+    }
+  if (argv[*i][len] == '\0' && *i + 1 < argc)
+    {
+      g_free (*out);
+      *out = g_strdup (argv[++*i]);
+      return TRUE;
+    }
+
+  return FALSE;
+}
+
+static gboolean
+connect_backend (Cli *cli)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynoResolvedConfig) config = NULL;
+  g_autoptr(DynoHttpBackend) backend = NULL;
+  g_auto(GStrv) env = g_get_environ ();
+
+  config = dyno_resolve_config (&cli->settings, env, NULL, &error);
+  if (config == NULL)
+    {
+      report (cli, NULL, error->message);
+      cli->status = EXIT_USAGE;
+      return FALSE;
+    }
+
+  backend = dyno_http_backend_new (config, &error);
+  if (backend == NULL)
+    {
+      report (cli, NULL, error->message);
+      cli->status = EXIT_USAGE;
+      return FALSE;
+    }
+
+  cli->backend = DYNO_BACKEND (g_steal_pointer (&backend));
+  return TRUE;
+}
+
+int
+dyno_cli_run (int    argc,
+              char **argv)
+{
+  g_auto(Cli) cli = { 0, };
+  g_auto(Options) options = { 0, };
+  g_autoptr(GOptionContext) context = NULL;
+  g_autoptr(GArray) entries = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *prgname = NULL;
+  guint n_rest;
+  guint n_expected;
+  int i;
+
+  /* Global options, before the command. */
+  for (i = 1; i < argc; i++)
+    {
+      if (take_global_option (argc, argv, &i, "--endpoint-url", &cli.settings.endpoint_url)
+          || take_global_option (argc, argv, &i, "--region", &cli.settings.region)
+          || take_global_option (argc, argv, &i, "--profile", &cli.settings.profile))
+        continue;
+      if (argv[i][0] == '-')
+        {
+          if (strcmp (argv[i], "--help") == 0 || strcmp (argv[i], "-h") == 0)
+            {
+              print_run_usage (stdout);
+              return EXIT_OK;
+            }
+          g_autofree char *message = g_strdup_printf ("unknown option \"%s\" (global options "
+                                                      "come before the command)", argv[i]);
+          dyno_cli_print_error (NULL, message);
+          return EXIT_USAGE;
+        }
+      break;
+    }
+
+  if (i >= argc)
+    {
+      dyno_cli_print_error (NULL, "missing COMMAND");
+      print_run_usage (stderr);
+      return EXIT_USAGE;
+    }
+
+  for (guint k = 0; k < G_N_ELEMENTS (commands); k++)
+    if (strcmp (commands[k].name, argv[i]) == 0)
+      cli.info = &commands[k];
+
+  if (cli.info == NULL)
+    {
+      g_autofree char *message = g_strdup_printf ("unknown command \"%s\"", argv[i]);
+
+      dyno_cli_print_error (NULL, message);
+      print_run_usage (stderr);
+      return EXIT_USAGE;
+    }
+
+  cli.prefix = g_strdup (cli.info->name);
+  cli.options = &options;
+  cli.status = EXIT_OK;
+  options.limit = G_MININT;
+  options.segments = G_MININT;
+
+  /* The program name already says the command ("dynotable-cli query"). */
+  context = g_option_context_new (strchr (cli.info->parameter, ' ')
+                                   ? strchr (cli.info->parameter, ' ') + 1 : NULL);
+  g_option_context_set_summary (context, cli.info->summary);
+  entries = build_entries (cli.info->command, &options);
+  g_option_context_add_main_entries (context, (GOptionEntry *) (gpointer) entries->data, NULL);
+  prgname = g_strdup_printf ("dynotable-cli %s", cli.info->name);
+  g_set_prgname (prgname);
+
+  {
+    int sub_argc = argc - i;
+    char **sub_argv = argv + i;
+
+    if (!g_option_context_parse (context, &sub_argc, &sub_argv, &error))
+      {
+        g_autofree char *message = g_strdup_printf ("%s (see 'dynotable-cli %s --help')",
+                                                    error->message, cli.info->name);
+        report (&cli, NULL, message);
+        return EXIT_USAGE;
+      }
+  }
+
+  n_rest = options.rest ? g_strv_length (options.rest) : 0;
+  n_expected = cli.info->command == COMMAND_TABLES ? 0
+               : cli.info->command == COMMAND_BATCH_WRITE ? 2 : 1;
+  if (n_rest != n_expected)
+    {
+      g_autofree char *message =
+        n_rest < n_expected ? g_strdup_printf ("missing %s", n_rest == 0 && n_expected > 0
+                                                             ? "TABLE" : "FILE (or '-')")
+                            : g_strdup_printf ("unexpected argument \"%s\"",
+                                               options.rest[n_expected]);
+      report (&cli, NULL, message);
+      return EXIT_USAGE;
+    }
+
+  cli.values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                      (GDestroyNotify) dyno_value_free);
+  cli.used = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  /* Everything that can be checked offline is checked before connecting. */
+  if (cli.info->command != COMMAND_TABLES && cli.info->command != COMMAND_DESCRIBE
+      && cli.info->command != COMMAND_BATCH_WRITE && !build_expressions (&cli))
+    return EXIT_USAGE;
+
+  if (!connect_backend (&cli))
+    return cli.status;
+
+  cli.loop = g_main_loop_new (NULL, FALSE);
+
+  switch (cli.info->command)
+    {
+    case COMMAND_TABLES:
+      dyno_backend_list_tables_async (cli.backend, NULL, tables_cb, &cli);
+      break;
+    case COMMAND_DESCRIBE:
+      {
+        g_autoptr(JsonBuilder) builder = json_builder_new ();
+        g_autoptr(JsonNode) body = NULL;
+
+        json_builder_begin_object (builder);
+        json_builder_set_member_name (builder, "TableName");
+        json_builder_add_string_value (builder, options.rest[0]);
+        json_builder_end_object (builder);
+        body = json_builder_get_root (builder);
+        dyno_backend_call_json_async (cli.backend, "DescribeTable", body, NULL,
+                                      describe_json_cb, &cli);
+      }
+      break;
+    case COMMAND_BATCH_WRITE:
+      if (!start_batch_write (&cli))
+        return EXIT_USAGE;
+      break;
+    case COMMAND_QUERY:
+    case COMMAND_SCAN:
+    case COMMAND_GET:
+    case COMMAND_PUT:
+    case COMMAND_UPDATE:
+    case COMMAND_DELETE:
+    default:
+      /* The schema first: the request is validated against it before it is sent. */
+      dyno_backend_describe_table_async (cli.backend, options.rest[0], NULL, described_cb,
+                                         &cli);
+      break;
+    }
+
+  g_main_loop_run (cli.loop);
+
+  return cli.status;
 }

@@ -1,0 +1,307 @@
+/* dyno-http-error.c: HTTP status and AWS error bodies to GError, in one place
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "dyno-http-error.h"
+
+#include <string.h>
+#include <json-glib/json-glib.h>
+
+/* The private data sits in front of the GError, aligned as GLib aligns it (gerror.h,
+ * G_DEFINE_EXTENDED_ERROR).  We cannot use that macro because it also defines the quark
+ * function, which lives in the core (dyno-error.c, G_DEFINE_QUARK (dyno-error-quark, …)):
+ * registering the same quark name here is equivalent. */
+static inline DynoServiceError *
+service_error_get_private (const GError *error)
+{
+  const gsize sa = 2 * sizeof (gsize);
+  const gsize as = (sizeof (DynoServiceError) + (sa - 1)) & -sa;
+
+  return (DynoServiceError *) (((guint8 *) error) - as);
+}
+
+static void
+service_error_init (GError *error)
+{
+  /* GLib hands us zeroed memory. */
+}
+
+static void
+service_error_copy (const GError *src_error,
+                    GError       *dest_error)
+{
+  const DynoServiceError *src = service_error_get_private (src_error);
+  DynoServiceError *dest = service_error_get_private (dest_error);
+
+  dest->type = g_strdup (src->type);
+  dest->raw_type = g_strdup (src->raw_type);
+  dest->message = g_strdup (src->message);
+  dest->request_id = g_strdup (src->request_id);
+  dest->http_status = src->http_status;
+  dest->cause_domain = src->cause_domain;
+  dest->cause_code = src->cause_code;
+  dest->crc32_mismatch = src->crc32_mismatch;
+}
+
+static void
+service_error_clear (GError *error)
+{
+  DynoServiceError *priv = service_error_get_private (error);
+
+  g_clear_pointer (&priv->type, g_free);
+  g_clear_pointer (&priv->raw_type, g_free);
+  g_clear_pointer (&priv->message, g_free);
+  g_clear_pointer (&priv->request_id, g_free);
+}
+
+static gboolean domain_registered;
+
+/* Runs before main(): every DYNO_ERROR error in the process is then allocated with the
+ * private struct, including those created by the core. */
+__attribute__((constructor)) static void
+dyno_http_error_register_domain (void)
+{
+  GQuark q;
+
+  q = g_error_domain_register_static ("dyno-error-quark", sizeof (DynoServiceError),
+                                      service_error_init, service_error_copy,
+                                      service_error_clear);
+  domain_registered = (q != 0 && q == dyno_error_quark ());
+}
+
+const DynoServiceError *
+dyno_error_get_service_info (const GError *error)
+{
+  const DynoServiceError *info;
+
+  if (error == NULL || error->domain != DYNO_ERROR || !domain_registered)
+    return NULL;
+
+  info = service_error_get_private (error);
+  if (info->http_status == 0 && info->type == NULL && info->cause_domain == 0
+      && !info->crc32_mismatch && error->code != DYNO_ERROR_NETWORK)
+    return NULL;
+
+  return info;
+}
+
+static DynoServiceError *
+writable_info (GError *error)
+{
+  g_assert (error->domain == DYNO_ERROR);
+
+  if (!domain_registered)
+    return NULL;
+
+  return service_error_get_private (error);
+}
+
+char *
+dyno_http_error_parse_type (const char *raw_type)
+{
+  const char *colon;
+  const char *hash;
+  g_autofree char *cut = NULL;
+
+  if (raw_type == NULL || raw_type[0] == '\0')
+    return NULL;
+
+  colon = strchr (raw_type, ':');
+  cut = colon ? g_strndup (raw_type, colon - raw_type) : g_strdup (raw_type);
+  hash = strrchr (cut, '#');
+  if (hash != NULL)
+    return g_strdup (hash + 1);
+
+  return g_steal_pointer (&cut);
+}
+
+static gboolean
+type_in (const char         *type,
+         const char * const *list)
+{
+  for (guint i = 0; list[i] != NULL; i++)
+    if (strcmp (type, list[i]) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+DynoErrorCode
+dyno_http_error_code_for_type (const char *type,
+                               guint       http_status)
+{
+  static const char * const throttling[] = {
+    "ProvisionedThroughputExceededException", "ThrottlingException", "RequestLimitExceeded",
+    "Throttling", "ThrottledException", "RequestThrottledException",
+    "TooManyRequestsException", "RequestThrottled", "SlowDown", "BandwidthLimitExceeded",
+    "LimitExceededException", "EC2ThrottledException", NULL
+  };
+  static const char * const auth[] = {
+    "UnrecognizedClientException", "InvalidSignatureException", "IncompleteSignatureException",
+    "AccessDeniedException", "AccessDenied", "MissingAuthenticationTokenException",
+    "MissingAuthenticationToken", "InvalidClientTokenId", "SignatureDoesNotMatch",
+    "AuthFailure", "RequestExpired", "UnauthorizedOperation", "NotAuthorized", NULL
+  };
+  static const char * const expired[] = {
+    "ExpiredTokenException", "ExpiredToken", NULL
+  };
+
+  if (type != NULL)
+    {
+      if (strcmp (type, "ValidationException") == 0)
+        return DYNO_ERROR_SERVICE_VALIDATION;
+      if (strcmp (type, "ResourceNotFoundException") == 0)
+        return DYNO_ERROR_RESOURCE_NOT_FOUND;
+      if (strcmp (type, "ConditionalCheckFailedException") == 0)
+        return DYNO_ERROR_CONDITIONAL_CHECK_FAILED;
+      if (type_in (type, throttling))
+        return DYNO_ERROR_THROTTLED;
+      if (type_in (type, expired))
+        return DYNO_ERROR_EXPIRED_TOKEN;
+      if (type_in (type, auth))
+        return DYNO_ERROR_AUTH;
+      return DYNO_ERROR_SERVICE;
+    }
+
+  if (http_status == 401 || http_status == 403)
+    return DYNO_ERROR_AUTH;
+  if (http_status == 429)
+    return DYNO_ERROR_THROTTLED;
+  if (http_status == 404)
+    return DYNO_ERROR_RESOURCE_NOT_FOUND;
+
+  return DYNO_ERROR_SERVICE;
+}
+
+static const char *
+object_get_string (JsonObject *object,
+                   const char *name)
+{
+  JsonNode *node = json_object_get_member (object, name);
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node)
+      || json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+
+  return json_node_get_string (node);
+}
+
+GError *
+dyno_http_error_new (guint       http_status,
+                     const char *reason,
+                     GBytes     *body,
+                     const char *request_id)
+{
+  g_autoptr(JsonParser) parser = NULL;
+  g_autofree char *type = NULL;
+  g_autofree char *raw_type = NULL;
+  g_autofree char *message = NULL;
+  g_autofree char *text = NULL;
+  DynoServiceError *info;
+  GError *error;
+
+  /* Bodies of errors are small; a huge one is not a DynamoDB error document. */
+  if (body != NULL && g_bytes_get_size (body) > 0 && g_bytes_get_size (body) < 256 * 1024)
+    {
+      gsize len;
+      const char *data = g_bytes_get_data (body, &len);
+
+      parser = json_parser_new_immutable ();
+      if (json_parser_load_from_data (parser, data, len, NULL))
+        {
+          JsonNode *root = json_parser_get_root (parser);
+
+          if (root != NULL && JSON_NODE_HOLDS_OBJECT (root))
+            {
+              JsonObject *object = json_node_get_object (root);
+              const char *m;
+
+              raw_type = g_strdup (object_get_string (object, "__type"));
+              m = object_get_string (object, "message");
+              if (m == NULL)
+                m = object_get_string (object, "Message");
+              message = g_strdup (m);
+            }
+        }
+    }
+
+  /* Some front ends only send the type in a header (x-amzn-ErrorType); not DynamoDB, but
+   * harmless to leave to the caller.  Here: body only. */
+  type = dyno_http_error_parse_type (raw_type);
+
+  if (type != NULL && message != NULL && message[0] != '\0')
+    text = g_strdup_printf ("%s: %s", type, message);
+  else if (type != NULL)
+    text = g_strdup_printf ("%s (HTTP %u%s%s)", type, http_status,
+                            reason ? " " : "", reason ? reason : "");
+  else if (message != NULL && message[0] != '\0')
+    text = g_strdup_printf ("HTTP %u: %s", http_status, message);
+  else
+    text = g_strdup_printf ("The server answered HTTP %u%s%s.", http_status,
+                            reason ? " " : "", reason ? reason : "");
+
+  error = g_error_new_literal (DYNO_ERROR, dyno_http_error_code_for_type (type, http_status),
+                               text);
+  info = writable_info (error);
+  if (info != NULL)
+    {
+      info->type = g_steal_pointer (&type);
+      info->raw_type = g_steal_pointer (&raw_type);
+      info->message = g_steal_pointer (&message);
+      info->request_id = g_strdup (request_id);
+      info->http_status = http_status;
+    }
+
+  return error;
+}
+
+GError *
+dyno_http_error_new_network (const GError *cause,
+                             const char   *endpoint)
+{
+  DynoServiceError *info;
+  GError *error;
+
+  g_return_val_if_fail (cause != NULL, NULL);
+
+  if (g_error_matches (cause, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return g_error_copy (cause);
+
+  if (endpoint != NULL)
+    error = g_error_new (DYNO_ERROR, DYNO_ERROR_NETWORK, "Could not reach %s: %s", endpoint,
+                         cause->message);
+  else
+    error = g_error_new (DYNO_ERROR, DYNO_ERROR_NETWORK, "Network error: %s",
+                         cause->message);
+
+  info = writable_info (error);
+  if (info != NULL)
+    {
+      info->cause_domain = cause->domain;
+      info->cause_code = cause->code;
+    }
+
+  return error;
+}
+
+GError *
+dyno_http_error_new_crc32 (guint32     expected,
+                           guint32     actual,
+                           const char *request_id)
+{
+  DynoServiceError *info;
+  GError *error;
+
+  error = g_error_new (DYNO_ERROR, DYNO_ERROR_NETWORK,
+                       "The response was damaged in transit: its CRC32 is %u but the "
+                       "x-amz-crc32 header says %u.", actual, expected);
+  info = writable_info (error);
+  if (info != NULL)
+    {
+      info->crc32_mismatch = TRUE;
+      info->request_id = g_strdup (request_id);
+    }
+
+  return error;
+}

@@ -1,0 +1,1160 @@
+/* dyno-run.c: a paginated Query or Scan as a list model, with its page ledger
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "dyno-run.h"
+
+#include "dyno-error.h"
+#include "dyno-item-object.h"
+
+/* ---- DynoItemObject ----------------------------------------------------------------------
+ * Lives here because src/client/meson.build lists the files it compiles; it has its own
+ * header so that it can move to dyno-item-object.c unchanged. */
+
+struct _DynoItemObject
+{
+  GObject   parent_instance;
+  DynoItem *item;
+  guint     position;
+};
+
+G_DEFINE_FINAL_TYPE (DynoItemObject, dyno_item_object, G_TYPE_OBJECT)
+
+enum {
+  ITEM_PROP_0,
+  ITEM_PROP_ITEM,
+  ITEM_PROP_POSITION,
+  ITEM_N_PROPS
+};
+
+static GParamSpec *item_properties[ITEM_N_PROPS];
+
+static void
+dyno_item_object_finalize (GObject *object)
+{
+  DynoItemObject *self = DYNO_ITEM_OBJECT (object);
+
+  g_clear_pointer (&self->item, dyno_item_unref);
+
+  G_OBJECT_CLASS (dyno_item_object_parent_class)->finalize (object);
+}
+
+static void
+dyno_item_object_get_property (GObject    *object,
+                               guint       prop_id,
+                               GValue     *value,
+                               GParamSpec *pspec)
+{
+  DynoItemObject *self = DYNO_ITEM_OBJECT (object);
+
+  switch (prop_id)
+    {
+    case ITEM_PROP_ITEM:
+      g_value_set_boxed (value, self->item);
+      break;
+    case ITEM_PROP_POSITION:
+      g_value_set_uint (value, self->position);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+dyno_item_object_set_property (GObject      *object,
+                               guint         prop_id,
+                               const GValue *value,
+                               GParamSpec   *pspec)
+{
+  DynoItemObject *self = DYNO_ITEM_OBJECT (object);
+
+  switch (prop_id)
+    {
+    case ITEM_PROP_ITEM:
+      g_clear_pointer (&self->item, dyno_item_unref);
+      self->item = g_value_dup_boxed (value);
+      break;
+    case ITEM_PROP_POSITION:
+      self->position = g_value_get_uint (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+dyno_item_object_class_init (DynoItemObjectClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->finalize = dyno_item_object_finalize;
+  object_class->get_property = dyno_item_object_get_property;
+  object_class->set_property = dyno_item_object_set_property;
+
+  item_properties[ITEM_PROP_ITEM] =
+    g_param_spec_boxed ("item", NULL, NULL, DYNO_TYPE_ITEM,
+                        G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  item_properties[ITEM_PROP_POSITION] =
+    g_param_spec_uint ("position", NULL, NULL, 0, G_MAXUINT, 0,
+                       G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, ITEM_N_PROPS, item_properties);
+}
+
+static void
+dyno_item_object_init (DynoItemObject *self)
+{
+}
+
+DynoItemObject *
+dyno_item_object_new (DynoItem *item,
+                      guint     position)
+{
+  DynoItemObject *self;
+
+  g_return_val_if_fail (item != NULL, NULL);
+
+  /* Not through g_object_new's property machinery: lists make many of these. */
+  self = g_object_new (DYNO_TYPE_ITEM_OBJECT, NULL);
+  self->item = dyno_item_ref (item);
+  self->position = position;
+
+  return self;
+}
+
+DynoItem *
+dyno_item_object_get_item (DynoItemObject *self)
+{
+  g_return_val_if_fail (DYNO_IS_ITEM_OBJECT (self), NULL);
+
+  return self->item;
+}
+
+guint
+dyno_item_object_get_position (DynoItemObject *self)
+{
+  g_return_val_if_fail (DYNO_IS_ITEM_OBJECT (self), 0);
+
+  return self->position;
+}
+
+/* ---- DynoRunPage ------------------------------------------------------------------------- */
+
+struct _DynoRunPage
+{
+  GObject   parent_instance;
+  guint     index;
+  guint     segment;
+  gint64    count;
+  gint64    scanned_count;
+  double    consumed_capacity;
+  char     *consumed_capacity_json;
+  DynoItem *last_evaluated_key;
+  DynoItem *start_key;
+  gsize     bytes;
+  gint64    elapsed_usec;
+  guint     position;
+  guint     n_items;
+};
+
+G_DEFINE_FINAL_TYPE (DynoRunPage, dyno_run_page, G_TYPE_OBJECT)
+
+static void
+dyno_run_page_finalize (GObject *object)
+{
+  DynoRunPage *self = DYNO_RUN_PAGE (object);
+
+  g_free (self->consumed_capacity_json);
+  g_clear_pointer (&self->last_evaluated_key, dyno_item_unref);
+  g_clear_pointer (&self->start_key, dyno_item_unref);
+
+  G_OBJECT_CLASS (dyno_run_page_parent_class)->finalize (object);
+}
+
+static void
+dyno_run_page_class_init (DynoRunPageClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = dyno_run_page_finalize;
+}
+
+static void
+dyno_run_page_init (DynoRunPage *self)
+{
+}
+
+guint
+dyno_run_page_get_index (DynoRunPage *self)
+{
+  g_return_val_if_fail (DYNO_IS_RUN_PAGE (self), 0);
+  return self->index;
+}
+
+guint
+dyno_run_page_get_segment (DynoRunPage *self)
+{
+  g_return_val_if_fail (DYNO_IS_RUN_PAGE (self), 0);
+  return self->segment;
+}
+
+gint64
+dyno_run_page_get_count (DynoRunPage *self)
+{
+  g_return_val_if_fail (DYNO_IS_RUN_PAGE (self), 0);
+  return self->count;
+}
+
+gint64
+dyno_run_page_get_scanned_count (DynoRunPage *self)
+{
+  g_return_val_if_fail (DYNO_IS_RUN_PAGE (self), 0);
+  return self->scanned_count;
+}
+
+double
+dyno_run_page_get_consumed_capacity (DynoRunPage *self)
+{
+  g_return_val_if_fail (DYNO_IS_RUN_PAGE (self), -1);
+  return self->consumed_capacity;
+}
+
+const char *
+dyno_run_page_get_consumed_capacity_json (DynoRunPage *self)
+{
+  g_return_val_if_fail (DYNO_IS_RUN_PAGE (self), NULL);
+  return self->consumed_capacity_json;
+}
+
+DynoItem *
+dyno_run_page_get_last_evaluated_key (DynoRunPage *self)
+{
+  g_return_val_if_fail (DYNO_IS_RUN_PAGE (self), NULL);
+  return self->last_evaluated_key;
+}
+
+DynoItem *
+dyno_run_page_get_start_key (DynoRunPage *self)
+{
+  g_return_val_if_fail (DYNO_IS_RUN_PAGE (self), NULL);
+  return self->start_key;
+}
+
+gsize
+dyno_run_page_get_bytes (DynoRunPage *self)
+{
+  g_return_val_if_fail (DYNO_IS_RUN_PAGE (self), 0);
+  return self->bytes;
+}
+
+gint64
+dyno_run_page_get_elapsed_usec (DynoRunPage *self)
+{
+  g_return_val_if_fail (DYNO_IS_RUN_PAGE (self), 0);
+  return self->elapsed_usec;
+}
+
+guint
+dyno_run_page_get_position (DynoRunPage *self)
+{
+  g_return_val_if_fail (DYNO_IS_RUN_PAGE (self), 0);
+  return self->position;
+}
+
+guint
+dyno_run_page_get_n_items (DynoRunPage *self)
+{
+  g_return_val_if_fail (DYNO_IS_RUN_PAGE (self), 0);
+  return self->n_items;
+}
+
+/* ---- DynoRun ----------------------------------------------------------------------------- */
+
+typedef struct {
+  guint     index;
+  DynoItem *next_key;   /* ExclusiveStartKey of its next page; NULL before the first */
+  gboolean  done;       /* the last page had no LastEvaluatedKey */
+  gboolean  in_flight;
+  guint     n_pages;
+} Segment;
+
+struct _DynoRun
+{
+  GObject       parent_instance;
+
+  DynoBackend  *backend;
+  DynoRequest  *request;
+  GPtrArray    *items;          /* DynoItem* */
+  GListStore   *pages;          /* DynoRunPage */
+  GQueue        leftovers;      /* DynoItem*: beyond max-items, not yet in the model */
+  Segment      *segments;
+  guint         n_segments;     /* of the current start() */
+  guint         segments_setting;
+  guint64       max_items;
+
+  GCancellable *cancellable;
+  guint         generation;     /* bumped by start(): late answers of older runs are dropped */
+  guint         n_in_flight;
+  gboolean      started;
+  gboolean      load_all;
+  gboolean      cancel_requested;
+
+  /* What the properties last said, to notify only on change. */
+  gboolean      loading;
+  gboolean      has_more;
+  gboolean      cancelled;
+  GError       *error;
+  double        consumed_capacity;
+  gint64        scanned_count;
+
+  GPtrArray    *waiters;        /* GTask*: load_all_async() */
+};
+
+static void dyno_run_list_model_init (GListModelInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (DynoRun, dyno_run, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL,
+                                                      dyno_run_list_model_init))
+
+enum {
+  PROP_0,
+  PROP_BACKEND,
+  PROP_LOADING,
+  PROP_HAS_MORE,
+  PROP_N_PAGES,
+  PROP_N_ITEMS,
+  PROP_CONSUMED_CAPACITY,
+  PROP_SCANNED_COUNT,
+  PROP_ERROR,
+  PROP_CANCELLED,
+  PROP_MAX_ITEMS,
+  PROP_SEGMENTS,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+typedef struct {
+  DynoRun  *run;
+  guint     generation;
+  guint     segment;
+  DynoItem *start_key;
+} PageRequest;
+
+static void
+page_request_free (PageRequest *request)
+{
+  g_clear_object (&request->run);
+  g_clear_pointer (&request->start_key, dyno_item_unref);
+  g_free (request);
+}
+
+static gboolean
+reached_max (DynoRun *self)
+{
+  return self->max_items > 0 && self->items->len >= self->max_items;
+}
+
+static gboolean
+compute_has_more (DynoRun *self)
+{
+  if (!self->started)
+    return FALSE;
+  if (!g_queue_is_empty (&self->leftovers))
+    return TRUE;
+  for (guint i = 0; i < self->n_segments; i++)
+    if (!self->segments[i].done)
+      return TRUE;
+  return FALSE;
+}
+
+static void
+complete_waiters (DynoRun *self)
+{
+  g_autoptr(GPtrArray) waiters = NULL;
+
+  if (self->waiters->len == 0)
+    return;
+
+  waiters = g_steal_pointer (&self->waiters);
+  self->waiters = g_ptr_array_new_with_free_func (g_object_unref);
+
+  for (guint i = 0; i < waiters->len; i++)
+    {
+      GTask *task = g_ptr_array_index (waiters, i);
+
+      if (self->cancelled)
+        g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                 "The run was cancelled.");
+      else if (self->error != NULL)
+        g_task_return_error (task, g_error_copy (self->error));
+      else
+        g_task_return_boolean (task, TRUE);
+    }
+}
+
+/* Recomputes loading/has-more and notifies what changed. */
+static void
+sync_state (DynoRun *self)
+{
+  gboolean loading = self->n_in_flight > 0;
+  gboolean has_more = compute_has_more (self);
+
+  if (!loading && self->cancel_requested)
+    {
+      self->cancel_requested = FALSE;
+      self->load_all = FALSE;
+      if (!self->cancelled)
+        {
+          self->cancelled = TRUE;
+          g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CANCELLED]);
+        }
+    }
+
+  if (has_more != self->has_more)
+    {
+      self->has_more = has_more;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_HAS_MORE]);
+    }
+
+  if (loading != self->loading)
+    {
+      self->loading = loading;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
+    }
+
+  if (!loading)
+    complete_waiters (self);
+}
+
+static void request_page (DynoRun *self,
+                          Segment *segment);
+
+/* Asks for the next page of every idle segment that has more, unless stopped. */
+static void
+request_more (DynoRun *self)
+{
+  if (self->error != NULL || self->cancel_requested || reached_max (self)
+      || !g_queue_is_empty (&self->leftovers))
+    return;
+
+  for (guint i = 0; i < self->n_segments; i++)
+    {
+      Segment *segment = &self->segments[i];
+
+      if (!segment->done && !segment->in_flight)
+        request_page (self, segment);
+    }
+}
+
+static void
+append_items (DynoRun   *self,
+              GPtrArray *items,
+              guint      from,
+              guint     *out_position,
+              guint     *out_n_added)
+{
+  guint position = self->items->len;
+  guint n = 0;
+
+  for (guint i = from; items != NULL && i < items->len; i++)
+    {
+      DynoItem *item = g_ptr_array_index (items, i);
+
+      if (reached_max (self) || !g_queue_is_empty (&self->leftovers))
+        g_queue_push_tail (&self->leftovers, dyno_item_ref (item));
+      else
+        {
+          g_ptr_array_add (self->items, dyno_item_ref (item));
+          n++;
+        }
+    }
+
+  if (out_position != NULL)
+    *out_position = position;
+  if (out_n_added != NULL)
+    *out_n_added = n;
+}
+
+/* Moves kept-aside items into the model while there is room: one items-changed. */
+static void
+drain_leftovers (DynoRun *self)
+{
+  guint position = self->items->len;
+  guint n = 0;
+
+  while (!g_queue_is_empty (&self->leftovers) && !reached_max (self))
+    {
+      g_ptr_array_add (self->items, g_queue_pop_head (&self->leftovers));
+      n++;
+    }
+
+  if (n > 0)
+    {
+      g_list_model_items_changed (G_LIST_MODEL (self), position, 0, n);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ITEMS]);
+    }
+}
+
+static void
+add_page (DynoRun  *self,
+          Segment  *segment,
+          DynoPage *page,
+          DynoItem *start_key)
+{
+  g_autoptr(DynoRunPage) record = g_object_new (DYNO_TYPE_RUN_PAGE, NULL);
+  guint position = 0;
+  guint n_added = 0;
+
+  /* Kept-aside items come before this page's: server order within a segment. */
+  append_items (self, page->items, 0, &position, &n_added);
+
+  record->index = g_list_model_get_n_items (G_LIST_MODEL (self->pages));
+  record->segment = segment->index;
+  record->count = page->count;
+  record->scanned_count = page->scanned_count;
+  record->consumed_capacity = page->consumed_capacity;
+  record->consumed_capacity_json = g_strdup (page->consumed_capacity_json);
+  record->last_evaluated_key = page->last_evaluated_key
+                               ? dyno_item_ref (page->last_evaluated_key) : NULL;
+  record->start_key = start_key ? dyno_item_ref (start_key) : NULL;
+  record->bytes = page->bytes;
+  record->elapsed_usec = page->elapsed_usec;
+  record->position = position;
+  record->n_items = n_added;
+
+  g_clear_pointer (&segment->next_key, dyno_item_unref);
+  segment->next_key = page->last_evaluated_key ? dyno_item_ref (page->last_evaluated_key)
+                                               : NULL;
+  segment->done = page->last_evaluated_key == NULL;
+  segment->n_pages++;
+
+  /* One items-changed per page (nothing when max-items kept it all aside). */
+  if (n_added > 0)
+    g_list_model_items_changed (G_LIST_MODEL (self), position, 0, n_added);
+  g_list_store_append (self->pages, record);
+
+  if (page->consumed_capacity >= 0)
+    {
+      self->consumed_capacity = MAX (self->consumed_capacity, 0) + page->consumed_capacity;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONSUMED_CAPACITY]);
+    }
+  self->scanned_count += page->scanned_count;
+
+  if (n_added > 0)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ITEMS]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCANNED_COUNT]);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_PAGES]);
+}
+
+static void
+set_error (DynoRun *self,
+           GError  *error)
+{
+  g_clear_error (&self->error);
+  self->error = error;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ERROR]);
+}
+
+static void
+page_loaded_cb (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  PageRequest *request = user_data;
+  g_autoptr(DynoRun) self = g_object_ref (request->run);
+  g_autoptr(DynoPage) page = NULL;
+  g_autoptr(GError) error = NULL;
+  Segment *segment;
+
+  page = dyno_backend_run_page_finish (DYNO_BACKEND (source), result, &error);
+
+  if (request->generation != self->generation)
+    {
+      page_request_free (request);
+      return;
+    }
+
+  segment = &self->segments[request->segment];
+  segment->in_flight = FALSE;
+  self->n_in_flight--;
+
+  g_object_freeze_notify (G_OBJECT (self));
+
+  if (page != NULL)
+    add_page (self, segment, page, request->start_key);
+  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    ; /* sync_state() reports it once every request has returned */
+  else
+    {
+      /* The segment stays where it was: load_more() asks for the same page again. */
+      self->load_all = FALSE;
+      if (self->error == NULL)
+        set_error (self, g_steal_pointer (&error));
+    }
+
+  if (self->load_all)
+    request_more (self);
+
+  sync_state (self);
+  g_object_thaw_notify (G_OBJECT (self));
+
+  page_request_free (request);
+}
+
+static void
+request_page (DynoRun *self,
+              Segment *segment)
+{
+  g_autoptr(DynoRequest) copy = NULL;
+  const DynoRequest *request = self->request;
+  PageRequest *page_request;
+
+  g_assert (!segment->in_flight && !segment->done);
+
+  if (self->n_segments > 1)
+    {
+      copy = dyno_request_copy (self->request);
+      copy->segment = segment->index;
+      copy->total_segments = self->n_segments;
+      request = copy;
+    }
+
+  page_request = g_new0 (PageRequest, 1);
+  page_request->run = g_object_ref (self);
+  page_request->generation = self->generation;
+  page_request->segment = segment->index;
+  if (segment->next_key != NULL)
+    page_request->start_key = dyno_item_ref (segment->next_key);
+  else if (segment->n_pages == 0 && request->exclusive_start_key != NULL)
+    page_request->start_key = dyno_item_ref (request->exclusive_start_key);
+
+  segment->in_flight = TRUE;
+  self->n_in_flight++;
+
+  dyno_backend_run_page_async (self->backend, request, segment->next_key, self->cancellable,
+                               page_loaded_cb, page_request);
+}
+
+static void
+reset (DynoRun *self)
+{
+  guint n_items = self->items->len;
+
+  self->generation++;
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+  self->n_in_flight = 0;
+  self->cancel_requested = FALSE;
+  self->load_all = FALSE;
+
+  for (guint i = 0; i < self->n_segments; i++)
+    g_clear_pointer (&self->segments[i].next_key, dyno_item_unref);
+  g_clear_pointer (&self->segments, g_free);
+  self->n_segments = 0;
+  g_queue_clear_full (&self->leftovers, (GDestroyNotify) dyno_item_unref);
+
+  if (n_items > 0)
+    {
+      g_ptr_array_set_size (self->items, 0);
+      g_list_model_items_changed (G_LIST_MODEL (self), 0, n_items, 0);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ITEMS]);
+    }
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->pages)) > 0)
+    {
+      g_list_store_remove_all (self->pages);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_PAGES]);
+    }
+  if (self->error != NULL)
+    set_error (self, NULL);
+  if (self->cancelled)
+    {
+      self->cancelled = FALSE;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CANCELLED]);
+    }
+  if (self->consumed_capacity != -1)
+    {
+      self->consumed_capacity = -1;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONSUMED_CAPACITY]);
+    }
+  if (self->scanned_count != 0)
+    {
+      self->scanned_count = 0;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SCANNED_COUNT]);
+    }
+}
+
+static void
+start_internal (DynoRun  *self,
+                DynoItem *start_key)
+{
+  g_object_freeze_notify (G_OBJECT (self));
+
+  reset (self);
+
+  self->n_segments = 1;
+  if (self->request->operation == DYNO_OP_SCAN && self->segments_setting > 1 && start_key == NULL)
+    self->n_segments = self->segments_setting;
+  self->segments = g_new0 (Segment, self->n_segments);
+  for (guint i = 0; i < self->n_segments; i++)
+    self->segments[i].index = i;
+  if (start_key != NULL)
+    self->segments[0].next_key = dyno_item_ref (start_key);
+
+  self->started = TRUE;
+  for (guint i = 0; i < self->n_segments; i++)
+    request_page (self, &self->segments[i]);
+
+  sync_state (self);
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+/* ---- GListModel -------------------------------------------------------------------------- */
+
+static GType
+dyno_run_get_item_type (GListModel *model)
+{
+  return DYNO_TYPE_ITEM_OBJECT;
+}
+
+static guint
+dyno_run_list_get_n_items (GListModel *model)
+{
+  return DYNO_RUN (model)->items->len;
+}
+
+static gpointer
+dyno_run_list_get_item (GListModel *model,
+                        guint       position)
+{
+  DynoRun *self = DYNO_RUN (model);
+
+  if (position >= self->items->len)
+    return NULL;
+
+  return dyno_item_object_new (g_ptr_array_index (self->items, position), position);
+}
+
+static void
+dyno_run_list_model_init (GListModelInterface *iface)
+{
+  iface->get_item_type = dyno_run_get_item_type;
+  iface->get_n_items = dyno_run_list_get_n_items;
+  iface->get_item = dyno_run_list_get_item;
+}
+
+/* ---- object ------------------------------------------------------------------------------ */
+
+static void
+dyno_run_dispose (GObject *object)
+{
+  DynoRun *self = DYNO_RUN (object);
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+
+  G_OBJECT_CLASS (dyno_run_parent_class)->dispose (object);
+}
+
+static void
+dyno_run_finalize (GObject *object)
+{
+  DynoRun *self = DYNO_RUN (object);
+
+  g_clear_object (&self->backend);
+  g_clear_pointer (&self->request, dyno_request_free);
+  g_clear_pointer (&self->items, g_ptr_array_unref);
+  g_clear_object (&self->pages);
+  g_queue_clear_full (&self->leftovers, (GDestroyNotify) dyno_item_unref);
+  for (guint i = 0; i < self->n_segments; i++)
+    g_clear_pointer (&self->segments[i].next_key, dyno_item_unref);
+  g_free (self->segments);
+  g_clear_object (&self->cancellable);
+  g_clear_error (&self->error);
+  g_clear_pointer (&self->waiters, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (dyno_run_parent_class)->finalize (object);
+}
+
+static void
+dyno_run_get_property (GObject    *object,
+                       guint       prop_id,
+                       GValue     *value,
+                       GParamSpec *pspec)
+{
+  DynoRun *self = DYNO_RUN (object);
+
+  switch (prop_id)
+    {
+    case PROP_BACKEND:
+      g_value_set_object (value, self->backend);
+      break;
+    case PROP_LOADING:
+      g_value_set_boolean (value, self->loading);
+      break;
+    case PROP_HAS_MORE:
+      g_value_set_boolean (value, self->has_more);
+      break;
+    case PROP_N_PAGES:
+      g_value_set_uint (value, dyno_run_get_n_pages (self));
+      break;
+    case PROP_N_ITEMS:
+      g_value_set_uint (value, self->items->len);
+      break;
+    case PROP_CONSUMED_CAPACITY:
+      g_value_set_double (value, self->consumed_capacity);
+      break;
+    case PROP_SCANNED_COUNT:
+      g_value_set_int64 (value, self->scanned_count);
+      break;
+    case PROP_ERROR:
+      g_value_set_boxed (value, self->error);
+      break;
+    case PROP_CANCELLED:
+      g_value_set_boolean (value, self->cancelled);
+      break;
+    case PROP_MAX_ITEMS:
+      g_value_set_uint64 (value, self->max_items);
+      break;
+    case PROP_SEGMENTS:
+      g_value_set_uint (value, self->segments_setting);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+dyno_run_set_property (GObject      *object,
+                       guint         prop_id,
+                       const GValue *value,
+                       GParamSpec   *pspec)
+{
+  DynoRun *self = DYNO_RUN (object);
+
+  switch (prop_id)
+    {
+    case PROP_BACKEND:
+      self->backend = g_value_dup_object (value);
+      break;
+    case PROP_MAX_ITEMS:
+      dyno_run_set_max_items (self, g_value_get_uint64 (value));
+      break;
+    case PROP_SEGMENTS:
+      dyno_run_set_segments (self, g_value_get_uint (value));
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+dyno_run_class_init (DynoRunClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  const GParamFlags ro = G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS;
+
+  object_class->dispose = dyno_run_dispose;
+  object_class->finalize = dyno_run_finalize;
+  object_class->get_property = dyno_run_get_property;
+  object_class->set_property = dyno_run_set_property;
+
+  properties[PROP_BACKEND] =
+    g_param_spec_object ("backend", NULL, NULL, DYNO_TYPE_BACKEND,
+                         G_PARAM_READWRITE | G_PARAM_CONSTRUCT_ONLY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_LOADING] = g_param_spec_boolean ("loading", NULL, NULL, FALSE, ro);
+  properties[PROP_HAS_MORE] = g_param_spec_boolean ("has-more", NULL, NULL, FALSE, ro);
+  properties[PROP_N_PAGES] = g_param_spec_uint ("n-pages", NULL, NULL, 0, G_MAXUINT, 0, ro);
+  properties[PROP_N_ITEMS] = g_param_spec_uint ("n-items", NULL, NULL, 0, G_MAXUINT, 0, ro);
+  properties[PROP_CONSUMED_CAPACITY] =
+    g_param_spec_double ("consumed-capacity", NULL, NULL, -1, G_MAXDOUBLE, -1, ro);
+  properties[PROP_SCANNED_COUNT] =
+    g_param_spec_int64 ("scanned-count", NULL, NULL, 0, G_MAXINT64, 0, ro);
+  properties[PROP_ERROR] = g_param_spec_boxed ("error", NULL, NULL, G_TYPE_ERROR, ro);
+  properties[PROP_CANCELLED] = g_param_spec_boolean ("cancelled", NULL, NULL, FALSE, ro);
+  properties[PROP_MAX_ITEMS] =
+    g_param_spec_uint64 ("max-items", NULL, NULL, 0, G_MAXUINT64, 0, rw);
+  properties[PROP_SEGMENTS] = g_param_spec_uint ("segments", NULL, NULL, 1, 1000000, 1, rw);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+dyno_run_init (DynoRun *self)
+{
+  self->items = g_ptr_array_new_with_free_func ((GDestroyNotify) dyno_item_unref);
+  self->pages = g_list_store_new (DYNO_TYPE_RUN_PAGE);
+  g_queue_init (&self->leftovers);
+  self->segments_setting = 1;
+  self->consumed_capacity = -1;
+  self->cancellable = g_cancellable_new ();
+  self->waiters = g_ptr_array_new_with_free_func (g_object_unref);
+}
+
+/* ---- public API -------------------------------------------------------------------------- */
+
+DynoRun *
+dyno_run_new (DynoBackend       *backend,
+              const DynoRequest *request)
+{
+  DynoRun *self;
+
+  g_return_val_if_fail (DYNO_IS_BACKEND (backend), NULL);
+  g_return_val_if_fail (request != NULL, NULL);
+  g_return_val_if_fail (request->operation == DYNO_OP_QUERY
+                        || request->operation == DYNO_OP_SCAN, NULL);
+
+  self = g_object_new (DYNO_TYPE_RUN, "backend", backend, NULL);
+  self->request = dyno_request_copy (request);
+
+  return self;
+}
+
+DynoBackend *
+dyno_run_get_backend (DynoRun *self)
+{
+  g_return_val_if_fail (DYNO_IS_RUN (self), NULL);
+  return self->backend;
+}
+
+const DynoRequest *
+dyno_run_get_request (DynoRun *self)
+{
+  g_return_val_if_fail (DYNO_IS_RUN (self), NULL);
+  return self->request;
+}
+
+void
+dyno_run_set_max_items (DynoRun *self,
+                        guint64  max_items)
+{
+  g_return_if_fail (DYNO_IS_RUN (self));
+
+  if (self->max_items == max_items)
+    return;
+
+  self->max_items = max_items;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_MAX_ITEMS]);
+}
+
+guint64
+dyno_run_get_max_items (DynoRun *self)
+{
+  g_return_val_if_fail (DYNO_IS_RUN (self), 0);
+  return self->max_items;
+}
+
+void
+dyno_run_set_segments (DynoRun *self,
+                       guint    n_segments)
+{
+  g_return_if_fail (DYNO_IS_RUN (self));
+  g_return_if_fail (n_segments >= 1 && n_segments <= 1000000);
+
+  if (self->segments_setting == n_segments)
+    return;
+
+  self->segments_setting = n_segments;
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SEGMENTS]);
+}
+
+guint
+dyno_run_get_segments (DynoRun *self)
+{
+  g_return_val_if_fail (DYNO_IS_RUN (self), 1);
+  return self->segments_setting;
+}
+
+void
+dyno_run_start (DynoRun *self)
+{
+  g_return_if_fail (DYNO_IS_RUN (self));
+
+  start_internal (self, NULL);
+}
+
+void
+dyno_run_start_from (DynoRun  *self,
+                     DynoItem *start_key)
+{
+  g_return_if_fail (DYNO_IS_RUN (self));
+  g_return_if_fail (start_key != NULL);
+
+  start_internal (self, start_key);
+}
+
+void
+dyno_run_load_more (DynoRun *self)
+{
+  g_return_if_fail (DYNO_IS_RUN (self));
+
+  if (!self->started)
+    {
+      dyno_run_start (self);
+      return;
+    }
+
+  g_object_freeze_notify (G_OBJECT (self));
+
+  /* Resuming after an error or a cancel: the segments are where they stopped. */
+  if (self->error != NULL)
+    set_error (self, NULL);
+  if (self->cancelled && self->n_in_flight == 0)
+    {
+      self->cancelled = FALSE;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CANCELLED]);
+    }
+
+  drain_leftovers (self);
+  request_more (self);
+  sync_state (self);
+
+  g_object_thaw_notify (G_OBJECT (self));
+}
+
+void
+dyno_run_load_all (DynoRun *self)
+{
+  g_return_if_fail (DYNO_IS_RUN (self));
+
+  if (!self->started)
+    {
+      start_internal (self, NULL);
+      self->load_all = TRUE;
+      return;
+    }
+
+  self->load_all = TRUE;
+  dyno_run_load_more (self);
+}
+
+void
+dyno_run_cancel (DynoRun *self)
+{
+  g_return_if_fail (DYNO_IS_RUN (self));
+
+  self->load_all = FALSE;
+  if (self->n_in_flight == 0)
+    return;
+
+  self->cancel_requested = TRUE;
+  g_cancellable_cancel (self->cancellable);
+  /* Requests from now on use a fresh cancellable; the cancelled ones still count in
+   * n_in_flight until they return. */
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+}
+
+void
+dyno_run_load_all_async (DynoRun             *self,
+                         GAsyncReadyCallback  callback,
+                         gpointer             user_data)
+{
+  GTask *task;
+
+  g_return_if_fail (DYNO_IS_RUN (self));
+
+  task = g_task_new (self, NULL, callback, user_data);
+  g_task_set_source_tag (task, dyno_run_load_all_async);
+  g_ptr_array_add (self->waiters, task);
+
+  dyno_run_load_all (self);
+  if (!self->loading)
+    complete_waiters (self);
+}
+
+gboolean
+dyno_run_load_all_finish (DynoRun       *self,
+                          GAsyncResult  *result,
+                          GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+gboolean
+dyno_run_get_loading (DynoRun *self)
+{
+  g_return_val_if_fail (DYNO_IS_RUN (self), FALSE);
+  return self->loading;
+}
+
+gboolean
+dyno_run_get_has_more (DynoRun *self)
+{
+  g_return_val_if_fail (DYNO_IS_RUN (self), FALSE);
+  return self->has_more;
+}
+
+gboolean
+dyno_run_get_cancelled (DynoRun *self)
+{
+  g_return_val_if_fail (DYNO_IS_RUN (self), FALSE);
+  return self->cancelled;
+}
+
+const GError *
+dyno_run_get_error (DynoRun *self)
+{
+  g_return_val_if_fail (DYNO_IS_RUN (self), NULL);
+  return self->error;
+}
+
+guint
+dyno_run_get_n_pages (DynoRun *self)
+{
+  g_return_val_if_fail (DYNO_IS_RUN (self), 0);
+  return g_list_model_get_n_items (G_LIST_MODEL (self->pages));
+}
+
+GListModel *
+dyno_run_get_pages (DynoRun *self)
+{
+  g_return_val_if_fail (DYNO_IS_RUN (self), NULL);
+  return G_LIST_MODEL (self->pages);
+}
+
+double
+dyno_run_get_consumed_capacity (DynoRun *self)
+{
+  g_return_val_if_fail (DYNO_IS_RUN (self), -1);
+  return self->consumed_capacity;
+}
+
+gint64
+dyno_run_get_scanned_count (DynoRun *self)
+{
+  g_return_val_if_fail (DYNO_IS_RUN (self), 0);
+  return self->scanned_count;
+}
+
+guint
+dyno_run_get_n_items (DynoRun *self)
+{
+  g_return_val_if_fail (DYNO_IS_RUN (self), 0);
+  return self->items->len;
+}
+
+DynoItem *
+dyno_run_get_item (DynoRun *self,
+                   guint    position)
+{
+  g_return_val_if_fail (DYNO_IS_RUN (self), NULL);
+  g_return_val_if_fail (position < self->items->len, NULL);
+
+  return g_ptr_array_index (self->items, position);
+}
+
+DynoItem *
+dyno_run_get_resume_key (DynoRun *self)
+{
+  g_return_val_if_fail (DYNO_IS_RUN (self), NULL);
+
+  if (self->n_segments != 1)
+    return NULL;
+
+  return self->segments[0].next_key;
+}

@@ -1,0 +1,104 @@
+/* dyno-run.h: a paginated Query or Scan as a list model, with its page ledger
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <gio/gio.h>
+
+#include "dyno-backend.h"
+#include "dyno-item-object.h"
+
+G_BEGIN_DECLS
+
+/* One page as the server returned it: the ledger the UI shows and `--stats` prints. */
+#define DYNO_TYPE_RUN_PAGE (dyno_run_page_get_type ())
+G_DECLARE_FINAL_TYPE (DynoRunPage, dyno_run_page, DYNO, RUN_PAGE, GObject)
+
+guint       dyno_run_page_get_index                  (DynoRunPage *self); /* 0-based, arrival */
+guint       dyno_run_page_get_segment                (DynoRunPage *self);
+gint64      dyno_run_page_get_count                  (DynoRunPage *self);
+gint64      dyno_run_page_get_scanned_count          (DynoRunPage *self);
+/* CapacityUnits, or -1 when the response had no ConsumedCapacity. */
+double      dyno_run_page_get_consumed_capacity      (DynoRunPage *self);
+const char *dyno_run_page_get_consumed_capacity_json (DynoRunPage *self);
+/* NULL on the last page of its segment. */
+DynoItem   *dyno_run_page_get_last_evaluated_key     (DynoRunPage *self);
+/* The ExclusiveStartKey this page was requested with (NULL for the first). */
+DynoItem   *dyno_run_page_get_start_key              (DynoRunPage *self);
+gsize       dyno_run_page_get_bytes                  (DynoRunPage *self);
+gint64      dyno_run_page_get_elapsed_usec           (DynoRunPage *self);
+/* Where its items went in the run's model, and how many (fewer than Count when max-items
+ * cut the page). */
+guint       dyno_run_page_get_position               (DynoRunPage *self);
+guint       dyno_run_page_get_n_items                (DynoRunPage *self);
+
+#define DYNO_TYPE_RUN (dyno_run_get_type ())
+G_DECLARE_FINAL_TYPE (DynoRun, dyno_run, DYNO, RUN, GObject)
+
+/* A GListModel of DynoItemObject (made on demand) in server order.  Each page is appended
+ * with one items-changed, on the main context the run was created on; parsing happens off
+ * it.  A page that fails is retried by the backend; a page is only appended once complete,
+ * and the next one is asked for with its LastEvaluatedKey, so retries never duplicate or
+ * lose items.
+ *
+ * Properties (all notify on change): loading, has-more, n-pages, n-items, consumed-capacity
+ * (sum of CapacityUnits, -1 when none was reported), scanned-count, error (the GError that
+ * stopped the run, or NULL), cancelled, max-items (0: no limit), segments (parallel Scan). */
+DynoRun           *dyno_run_new                  (DynoBackend       *backend,
+                                                  const DynoRequest *request);
+DynoBackend       *dyno_run_get_backend          (DynoRun           *self);
+const DynoRequest *dyno_run_get_request          (DynoRun           *self);
+
+/* Stop after this many items (0: no limit).  Items of the last page beyond it are kept aside
+ * and appended first by a later load_more() once the limit is raised. */
+void               dyno_run_set_max_items        (DynoRun           *self,
+                                                  guint64            max_items);
+guint64            dyno_run_get_max_items        (DynoRun           *self);
+/* Parallel Scan over @n_segments (1: a plain scan).  Each segment paginates on its own and
+ * pages are appended as they arrive.  Scan only; set before start(). */
+void               dyno_run_set_segments         (DynoRun           *self,
+                                                  guint              n_segments);
+guint              dyno_run_get_segments         (DynoRun           *self);
+
+/* Clears the model and ledger and loads the first page (of every segment). */
+void               dyno_run_start                (DynoRun           *self);
+/* Like start(), from @start_key (a LastEvaluatedKey) instead of the request's own
+ * ExclusiveStartKey.  Single segment only. */
+void               dyno_run_start_from           (DynoRun           *self,
+                                                  DynoItem          *start_key);
+/* One more page (of every segment that has more and is idle).  Starts when not started. */
+void               dyno_run_load_more            (DynoRun           *self);
+/* Pages until the end, max-items, an error or cancel. */
+void               dyno_run_load_all             (DynoRun           *self);
+/* Cancels the requests in flight (the HTTP request itself, so it stops at once).  loading
+ * turns FALSE and cancelled TRUE as soon as they have returned.  load_more() resumes. */
+void               dyno_run_cancel               (DynoRun           *self);
+
+/* load_all(), completing when loading stops: TRUE at the end or at max-items, FALSE with the
+ * run's error, or G_IO_ERROR_CANCELLED after cancel(). */
+void               dyno_run_load_all_async       (DynoRun           *self,
+                                                  GAsyncReadyCallback callback,
+                                                  gpointer           user_data);
+gboolean           dyno_run_load_all_finish      (DynoRun           *self,
+                                                  GAsyncResult      *result,
+                                                  GError           **error);
+
+gboolean           dyno_run_get_loading          (DynoRun           *self);
+gboolean           dyno_run_get_has_more         (DynoRun           *self);
+gboolean           dyno_run_get_cancelled        (DynoRun           *self);
+const GError      *dyno_run_get_error            (DynoRun           *self);
+guint              dyno_run_get_n_pages          (DynoRun           *self);
+/* The ledger: a GListModel of DynoRunPage, in arrival order. */
+GListModel        *dyno_run_get_pages            (DynoRun           *self);
+double             dyno_run_get_consumed_capacity (DynoRun          *self);
+gint64             dyno_run_get_scanned_count    (DynoRun           *self);
+guint              dyno_run_get_n_items          (DynoRun           *self);
+/* Borrowed: the item at @position (no GObject made). */
+DynoItem          *dyno_run_get_item             (DynoRun           *self,
+                                                  guint              position);
+/* Where a single-segment run would continue (the last page's LastEvaluatedKey), or NULL
+ * at the end or before the first page. */
+DynoItem          *dyno_run_get_resume_key       (DynoRun           *self);
+
+G_END_DECLS
