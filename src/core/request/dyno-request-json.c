@@ -578,6 +578,28 @@ get_string_member (JsonObject  *object,
   return TRUE;
 }
 
+/* An expression string: at most 4 KB (DynamoDB's quota), in DynamoDB Local's words. */
+#define MAX_EXPRESSION_BYTES 4096
+
+static gboolean
+get_expression_member (JsonObject  *object,
+                       const char  *name,
+                       const char **out,
+                       GError     **error)
+{
+  gsize len;
+
+  if (!get_string_member (object, name, out, error))
+    return FALSE;
+  if (*out == NULL || (len = strlen (*out)) <= MAX_EXPRESSION_BYTES)
+    return TRUE;
+  g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+               "Invalid %s: Expression size has exceeded the maximum allowed size; expression "
+               "size: %" G_GSIZE_FORMAT, name, len);
+  *out = NULL;
+  return FALSE;
+}
+
 static gboolean
 get_bool_member (JsonObject    *object,
                  const char    *name,
@@ -708,6 +730,23 @@ get_enum_member (JsonObject          *object,
   return FALSE;
 }
 
+/* A placeholder is at most 255 bytes, its '#' or ':' included. */
+static gboolean
+check_placeholder_length (const char  *member,
+                          const char  *key,
+                          GError     **error)
+{
+  gsize len = strlen (key);
+
+  if (len <= 255)
+    return TRUE;
+  g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+               "%s contains invalid key: The expression attribute map contains a key that is "
+               "too long; size of key: %" G_GSIZE_FORMAT " (at most 255 bytes): %.20s…",
+               member, len, key);
+  return FALSE;
+}
+
 static gboolean
 is_placeholder_key (const char *key,
                     char        sigil)
@@ -761,6 +800,8 @@ read_names (ReadContext  *ctx,
                        "key: \"%s\"", key);
           return FALSE;
         }
+      if (!check_placeholder_length ("ExpressionAttributeNames", key, error))
+        return FALSE;
 
       if (!JSON_NODE_HOLDS_VALUE (value) || json_node_get_value_type (value) != G_TYPE_STRING)
         {
@@ -822,6 +863,8 @@ read_values (ReadContext  *ctx,
                        "key: \"%s\"", key);
           return FALSE;
         }
+      if (!check_placeholder_length ("ExpressionAttributeValues", key, error))
+        return FALSE;
 
       value = dyno_value_from_json_node (json_object_get_member (object, key), &local_error);
       if (value == NULL)
@@ -932,7 +975,7 @@ parse_condition_member (ReadContext   *ctx,
   const char *text;
   GError *local_error = NULL;
 
-  if (!get_string_member (ctx->object, member, &text, error))
+  if (!get_expression_member (ctx->object, member, &text, error))
     return FALSE;
   if (text == NULL)
     return TRUE;
@@ -1052,7 +1095,7 @@ read_request (ReadContext  *ctx,
     }
 
   /* DynamoDB's order: update, condition, key condition, filter, projection. */
-  if (!get_string_member (object, "UpdateExpression", &text, error))
+  if (!get_expression_member (object, "UpdateExpression", &text, error))
     return FALSE;
   if (text != NULL)
     {
@@ -1077,7 +1120,7 @@ read_request (ReadContext  *ctx,
                                &request->filter, error))
     return FALSE;
 
-  if (!get_string_member (object, "ProjectionExpression", &text, error))
+  if (!get_expression_member (object, "ProjectionExpression", &text, error))
     return FALSE;
   if (text != NULL)
     {
@@ -1216,6 +1259,15 @@ dyno_request_from_json_located (const char         *json,
 
   if (len < 0)
     len = strlen (json);
+
+  /* Our own scanner first: its messages give line and column, and json-glib 1.6 leaks the
+   * nodes it built when it fails half-way through (e.g. on "7{…}"). */
+  if (!dyno_json_validate (json, len, &local_error))
+    {
+      g_set_error (error, DYNO_ERROR, DYNO_ERROR_JSON, "The request is not valid JSON: %s",
+                   local_error->message);
+      return NULL;
+    }
 
   parser = json_parser_new ();
   if (!json_parser_load_from_data (parser, json, len, &local_error))

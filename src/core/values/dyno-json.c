@@ -1808,3 +1808,32 @@ dyno_item_to_plain_json (const DynoItem *item)
   dyno_value_write_plain_json (dyno_item_get_map (item), out);
   return g_string_free (out, FALSE);
 }
+
+gboolean
+dyno_json_validate (const char  *json,
+                    gssize       len,
+                    GError     **error)
+{
+  DynoJsonScanner sc;
+  gboolean ok;
+
+  g_return_val_if_fail (json != NULL, FALSE);
+
+  if (len < 0)
+    len = strlen (json);
+
+  _dyno_json_scanner_init (&sc, json, len);
+  sc.positions = TRUE;
+  ok = _dyno_json_skip_value (&sc);
+  if (ok)
+    {
+      _dyno_json_skip_ws (&sc);
+      if (sc.p != sc.end)
+        ok = _dyno_json_fail_syntax (&sc, "unexpected text after the JSON value");
+    }
+  if (!ok)
+    g_propagate_error (error, g_steal_pointer (&sc.error));
+  _dyno_json_scanner_clear (&sc);
+
+  return ok;
+}

@@ -53,6 +53,12 @@ void       dyno_value_write_plain_json (const DynoValue *value,
                                         GString         *out);
 char      *dyno_item_to_plain_json    (const DynoItem  *item);
 
+/* Checks that @json is one well-formed JSON value (and nothing after it), without building
+ * anything; the error says what is wrong and at which line and column. */
+gboolean   dyno_json_validate         (const char      *json,
+                                       gssize           len,
+                                       GError         **error);
+
 /* Appends @text as a JSON string literal (with quotes) to @out. */
 void       dyno_json_write_string     (GString         *out,
                                        const char      *text,

@@ -1038,7 +1038,8 @@ check_set (DynoValueBuilder  *builder,
            GError           **error)
 {
   guint n = builder->n_children - frame->first_child;
-  const gsize *offsets = &builder->children[frame->first_child];
+  /* No pointer arithmetic on a NULL array when the container is empty. */
+  const gsize *offsets = n > 0 ? builder->children + frame->first_child : NULL;
 
   if (n == 0)
     {
@@ -1077,7 +1078,8 @@ check_map (DynoValueBuilder  *builder,
            GError           **error)
 {
   guint n = builder->n_children - frame->first_child;
-  const gsize *offsets = &builder->children[frame->first_child];
+  /* No pointer arithmetic on a NULL array when the container is empty. */
+  const gsize *offsets = n > 0 ? builder->children + frame->first_child : NULL;
   const guint8 *dup = find_duplicate (builder->buf, offsets, n, 0);
 
   if (dup != NULL)
