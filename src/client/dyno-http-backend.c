@@ -239,9 +239,10 @@ delay_cancelled_idle_cb (gpointer user_data)
   GTask *task = user_data;
   CallData *data = g_task_get_task_data (task);
 
-  /* The timeout may have fired in between: then send_attempt saw the cancellation. */
+  /* The timeout may have fired in between: then send_attempt saw the cancellation.
+   * Otherwise the delay's own reference is dropped here (the idle holds another). */
   if (data->delay_source != NULL)
-    delay_finish (g_object_ref (task), TRUE);
+    delay_finish (task, TRUE);
 
   return G_SOURCE_REMOVE;
 }
