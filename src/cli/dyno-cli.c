@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "dyno-cli.h"
+#include "dyno-cli-data.h"
 
 static void
 print_usage (FILE *out)
@@ -26,6 +27,8 @@ print_usage (FILE *out)
          "  query TABLE …, scan TABLE … run a query or scan, items as JSON lines\n"
          "  get|put|update|delete TABLE …\n"
          "  batch-write TABLE FILE|-    JSON lines of DynamoDB-JSON items\n"
+         "  import TABLE FILE|-         JSON lines, JSON array or CSV, checked row by row\n"
+         "  export TABLE [--key COND]   every page, as ddb-jsonl, plain-jsonl or csv\n"
          "\n"
          "Run 'dynotable-cli COMMAND --help' for a command's options.\n", out);
 }
@@ -56,6 +59,15 @@ main (int    argc,
 
   if (strcmp (argv[1], "expr") == 0)
     return dyno_cli_expr (argc - 1, argv + 1);
+
+  {
+    const char *command = dyno_cli_data_find_command (argc, argv);
+
+    if (g_strcmp0 (command, "import") == 0)
+      return dyno_cli_import (argc, argv);
+    if (g_strcmp0 (command, "export") == 0)
+      return dyno_cli_export (argc, argv);
+  }
 
   return dyno_cli_run (argc, argv);
 }
