@@ -211,7 +211,7 @@ class TestBuild(Base):
                            "--filter", 'status = "ok" AND `order-date` > "2026"',
                            "--project", "SK, status, `order-date`, payload.items[0]",
                            "--desc", "--limit", "10", "--consistent",
-                           "--start-key", '{"PK":{"S":"ACTOR#u_8814"},"SK":{"S":"EVT#x"}}',
+                           "--start-key", '{"PK":{"S":"ACTOR#u_8814"},"SK":{"S":"EVT#2026-06-23T12:00:00Z"}}',
                            "--select", "SPECIFIC_ATTRIBUTES",
                            "--return-consumed-capacity", "total")
         self.assertEqual(list(req), [

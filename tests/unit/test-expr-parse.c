@@ -296,6 +296,12 @@ test_dynamodb_errors (void)
 
   parse_fails ("a =", DYNO_SYNTAX_DYNAMODB, NULL, values, S, 4,
                "expected a value after \"=\", found end of input");
+  /* DynamoDB Local: `Syntax error; token: "_"`; an underscore after the first letter is fine */
+  parse_fails ("_x = :a", DYNO_SYNTAX_DYNAMODB, NULL, values, S, 1,
+               "\"_x\" is not a valid name; a name that starts with '_' needs an "
+               "ExpressionAttributeNames placeholder");
+  parse_fails ("a._x = :a", DYNO_SYNTAX_DYNAMODB, NULL, values, S, 3, "\"_x\" is not a valid");
+  dyno_expr_free (parse_ok ("a_b = :a AND ab_.c_1 = :a", DYNO_SYNTAX_DYNAMODB, NULL, values));
   parse_fails ("a = :a AND", DYNO_SYNTAX_DYNAMODB, NULL, values, S, 11, "found end of input");
   parse_fails ("a = :a AND b", DYNO_SYNTAX_DYNAMODB, NULL, values, S, 13,
                "expected a comparison (=, <>, <, <=, >, >=), BETWEEN or IN after \"b\"");
@@ -844,7 +850,11 @@ test_update_errors (void)
   update_fails ("SET a = :v + ", DYNO_SYNTAX_DYNAMODB, values, S, 14, "an operand after \"+\"");
   update_fails ("REMOVE status", DYNO_SYNTAX_DYNAMODB, values, V, 8, "reserved keyword: status");
   update_fails ("SET a = size(b)", DYNO_SYNTAX_DYNAMODB, values, V, 9,
-                "Invalid function name; function: size");
+                "The function is not allowed in an update expression; function: size");
+  update_fails ("SET a = attribute_exists(b)", DYNO_SYNTAX_DYNAMODB, values, V, 9,
+                "not allowed in an update expression; function: attribute_exists");
+  update_fails ("SET a = nosuch(b)", DYNO_SYNTAX_DYNAMODB, values, V, 9,
+                "Invalid function name; function: nosuch");
   update_fails ("DELETE s", DYNO_SYNTAX_INLINE, values, S, 9, "a value after the attribute name");
 }
 

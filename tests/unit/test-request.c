@@ -676,6 +676,74 @@ test_from_json_errors (void)
     }
 }
 
+/* Limits found by tests/integration/test_conformance.py against DynamoDB Local: an expression
+ * is at most 4096 bytes, a placeholder at most 255. */
+static void
+test_from_json_limits (void)
+{
+  for (guint extra = 0; extra < 2; extra++)
+    {
+      /* "pk = :pk" and spaces: 4096 bytes, then 4097 */
+      g_autofree char *pad = g_strnfill (4096 - 8 + extra, ' ');
+      g_autofree char *json =
+        g_strdup_printf ("{\"TableName\":\"T\",\"KeyConditionExpression\":\"pk = :pk%s\","
+                         QV "}", pad);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(DynoRequest) r = dyno_request_from_json (json, -1, DYNO_OP_QUERY, &error);
+
+      if (extra == 0)
+        {
+          g_assert_no_error (error);
+          g_assert_nonnull (r);
+        }
+      else
+        {
+          g_assert_null (r);
+          g_assert_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION);
+          g_assert_nonnull (strstr (error->message, "Invalid KeyConditionExpression: Expression "
+                                    "size has exceeded the maximum allowed size; expression "
+                                    "size: 4097"));
+        }
+    }
+
+  for (guint extra = 0; extra < 2; extra++)
+    {
+      /* "#" or ":" and 254 characters: 255 bytes, then 256 */
+      g_autofree char *tail = g_strnfill (254 + extra, 'n');
+      g_autofree char *names =
+        g_strdup_printf ("{\"TableName\":\"T\",\"KeyConditionExpression\":\"#%s = :pk\","
+                         QV ",\"ExpressionAttributeNames\":{\"#%s\":\"pk\"}}", tail, tail);
+      g_autofree char *values =
+        g_strdup_printf ("{\"TableName\":\"T\",\"KeyConditionExpression\":\"pk = :%s\","
+                         "\"ExpressionAttributeValues\":{\":%s\":{\"S\":\"a\"}}}", tail, tail);
+      const char *cases[] = { names, values };
+
+      for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+        {
+          g_autoptr(GError) error = NULL;
+          g_autoptr(DynoRequest) r = dyno_request_from_json (cases[i], -1, DYNO_OP_QUERY,
+                                                             &error);
+
+          if (extra == 0)
+            {
+              g_assert_no_error (error);
+              g_assert_nonnull (r);
+            }
+          else
+            {
+              g_assert_null (r);
+              g_assert_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION);
+              g_assert_nonnull (strstr (error->message,
+                                        i == 0 ? "ExpressionAttributeNames" :
+                                                 "ExpressionAttributeValues"));
+              g_assert_nonnull (strstr (error->message, "contains invalid key: The expression "
+                                        "attribute map contains a key that is too long; size "
+                                        "of key: 256"));
+            }
+        }
+    }
+}
+
 static void
 test_from_json_good (void)
 {
@@ -918,6 +986,7 @@ main (int    argc,
   g_test_add_func ("/request/from-json/guess", test_guess_operation);
   g_test_add_func ("/request/from-json/errors", test_from_json_errors);
   g_test_add_func ("/request/from-json/good", test_from_json_good);
+  g_test_add_func ("/request/from-json/limits", test_from_json_limits);
   g_test_add_func ("/request/from-json/located", test_from_json_located);
   g_test_add_func ("/request/round-trip", test_round_trip);
 

@@ -214,9 +214,11 @@ test_key_condition_values (void)
 
   check_query (hash_only, NULL, "id = \"a\" AND other = \"b\"", NULL, K,
                "Query key condition not supported");
+  /* a string prefix for a number sort key: DynamoDB Local calls it a type mismatch */
   check_query (numeric, NULL, "id = 1 AND begins_with(ts, \"1\")", NULL, K,
-               "Incorrect operand type for operator or function; operator or function: "
-               "begins_with, operand type: N");
+               "begins_with cannot be used on the sort key ts because it is a number. "
+               "(DynamoDB: One or more parameter values were invalid: Condition parameter type "
+               "does not match schema type)");
   check_query (schema, NULL, "pk = \"a\" AND begins_with(sk, 1)", NULL, K,
                "Invalid KeyConditionExpression: Incorrect operand type for operator or "
                "function; operator or function: begins_with, operand type: N");
@@ -244,9 +246,8 @@ test_key_condition_values (void)
   check_query (schema, NULL, "pk = \"\"", NULL, K,
                "The AttributeValue for a key attribute cannot contain an empty string value. "
                "Key: pk");
-  check_query (schema, NULL, t1, NULL, K,
-               "One or more parameter values were invalid: Size of hashkey has exceeded the "
-               "maximum size limit of2048 bytes");
+  /* DynamoDB Local limits the sort key value in a Query, not the partition key's */
+  check_query (schema, NULL, t1, NULL, NULL, NULL);
   check_query (schema, NULL, t2, NULL, NULL, NULL);
   check_query (schema, NULL, t3, NULL, K,
                "One or more parameter values were invalid: Aggregated size of all range keys "
@@ -330,7 +331,10 @@ test_filter_rules (void)
                "Primary key attribute: pk");
   check_query (schema, "gsi1", "gsi1pk = \"a\"", "gsi1sk > 1", F,
                "Primary key attribute: gsi1sk");
-  check_query (schema, "gsi1", "gsi1pk = \"a\"", "pk = \"x\"", F, "Primary key attribute: pk");
+  /* querying an index, the table's keys are ordinary attributes (DynamoDB Local, dynalite) */
+  check_query (schema, "gsi1", "gsi1pk = \"a\"", "pk = \"x\"", NULL, NULL);
+  check_query (schema, "lsi1", "pk = \"a\"", "sk = \"x\"", NULL, NULL);
+  check_query (schema, "lsi1", "pk = \"a\"", "lsisk = \"x\"", F, "Primary key attribute: lsisk");
   /* another index's key is an ordinary attribute here */
   check_query (schema, NULL, "pk = \"a\"", "gsi1pk = \"x\" AND lsisk = \"y\"", NULL, NULL);
   /* type mismatches in filters are not errors: they evaluate to false */
@@ -773,6 +777,274 @@ test_start_key (void)
     }
 }
 
+/* Rules found by tests/integration/test_conformance.py against DynamoDB Local. */
+static void
+test_conformance_messages (void)
+{
+  g_autoptr(DynoTableInfo) schema = schema_new ();
+  GString *in = g_string_new ("x IN (0");
+  GString *deep = g_string_new ("a");
+  g_autofree char *in101 = NULL;
+  g_autofree char *deep33 = NULL;
+
+  for (int i = 1; i <= 100; i++)
+    g_string_append_printf (in, ", %d", i);
+  g_string_append (in, ")");
+  in101 = g_string_free (in, FALSE);
+  for (int i = 1; i < 33; i++)
+    g_string_append (deep, ".a");
+  g_string_append (deep, " = 1");
+  deep33 = g_string_free (deep, FALSE);
+
+  check_query (schema, NULL, "pk = \"a\"", in101, "FilterExpression",
+               "Invalid FilterExpression: The IN operator is provided with too many operands; "
+               "number of operands: 101");
+  check_query (schema, NULL, "pk = \"a\"", deep33, "FilterExpression",
+               "Invalid FilterExpression: The document path has too many nesting levels; "
+               "nesting levels: 33");
+  /* 300 operators (comparisons, AND/OR/NOT, BETWEEN, IN, functions, size()) at most */
+  for (guint n = 150; n <= 151; n++)
+    {
+      GString *ors = g_string_new ("a = 1");
+      g_autofree char *text = NULL;
+
+      for (guint i = 1; i < n; i++)
+        g_string_append (ors, " OR a = 1");
+      text = g_string_free (ors, FALSE);
+      /* 2n - 1 operators: 299, then 301 */
+      if (n == 150)
+        check_query (schema, NULL, "pk = \"a\"", text, NULL, NULL);
+      else
+        check_query (schema, NULL, "pk = \"a\"", text, "FilterExpression",
+                     "Invalid FilterExpression: The expression contains too many operators; "
+                     "operator count: 301");
+    }
+  {
+    GString *sizes = g_string_new ("size(a) = 1");
+    g_autofree char *text = NULL;
+
+    for (guint i = 1; i < 101; i++)
+      g_string_append (sizes, " OR size(a) = 1");
+    text = g_string_free (sizes, FALSE);
+    check_query (schema, NULL, "pk = \"a\"", text, "FilterExpression", "too many operators");
+  }
+  /* an empty index key names the index */
+  check_query (schema, "gsi1", "gsi1pk = \"\"", NULL, "KeyConditionExpression",
+               "A value specified for a secondary index key is not supported. The "
+               "AttributeValue for a key attribute cannot contain an empty string value. "
+               "IndexName: gsi1, IndexKey: gsi1pk");
+}
+
+static void
+test_conformance_key_paths (void)
+{
+  g_autoptr(DynoTableInfo) schema = schema_new ();
+  static const struct { const char *projection; const char *part; } cases[] = {
+    { "sk.x", "are not allowed: Key: sk" },
+    { "a, gsi1pk[0]", "are not allowed: IndexKey: gsi1pk" },
+    { "lsisk.a.b", "are not allowed: IndexKey: lsisk" },
+    { "a.pk, b[0].sk", NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(DynoRequest) request = dyno_request_new (DYNO_OP_SCAN, "Things");
+      g_autoptr(GPtrArray) issues = NULL;
+      g_autoptr(GError) error = NULL;
+
+      request->projection = dyno_expr_parse_projection (cases[i].projection, DYNO_SYNTAX_INLINE,
+                                                        NULL, NULL, NULL, &error);
+      g_assert_no_error (error);
+      issues = dyno_request_validate (request, schema);
+      if (cases[i].part == NULL)
+        {
+          dump (issues);
+          g_assert_cmpuint (issues->len, ==, 0);
+        }
+      else
+        expect_issue (issues, "ProjectionExpression", cases[i].part);
+    }
+  {
+    g_autoptr(DynoRequest) request = dyno_request_new (DYNO_OP_SCAN, "Things");
+    g_autoptr(GPtrArray) issues = NULL;
+
+    request->filter = cond ("pk.x = 1");
+    issues = dyno_request_validate (request, schema);
+    expect_issue (issues, "FilterExpression", "'.' are not allowed: Key: pk");
+  }
+  check_update (schema, "SET gsi1pk.x = 1", "are not allowed: IndexKey: gsi1pk");
+}
+
+static void
+test_conformance_index_keys (void)
+{
+  g_autoptr(DynoTableInfo) schema = schema_new ();
+  g_autofree char *long_pk = g_strnfill (2049, 'x');
+  g_autofree char *long_sk = g_strnfill (1025, 'y');
+  g_autofree char *max_sk = g_strnfill (1024, 'y');
+  g_autofree char *u1 = g_strdup_printf ("SET gsi1pk = \"%s\"", long_pk);
+  g_autofree char *u2 = g_strdup_printf ("SET lsisk = \"%s\"", long_sk);
+  g_autofree char *u3 = g_strdup_printf ("SET lsisk = \"%s\"", max_sk);
+  const struct { const char *item; const char *part; } puts[] = {
+    { long_pk, "gsi1pk" }, { long_sk, "lsisk" }, { max_sk, NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (puts); i++)
+    {
+      g_autoptr(DynoRequest) request = dyno_request_new (DYNO_OP_PUT_ITEM, "Things");
+      g_autoptr(GPtrArray) issues = NULL;
+      g_autofree char *json =
+        g_strdup_printf ("{\"pk\":{\"S\":\"a\"},\"sk\":{\"S\":\"b\"},\"%s\":{\"S\":\"%s\"}}",
+                         i == 0 ? "gsi1pk" : "lsisk", puts[i].item);
+
+      request->item = item (json);
+      issues = dyno_request_validate (request, schema);
+      if (puts[i].part == NULL)
+        {
+          dump (issues);
+          g_assert_cmpuint (issues->len, ==, 0);
+        }
+      else
+        expect_issue (issues, "Item", "Size limit exceeded");
+    }
+
+  check_update (schema, "SET gsi1pk = \"\"", "update a secondary index key to a value that is "
+                "not supported. The AttributeValue for a key attribute cannot contain an empty "
+                "string value.");
+  check_update (schema, "SET gsi1sk = \"1\"", "Type mismatch for Index Key gsi1sk Expected: N "
+                "Actual: S IndexName: gsi1");
+  check_update (schema, u1, "Size limit exceeded");
+  check_update (schema, u2, "Size limit exceeded");
+  check_update (schema, u3, NULL);
+  check_update (schema, "SET gsi1pk = \"g\", gsi1sk = 2, lsisk = \"l\"", NULL);
+}
+
+static void
+test_conformance_item_size (void)
+{
+  g_autoptr(DynoTableInfo) schema = dyno_table_info_new ("Huge", "pk", DYNO_VALUE_S, NULL,
+                                                         DYNO_VALUE_S);
+  /* pk "big" is 2 + 3 bytes, the name "a" 1: the rest of 409600 is the value */
+  gsize room = 409600 - 2 - 3 - 1;
+
+  for (guint extra = 0; extra < 2; extra++)
+    {
+      g_autoptr(DynoRequest) request = dyno_request_new (DYNO_OP_PUT_ITEM, "Huge");
+      g_autoptr(GPtrArray) issues = NULL;
+      g_autofree char *value = g_strnfill (room + extra, 'x');
+      g_autofree char *json = g_strdup_printf ("{\"pk\":{\"S\":\"big\"},\"a\":{\"S\":\"%s\"}}",
+                                               value);
+
+      request->item = item (json);
+      issues = dyno_request_validate (request, schema);
+      if (extra == 0)
+        {
+          dump (issues);
+          g_assert_cmpuint (issues->len, ==, 0);
+        }
+      else
+        expect_issue (issues, "Item", "Item size has exceeded the maximum allowed size");
+    }
+
+  for (guint extra = 0; extra < 2; extra++)
+    {
+      g_autoptr(DynoRequest) request = dyno_request_new (DYNO_OP_UPDATE_ITEM, "Huge");
+      g_autoptr(GPtrArray) issues = NULL;
+      g_autoptr(GError) error = NULL;
+      /* key 5 bytes, names "a" and "b" 1 each: 409599 bytes, or 409601 with one more each */
+      g_autofree char *value = g_strnfill ((409600 - 5 - 2) / 2 + extra, 'x');
+      g_autofree char *text = g_strdup_printf ("SET a = \"%s\", b = \"%s\"", value, value);
+
+      request->key = item ("{\"pk\":{\"S\":\"big\"}}");
+      request->update = dyno_expr_parse_update (text, DYNO_SYNTAX_INLINE, NULL, NULL, NULL,
+                                                NULL, &error);
+      g_assert_no_error (error);
+      issues = dyno_request_validate (request, schema);
+      if (extra == 0)
+        {
+          dump (issues);
+          g_assert_cmpuint (issues->len, ==, 0);
+        }
+      else
+        expect_issue (issues, "UpdateExpression",
+                      "Item size to update has exceeded the maximum allowed size");
+    }
+}
+
+static void
+test_conformance_select_on_gsi (void)
+{
+  g_autoptr(DynoTableInfo) schema = schema_new ();
+  DynoIndexInfo keys_only = { 0, };
+  const char *indexes[] = { "gsi1", "gsi2", "lsi1" };
+
+  keys_only.name = (char *) "gsi2";
+  keys_only.global = TRUE;
+  keys_only.partition_key.name = (char *) "g2";
+  keys_only.partition_key.type = DYNO_VALUE_S;
+  keys_only.projection = DYNO_PROJECTION_KEYS_ONLY;
+  keys_only.read_capacity = -1;
+  keys_only.write_capacity = -1;
+  dyno_table_info_add_index (schema, &keys_only);
+
+  for (guint i = 0; i < G_N_ELEMENTS (indexes); i++)
+    {
+      g_autoptr(DynoRequest) request = dyno_request_new (DYNO_OP_SCAN, "Things");
+      g_autoptr(GPtrArray) issues = NULL;
+
+      request->index_name = g_strdup (indexes[i]);
+      request->select = DYNO_SELECT_ALL_ATTRIBUTES;
+      issues = dyno_request_validate (request, schema);
+      if (i == 1)
+        expect_issue (issues, "Select", "Select type ALL_ATTRIBUTES is not supported for "
+                      "global secondary index gsi2 because its projection type is not ALL");
+      else
+        {
+          /* gsi1 projects ALL; an LSI fetches from the table */
+          dump (issues);
+          g_assert_cmpuint (issues->len, ==, 0);
+        }
+    }
+}
+
+static void
+test_conformance_start_key_in_range (void)
+{
+  g_autoptr(DynoTableInfo) schema = schema_new ();
+  static const struct { const char *kc; const char *esk; const char *part; } cases[] = {
+    { "pk = \"p\"", "{\"pk\":{\"S\":\"p\"},\"sk\":{\"S\":\"s\"}}", NULL },
+    { "pk = \"p\"", "{\"pk\":{\"S\":\"q\"},\"sk\":{\"S\":\"s\"}}",
+      "outside query boundaries" },
+    { "pk = \"p\" AND sk > \"m\"", "{\"pk\":{\"S\":\"p\"},\"sk\":{\"S\":\"a\"}}",
+      "does not match the range key predicate" },
+    { "pk = \"p\" AND sk > \"m\"", "{\"pk\":{\"S\":\"p\"},\"sk\":{\"S\":\"n\"}}", NULL },
+    { "pk = \"p\" AND sk BETWEEN \"b\" AND \"d\"",
+      "{\"pk\":{\"S\":\"p\"},\"sk\":{\"S\":\"e\"}}", "range key predicate" },
+    { "pk = \"p\" AND sk BETWEEN \"b\" AND \"d\"",
+      "{\"pk\":{\"S\":\"p\"},\"sk\":{\"S\":\"d\"}}", NULL },
+    { "pk = \"p\" AND begins_with(sk, \"US\")",
+      "{\"pk\":{\"S\":\"p\"},\"sk\":{\"S\":\"USER#1\"}}", NULL },
+    { "pk = \"p\" AND begins_with(sk, \"US\")",
+      "{\"pk\":{\"S\":\"p\"},\"sk\":{\"S\":\"U\"}}", "range key predicate" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(DynoRequest) request = query (cases[i].kc, NULL);
+      g_autoptr(GPtrArray) issues = NULL;
+
+      request->exclusive_start_key = item (cases[i].esk);
+      issues = dyno_request_validate (request, schema);
+      if (cases[i].part == NULL)
+        {
+          dump (issues);
+          g_assert_cmpuint (issues->len, ==, 0);
+        }
+      else
+        expect_issue (issues, "ExclusiveStartKey", cases[i].part);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -795,6 +1067,13 @@ main (int   argc,
   g_test_add_func ("/validate/no-schema", test_no_schema);
   g_test_add_func ("/validate/select", test_select);
   g_test_add_func ("/validate/start-key", test_start_key);
+  g_test_add_func ("/validate/conformance/messages", test_conformance_messages);
+  g_test_add_func ("/validate/conformance/key-paths", test_conformance_key_paths);
+  g_test_add_func ("/validate/conformance/index-keys", test_conformance_index_keys);
+  g_test_add_func ("/validate/conformance/item-size", test_conformance_item_size);
+  g_test_add_func ("/validate/conformance/select-on-gsi", test_conformance_select_on_gsi);
+  g_test_add_func ("/validate/conformance/start-key-in-range",
+                   test_conformance_start_key_in_range);
 
   return g_test_run ();
 }

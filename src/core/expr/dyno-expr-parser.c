@@ -253,6 +253,15 @@ parse_name_element (Parser   *p,
               return NULL;
             }
         }
+      else if (p->tok.text[0] == '_')
+        {
+          /* DynamoDB (Local) answers `Syntax error; token: "_"`: a bare name starts with a
+           * letter, as the Developer Guide says; '_' is allowed after it. */
+          syntax_error (p, p->tok.offset, 1,
+                        "\"%s\" is not a valid name; a name that starts with '_' needs an "
+                        "ExpressionAttributeNames placeholder such as #n", p->tok.text);
+          return NULL;
+        }
       else if (dyno_is_reserved_word (p->tok.text))
         {
           semantic_error (p, p->tok.offset, p->tok.length,
@@ -1174,6 +1183,20 @@ parse_set_operand (Parser     *p,
 
       if (!is_ine && strcmp (p->tok.text, "list_append") != 0)
         {
+          static const char *const condition_functions[] = {
+            "attribute_exists", "attribute_not_exists", "attribute_type", "begins_with",
+            "contains", "size",
+          };
+
+          /* A condition function is a known function, just not one an update can use. */
+          for (guint i = 0; i < G_N_ELEMENTS (condition_functions); i++)
+            if (strcmp (p->tok.text, condition_functions[i]) == 0)
+              {
+                semantic_error (p, p->tok.offset, p->tok.length,
+                                "The function is not allowed in an update expression; "
+                                "function: %s", p->tok.text);
+                return NULL;
+              }
           unknown_function (p);
           return NULL;
         }

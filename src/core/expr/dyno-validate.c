@@ -12,6 +12,7 @@
 #define MAX_PARTITION_KEY_BYTES 2048
 #define MAX_SORT_KEY_BYTES      1024
 #define MAX_TOTAL_SEGMENTS      1000000
+#define MAX_ITEM_BYTES          409600
 
 void
 dyno_issue_free (DynoIssue *issue)
@@ -32,6 +33,13 @@ typedef struct {
   DynoValueType        pk_type;
   const char          *sk_name;
   DynoValueType        sk_type;
+  /* A valid key condition (with schema), for checking ExclusiveStartKey against it */
+  const DynoValue     *kc_pk_value;
+  const DynoExpr      *kc_sk_node;   /* the sort-key condition, or NULL */
+  DynoCompareOp        kc_sk_op;
+  gboolean             kc_sk_between;
+  gboolean             kc_sk_begins_with;
+  const DynoValue     *kc_sk_values[2];
 } Validator;
 
 /* One issue: a sentence for people, then DynamoDB's own words when it has them. */
@@ -134,11 +142,14 @@ check_path_depth (Validator      *v,
                   const DynoPath *path)
 {
   g_autofree char *shown = NULL;
+  g_autofree char *dynamodb = NULL;
 
   if (dyno_path_get_length (path) <= DYNO_EXPR_MAX_PATH_DEPTH)
     return;
   shown = dyno_path_to_inline (path);
-  add_issue (v, field, node, "the maximum document path depth is 32",
+  dynamodb = g_strdup_printf ("Invalid %s: The document path has too many nesting levels; "
+                              "nesting levels: %u", field, dyno_path_get_length (path));
+  add_issue (v, field, node, dynamodb,
              "%s: the document path %s is %u levels deep; DynamoDB allows at most %d.",
              field, shown, dyno_path_get_length (path), DYNO_EXPR_MAX_PATH_DEPTH);
 }
@@ -494,9 +505,16 @@ check_condition (Validator      *v,
       for (guint i = 0; i < expr->args->len; i++)
         check_operand (v, field, g_ptr_array_index (expr->args, i));
       if (expr->args->len - 1 > DYNO_EXPR_MAX_IN_OPERANDS)
-        add_issue (v, field, expr, "The maximum number of operands for the IN comparator is 100",
-                   "%s: IN lists %u values; DynamoDB accepts at most %d.", field,
-                   expr->args->len - 1, DYNO_EXPR_MAX_IN_OPERANDS);
+        {
+          /* DynamoDB Local's words; the documented limit is 100 values. */
+          g_autofree char *dynamodb =
+            g_strdup_printf ("Invalid %s: The IN operator is provided with too many operands; "
+                             "number of operands: %u", field, expr->args->len - 1);
+
+          add_issue (v, field, expr, dynamodb,
+                     "%s: IN lists %u values; DynamoDB accepts at most %d.", field,
+                     expr->args->len - 1, DYNO_EXPR_MAX_IN_OPERANDS);
+        }
       break;
     case DYNO_EXPR_FUNCTION:
       check_function (v, field, expr);
@@ -515,6 +533,53 @@ check_condition (Validator      *v,
     }
 }
 
+/* DynamoDB counts comparators, BETWEEN, IN, AND, OR, NOT and function calls (size()
+ * included) and allows 300 in one condition; it stops counting at the 301st. */
+#define MAX_OPERATORS 300
+
+static guint
+count_operators (const DynoExpr *expr)
+{
+  guint n = 0;
+
+  switch (expr->kind)
+    {
+    case DYNO_EXPR_SIZE:
+    case DYNO_EXPR_COMPARE:
+    case DYNO_EXPR_BETWEEN:
+    case DYNO_EXPR_IN:
+    case DYNO_EXPR_AND:
+    case DYNO_EXPR_OR:
+    case DYNO_EXPR_NOT:
+    case DYNO_EXPR_FUNCTION:
+      n = 1;
+      break;
+    default:
+      break;
+    }
+  if (expr->args != NULL)
+    for (guint i = 0; i < expr->args->len; i++)
+      n += count_operators (g_ptr_array_index (expr->args, i));
+  return n;
+}
+
+static void
+check_operator_count (Validator      *v,
+                      const char     *field,
+                      const DynoExpr *expr)
+{
+  guint n = count_operators (expr);
+  g_autofree char *dynamodb = NULL;
+
+  if (n <= MAX_OPERATORS)
+    return;
+  dynamodb = g_strdup_printf ("Invalid %s: The expression contains too many operators; "
+                              "operator count: %d", field, MAX_OPERATORS + 1);
+  add_issue (v, field, NULL, dynamodb,
+             "%s: the expression has %u operators and functions; DynamoDB allows at most %d "
+             "(split it, or use IN lists, which count once).", field, n, MAX_OPERATORS);
+}
+
 /* Every path named in a condition, for the filter-on-key rule. */
 static void
 collect_paths (const DynoExpr *expr,
@@ -527,6 +592,9 @@ collect_paths (const DynoExpr *expr,
       collect_paths (g_ptr_array_index (expr->args, i), out);
 }
 
+/* Only the key schema of what is queried counts: querying an index, the table's own sort key
+ * (LSI) or keys (GSI) are ordinary attributes there and may be filtered on, as DynamoDB
+ * Local and dynalite agree. */
 static gboolean
 is_queried_key (Validator  *v,
                 const char *name)
@@ -534,14 +602,11 @@ is_queried_key (Validator  *v,
   const DynoKeyAttr *pk = dyno_table_info_get_partition_key (v->schema);
   const DynoKeyAttr *sk = dyno_table_info_get_sort_key (v->schema);
 
-  if ((pk != NULL && g_strcmp0 (pk->name, name) == 0) ||
-      (sk != NULL && g_strcmp0 (sk->name, name) == 0))
-    return TRUE;
-  if (v->index != NULL &&
-      (g_strcmp0 (v->index->partition_key.name, name) == 0 ||
-       g_strcmp0 (v->index->sort_key.name, name) == 0))
-    return TRUE;
-  return FALSE;
+  if (v->index != NULL)
+    return g_strcmp0 (v->index->partition_key.name, name) == 0 ||
+           g_strcmp0 (v->index->sort_key.name, name) == 0;
+  return (pk != NULL && g_strcmp0 (pk->name, name) == 0) ||
+         (sk != NULL && g_strcmp0 (sk->name, name) == 0);
 }
 
 static void
@@ -820,6 +885,7 @@ check_key_condition (Validator      *v,
   guint n_terms = 0;
   gboolean ok = TRUE;
   const KeyTerm *pk_term = NULL;
+  guint n_issues;
 
   flatten_and (expr, leaves);
   terms = g_new0 (KeyTerm, leaves->len);
@@ -885,6 +951,7 @@ check_key_condition (Validator      *v,
       return;
     }
 
+  n_issues = v->issues->len;
   for (guint i = 0; i < n_terms; i++)
     if (strcmp (dyno_path_get_attribute (terms[i].path), v->pk_name) == 0)
       pk_term = &terms[i];
@@ -933,9 +1000,11 @@ check_key_condition (Validator      *v,
       key_type = is_pk ? v->pk_type : v->sk_type;
       if (term->is_begins_with && key_type == DYNO_VALUE_N)
         {
+          /* The prefix is S or B here (an N prefix was reported as an operand type): to
+           * DynamoDB Local and dynalite that is a value of the wrong type for the key. */
           add_issue (v, field, term->node,
-                     "Invalid KeyConditionExpression: Incorrect operand type for operator or "
-                     "function; operator or function: begins_with, operand type: N",
+                     "One or more parameter values were invalid: Condition parameter type "
+                     "does not match schema type",
                      "KeyConditionExpression: begins_with cannot be used on the sort key %s "
                      "because it is a number.", name);
           continue;
@@ -954,10 +1023,42 @@ check_key_condition (Validator      *v,
                          "value of type %s.", name, type_name (key_type), type_name (type));
               continue;
             }
+          if (v->index != NULL && value_is_empty (value))
+            {
+              const char *what = type == DYNO_VALUE_B ? "binary" : "string";
+              g_autofree char *dynamodb =
+                g_strdup_printf ("One or more parameter values are not valid. A value "
+                                 "specified for a secondary index key is not supported. The "
+                                 "AttributeValue for a key attribute cannot contain an empty %s "
+                                 "value. IndexName: %s, IndexKey: %s", what, v->index->name,
+                                 name);
+
+              add_issue (v, field, term->values[k], dynamodb,
+                         "%s: the key attribute %s of the index %s cannot be an empty %s.",
+                         field, name, v->index->name, what);
+              continue;
+            }
+          /* DynamoDB (Local) does not limit the size of the partition key value in a Query,
+           * only the sort key's: a longer value just matches nothing. */
+          if (is_pk && !value_is_empty (value))
+            continue;
           check_key_value (v, field, term->values[k], name, is_pk, value,
-                           "One or more parameter values were invalid:");
+                           "One or more parameter values are not valid.");
         }
     }
+  if (v->issues->len != n_issues)
+    return;
+  v->kc_pk_value = pk_term->values[0]->value;
+  for (guint i = 0; i < n_terms; i++)
+    if (&terms[i] != pk_term)
+      {
+        v->kc_sk_node = terms[i].node;
+        v->kc_sk_op = terms[i].op;
+        v->kc_sk_between = terms[i].is_between;
+        v->kc_sk_begins_with = terms[i].is_begins_with;
+        v->kc_sk_values[0] = terms[i].values[0]->value;
+        v->kc_sk_values[1] = terms[i].values[1] != NULL ? terms[i].values[1]->value : NULL;
+      }
 }
 
 /* ---- items and keys --------------------------------------------------------------------- */
@@ -1029,6 +1130,58 @@ check_key_item (Validator      *v,
                "Key: the key may contain only the table's key attributes (%s%s%s).",
                pk->name, sk != NULL && sk->name != NULL ? ", " : "",
                sk != NULL && sk->name != NULL ? sk->name : "");
+}
+
+/* An index key value is limited like a table key: 2048 bytes for the partition key, 1024
+ * for the sort key.  DynamoDB Local's message does not say which. */
+static void
+check_index_key_size (Validator           *v,
+                      const char          *field,
+                      const DynoExpr      *node,
+                      const DynoIndexInfo *index,
+                      const char          *name,
+                      gboolean             is_partition,
+                      const DynoValue     *value)
+{
+  gsize bytes = key_value_bytes (value);
+  gsize max = is_partition ? MAX_PARTITION_KEY_BYTES : MAX_SORT_KEY_BYTES;
+
+  if (bytes <= max)
+    return;
+  add_issue (v, field, node, "One or more parameter values were invalid: Size limit exceeded",
+             "%s: %s is the %s key of the index %s; its value is %" G_GSIZE_FORMAT " bytes "
+             "long and DynamoDB allows at most %" G_GSIZE_FORMAT ".", field, name,
+             is_partition ? "partition" : "sort", index->name, bytes, max);
+}
+
+/* The index and key position of NAME when it is an index key but not a table key. */
+static const DynoIndexInfo *
+find_index_key (Validator  *v,
+                const char *name,
+                gboolean   *is_partition)
+{
+  const DynoKeyAttr *pk = dyno_table_info_get_partition_key (v->schema);
+  const DynoKeyAttr *sk = dyno_table_info_get_sort_key (v->schema);
+
+  if ((pk != NULL && g_strcmp0 (pk->name, name) == 0) ||
+      (sk != NULL && g_strcmp0 (sk->name, name) == 0))
+    return NULL;
+  for (guint i = 0; i < dyno_table_info_get_n_indexes (v->schema); i++)
+    {
+      const DynoIndexInfo *index = dyno_table_info_get_index (v->schema, i);
+
+      for (guint k = 0; k < 2; k++)
+        {
+          const DynoKeyAttr *attr = k == 0 ? &index->partition_key : &index->sort_key;
+
+          if (attr->name != NULL && strcmp (attr->name, name) == 0)
+            {
+              *is_partition = k == 0;
+              return index;
+            }
+        }
+    }
+  return NULL;
 }
 
 static void
@@ -1125,7 +1278,81 @@ check_put_item (Validator      *v,
                          "Item: %s is a key of the index %s and cannot be empty (leave it out "
                          "to keep the item out of the index).", attr->name, index->name);
             }
+          else
+            check_index_key_size (v, field, NULL, index, attr->name, k == 0, value);
         }
+    }
+  if (dyno_item_get_size (item) > MAX_ITEM_BYTES)
+    add_issue (v, field, NULL, "Item size has exceeded the maximum allowed size",
+               "Item: the item is %" G_GSIZE_FORMAT " bytes; DynamoDB stores items of at most "
+               "400 KB (409600 bytes).", dyno_item_get_size (item));
+}
+
+/* ---- key attributes are scalars --------------------------------------------------------- */
+
+/* `pk.x` or `gsk[0]` in a projection, filter, condition or update: DynamoDB rejects a document
+ * path into a table or index key attribute, whose value is always S, N or B. */
+static void
+check_scalar_key_path (Validator      *v,
+                       const char     *field,
+                       const DynoExpr *node,
+                       const DynoPath *path,
+                       GHashTable     *reported)
+{
+  const char *name = dyno_path_get_attribute (path);
+  const DynoKeyAttr *pk, *sk;
+  const DynoIndexInfo *index;
+  gboolean is_partition = FALSE;
+  g_autofree char *dynamodb = NULL;
+
+  if (v->schema == NULL || name == NULL || dyno_path_get_length (path) < 2 ||
+      g_hash_table_contains (reported, name))
+    return;
+  pk = dyno_table_info_get_partition_key (v->schema);
+  sk = dyno_table_info_get_sort_key (v->schema);
+  if ((pk != NULL && g_strcmp0 (pk->name, name) == 0) ||
+      (sk != NULL && g_strcmp0 (sk->name, name) == 0))
+    {
+      dynamodb = g_strdup_printf ("Key attributes must be scalars; list random access '[]' and "
+                                  "map lookup '.' are not allowed: Key: %s", name);
+      add_issue (v, field, node, dynamodb,
+                 "%s: %s is a key attribute, so its value is a string, number or binary; it "
+                 "has no elements to reach with '.' or '[]'.", field, name);
+    }
+  else if ((index = find_index_key (v, name, &is_partition)) != NULL)
+    {
+      dynamodb = g_strdup_printf ("Key attributes must be scalars; list random access '[]' and "
+                                  "map lookup '.' are not allowed: IndexKey: %s", name);
+      add_issue (v, field, node, dynamodb,
+                 "%s: %s is a key attribute of the index %s, so its value is a string, number "
+                 "or binary; it has no elements to reach with '.' or '[]'.", field, name,
+                 index->name);
+    }
+  else
+    return;
+  g_hash_table_add (reported, (gpointer) name);
+}
+
+static void
+check_scalar_key_paths_in (Validator      *v,
+                           const char     *field,
+                           const DynoExpr *expr)
+{
+  g_autoptr(GPtrArray) nodes = g_ptr_array_new ();
+  g_autoptr(GHashTable) reported = g_hash_table_new (g_str_hash, g_str_equal);
+
+  if (expr == NULL || v->schema == NULL)
+    return;
+  collect_paths (expr, nodes);
+  for (guint i = 0; i < nodes->len; i++)
+    {
+      const DynoExpr *node = g_ptr_array_index (nodes, i);
+      const char *name = dyno_path_get_attribute (node->path);
+
+      /* A Query's filter on its own keys is reported once, as a filter on a key. */
+      if (v->request->operation == DYNO_OP_QUERY && name != NULL && is_queried_key (v, name))
+        continue;
+      check_scalar_key_path (v, field, node, node->path, reported);
     }
 }
 
@@ -1186,6 +1413,68 @@ check_update_operand (Validator      *v,
                  "list_append() can be assigned with SET.");
       break;
     }
+}
+
+/* What an update writes that can be known without the stored item: values assigned to index
+ * keys, and a lower bound of the new item's size (its key plus the plain values SET at the
+ * top level). */
+static void
+check_update_values (Validator        *v,
+                     const DynoUpdate *update)
+{
+  const char *field = "UpdateExpression";
+  gsize size = v->request->key != NULL ? dyno_item_get_size (v->request->key) : 0;
+
+  for (guint i = 0; i < update->clauses->len; i++)
+    {
+      const DynoUpdateClause *clause = g_ptr_array_index (update->clauses, i);
+      const char *name = dyno_path_get_attribute (clause->path);
+      const DynoIndexInfo *index;
+      const DynoValue *value;
+      gboolean is_partition = FALSE;
+      DynoValueType type;
+
+      if (clause->action != DYNO_UPDATE_SET || clause->operand == NULL ||
+          clause->operand->kind != DYNO_EXPR_VALUE || name == NULL ||
+          dyno_path_get_length (clause->path) != 1)
+        continue;
+      value = clause->operand->value;
+      type = dyno_value_get_kind (value);
+      size += strlen (name) + dyno_value_get_size (value);
+      if (v->schema == NULL || (index = find_index_key (v, name, &is_partition)) == NULL)
+        continue;
+      if (type != (is_partition ? index->partition_key.type : index->sort_key.type))
+        {
+          DynoValueType want = is_partition ? index->partition_key.type : index->sort_key.type;
+          g_autofree char *dynamodb =
+            g_strdup_printf ("One or more parameter values were invalid: Type mismatch for "
+                             "Index Key %s Expected: %s Actual: %s IndexName: %s", name,
+                             type_name (want), type_name (type), index->name);
+
+          add_issue (v, field, clause->operand, dynamodb,
+                     "UpdateExpression: %s is a key of the index %s and must be of type %s, "
+                     "not %s.", name, index->name, type_name (want), type_name (type));
+        }
+      else if (value_is_empty (value))
+        {
+          g_autofree char *dynamodb =
+            g_strdup_printf ("One or more parameter values are not valid. The update expression "
+                             "attempted to update a secondary index key to a value that is not "
+                             "supported. The AttributeValue for a key attribute cannot contain "
+                             "an empty %s value.", type == DYNO_VALUE_B ? "binary" : "string");
+
+          add_issue (v, field, clause->operand, dynamodb,
+                     "UpdateExpression: %s is a key of the index %s and cannot be set to an "
+                     "empty value (REMOVE it to take the item out of the index).", name,
+                     index->name);
+        }
+      else
+        check_index_key_size (v, field, clause->operand, index, name, is_partition, value);
+    }
+  if (size > MAX_ITEM_BYTES)
+    add_issue (v, field, NULL, "Item size to update has exceeded the maximum allowed size",
+               "UpdateExpression: the key and the values it sets come to %" G_GSIZE_FORMAT
+               " bytes, more than the 400 KB (409600 bytes) DynamoDB stores in one item.", size);
 }
 
 static void
@@ -1267,6 +1556,25 @@ check_update (Validator        *v,
         }
     }
   check_path_set (v, field, "Invalid UpdateExpression: ", paths);
+  check_update_values (v, update);
+  if (v->schema != NULL)
+    {
+      g_autoptr(GHashTable) reported = g_hash_table_new (g_str_hash, g_str_equal);
+      const DynoKeyAttr *pk = dyno_table_info_get_partition_key (v->schema);
+      const DynoKeyAttr *sk = dyno_table_info_get_sort_key (v->schema);
+
+      /* a table key in a path is already reported as an update of the key */
+      if (pk != NULL && pk->name != NULL)
+        g_hash_table_add (reported, pk->name);
+      if (sk != NULL && sk->name != NULL)
+        g_hash_table_add (reported, sk->name);
+      for (guint i = 0; i < update->clauses->len; i++)
+        {
+          const DynoUpdateClause *clause = g_ptr_array_index (update->clauses, i);
+
+          check_scalar_key_path (v, field, NULL, clause->path, reported);
+        }
+    }
 }
 
 /* ---- the request ------------------------------------------------------------------------ */
@@ -1277,9 +1585,13 @@ check_projection (Validator *v,
 {
   const char *field = "ProjectionExpression";
 
+  g_autoptr(GHashTable) reported = g_hash_table_new (g_str_hash, g_str_equal);
+
   for (guint i = 0; i < paths->len; i++)
     check_path_depth (v, field, NULL, g_ptr_array_index (paths, i));
   check_path_set (v, field, "Invalid ProjectionExpression: ", paths);
+  for (guint i = 0; i < paths->len; i++)
+    check_scalar_key_path (v, field, NULL, g_ptr_array_index (paths, i), reported);
 }
 
 static void
@@ -1381,6 +1693,19 @@ check_select (Validator *v)
       break;
     case DYNO_SELECT_ALL_ATTRIBUTES:
       what = "ALL_ATTRIBUTES";
+      if (v->index != NULL && v->index->global && v->index->projection != DYNO_PROJECTION_ALL)
+        {
+          g_autofree char *dynamodb =
+            g_strdup_printf ("One or more parameter values were invalid: Select type "
+                             "ALL_ATTRIBUTES is not supported for global secondary index %s "
+                             "because its projection type is not ALL", v->index->name);
+          add_issue (v, "Select", NULL, dynamodb,
+                     "Select: the global secondary index %s holds only some attributes of each "
+                     "item (projection %s), so ALL_ATTRIBUTES cannot be read from it; use "
+                     "ALL_PROJECTED_ATTRIBUTES or name the attributes.", v->index->name,
+                     v->index->projection == DYNO_PROJECTION_KEYS_ONLY ? "KEYS_ONLY"
+                                                                         : "INCLUDE");
+        }
       break;
     case DYNO_SELECT_COUNT:
       what = "COUNT";
@@ -1398,6 +1723,78 @@ check_select (Validator *v)
                  "use SPECIFIC_ATTRIBUTES.", what,
                  r->select == DYNO_SELECT_COUNT ? "only the count" : "whole items");
     }
+}
+
+/* Does VALUE satisfy the key condition's sort-key term? */
+static gboolean
+sort_key_matches (Validator       *v,
+                  const DynoValue *value)
+{
+  const DynoValue *a = v->kc_sk_values[0];
+  int c = dyno_value_compare (value, a);
+
+  if (v->kc_sk_between)
+    return c >= 0 && dyno_value_compare (value, v->kc_sk_values[1]) <= 0;
+  if (v->kc_sk_begins_with)
+    {
+      gsize len_v = 0, len_a = 0;
+      const void *dv, *da;
+
+      if (dyno_value_get_kind (value) == DYNO_VALUE_B)
+        {
+          dv = dyno_value_get_binary (value, &len_v);
+          da = dyno_value_get_binary (a, &len_a);
+        }
+      else
+        {
+          dv = dyno_value_get_string (value, &len_v);
+          da = dyno_value_get_string (a, &len_a);
+        }
+      return len_a <= len_v && memcmp (dv, da, len_a) == 0;
+    }
+  switch (v->kc_sk_op)
+    {
+    case DYNO_COMPARE_EQ: return c == 0;
+    case DYNO_COMPARE_LT: return c < 0;
+    case DYNO_COMPARE_LE: return c <= 0;
+    case DYNO_COMPARE_GT: return c > 0;
+    case DYNO_COMPARE_GE: return c >= 0;
+    case DYNO_COMPARE_NE:
+    default:
+      return TRUE;
+    }
+}
+
+/* A Query restarts inside what its key condition selects: the starting key has the queried
+ * partition key value, and a sort key the sort-key condition accepts. */
+static void
+check_start_key_in_range (Validator      *v,
+                          const DynoItem *key)
+{
+  const DynoValue *value;
+
+  if (v->request->operation != DYNO_OP_QUERY || v->kc_pk_value == NULL)
+    return;
+  value = dyno_item_lookup (key, v->pk_name);
+  if (value != NULL && !dyno_value_equal (value, v->kc_pk_value))
+    {
+      add_issue (v, "ExclusiveStartKey", NULL,
+                 "The provided starting key is outside query boundaries based on provided "
+                 "conditions",
+                 "ExclusiveStartKey: the starting key's %s is not the partition key value the "
+                 "key condition queries (pass the LastEvaluatedKey of the previous page "
+                 "unchanged).", v->pk_name);
+      return;
+    }
+  if (v->kc_sk_node == NULL || v->sk_name == NULL)
+    return;
+  value = dyno_item_lookup (key, v->sk_name);
+  if (value != NULL && !sort_key_matches (v, value))
+    add_issue (v, "ExclusiveStartKey", NULL,
+               "The provided starting key does not match the range key predicate",
+               "ExclusiveStartKey: the starting key's %s is outside the range the key condition "
+               "selects (pass the LastEvaluatedKey of the previous page unchanged).",
+               v->sk_name);
 }
 
 /* ExclusiveStartKey is a LastEvaluatedKey: the table's key, plus the index's key when an
@@ -1435,6 +1832,7 @@ check_start_key (Validator *v)
           return;
         }
     }
+  check_start_key_in_range (v, key);
 }
 
 
@@ -1544,12 +1942,18 @@ dyno_request_validate (const DynoRequest   *request,
   if (is_read && r->filter != NULL)
     {
       check_condition (&v, "FilterExpression", r->filter);
+      check_operator_count (&v, "FilterExpression", r->filter);
+      check_scalar_key_paths_in (&v, "FilterExpression", r->filter);
       if (r->operation == DYNO_OP_QUERY && schema != NULL)
         check_query_filter_keys (&v, r->filter);
     }
   if ((r->operation == DYNO_OP_PUT_ITEM || r->operation == DYNO_OP_UPDATE_ITEM ||
        r->operation == DYNO_OP_DELETE_ITEM) && r->condition != NULL)
-    check_condition (&v, "ConditionExpression", r->condition);
+    {
+      check_condition (&v, "ConditionExpression", r->condition);
+      check_operator_count (&v, "ConditionExpression", r->condition);
+      check_scalar_key_paths_in (&v, "ConditionExpression", r->condition);
+    }
   if ((is_read || r->operation == DYNO_OP_GET_ITEM) && r->projection != NULL)
     check_projection (&v, r->projection);
   if (r->operation == DYNO_OP_GET_ITEM || r->operation == DYNO_OP_UPDATE_ITEM ||
