@@ -19,6 +19,7 @@
 
 #include "dyno-backend.h"
 #include "dyno-cli-io.h"
+#include "dyno-cli-request.h"
 #include "dyno-credentials.h"
 #include "dyno-export.h"
 #include "dyno-expr.h"
@@ -103,26 +104,7 @@ report (Session    *s,
         const char *context,
         const char *message)
 {
-  g_autofree char *where = context != NULL ? g_strdup_printf ("%s: %s", s->command, context)
-                                           : g_strdup (s->command);
-
-  dyno_cli_print_error (where, message);
-}
-
-static void
-report_service_error (Session      *s,
-                      const GError *error)
-{
-  const DynoServiceError *info = dyno_error_get_service_info (error);
-
-  if (info != NULL && info->request_id != NULL)
-    {
-      g_autofree char *message = g_strdup_printf ("%s (request ID %s)", error->message,
-                                                  info->request_id);
-      report (s, NULL, message);
-    }
-  else
-    report (s, NULL, error->message);
+  dyno_cli_report (s->command, context, message);
 }
 
 static gboolean
@@ -250,7 +232,7 @@ described_cb (GObject      *source,
   s->schema = dyno_backend_describe_table_finish (DYNO_BACKEND (source), result, &error);
   if (s->schema == NULL)
     {
-      report_service_error (s, error);
+      dyno_cli_report_service_error (s->command, error);
       s->status = EXIT_FAILURE_RUN;
     }
   g_main_loop_quit (s->loop);
@@ -427,7 +409,7 @@ export_page_cb (GObject      *source,
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         report (&e->s, NULL, "cancelled");
       else
-        report_service_error (&e->s, error);
+        dyno_cli_report_service_error (e->s.command, error);
       e->s.status = EXIT_FAILURE_RUN;
       g_main_loop_quit (e->s.loop);
       return;
@@ -517,7 +499,6 @@ export_build_request (Export *e)
                                                         (GDestroyNotify) dyno_value_free);
   g_autoptr(GHashTable) used = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(GError) error = NULL;
-  DynoParseLocation location = { 0, };
   DynoRequest *request;
 
   e->request = request = dyno_request_new (e->key != NULL ? DYNO_OP_QUERY : DYNO_OP_SCAN,
@@ -557,50 +538,22 @@ export_build_request (Export *e)
       }
     }
 
-  if (e->key != NULL)
-    {
-      request->key_condition = dyno_expr_parse_condition (e->key, DYNO_SYNTAX_INLINE,
-                                                          DYNO_EXPR_ROLE_KEY_CONDITION, NULL,
-                                                          values, used, &location, &error);
-      if (request->key_condition == NULL)
-        {
-          report (&e->s, "--key", error->message);
-          dyno_cli_print_location (stderr, e->key, &location);
-          return FALSE;
-        }
-    }
-  if (e->filter != NULL)
-    {
-      request->filter = dyno_expr_parse_condition (e->filter, DYNO_SYNTAX_INLINE,
-                                                   DYNO_EXPR_ROLE_FILTER, NULL, values, used,
-                                                   &location, &error);
-      if (request->filter == NULL)
-        {
-          report (&e->s, "--filter", error->message);
-          dyno_cli_print_location (stderr, e->filter, &location);
-          return FALSE;
-        }
-    }
-  if (e->project != NULL)
-    {
-      request->projection = dyno_expr_parse_projection (e->project, DYNO_SYNTAX_INLINE, NULL,
-                                                        used, &location, &error);
-      if (request->projection == NULL)
-        {
-          report (&e->s, "--project", error->message);
-          dyno_cli_print_location (stderr, e->project, &location);
-          return FALSE;
-        }
-    }
-  if (e->limit != G_MININT)
-    {
-      if (e->limit < 1)
-        {
-          report (&e->s, "--limit", "must be at least 1");
-          return FALSE;
-        }
-      request->limit = e->limit;
-    }
+  if (e->key != NULL
+      && !dyno_cli_parse_condition_option (e->s.command, "--key", e->key,
+                                           DYNO_EXPR_ROLE_KEY_CONDITION, values, used,
+                                           &request->key_condition))
+    return FALSE;
+  if (e->filter != NULL
+      && !dyno_cli_parse_condition_option (e->s.command, "--filter", e->filter,
+                                           DYNO_EXPR_ROLE_FILTER, values, used,
+                                           &request->filter))
+    return FALSE;
+  if (e->project != NULL
+      && !dyno_cli_parse_projection_option (e->s.command, e->project, used,
+                                            &request->projection))
+    return FALSE;
+  if (!dyno_cli_parse_limit_option (e->s.command, e->limit, &request->limit))
+    return FALSE;
   if (e->consistent)
     request->consistent_read = DYNO_TRISTATE_TRUE;
   if (e->desc)

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "dyno-cli-io.h"
+#include "dyno-cli-request.h"
 #include "dyno-codegen.h"
 #include "dyno-expr.h"
 #include "dyno-json.h"
@@ -139,44 +140,7 @@ run_clear (Run *run)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
 
-static const char * const select_names[] = {
-  [DYNO_SELECT_UNSET] = NULL,
-  [DYNO_SELECT_ALL_ATTRIBUTES] = "ALL_ATTRIBUTES",
-  [DYNO_SELECT_ALL_PROJECTED_ATTRIBUTES] = "ALL_PROJECTED_ATTRIBUTES",
-  [DYNO_SELECT_SPECIFIC_ATTRIBUTES] = "SPECIFIC_ATTRIBUTES",
-  [DYNO_SELECT_COUNT] = "COUNT",
-};
-
-static const char * const consumed_names[] = {
-  [DYNO_CONSUMED_UNSET] = NULL,
-  [DYNO_CONSUMED_NONE] = "NONE",
-  [DYNO_CONSUMED_TOTAL] = "TOTAL",
-  [DYNO_CONSUMED_INDEXES] = "INDEXES",
-};
-
-static const char * const return_values_names[] = {
-  [DYNO_RETURN_VALUES_UNSET] = NULL,
-  [DYNO_RETURN_VALUES_NONE] = "NONE",
-  [DYNO_RETURN_VALUES_ALL_OLD] = "ALL_OLD",
-  [DYNO_RETURN_VALUES_UPDATED_OLD] = "UPDATED_OLD",
-  [DYNO_RETURN_VALUES_ALL_NEW] = "ALL_NEW",
-  [DYNO_RETURN_VALUES_UPDATED_NEW] = "UPDATED_NEW",
-};
-
 /* ---- option tables ---------------------------------------------------------------------- */
-
-static void
-add_entry (GArray        *entries,
-           const char    *long_name,
-           GOptionArg     arg,
-           gpointer       data,
-           const char    *description,
-           const char    *arg_description)
-{
-  GOptionEntry entry = { long_name, 0, 0, arg, data, description, arg_description };
-
-  g_array_append_val (entries, entry);
-}
 
 static GArray *
 build_entries (Command  command,
@@ -188,86 +152,87 @@ build_entries (Command  command,
                     command == COMMAND_DELETE;
 
   if (command == COMMAND_QUERY)
-    add_entry (entries, "key", G_OPTION_ARG_STRING, &o->key,
-               "Key condition (required), inline syntax", "COND");
+    dyno_cli_add_option (entries, "key", G_OPTION_ARG_STRING, &o->key,
+                         "Key condition (required), inline syntax", "COND");
   if (reads)
     {
-      add_entry (entries, "index", G_OPTION_ARG_STRING, &o->index,
-                 "Query or scan this index", "NAME");
-      add_entry (entries, "filter", G_OPTION_ARG_STRING, &o->filter,
-                 "Filter expression, inline syntax", "COND");
+      dyno_cli_add_option (entries, "index", G_OPTION_ARG_STRING, &o->index,
+                           "Query or scan this index", "NAME");
+      dyno_cli_add_option (entries, "filter", G_OPTION_ARG_STRING, &o->filter,
+                           "Filter expression, inline syntax", "COND");
     }
   if (reads || command == COMMAND_GET)
-    add_entry (entries, "project", G_OPTION_ARG_STRING, &o->project,
-               "Attributes to return: comma-separated paths", "PATHS");
+    dyno_cli_add_option (entries, "project", G_OPTION_ARG_STRING, &o->project,
+                         "Attributes to return: comma-separated paths", "PATHS");
   if (command == COMMAND_QUERY)
-    add_entry (entries, "desc", G_OPTION_ARG_NONE, &o->desc,
-               "Descending sort-key order (ScanIndexForward=false)", NULL);
+    dyno_cli_add_option (entries, "desc", G_OPTION_ARG_NONE, &o->desc,
+                         "Descending sort-key order (ScanIndexForward=false)", NULL);
   if (reads)
     {
-      add_entry (entries, "limit", G_OPTION_ARG_INT, &o->limit,
-                 "Items to evaluate per page", "N");
-      add_entry (entries, "start-key", G_OPTION_ARG_STRING, &o->start_key,
-                 "ExclusiveStartKey (DynamoDB JSON)", "JSON");
-      add_entry (entries, "select", G_OPTION_ARG_STRING, &o->select,
-                 "ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES, SPECIFIC_ATTRIBUTES or COUNT",
-                 "WHAT");
+      dyno_cli_add_option (entries, "limit", G_OPTION_ARG_INT, &o->limit,
+                           "Items to evaluate per page", "N");
+      dyno_cli_add_option (entries, "start-key", G_OPTION_ARG_STRING, &o->start_key,
+                           "ExclusiveStartKey (DynamoDB JSON)", "JSON");
+      dyno_cli_add_option (entries, "select", G_OPTION_ARG_STRING, &o->select,
+                           "ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES, SPECIFIC_ATTRIBUTES or COUNT",
+                           "WHAT");
     }
   if (reads || command == COMMAND_GET)
-    add_entry (entries, "consistent", G_OPTION_ARG_NONE, &o->consistent,
-               "Strongly consistent read", NULL);
+    dyno_cli_add_option (entries, "consistent", G_OPTION_ARG_NONE, &o->consistent,
+                         "Strongly consistent read", NULL);
   if (command == COMMAND_SCAN)
     {
-      add_entry (entries, "segment", G_OPTION_ARG_INT, &o->segment,
-                 "Parallel scan: this segment (0-based)", "N");
-      add_entry (entries, "total-segments", G_OPTION_ARG_INT, &o->total_segments,
-                 "Parallel scan: number of segments", "N");
+      dyno_cli_add_option (entries, "segment", G_OPTION_ARG_INT, &o->segment,
+                           "Parallel scan: this segment (0-based)", "N");
+      dyno_cli_add_option (entries, "total-segments", G_OPTION_ARG_INT, &o->total_segments,
+                           "Parallel scan: number of segments", "N");
     }
   if (command == COMMAND_GET || command == COMMAND_UPDATE || command == COMMAND_DELETE)
-    add_entry (entries, "key-item", G_OPTION_ARG_STRING, &o->key_item,
-               "The item's primary key (required), DynamoDB JSON", "JSON");
+    dyno_cli_add_option (entries, "key-item", G_OPTION_ARG_STRING, &o->key_item,
+                         "The item's primary key (required), DynamoDB JSON", "JSON");
   if (command == COMMAND_PUT)
-    add_entry (entries, "item", G_OPTION_ARG_STRING, &o->item,
-               "The item (required), DynamoDB JSON", "JSON");
+    dyno_cli_add_option (entries, "item", G_OPTION_ARG_STRING, &o->item,
+                         "The item (required), DynamoDB JSON", "JSON");
   if (command == COMMAND_UPDATE)
-    add_entry (entries, "update", G_OPTION_ARG_STRING, &o->update,
-               "Update expression, inline syntax ('SET a = 1 REMOVE b')", "UPDATE");
+    dyno_cli_add_option (entries, "update", G_OPTION_ARG_STRING, &o->update,
+                         "Update expression, inline syntax ('SET a = 1 REMOVE b')", "UPDATE");
   if (writes)
     {
-      add_entry (entries, "condition", G_OPTION_ARG_STRING, &o->condition,
-                 "Condition expression, inline syntax", "COND");
-      add_entry (entries, "return-values", G_OPTION_ARG_STRING, &o->return_values,
-                 "NONE, ALL_OLD, UPDATED_OLD, ALL_NEW or UPDATED_NEW", "WHAT");
+      dyno_cli_add_option (entries, "condition", G_OPTION_ARG_STRING, &o->condition,
+                           "Condition expression, inline syntax", "COND");
+      dyno_cli_add_option (entries, "return-values", G_OPTION_ARG_STRING, &o->return_values,
+                           "NONE, ALL_OLD, UPDATED_OLD, ALL_NEW or UPDATED_NEW", "WHAT");
     }
   if (command != COMMAND_IMPORT)
     {
-      add_entry (entries, "values", G_OPTION_ARG_STRING, &o->values,
-                 "Values for :placeholders in the expressions: {\":v\": {\"B\": \"AQ==\"}, …}",
-                 "JSON");
-      add_entry (entries, "plain", G_OPTION_ARG_NONE, &o->plain,
-                 "Read --key-item, --item and --start-key as plain JSON", NULL);
-      add_entry (entries, "return-consumed-capacity", G_OPTION_ARG_STRING,
-                 &o->return_consumed_capacity, "NONE, TOTAL or INDEXES", "WHAT");
+      dyno_cli_add_option (entries, "values", G_OPTION_ARG_STRING, &o->values,
+                           "Values for :placeholders in the expressions: "
+                           "{\":v\": {\"B\": \"AQ==\"}, …}", "JSON");
+      dyno_cli_add_option (entries, "plain", G_OPTION_ARG_NONE, &o->plain,
+                           "Read --key-item, --item and --start-key as plain JSON", NULL);
+      dyno_cli_add_option (entries, "return-consumed-capacity", G_OPTION_ARG_STRING,
+                           &o->return_consumed_capacity, "NONE, TOTAL or INDEXES", "WHAT");
     }
   else
-    add_entry (entries, "op", G_OPTION_ARG_STRING, &o->op,
-               "The operation, when the members do not tell (query, scan, get, put, update, "
-               "delete)", "OP");
+    dyno_cli_add_option (entries, "op", G_OPTION_ARG_STRING, &o->op,
+                         "The operation, when the members do not tell (query, scan, get, put, "
+                         "update, delete)", "OP");
 
-  add_entry (entries, "schema", G_OPTION_ARG_FILENAME, &o->schema,
-             "Check against this table: the DescribeTable response as `aws dynamodb "
-             "describe-table` prints it ('-' for standard input)", "FILE");
-  add_entry (entries, "emit", G_OPTION_ARG_STRING, &o->emit,
-             "Output format (default request-json; see --help)", "FORMAT");
-  add_entry (entries, "program", G_OPTION_ARG_NONE, &o->program,
-             "Emit a complete program with its pagination loop", NULL);
-  add_entry (entries, "endpoint-url", G_OPTION_ARG_STRING, &o->endpoint_url,
-             "Endpoint for the emitted code (e.g. DynamoDB Local)", "URL");
-  add_entry (entries, "region", G_OPTION_ARG_STRING, &o->region,
-             "Region for the emitted code", "REGION");
-  add_entry (entries, "profile", G_OPTION_ARG_STRING, &o->profile,
-             "Profile for the emitted code", "NAME");
-  add_entry (entries, G_OPTION_REMAINING, G_OPTION_ARG_STRING_ARRAY, &o->rest, NULL, NULL);
+  dyno_cli_add_option (entries, "schema", G_OPTION_ARG_FILENAME, &o->schema,
+                       "Check against this table: the DescribeTable response as `aws dynamodb "
+                       "describe-table` prints it ('-' for standard input)", "FILE");
+  dyno_cli_add_option (entries, "emit", G_OPTION_ARG_STRING, &o->emit,
+                       "Output format (default request-json; see --help)", "FORMAT");
+  dyno_cli_add_option (entries, "program", G_OPTION_ARG_NONE, &o->program,
+                       "Emit a complete program with its pagination loop", NULL);
+  dyno_cli_add_option (entries, "endpoint-url", G_OPTION_ARG_STRING, &o->endpoint_url,
+                       "Endpoint for the emitted code (e.g. DynamoDB Local)", "URL");
+  dyno_cli_add_option (entries, "region", G_OPTION_ARG_STRING, &o->region,
+                       "Region for the emitted code", "REGION");
+  dyno_cli_add_option (entries, "profile", G_OPTION_ARG_STRING, &o->profile,
+                       "Profile for the emitted code", "NAME");
+  dyno_cli_add_option (entries, G_OPTION_REMAINING, G_OPTION_ARG_STRING_ARRAY, &o->rest, NULL,
+                       NULL);
 
   return entries;
 }
@@ -315,10 +280,7 @@ report (Run        *run,
         const char *context,
         const char *message)
 {
-  g_autofree char *where = context ? g_strdup_printf ("%s: %s", run->prefix, context)
-                                   : g_strdup (run->prefix);
-
-  dyno_cli_print_error (where, message);
+  dyno_cli_report (run->prefix, context, message);
 }
 
 /* The option (and its text) a request field came from, so a problem is shown where it was
@@ -452,129 +414,14 @@ parse_values (Run *run)
   return TRUE;
 }
 
-/* Attribute types from the schema (key attributes of the table and its indexes), so plain
- * JSON "123" or "AQID" becomes the N or B the key needs. */
-static GHashTable *
-schema_hints (DynoTableInfo *schema)
-{
-  GHashTable *hints = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  const DynoKeyAttr *keys[2];
-
-  if (schema == NULL)
-    return hints;
-
-  keys[0] = dyno_table_info_get_partition_key (schema);
-  keys[1] = dyno_table_info_get_sort_key (schema);
-  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
-    {
-      if (keys[i] != NULL && keys[i]->name != NULL)
-        g_hash_table_insert (hints, g_strdup (keys[i]->name), GINT_TO_POINTER (keys[i]->type));
-    }
-
-  for (guint i = 0; i < dyno_table_info_get_n_indexes (schema); i++)
-    {
-      const DynoIndexInfo *index = dyno_table_info_get_index (schema, i);
-
-      if (index->partition_key.name != NULL)
-        g_hash_table_insert (hints, g_strdup (index->partition_key.name),
-                             GINT_TO_POINTER (index->partition_key.type));
-      if (index->sort_key.name != NULL)
-        g_hash_table_insert (hints, g_strdup (index->sort_key.name),
-                             GINT_TO_POINTER (index->sort_key.type));
-    }
-
-  return hints;
-}
-
 static gboolean
 parse_item_option (Run         *run,
                    const char  *option,
                    const char  *text,
                    DynoItem   **out)
 {
-  g_autoptr(GError) error = NULL;
-
-  if (run->options->plain)
-    {
-      g_autoptr(GHashTable) hints = schema_hints (run->schema);
-
-      *out = dyno_item_from_plain_json (text, -1, hints, &error);
-    }
-  else
-    *out = dyno_item_from_ddb_json (text, -1, &error);
-
-  if (*out == NULL)
-    {
-      report (run, option, error->message);
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
-static gboolean
-parse_condition_option (Run           *run,
-                        const char    *option,
-                        const char    *text,
-                        DynoExprRole   role,
-                        DynoExpr     **out)
-{
-  g_autoptr(GError) error = NULL;
-  DynoParseLocation location = { 0, };
-
-  *out = dyno_expr_parse_condition (text, DYNO_SYNTAX_INLINE, role, NULL, run->values,
-                                    run->used, &location, &error);
-  if (*out == NULL)
-    {
-      report_with_location (run, option, error->message, text, &location);
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
-/* @choices[i] is the API's spelling of enum value i (NULL for UNSET). */
-static gboolean
-parse_enum_option (Run                *run,
-                   const char         *option,
-                   const char         *text,
-                   const char * const *choices,
-                   guint               n_choices,
-                   int                *out)
-{
-  g_autofree char *upper = NULL;
-  g_autoptr(GString) list = NULL;
-
-  if (text == NULL)
-    return TRUE;
-
-  /* People type "count" or "all-old"; the API spells COUNT and ALL_OLD. */
-  upper = g_ascii_strup (text, -1);
-  g_strdelimit (upper, "-", '_');
-  for (guint i = 0; i < n_choices; i++)
-    {
-      if (choices[i] != NULL && strcmp (choices[i], upper) == 0)
-        {
-          *out = (int) i;
-          return TRUE;
-        }
-    }
-
-  list = g_string_new (NULL);
-  for (guint i = 0; i < n_choices; i++)
-    {
-      if (choices[i] == NULL)
-        continue;
-      if (list->len > 0)
-        g_string_append (list, ", ");
-      g_string_append (list, choices[i]);
-    }
-
-  {
-    g_autofree char *message = g_strdup_printf ("\"%s\" is not one of %s", text, list->str);
-    report (run, option, message);
-  }
-  return FALSE;
+  return dyno_cli_parse_item_option (run->prefix, option, text, run->options->plain,
+                                     run->schema, out);
 }
 
 static int
@@ -592,8 +439,6 @@ build_request (Run           *run,
 {
   Options *o = run->options;
   g_autoptr(DynoRequest) request = dyno_request_new (op, table);
-  g_autoptr(GError) error = NULL;
-  int choice;
 
   if (o->values != NULL && !parse_values (run))
     return FALSE;
@@ -608,8 +453,9 @@ build_request (Run           *run,
                              "--key 'PK = \"DRIVE#a91\" AND begins_with(SK, \"root/\")'");
           return FALSE;
         }
-      if (!parse_condition_option (run, "--key", o->key, DYNO_EXPR_ROLE_KEY_CONDITION,
-                                   &request->key_condition))
+      if (!dyno_cli_parse_condition_option (run->prefix, "--key", o->key,
+                                            DYNO_EXPR_ROLE_KEY_CONDITION, run->values,
+                                            run->used, &request->key_condition))
         return FALSE;
     }
 
@@ -636,41 +482,27 @@ build_request (Run           *run,
         return FALSE;
     }
 
-  if (o->update != NULL)
-    {
-      DynoParseLocation location = { 0, };
-
-      request->update = dyno_expr_parse_update (o->update, DYNO_SYNTAX_INLINE, NULL,
-                                                run->values, run->used, &location, &error);
-      if (request->update == NULL)
-        {
-          report_with_location (run, "--update", error->message, o->update, &location);
-          return FALSE;
-        }
-    }
+  if (o->update != NULL &&
+      !dyno_cli_parse_update_option (run->prefix, o->update, run->values, run->used,
+                                     &request->update))
+    return FALSE;
 
   if (o->condition != NULL &&
-      !parse_condition_option (run, "--condition", o->condition, DYNO_EXPR_ROLE_CONDITION,
-                               &request->condition))
+      !dyno_cli_parse_condition_option (run->prefix, "--condition", o->condition,
+                                        DYNO_EXPR_ROLE_CONDITION, run->values, run->used,
+                                        &request->condition))
     return FALSE;
 
   if (o->filter != NULL &&
-      !parse_condition_option (run, "--filter", o->filter, DYNO_EXPR_ROLE_FILTER,
-                               &request->filter))
+      !dyno_cli_parse_condition_option (run->prefix, "--filter", o->filter,
+                                        DYNO_EXPR_ROLE_FILTER, run->values, run->used,
+                                        &request->filter))
     return FALSE;
 
-  if (o->project != NULL)
-    {
-      DynoParseLocation location = { 0, };
-
-      request->projection = dyno_expr_parse_projection (o->project, DYNO_SYNTAX_INLINE, NULL,
-                                                        run->used, &location, &error);
-      if (request->projection == NULL)
-        {
-          report_with_location (run, "--project", error->message, o->project, &location);
-          return FALSE;
-        }
-    }
+  if (o->project != NULL &&
+      !dyno_cli_parse_projection_option (run->prefix, o->project, run->used,
+                                         &request->projection))
+    return FALSE;
 
   if (o->start_key != NULL &&
       !parse_item_option (run, "--start-key", o->start_key, &request->exclusive_start_key))
@@ -703,15 +535,8 @@ build_request (Run           *run,
         }
     }
 
-  if (o->limit != G_MININT)
-    {
-      if (o->limit < 1)
-        {
-          report (run, "--limit", "must be at least 1");
-          return FALSE;
-        }
-      request->limit = o->limit;
-    }
+  if (!dyno_cli_parse_limit_option (run->prefix, o->limit, &request->limit))
+    return FALSE;
   if (command == COMMAND_QUERY && o->desc)
     request->scan_index_forward = DYNO_TRISTATE_FALSE;
   if (o->consistent)
@@ -719,31 +544,21 @@ build_request (Run           *run,
   request->segment = o->segment;
   request->total_segments = o->total_segments;
 
-  choice = DYNO_SELECT_UNSET;
-  if (!parse_enum_option (run, "--select", o->select, select_names,
-                          G_N_ELEMENTS (select_names), &choice))
-    return FALSE;
-  request->select = choice;
-
-  choice = DYNO_CONSUMED_UNSET;
-  if (!parse_enum_option (run, "--return-consumed-capacity", o->return_consumed_capacity,
-                          consumed_names, G_N_ELEMENTS (consumed_names), &choice))
-    return FALSE;
-  request->return_consumed_capacity = choice;
-
-  choice = DYNO_RETURN_VALUES_UNSET;
-  if (!parse_enum_option (run, "--return-values", o->return_values, return_values_names,
-                          G_N_ELEMENTS (return_values_names), &choice))
+  if (!dyno_cli_parse_select_option (run->prefix, o->select, &request->select) ||
+      !dyno_cli_parse_consumed_option (run->prefix, o->return_consumed_capacity,
+                                       &request->return_consumed_capacity) ||
+      !dyno_cli_parse_return_values_option (run->prefix, o->return_values,
+                                            &request->return_values))
     return FALSE;
   if ((command == COMMAND_PUT || command == COMMAND_DELETE) &&
-      choice != DYNO_RETURN_VALUES_UNSET && choice != DYNO_RETURN_VALUES_NONE &&
-      choice != DYNO_RETURN_VALUES_ALL_OLD)
+      request->return_values != DYNO_RETURN_VALUES_UNSET &&
+      request->return_values != DYNO_RETURN_VALUES_NONE &&
+      request->return_values != DYNO_RETURN_VALUES_ALL_OLD)
     {
       /* DynamoDB: "ReturnValues can only be ALL_OLD or NONE" */
       report (run, "--return-values", "a put or delete can only return ALL_OLD or NONE");
       return FALSE;
     }
-  request->return_values = choice;
 
   run->request = g_steal_pointer (&request);
   return TRUE;

@@ -15,6 +15,7 @@
 
 #include "dyno-backend.h"
 #include "dyno-cli-io.h"
+#include "dyno-cli-request.h"
 #include "dyno-credentials.h"
 #include "dyno-expr.h"
 #include "dyno-http-backend.h"
@@ -155,30 +156,6 @@ cli_clear (Cli *cli)
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Cli, cli_clear)
 
-static const char * const select_names[] = {
-  [DYNO_SELECT_UNSET] = NULL,
-  [DYNO_SELECT_ALL_ATTRIBUTES] = "ALL_ATTRIBUTES",
-  [DYNO_SELECT_ALL_PROJECTED_ATTRIBUTES] = "ALL_PROJECTED_ATTRIBUTES",
-  [DYNO_SELECT_SPECIFIC_ATTRIBUTES] = "SPECIFIC_ATTRIBUTES",
-  [DYNO_SELECT_COUNT] = "COUNT",
-};
-
-static const char * const consumed_names[] = {
-  [DYNO_CONSUMED_UNSET] = NULL,
-  [DYNO_CONSUMED_NONE] = "NONE",
-  [DYNO_CONSUMED_TOTAL] = "TOTAL",
-  [DYNO_CONSUMED_INDEXES] = "INDEXES",
-};
-
-static const char * const return_values_names[] = {
-  [DYNO_RETURN_VALUES_UNSET] = NULL,
-  [DYNO_RETURN_VALUES_NONE] = "NONE",
-  [DYNO_RETURN_VALUES_ALL_OLD] = "ALL_OLD",
-  [DYNO_RETURN_VALUES_UPDATED_OLD] = "UPDATED_OLD",
-  [DYNO_RETURN_VALUES_ALL_NEW] = "ALL_NEW",
-  [DYNO_RETURN_VALUES_UPDATED_NEW] = "UPDATED_NEW",
-};
-
 /* ---- usage ------------------------------------------------------------------------------- */
 
 static void
@@ -208,27 +185,7 @@ report (Cli        *cli,
         const char *context,
         const char *message)
 {
-  g_autofree char *where = context ? g_strdup_printf ("%s: %s", cli->prefix, context)
-                                   : g_strdup (cli->prefix);
-
-  dyno_cli_print_error (where, message);
-}
-
-/* A server or network error: exit 1, `__type: message` (and the request ID) on stderr. */
-static void
-report_service_error (Cli          *cli,
-                      const GError *error)
-{
-  const DynoServiceError *info = dyno_error_get_service_info (error);
-
-  if (info != NULL && info->request_id != NULL)
-    {
-      g_autofree char *message = g_strdup_printf ("%s (request ID %s)", error->message,
-                                                  info->request_id);
-      report (cli, NULL, message);
-    }
-  else
-    report (cli, NULL, error->message);
+  dyno_cli_report (cli->prefix, context, message);
 }
 
 /* Errors reported once something was sent: the server's or the network's (1), unless the
@@ -244,19 +201,6 @@ exit_status_for (const GError *error)
 
 /* ---- options ----------------------------------------------------------------------------- */
 
-static void
-add_entry (GArray      *entries,
-           const char  *long_name,
-           GOptionArg   arg,
-           gpointer     data,
-           const char  *description,
-           const char  *arg_description)
-{
-  GOptionEntry entry = { long_name, 0, 0, arg, data, description, arg_description };
-
-  g_array_append_val (entries, entry);
-}
-
 static GArray *
 build_entries (Command  command,
                Options *o)
@@ -267,108 +211,76 @@ build_entries (Command  command,
                     || command == COMMAND_DELETE;
 
   if (command == COMMAND_QUERY)
-    add_entry (entries, "key", G_OPTION_ARG_STRING, &o->key,
-               "Key condition (required), inline syntax", "COND");
+    dyno_cli_add_option (entries, "key", G_OPTION_ARG_STRING, &o->key,
+                         "Key condition (required), inline syntax", "COND");
   if (reads)
     {
-      add_entry (entries, "index", G_OPTION_ARG_STRING, &o->index, "Query or scan this index",
-                 "NAME");
-      add_entry (entries, "filter", G_OPTION_ARG_STRING, &o->filter,
-                 "Filter expression, inline syntax", "COND");
+      dyno_cli_add_option (entries, "index", G_OPTION_ARG_STRING, &o->index,
+                           "Query or scan this index", "NAME");
+      dyno_cli_add_option (entries, "filter", G_OPTION_ARG_STRING, &o->filter,
+                           "Filter expression, inline syntax", "COND");
     }
   if (reads || command == COMMAND_GET)
-    add_entry (entries, "project", G_OPTION_ARG_STRING, &o->project,
-               "Attributes to return: comma-separated paths", "PATHS");
+    dyno_cli_add_option (entries, "project", G_OPTION_ARG_STRING, &o->project,
+                         "Attributes to return: comma-separated paths", "PATHS");
   if (command == COMMAND_QUERY)
-    add_entry (entries, "desc", G_OPTION_ARG_NONE, &o->desc,
-               "Descending sort-key order (ScanIndexForward=false)", NULL);
+    dyno_cli_add_option (entries, "desc", G_OPTION_ARG_NONE, &o->desc,
+                         "Descending sort-key order (ScanIndexForward=false)", NULL);
   if (reads)
     {
-      add_entry (entries, "limit", G_OPTION_ARG_INT, &o->limit, "Items to evaluate per page",
-                 "N");
-      add_entry (entries, "start-key", G_OPTION_ARG_STRING, &o->start_key,
-                 "ExclusiveStartKey (DynamoDB JSON)", "JSON");
-      add_entry (entries, "select", G_OPTION_ARG_STRING, &o->select,
-                 "ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES, SPECIFIC_ATTRIBUTES or COUNT",
-                 "WHAT");
-      add_entry (entries, "max-items", G_OPTION_ARG_INT64, &o->max_items,
-                 "Stop after N items", "N");
-      add_entry (entries, "stats", G_OPTION_ARG_NONE, &o->stats,
-                 "Print the page ledger (Count, ScannedCount, capacity, bytes, time) on stderr",
-                 NULL);
-      add_entry (entries, "quiet", G_OPTION_ARG_NONE, &o->quiet,
-                 "Do not print the items (load them only: with --stats, for the ledger)", NULL);
+      dyno_cli_add_option (entries, "limit", G_OPTION_ARG_INT, &o->limit,
+                           "Items to evaluate per page", "N");
+      dyno_cli_add_option (entries, "start-key", G_OPTION_ARG_STRING, &o->start_key,
+                           "ExclusiveStartKey (DynamoDB JSON)", "JSON");
+      dyno_cli_add_option (entries, "select", G_OPTION_ARG_STRING, &o->select,
+                           "ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES, SPECIFIC_ATTRIBUTES or COUNT",
+                           "WHAT");
+      dyno_cli_add_option (entries, "max-items", G_OPTION_ARG_INT64, &o->max_items,
+                           "Stop after N items", "N");
+      dyno_cli_add_option (entries, "stats", G_OPTION_ARG_NONE, &o->stats,
+                           "Print the page ledger (Count, ScannedCount, capacity, bytes, time) "
+                           "on stderr", NULL);
+      dyno_cli_add_option (entries, "quiet", G_OPTION_ARG_NONE, &o->quiet,
+                           "Do not print the items (load them only: with --stats, for the "
+                           "ledger)", NULL);
     }
   if (reads || command == COMMAND_GET)
-    add_entry (entries, "consistent", G_OPTION_ARG_NONE, &o->consistent,
-               "Strongly consistent read", NULL);
+    dyno_cli_add_option (entries, "consistent", G_OPTION_ARG_NONE, &o->consistent,
+                         "Strongly consistent read", NULL);
   if (command == COMMAND_SCAN)
-    add_entry (entries, "segments", G_OPTION_ARG_INT, &o->segments,
-               "Parallel scan over N segments", "N");
+    dyno_cli_add_option (entries, "segments", G_OPTION_ARG_INT, &o->segments,
+                         "Parallel scan over N segments", "N");
   if (command == COMMAND_GET || command == COMMAND_UPDATE || command == COMMAND_DELETE)
-    add_entry (entries, "key-item", G_OPTION_ARG_STRING, &o->key_item,
-               "The item's primary key (required), DynamoDB JSON", "JSON");
+    dyno_cli_add_option (entries, "key-item", G_OPTION_ARG_STRING, &o->key_item,
+                         "The item's primary key (required), DynamoDB JSON", "JSON");
   if (command == COMMAND_PUT)
-    add_entry (entries, "item", G_OPTION_ARG_STRING, &o->item,
-               "The item (required), DynamoDB JSON", "JSON");
+    dyno_cli_add_option (entries, "item", G_OPTION_ARG_STRING, &o->item,
+                         "The item (required), DynamoDB JSON", "JSON");
   if (command == COMMAND_UPDATE)
-    add_entry (entries, "update", G_OPTION_ARG_STRING, &o->update,
-               "Update expression, inline syntax ('SET a = 1 REMOVE b')", "UPDATE");
+    dyno_cli_add_option (entries, "update", G_OPTION_ARG_STRING, &o->update,
+                         "Update expression, inline syntax ('SET a = 1 REMOVE b')", "UPDATE");
   if (writes)
     {
-      add_entry (entries, "condition", G_OPTION_ARG_STRING, &o->condition,
-                 "Condition expression, inline syntax", "COND");
-      add_entry (entries, "return-values", G_OPTION_ARG_STRING, &o->return_values,
-                 "NONE, ALL_OLD, UPDATED_OLD, ALL_NEW or UPDATED_NEW", "WHAT");
+      dyno_cli_add_option (entries, "condition", G_OPTION_ARG_STRING, &o->condition,
+                           "Condition expression, inline syntax", "COND");
+      dyno_cli_add_option (entries, "return-values", G_OPTION_ARG_STRING, &o->return_values,
+                           "NONE, ALL_OLD, UPDATED_OLD, ALL_NEW or UPDATED_NEW", "WHAT");
     }
   if (reads || command == COMMAND_GET || writes)
     {
-      add_entry (entries, "values", G_OPTION_ARG_STRING, &o->values,
-                 "Values for :placeholders in the expressions: {\":v\": {\"B\": \"AQ==\"}, …}",
-                 "JSON");
-      add_entry (entries, "return-consumed-capacity", G_OPTION_ARG_STRING,
-                 &o->return_consumed_capacity, "NONE, TOTAL or INDEXES", "WHAT");
+      dyno_cli_add_option (entries, "values", G_OPTION_ARG_STRING, &o->values,
+                           "Values for :placeholders in the expressions: "
+                           "{\":v\": {\"B\": \"AQ==\"}, …}", "JSON");
+      dyno_cli_add_option (entries, "return-consumed-capacity", G_OPTION_ARG_STRING,
+                           &o->return_consumed_capacity, "NONE, TOTAL or INDEXES", "WHAT");
     }
   if (command != COMMAND_TABLES && command != COMMAND_DESCRIBE)
-    add_entry (entries, "plain", G_OPTION_ARG_NONE, &o->plain,
-               "Plain JSON in and out (items, keys) instead of DynamoDB JSON", NULL);
-  add_entry (entries, G_OPTION_REMAINING, G_OPTION_ARG_STRING_ARRAY, &o->rest, NULL, NULL);
+    dyno_cli_add_option (entries, "plain", G_OPTION_ARG_NONE, &o->plain,
+                         "Plain JSON in and out (items, keys) instead of DynamoDB JSON", NULL);
+  dyno_cli_add_option (entries, G_OPTION_REMAINING, G_OPTION_ARG_STRING_ARRAY, &o->rest, NULL,
+                       NULL);
 
   return entries;
-}
-
-static gboolean
-parse_enum_option (Cli                *cli,
-                   const char         *option,
-                   const char         *text,
-                   const char * const *choices,
-                   guint               n_choices,
-                   int                *out)
-{
-  g_autofree char *upper = NULL;
-  g_autoptr(GString) list = g_string_new (NULL);
-
-  if (text == NULL)
-    return TRUE;
-
-  upper = g_ascii_strup (text, -1);
-  g_strdelimit (upper, "-", '_');
-  for (guint i = 0; i < n_choices; i++)
-    if (choices[i] != NULL && strcmp (choices[i], upper) == 0)
-      {
-        *out = (int) i;
-        return TRUE;
-      }
-
-  for (guint i = 0; i < n_choices; i++)
-    if (choices[i] != NULL)
-      g_string_append_printf (list, "%s%s", list->len ? ", " : "", choices[i]);
-
-  {
-    g_autofree char *message = g_strdup_printf ("\"%s\" is not one of %s", text, list->str);
-    report (cli, option, message);
-  }
-  return FALSE;
 }
 
 static gboolean
@@ -421,91 +333,13 @@ parse_values (Cli *cli)
   return TRUE;
 }
 
-static gboolean
-parse_condition (Cli           *cli,
-                 const char    *option,
-                 const char    *text,
-                 DynoExprRole   role,
-                 DynoExpr     **out)
-{
-  g_autoptr(GError) error = NULL;
-  DynoParseLocation location = { 0, };
-
-  *out = dyno_expr_parse_condition (text, DYNO_SYNTAX_INLINE, role, NULL, cli->values,
-                                    cli->used, &location, &error);
-  if (*out == NULL)
-    {
-      report (cli, option, error->message);
-      dyno_cli_print_location (stderr, text, &location);
-      return FALSE;
-    }
-
-  return TRUE;
-}
-
-/* Attribute types of the key attributes, so that plain JSON "123" becomes the N a key needs. */
-static GHashTable *
-schema_hints (DynoTableInfo *schema)
-{
-  GHashTable *hints = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-  const DynoKeyAttr *keys[2];
-
-  if (schema == NULL)
-    return hints;
-
-  keys[0] = dyno_table_info_get_partition_key (schema);
-  keys[1] = dyno_table_info_get_sort_key (schema);
-  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
-    if (keys[i] != NULL && keys[i]->name != NULL)
-      g_hash_table_insert (hints, g_strdup (keys[i]->name), GINT_TO_POINTER (keys[i]->type));
-
-  for (guint i = 0; i < dyno_table_info_get_n_indexes (schema); i++)
-    {
-      const DynoIndexInfo *index = dyno_table_info_get_index (schema, i);
-
-      if (index->partition_key.name != NULL)
-        g_hash_table_insert (hints, g_strdup (index->partition_key.name),
-                             GINT_TO_POINTER (index->partition_key.type));
-      if (index->sort_key.name != NULL)
-        g_hash_table_insert (hints, g_strdup (index->sort_key.name),
-                             GINT_TO_POINTER (index->sort_key.type));
-    }
-
-  return hints;
-}
-
 static DynoItem *
 parse_item_text (Cli         *cli,
                  const char  *text,
                  gssize       len,
                  GError     **error)
 {
-  if (cli->options->plain)
-    {
-      g_autoptr(GHashTable) hints = schema_hints (cli->schema);
-
-      return dyno_item_from_plain_json (text, len, hints, error);
-    }
-
-  return dyno_item_from_ddb_json (text, len, error);
-}
-
-static gboolean
-parse_item_option (Cli         *cli,
-                   const char  *option,
-                   const char  *text,
-                   DynoItem   **out)
-{
-  g_autoptr(GError) error = NULL;
-
-  *out = parse_item_text (cli, text, -1, &error);
-  if (*out == NULL)
-    {
-      report (cli, option, error->message);
-      return FALSE;
-    }
-
-  return TRUE;
+  return dyno_cli_parse_item_text (text, len, cli->options->plain, cli->schema, error);
 }
 
 /* The expressions: checked before anything is sent. */
@@ -515,8 +349,6 @@ build_expressions (Cli *cli)
   Options *o = cli->options;
   const CommandInfo *info = cli->info;
   g_autoptr(DynoRequest) request = dyno_request_new (info->op, o->rest[0]);
-  g_autoptr(GError) error = NULL;
-  int choice;
 
   if (o->values != NULL && !parse_values (cli))
     return FALSE;
@@ -531,8 +363,9 @@ build_expressions (Cli *cli)
                              "--key 'PK = \"USER#1\" AND begins_with(SK, \"ORDER#\")'");
           return FALSE;
         }
-      if (!parse_condition (cli, "--key", o->key, DYNO_EXPR_ROLE_KEY_CONDITION,
-                            &request->key_condition))
+      if (!dyno_cli_parse_condition_option (cli->prefix, "--key", o->key,
+                                            DYNO_EXPR_ROLE_KEY_CONDITION, cli->values,
+                                            cli->used, &request->key_condition))
         return FALSE;
     }
 
@@ -558,41 +391,26 @@ build_expressions (Cli *cli)
       return FALSE;
     }
 
-  if (o->update != NULL)
-    {
-      DynoParseLocation location = { 0, };
-
-      request->update = dyno_expr_parse_update (o->update, DYNO_SYNTAX_INLINE, NULL,
-                                                cli->values, cli->used, &location, &error);
-      if (request->update == NULL)
-        {
-          report (cli, "--update", error->message);
-          dyno_cli_print_location (stderr, o->update, &location);
-          return FALSE;
-        }
-    }
+  if (o->update != NULL
+      && !dyno_cli_parse_update_option (cli->prefix, o->update, cli->values, cli->used,
+                                        &request->update))
+    return FALSE;
 
   if (o->condition != NULL
-      && !parse_condition (cli, "--condition", o->condition, DYNO_EXPR_ROLE_CONDITION,
-                           &request->condition))
+      && !dyno_cli_parse_condition_option (cli->prefix, "--condition", o->condition,
+                                           DYNO_EXPR_ROLE_CONDITION, cli->values, cli->used,
+                                           &request->condition))
     return FALSE;
   if (o->filter != NULL
-      && !parse_condition (cli, "--filter", o->filter, DYNO_EXPR_ROLE_FILTER, &request->filter))
+      && !dyno_cli_parse_condition_option (cli->prefix, "--filter", o->filter,
+                                           DYNO_EXPR_ROLE_FILTER, cli->values, cli->used,
+                                           &request->filter))
     return FALSE;
 
-  if (o->project != NULL)
-    {
-      DynoParseLocation location = { 0, };
-
-      request->projection = dyno_expr_parse_projection (o->project, DYNO_SYNTAX_INLINE, NULL,
-                                                        cli->used, &location, &error);
-      if (request->projection == NULL)
-        {
-          report (cli, "--project", error->message);
-          dyno_cli_print_location (stderr, o->project, &location);
-          return FALSE;
-        }
-    }
+  if (o->project != NULL
+      && !dyno_cli_parse_projection_option (cli->prefix, o->project, cli->used,
+                                            &request->projection))
+    return FALSE;
 
   if (cli->values != NULL && g_hash_table_size (cli->values) > 0)
     {
@@ -610,15 +428,8 @@ build_expressions (Cli *cli)
           }
     }
 
-  if (o->limit != G_MININT)
-    {
-      if (o->limit < 1)
-        {
-          report (cli, "--limit", "must be at least 1");
-          return FALSE;
-        }
-      request->limit = o->limit;
-    }
+  if (!dyno_cli_parse_limit_option (cli->prefix, o->limit, &request->limit))
+    return FALSE;
   if (o->max_items < 0)
     {
       report (cli, "--max-items", "must be at least 1");
@@ -634,26 +445,17 @@ build_expressions (Cli *cli)
   if (o->consistent)
     request->consistent_read = DYNO_TRISTATE_TRUE;
 
-  choice = DYNO_SELECT_UNSET;
-  if (!parse_enum_option (cli, "--select", o->select, select_names,
-                          G_N_ELEMENTS (select_names), &choice))
+  if (!dyno_cli_parse_select_option (cli->prefix, o->select, &request->select)
+      || !dyno_cli_parse_consumed_option (cli->prefix, o->return_consumed_capacity,
+                                          &request->return_consumed_capacity))
     return FALSE;
-  request->select = choice;
-
-  choice = DYNO_CONSUMED_UNSET;
-  if (!parse_enum_option (cli, "--return-consumed-capacity", o->return_consumed_capacity,
-                          consumed_names, G_N_ELEMENTS (consumed_names), &choice))
-    return FALSE;
-  request->return_consumed_capacity = choice;
   /* The ledger shows capacity: ask for it unless told otherwise. */
   if (o->stats && request->return_consumed_capacity == DYNO_CONSUMED_UNSET)
     request->return_consumed_capacity = DYNO_CONSUMED_TOTAL;
 
-  choice = DYNO_RETURN_VALUES_UNSET;
-  if (!parse_enum_option (cli, "--return-values", o->return_values, return_values_names,
-                          G_N_ELEMENTS (return_values_names), &choice))
+  if (!dyno_cli_parse_return_values_option (cli->prefix, o->return_values,
+                                            &request->return_values))
     return FALSE;
-  request->return_values = choice;
 
   cli->request = g_steal_pointer (&request);
   return TRUE;
@@ -665,13 +467,17 @@ build_items (Cli *cli)
 {
   Options *o = cli->options;
 
-  if (o->key_item != NULL && !parse_item_option (cli, "--key-item", o->key_item,
-                                                 &cli->request->key))
+  if (o->key_item != NULL
+      && !dyno_cli_parse_item_option (cli->prefix, "--key-item", o->key_item, o->plain,
+                                      cli->schema, &cli->request->key))
     return FALSE;
-  if (o->item != NULL && !parse_item_option (cli, "--item", o->item, &cli->request->item))
+  if (o->item != NULL
+      && !dyno_cli_parse_item_option (cli->prefix, "--item", o->item, o->plain, cli->schema,
+                                      &cli->request->item))
     return FALSE;
-  if (o->start_key != NULL && !parse_item_option (cli, "--start-key", o->start_key,
-                                                  &cli->request->exclusive_start_key))
+  if (o->start_key != NULL
+      && !dyno_cli_parse_item_option (cli->prefix, "--start-key", o->start_key, o->plain,
+                                      cli->schema, &cli->request->exclusive_start_key))
     return FALSE;
 
   return TRUE;
@@ -857,7 +663,7 @@ run_done_cb (GObject      *source,
 
   if (!dyno_run_load_all_finish (DYNO_RUN (source), result, &error))
     {
-      report_service_error (cli, error);
+      dyno_cli_report_service_error (cli->prefix, error);
       cli->status = exit_status_for (error);
     }
 
@@ -954,7 +760,7 @@ executed_cb (GObject      *source,
   response = dyno_backend_execute_finish (DYNO_BACKEND (source), result, &error);
   if (response == NULL)
     {
-      report_service_error (cli, error);
+      dyno_cli_report_service_error (cli->prefix, error);
       cli->status = exit_status_for (error);
     }
   else
@@ -990,7 +796,7 @@ described_cb (GObject      *source,
   cli->schema = dyno_backend_describe_table_finish (DYNO_BACKEND (source), result, &error);
   if (cli->schema == NULL)
     {
-      report_service_error (cli, error);
+      dyno_cli_report_service_error (cli->prefix, error);
       cli->status = exit_status_for (error);
       g_main_loop_quit (cli->loop);
       return;
@@ -1023,7 +829,7 @@ tables_cb (GObject      *source,
   names = dyno_backend_list_tables_finish (DYNO_BACKEND (source), result, &error);
   if (names == NULL)
     {
-      report_service_error (cli, error);
+      dyno_cli_report_service_error (cli->prefix, error);
       cli->status = exit_status_for (error);
     }
   else
@@ -1049,7 +855,7 @@ describe_json_cb (GObject      *source,
   response = dyno_backend_call_json_finish (DYNO_BACKEND (source), result, &error);
   if (response == NULL)
     {
-      report_service_error (cli, error);
+      dyno_cli_report_service_error (cli->prefix, error);
       cli->status = exit_status_for (error);
     }
   else
@@ -1077,7 +883,7 @@ batch_written_cb (GObject      *source,
 
   if (!dyno_backend_batch_write_finish (DYNO_BACKEND (source), result, &n_written, &error))
     {
-      report_service_error (cli, error);
+      dyno_cli_report_service_error (cli->prefix, error);
       cli->status = exit_status_for (error);
     }
   else

@@ -411,6 +411,206 @@ dyno_cgb_append_base64 (GString      *out,
   g_string_append (out, b64);
 }
 
+/* How one language writes a map literal: the members of an M value, or the placeholders of
+ * ExpressionAttributeNames/-Values.  PHP, Ruby, Kotlin and .NET write the same thing, one
+ * `key SEP value,` line a member, and differ only in these words. */
+typedef struct {
+  const char *head;           /* always written first ("new Dictionary<…>") */
+  const char *empty;          /* after @head when there are no members ("[]") */
+  gboolean    open_own_line;  /* @open on a line of its own, at the map's indent */
+  const char *open;           /* "[\n", "{\n", "mapOf(\n" */
+  const char *key_open;       /* before a key ("[") */
+  const char *arrow;          /* between key and value (" => ", " to ", "] = ") */
+  char        close;          /* after the closing indent */
+  guint       step;           /* the members' indent, beyond the map's */
+  void      (*append_string) (GString *out, const char *text, gsize len);
+  void      (*append_value)  (GString *out, const DynoValue *value, guint indent);
+} DynoCgbMapStyle;
+
+/* @kind: DYNO_CGB_ITEM (the members of @map), DYNO_CGB_NAMES or DYNO_CGB_VALUES (from
+ * @printed).  The closing bracket at @indent. */
+static inline void
+dyno_cgb_append_map (GString                  *out,
+                     const DynoCgbMapStyle    *style,
+                     DynoCgbKind               kind,
+                     const DynoValue          *map,
+                     const DynoPrintedRequest *printed,
+                     guint                     indent)
+{
+  guint n;
+
+  if (kind == DYNO_CGB_ITEM)
+    n = dyno_value_get_n_children (map);
+  else if (kind == DYNO_CGB_NAMES)
+    n = printed->name_placeholders->len;
+  else
+    n = printed->value_placeholders->len;
+
+  g_string_append (out, style->head);
+  if (n == 0)
+    {
+      g_string_append (out, style->empty);
+      return;
+    }
+  if (style->open_own_line)
+    {
+      g_string_append_c (out, '\n');
+      dyno_cgb_indent (out, indent, 1);
+    }
+  g_string_append (out, style->open);
+  for (guint i = 0; i < n; i++)
+    {
+      dyno_cgb_indent (out, indent + style->step, 1);
+      g_string_append (out, style->key_open);
+      if (kind == DYNO_CGB_ITEM)
+        {
+          gsize len;
+          const char *name = dyno_value_get_member_name (map, i, &len);
+
+          style->append_string (out, name, len);
+          g_string_append (out, style->arrow);
+          style->append_value (out, dyno_value_get_child (map, i), indent + style->step);
+        }
+      else if (kind == DYNO_CGB_NAMES)
+        {
+          const char *placeholder = g_ptr_array_index (printed->name_placeholders, i);
+          const char *name = g_ptr_array_index (printed->names, i);
+
+          style->append_string (out, placeholder, strlen (placeholder));
+          g_string_append (out, style->arrow);
+          style->append_string (out, name, strlen (name));
+        }
+      else
+        {
+          const char *placeholder = g_ptr_array_index (printed->value_placeholders, i);
+
+          style->append_string (out, placeholder, strlen (placeholder));
+          g_string_append (out, style->arrow);
+          style->append_value (out, g_ptr_array_index (printed->values, i),
+                               indent + style->step);
+        }
+      g_string_append (out, ",\n");
+    }
+  dyno_cgb_indent (out, indent, 1);
+  g_string_append_c (out, style->close);
+}
+
+/* The members of an SS, NS or BS value, separated by ", ": text with @append_string, binary
+ * with @append_bytes.  Every emitter writes a set's members this way, inside its own
+ * brackets. */
+static inline void
+dyno_cgb_append_set_members (GString         *out,
+                             const DynoValue *set,
+                             void           (*append_string) (GString    *out,
+                                                              const char *text,
+                                                              gsize       len),
+                             void           (*append_bytes)  (GString      *out,
+                                                              const guint8 *data,
+                                                              gsize         len))
+{
+  gboolean binary = dyno_value_get_kind (set) == DYNO_VALUE_BS;
+
+  for (guint i = 0; i < dyno_value_get_n_children (set); i++)
+    {
+      const DynoValue *member = dyno_value_get_child (set, i);
+      gsize len;
+
+      if (i > 0)
+        g_string_append (out, ", ");
+      if (binary)
+        {
+          const guint8 *data = dyno_value_get_binary (member, &len);
+
+          append_bytes (out, data, len);
+        }
+      else
+        {
+          const char *text = dyno_value_get_string (member, &len);
+
+          append_string (out, text, len);
+        }
+    }
+}
+
+/* The elements of an L value, one a line at @indent, each followed by ",\n". */
+static inline void
+dyno_cgb_append_list_items (GString         *out,
+                            const DynoValue *list,
+                            guint            indent,
+                            void           (*append_value) (GString         *out,
+                                                            const DynoValue *value,
+                                                            guint            indent))
+{
+  for (guint i = 0; i < dyno_value_get_n_children (list); i++)
+    {
+      dyno_cgb_indent (out, indent, 1);
+      append_value (out, dyno_value_get_child (list, i), indent);
+      g_string_append (out, ",\n");
+    }
+}
+
+/* How PHP, Ruby, Kotlin and .NET write a request's members: one `name SEP value END` line
+ * each, strings and maps in the language's own style. */
+typedef struct {
+  void                  (*append_name) (GString *out, const char *api_name);  /* and SEP */
+  /* NULL: an enum member is written as a string */
+  void                  (*append_enum) (GString *out, const DynoCgbField *field);
+  const DynoCgbMapStyle  *map_style;    /* items and ExpressionAttributeValues; its
+                                         * append_string writes every string */
+  const DynoCgbMapStyle  *names_style;  /* ExpressionAttributeNames */
+  const char             *end;          /* after each member */
+} DynoCgbFieldStyle;
+
+/* The members of @request, one a line at @indent. */
+static inline void
+dyno_cgb_append_fields (GString                  *out,
+                        const DynoCgbFieldStyle  *style,
+                        const DynoRequest        *request,
+                        const DynoPrintedRequest *printed,
+                        guint                     indent)
+{
+  g_autoptr(GArray) fields = dyno_cgb_collect_fields (request, printed);
+
+  for (guint i = 0; i < fields->len; i++)
+    {
+      DynoCgbField *field = &g_array_index (fields, DynoCgbField, i);
+
+      dyno_cgb_indent (out, indent, 1);
+      style->append_name (out, field->api_name);
+      switch (field->kind)
+        {
+        case DYNO_CGB_ENUM:
+          if (style->append_enum != NULL)
+            {
+              style->append_enum (out, field);
+              break;
+            }
+          G_GNUC_FALLTHROUGH;
+        case DYNO_CGB_STRING:
+          style->map_style->append_string (out, field->text, strlen (field->text));
+          break;
+        case DYNO_CGB_INT:
+          g_string_append_printf (out, "%" G_GINT64_FORMAT, field->number);
+          break;
+        case DYNO_CGB_BOOL:
+          g_string_append (out, field->flag ? "true" : "false");
+          break;
+        case DYNO_CGB_NAMES:
+          dyno_cgb_append_map (out, style->names_style, DYNO_CGB_NAMES, NULL, printed, indent);
+          break;
+        case DYNO_CGB_VALUES:
+          dyno_cgb_append_map (out, style->map_style, DYNO_CGB_VALUES, NULL, printed, indent);
+          break;
+        case DYNO_CGB_ITEM:
+          dyno_cgb_append_map (out, style->map_style, DYNO_CGB_ITEM, field->map, NULL, indent);
+          break;
+        default:
+          g_assert_not_reached ();
+        }
+      g_string_append (out, style->end);
+    }
+}
+
 /* Attribute names and map keys are S text; values come typed from DynoValue. */
 static inline const char *
 dyno_cgb_value_text (const DynoValue *value)

@@ -86,25 +86,7 @@ cpp_append_value (GString         *out,
     case DYNO_VALUE_NS:
     case DYNO_VALUE_BS:
       g_string_append_printf (out, ".Set%s({", dyno_value_type_to_string (kind));
-      for (guint i = 0; i < n; i++)
-        {
-          const DynoValue *member = dyno_value_get_child (value, i);
-
-          if (i > 0)
-            g_string_append (out, ", ");
-          if (kind == DYNO_VALUE_BS)
-            {
-              const guint8 *data = dyno_value_get_binary (member, &len);
-
-              cpp_append_bytes (out, data, len);
-            }
-          else
-            {
-              const char *text = dyno_value_get_string (member, &len);
-
-              cpp_append_string (out, text, len);
-            }
-        }
+      dyno_cgb_append_set_members (out, value, cpp_append_string, cpp_append_bytes);
       g_string_append (out, "})");
       break;
     case DYNO_VALUE_M:

@@ -33,6 +33,17 @@ dotnet_append_stream (GString      *out,
   g_string_append (out, "\"))");
 }
 
+static const DynoCgbMapStyle dotnet_map_style = {
+  "new Dictionary<string, AttributeValue>", "()", TRUE, "{\n", "[", "] = ", '}', 4,
+  dotnet_append_string, dotnet_append_value,
+};
+
+/* The names map holds strings, not AttributeValues. */
+static const DynoCgbMapStyle dotnet_names_style = {
+  "new Dictionary<string, string>", "()", TRUE, "{\n", "[", "] = ", '}', 4,
+  dotnet_append_string, dotnet_append_value,
+};
+
 /* `new Dictionary<string, AttributeValue>\n{\n    ["k"] = v,\n}` for an M value's members,
  * the braces at @indent. */
 static void
@@ -40,31 +51,7 @@ dotnet_append_attribute_map (GString         *out,
                              const DynoValue *map,
                              guint            indent)
 {
-  guint n = dyno_value_get_n_children (map);
-
-  g_string_append (out, "new Dictionary<string, AttributeValue>");
-  if (n == 0)
-    {
-      g_string_append (out, "()");
-      return;
-    }
-  g_string_append_c (out, '\n');
-  dyno_cgb_indent (out, indent, 1);
-  g_string_append (out, "{\n");
-  for (guint i = 0; i < n; i++)
-    {
-      gsize len;
-      const char *name = dyno_value_get_member_name (map, i, &len);
-
-      dyno_cgb_indent (out, indent + 4, 1);
-      g_string_append_c (out, '[');
-      dotnet_append_string (out, name, len);
-      g_string_append (out, "] = ");
-      dotnet_append_value (out, dyno_value_get_child (map, i), indent + 4);
-      g_string_append (out, ",\n");
-    }
-  dyno_cgb_indent (out, indent, 1);
-  g_string_append_c (out, '}');
+  dyno_cgb_append_map (out, &dotnet_map_style, DYNO_CGB_ITEM, map, NULL, indent);
 }
 
 static void
@@ -111,25 +98,7 @@ dotnet_append_value (GString         *out,
       g_string_append_printf (out, "new AttributeValue { %s = new List<%s> { ",
                               dyno_value_type_to_string (kind),
                               kind == DYNO_VALUE_BS ? "MemoryStream" : "string");
-      for (guint i = 0; i < n; i++)
-        {
-          const DynoValue *member = dyno_value_get_child (value, i);
-
-          if (i > 0)
-            g_string_append (out, ", ");
-          if (kind == DYNO_VALUE_BS)
-            {
-              const guint8 *data = dyno_value_get_binary (member, &len);
-
-              dotnet_append_stream (out, data, len);
-            }
-          else
-            {
-              const char *text = dyno_value_get_string (member, &len);
-
-              dotnet_append_string (out, text, len);
-            }
-        }
+      dyno_cgb_append_set_members (out, value, dotnet_append_string, dotnet_append_stream);
       g_string_append (out, " } }");
       break;
     case DYNO_VALUE_M:
@@ -164,12 +133,7 @@ dotnet_append_value (GString         *out,
       g_string_append (out, "L = new List<AttributeValue>\n");
       dyno_cgb_indent (out, indent + 4, 1);
       g_string_append (out, "{\n");
-      for (guint i = 0; i < n; i++)
-        {
-          dyno_cgb_indent (out, indent + 8, 1);
-          dotnet_append_value (out, dyno_value_get_child (value, i), indent + 8);
-          g_string_append (out, ",\n");
-        }
+      dyno_cgb_append_list_items (out, value, indent + 8, dotnet_append_value);
       dyno_cgb_indent (out, indent + 4, 1);
       g_string_append (out, "},\n");
       dyno_cgb_indent (out, indent, 1);
@@ -180,6 +144,24 @@ dotnet_append_value (GString         *out,
     }
 }
 
+static void
+dotnet_append_name (GString    *out,
+                    const char *api_name)
+{
+  g_string_append_printf (out, "%s = ", api_name);
+}
+
+static void
+dotnet_append_enum (GString            *out,
+                    const DynoCgbField *field)
+{
+  g_string_append_printf (out, "%s.%s", field->enum_type, field->text);
+}
+
+static const DynoCgbFieldStyle dotnet_field_style = {
+  dotnet_append_name, dotnet_append_enum, &dotnet_map_style, &dotnet_names_style, ",\n",
+};
+
 /* `var request = new XRequest\n{\n…\n};` with the statement at @indent. */
 static void
 dotnet_append_request (GString                  *out,
@@ -187,7 +169,6 @@ dotnet_append_request (GString                  *out,
                        const DynoPrintedRequest *printed,
                        guint                     indent)
 {
-  g_autoptr(GArray) fields = dyno_cgb_collect_fields (request, printed);
   guint inner = indent + 4;
 
   dyno_cgb_indent (out, indent, 1);
@@ -195,71 +176,7 @@ dotnet_append_request (GString                  *out,
                           dyno_cgb_operation_pascal (request->operation));
   dyno_cgb_indent (out, indent, 1);
   g_string_append (out, "{\n");
-  for (guint i = 0; i < fields->len; i++)
-    {
-      DynoCgbField *field = &g_array_index (fields, DynoCgbField, i);
-
-      dyno_cgb_indent (out, inner, 1);
-      g_string_append_printf (out, "%s = ", field->api_name);
-      switch (field->kind)
-        {
-        case DYNO_CGB_STRING:
-          dotnet_append_string (out, field->text, strlen (field->text));
-          break;
-        case DYNO_CGB_INT:
-          g_string_append_printf (out, "%" G_GINT64_FORMAT, field->number);
-          break;
-        case DYNO_CGB_BOOL:
-          g_string_append (out, field->flag ? "true" : "false");
-          break;
-        case DYNO_CGB_ENUM:
-          g_string_append_printf (out, "%s.%s", field->enum_type, field->text);
-          break;
-        case DYNO_CGB_NAMES:
-          g_string_append (out, "new Dictionary<string, string>\n");
-          dyno_cgb_indent (out, inner, 1);
-          g_string_append (out, "{\n");
-          for (guint j = 0; j < printed->name_placeholders->len; j++)
-            {
-              const char *placeholder = g_ptr_array_index (printed->name_placeholders, j);
-              const char *name = g_ptr_array_index (printed->names, j);
-
-              dyno_cgb_indent (out, inner + 4, 1);
-              g_string_append_c (out, '[');
-              dotnet_append_string (out, placeholder, strlen (placeholder));
-              g_string_append (out, "] = ");
-              dotnet_append_string (out, name, strlen (name));
-              g_string_append (out, ",\n");
-            }
-          dyno_cgb_indent (out, inner, 1);
-          g_string_append_c (out, '}');
-          break;
-        case DYNO_CGB_VALUES:
-          g_string_append (out, "new Dictionary<string, AttributeValue>\n");
-          dyno_cgb_indent (out, inner, 1);
-          g_string_append (out, "{\n");
-          for (guint j = 0; j < printed->value_placeholders->len; j++)
-            {
-              const char *placeholder = g_ptr_array_index (printed->value_placeholders, j);
-
-              dyno_cgb_indent (out, inner + 4, 1);
-              g_string_append_c (out, '[');
-              dotnet_append_string (out, placeholder, strlen (placeholder));
-              g_string_append (out, "] = ");
-              dotnet_append_value (out, g_ptr_array_index (printed->values, j), inner + 4);
-              g_string_append (out, ",\n");
-            }
-          dyno_cgb_indent (out, inner, 1);
-          g_string_append_c (out, '}');
-          break;
-        case DYNO_CGB_ITEM:
-          dotnet_append_attribute_map (out, field->map, inner);
-          break;
-        default:
-          g_assert_not_reached ();
-        }
-      g_string_append (out, ",\n");
-    }
+  dyno_cgb_append_fields (out, &dotnet_field_style, request, printed, inner);
   dyno_cgb_indent (out, indent, 1);
   g_string_append (out, "};\n");
 }

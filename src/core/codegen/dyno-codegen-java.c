@@ -173,25 +173,7 @@ java_append_value (GString         *out,
     case DYNO_VALUE_BS:
       g_string_append_printf (out, "AttributeValue.from%s(List.of(",
                               kind == DYNO_VALUE_SS ? "Ss" : kind == DYNO_VALUE_NS ? "Ns" : "Bs");
-      for (guint i = 0; i < n; i++)
-        {
-          const DynoValue *member = dyno_value_get_child (value, i);
-
-          if (i > 0)
-            g_string_append (out, ", ");
-          if (kind == DYNO_VALUE_BS)
-            {
-              const guint8 *data = dyno_value_get_binary (member, &len);
-
-              java_append_bytes (out, data, len);
-            }
-          else
-            {
-              const char *text = dyno_value_get_string (member, &len);
-
-              java_append_string (out, text, len);
-            }
-        }
+      dyno_cgb_append_set_members (out, value, java_append_string, java_append_bytes);
       g_string_append (out, "))");
       break;
     case DYNO_VALUE_M:

@@ -33,33 +33,18 @@ kotlin_append_bytes (GString      *out,
   g_string_append (out, "\")");
 }
 
+static const DynoCgbMapStyle kotlin_map_style = {
+  "", "emptyMap()", FALSE, "mapOf(\n", "", " to ", ')', 4,
+  kotlin_append_string, kotlin_append_value,
+};
+
 /* mapOf(\n  k to v,\n) for an M value's members; the closing parenthesis at @indent. */
 static void
 kotlin_append_attribute_map (GString         *out,
                              const DynoValue *map,
                              guint            indent)
 {
-  guint n = dyno_value_get_n_children (map);
-
-  if (n == 0)
-    {
-      g_string_append (out, "emptyMap()");
-      return;
-    }
-  g_string_append (out, "mapOf(\n");
-  for (guint i = 0; i < n; i++)
-    {
-      gsize len;
-      const char *name = dyno_value_get_member_name (map, i, &len);
-
-      dyno_cgb_indent (out, indent + 4, 1);
-      kotlin_append_string (out, name, len);
-      g_string_append (out, " to ");
-      kotlin_append_value (out, dyno_value_get_child (map, i), indent + 4);
-      g_string_append (out, ",\n");
-    }
-  dyno_cgb_indent (out, indent, 1);
-  g_string_append_c (out, ')');
+  dyno_cgb_append_map (out, &kotlin_map_style, DYNO_CGB_ITEM, map, NULL, indent);
 }
 
 static void
@@ -104,25 +89,7 @@ kotlin_append_value (GString         *out,
     case DYNO_VALUE_BS:
       g_string_append_printf (out, "AttributeValue.%s(listOf(",
                               kind == DYNO_VALUE_SS ? "Ss" : kind == DYNO_VALUE_NS ? "Ns" : "Bs");
-      for (guint i = 0; i < n; i++)
-        {
-          const DynoValue *member = dyno_value_get_child (value, i);
-
-          if (i > 0)
-            g_string_append (out, ", ");
-          if (kind == DYNO_VALUE_BS)
-            {
-              const guint8 *data = dyno_value_get_binary (member, &len);
-
-              kotlin_append_bytes (out, data, len);
-            }
-          else
-            {
-              const char *text = dyno_value_get_string (member, &len);
-
-              kotlin_append_string (out, text, len);
-            }
-        }
+      dyno_cgb_append_set_members (out, value, kotlin_append_string, kotlin_append_bytes);
       g_string_append (out, "))");
       break;
     case DYNO_VALUE_M:
@@ -139,12 +106,7 @@ kotlin_append_value (GString         *out,
       g_string_append (out, "AttributeValue.L(\n");
       dyno_cgb_indent (out, indent + 4, 1);
       g_string_append (out, "listOf(\n");
-      for (guint i = 0; i < n; i++)
-        {
-          dyno_cgb_indent (out, indent + 8, 1);
-          kotlin_append_value (out, dyno_value_get_child (value, i), indent + 8);
-          g_string_append (out, ",\n");
-        }
+      dyno_cgb_append_list_items (out, value, indent + 8, kotlin_append_value);
       dyno_cgb_indent (out, indent + 4, 1);
       g_string_append (out, "),\n");
       dyno_cgb_indent (out, indent, 1);
@@ -155,6 +117,26 @@ kotlin_append_value (GString         *out,
     }
 }
 
+static void
+kotlin_append_name (GString    *out,
+                    const char *api_name)
+{
+  dyno_cgb_append_camel (out, api_name);
+  g_string_append (out, " = ");
+}
+
+static void
+kotlin_append_enum (GString            *out,
+                    const DynoCgbField *field)
+{
+  g_string_append_printf (out, "%s.", field->enum_type);
+  dyno_cgb_append_pascal (out, field->text);
+}
+
+static const DynoCgbFieldStyle kotlin_field_style = {
+  kotlin_append_name, kotlin_append_enum, &kotlin_map_style, &kotlin_map_style, "\n",
+};
+
 /* `val request = XRequest {\n…\n}` with the statement at @indent. */
 static void
 kotlin_append_request (GString                  *out,
@@ -162,73 +144,12 @@ kotlin_append_request (GString                  *out,
                        const DynoPrintedRequest *printed,
                        guint                     indent)
 {
-  g_autoptr(GArray) fields = dyno_cgb_collect_fields (request, printed);
   guint inner = indent + 4;
 
   dyno_cgb_indent (out, indent, 1);
   g_string_append_printf (out, "val request = %sRequest {\n",
                           dyno_cgb_operation_pascal (request->operation));
-  for (guint i = 0; i < fields->len; i++)
-    {
-      DynoCgbField *field = &g_array_index (fields, DynoCgbField, i);
-
-      dyno_cgb_indent (out, inner, 1);
-      dyno_cgb_append_camel (out, field->api_name);
-      g_string_append (out, " = ");
-      switch (field->kind)
-        {
-        case DYNO_CGB_STRING:
-          kotlin_append_string (out, field->text, strlen (field->text));
-          break;
-        case DYNO_CGB_INT:
-          g_string_append_printf (out, "%" G_GINT64_FORMAT, field->number);
-          break;
-        case DYNO_CGB_BOOL:
-          g_string_append (out, field->flag ? "true" : "false");
-          break;
-        case DYNO_CGB_ENUM:
-          g_string_append_printf (out, "%s.", field->enum_type);
-          dyno_cgb_append_pascal (out, field->text);
-          break;
-        case DYNO_CGB_NAMES:
-          g_string_append (out, "mapOf(\n");
-          for (guint j = 0; j < printed->name_placeholders->len; j++)
-            {
-              const char *placeholder = g_ptr_array_index (printed->name_placeholders, j);
-              const char *name = g_ptr_array_index (printed->names, j);
-
-              dyno_cgb_indent (out, inner + 4, 1);
-              kotlin_append_string (out, placeholder, strlen (placeholder));
-              g_string_append (out, " to ");
-              kotlin_append_string (out, name, strlen (name));
-              g_string_append (out, ",\n");
-            }
-          dyno_cgb_indent (out, inner, 1);
-          g_string_append_c (out, ')');
-          break;
-        case DYNO_CGB_VALUES:
-          g_string_append (out, "mapOf(\n");
-          for (guint j = 0; j < printed->value_placeholders->len; j++)
-            {
-              const char *placeholder = g_ptr_array_index (printed->value_placeholders, j);
-
-              dyno_cgb_indent (out, inner + 4, 1);
-              kotlin_append_string (out, placeholder, strlen (placeholder));
-              g_string_append (out, " to ");
-              kotlin_append_value (out, g_ptr_array_index (printed->values, j), inner + 4);
-              g_string_append (out, ",\n");
-            }
-          dyno_cgb_indent (out, inner, 1);
-          g_string_append_c (out, ')');
-          break;
-        case DYNO_CGB_ITEM:
-          kotlin_append_attribute_map (out, field->map, inner);
-          break;
-        default:
-          g_assert_not_reached ();
-        }
-      g_string_append_c (out, '\n');
-    }
+  dyno_cgb_append_fields (out, &kotlin_field_style, request, printed, inner);
   dyno_cgb_indent (out, indent, 1);
   g_string_append (out, "}\n");
 }

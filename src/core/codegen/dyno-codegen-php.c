@@ -34,33 +34,18 @@ php_append_bytes (GString      *out,
   g_string_append (out, "')");
 }
 
+static const DynoCgbMapStyle php_map_style = {
+  "", "[]", FALSE, "[\n", "", " => ", ']', 4,
+  php_append_string, php_append_value,
+};
+
 /* [\n 'k' => v,\n] for an M value's members; the closing bracket at @indent. */
 static void
 php_append_attribute_map (GString         *out,
                           const DynoValue *map,
                           guint            indent)
 {
-  guint n = dyno_value_get_n_children (map);
-
-  if (n == 0)
-    {
-      g_string_append (out, "[]");
-      return;
-    }
-  g_string_append (out, "[\n");
-  for (guint i = 0; i < n; i++)
-    {
-      gsize len;
-      const char *name = dyno_value_get_member_name (map, i, &len);
-
-      dyno_cgb_indent (out, indent + 4, 1);
-      php_append_string (out, name, len);
-      g_string_append (out, " => ");
-      php_append_value (out, dyno_value_get_child (map, i), indent + 4);
-      g_string_append (out, ",\n");
-    }
-  dyno_cgb_indent (out, indent, 1);
-  g_string_append_c (out, ']');
+  dyno_cgb_append_map (out, &php_map_style, DYNO_CGB_ITEM, map, NULL, indent);
 }
 
 static void
@@ -104,25 +89,7 @@ php_append_value (GString         *out,
     case DYNO_VALUE_NS:
     case DYNO_VALUE_BS:
       g_string_append_printf (out, "['%s' => [", dyno_value_type_to_string (kind));
-      for (guint i = 0; i < n; i++)
-        {
-          const DynoValue *member = dyno_value_get_child (value, i);
-
-          if (i > 0)
-            g_string_append (out, ", ");
-          if (kind == DYNO_VALUE_BS)
-            {
-              const guint8 *data = dyno_value_get_binary (member, &len);
-
-              php_append_bytes (out, data, len);
-            }
-          else
-            {
-              const char *text = dyno_value_get_string (member, &len);
-
-              php_append_string (out, text, len);
-            }
-        }
+      dyno_cgb_append_set_members (out, value, php_append_string, php_append_bytes);
       g_string_append (out, "]]");
       break;
     case DYNO_VALUE_M:
@@ -134,12 +101,7 @@ php_append_value (GString         *out,
       g_string_append (out, "['L' => [");
       if (n > 0)
         g_string_append_c (out, '\n');
-      for (guint i = 0; i < n; i++)
-        {
-          dyno_cgb_indent (out, indent + 4, 1);
-          php_append_value (out, dyno_value_get_child (value, i), indent + 4);
-          g_string_append (out, ",\n");
-        }
+      dyno_cgb_append_list_items (out, value, indent + 4, php_append_value);
       if (n > 0)
         dyno_cgb_indent (out, indent, 1);
       g_string_append (out, "]]");
@@ -149,6 +111,17 @@ php_append_value (GString         *out,
     }
 }
 
+static void
+php_append_name (GString    *out,
+                 const char *api_name)
+{
+  g_string_append_printf (out, "'%s' => ", api_name);
+}
+
+static const DynoCgbFieldStyle php_field_style = {
+  php_append_name, NULL, &php_map_style, &php_map_style, ",\n",
+};
+
 /* The parameter array `[\n…\n]`, its closing bracket at @indent. */
 static void
 php_append_params (GString                  *out,
@@ -156,67 +129,10 @@ php_append_params (GString                  *out,
                    const DynoPrintedRequest *printed,
                    guint                     indent)
 {
-  g_autoptr(GArray) fields = dyno_cgb_collect_fields (request, printed);
   guint inner = indent + 4;
 
   g_string_append (out, "[\n");
-  for (guint i = 0; i < fields->len; i++)
-    {
-      DynoCgbField *field = &g_array_index (fields, DynoCgbField, i);
-
-      dyno_cgb_indent (out, inner, 1);
-      g_string_append_printf (out, "'%s' => ", field->api_name);
-      switch (field->kind)
-        {
-        case DYNO_CGB_STRING:
-        case DYNO_CGB_ENUM:
-          php_append_string (out, field->text, strlen (field->text));
-          break;
-        case DYNO_CGB_INT:
-          g_string_append_printf (out, "%" G_GINT64_FORMAT, field->number);
-          break;
-        case DYNO_CGB_BOOL:
-          g_string_append (out, field->flag ? "true" : "false");
-          break;
-        case DYNO_CGB_NAMES:
-          g_string_append (out, "[\n");
-          for (guint j = 0; j < printed->name_placeholders->len; j++)
-            {
-              const char *placeholder = g_ptr_array_index (printed->name_placeholders, j);
-              const char *name = g_ptr_array_index (printed->names, j);
-
-              dyno_cgb_indent (out, inner + 4, 1);
-              php_append_string (out, placeholder, strlen (placeholder));
-              g_string_append (out, " => ");
-              php_append_string (out, name, strlen (name));
-              g_string_append (out, ",\n");
-            }
-          dyno_cgb_indent (out, inner, 1);
-          g_string_append_c (out, ']');
-          break;
-        case DYNO_CGB_VALUES:
-          g_string_append (out, "[\n");
-          for (guint j = 0; j < printed->value_placeholders->len; j++)
-            {
-              const char *placeholder = g_ptr_array_index (printed->value_placeholders, j);
-
-              dyno_cgb_indent (out, inner + 4, 1);
-              php_append_string (out, placeholder, strlen (placeholder));
-              g_string_append (out, " => ");
-              php_append_value (out, g_ptr_array_index (printed->values, j), inner + 4);
-              g_string_append (out, ",\n");
-            }
-          dyno_cgb_indent (out, inner, 1);
-          g_string_append_c (out, ']');
-          break;
-        case DYNO_CGB_ITEM:
-          php_append_attribute_map (out, field->map, inner);
-          break;
-        default:
-          g_assert_not_reached ();
-        }
-      g_string_append (out, ",\n");
-    }
+  dyno_cgb_append_fields (out, &php_field_style, request, printed, inner);
   dyno_cgb_indent (out, indent, 1);
   g_string_append_c (out, ']');
 }

@@ -36,33 +36,18 @@ ruby_append_bytes (GString      *out,
   g_string_append (out, "\".b");
 }
 
+static const DynoCgbMapStyle ruby_map_style = {
+  "", "{}", FALSE, "{\n", "", " => ", '}', 2,
+  ruby_append_string, ruby_append_value,
+};
+
 /* {\n 'k' => v,\n} for an M value's members; the closing brace at @indent. */
 static void
 ruby_append_attribute_map (GString         *out,
                            const DynoValue *map,
                            guint            indent)
 {
-  guint n = dyno_value_get_n_children (map);
-
-  if (n == 0)
-    {
-      g_string_append (out, "{}");
-      return;
-    }
-  g_string_append (out, "{\n");
-  for (guint i = 0; i < n; i++)
-    {
-      gsize len;
-      const char *name = dyno_value_get_member_name (map, i, &len);
-
-      dyno_cgb_indent (out, indent + 2, 1);
-      ruby_append_string (out, name, len);
-      g_string_append (out, " => ");
-      ruby_append_value (out, dyno_value_get_child (map, i), indent + 2);
-      g_string_append (out, ",\n");
-    }
-  dyno_cgb_indent (out, indent, 1);
-  g_string_append_c (out, '}');
+  dyno_cgb_append_map (out, &ruby_map_style, DYNO_CGB_ITEM, map, NULL, indent);
 }
 
 static void
@@ -106,25 +91,7 @@ ruby_append_value (GString         *out,
     case DYNO_VALUE_BS:
       g_string_append_printf (out, "{ %s: [",
                               kind == DYNO_VALUE_SS ? "ss" : kind == DYNO_VALUE_NS ? "ns" : "bs");
-      for (guint i = 0; i < n; i++)
-        {
-          const DynoValue *member = dyno_value_get_child (value, i);
-
-          if (i > 0)
-            g_string_append (out, ", ");
-          if (kind == DYNO_VALUE_BS)
-            {
-              const guint8 *data = dyno_value_get_binary (member, &len);
-
-              ruby_append_bytes (out, data, len);
-            }
-          else
-            {
-              const char *text = dyno_value_get_string (member, &len);
-
-              ruby_append_string (out, text, len);
-            }
-        }
+      dyno_cgb_append_set_members (out, value, ruby_append_string, ruby_append_bytes);
       g_string_append (out, "] }");
       break;
     case DYNO_VALUE_M:
@@ -136,12 +103,7 @@ ruby_append_value (GString         *out,
       g_string_append (out, "{ l: [");
       if (n > 0)
         g_string_append_c (out, '\n');
-      for (guint i = 0; i < n; i++)
-        {
-          dyno_cgb_indent (out, indent + 2, 1);
-          ruby_append_value (out, dyno_value_get_child (value, i), indent + 2);
-          g_string_append (out, ",\n");
-        }
+      dyno_cgb_append_list_items (out, value, indent + 2, ruby_append_value);
       if (n > 0)
         dyno_cgb_indent (out, indent, 1);
       g_string_append (out, "] }");
@@ -151,6 +113,18 @@ ruby_append_value (GString         *out,
     }
 }
 
+static void
+ruby_append_name (GString    *out,
+                  const char *api_name)
+{
+  dyno_cgb_append_snake (out, api_name);
+  g_string_append (out, ": ");
+}
+
+static const DynoCgbFieldStyle ruby_field_style = {
+  ruby_append_name, NULL, &ruby_map_style, &ruby_map_style, ",\n",
+};
+
 /* `name: value,` lines at @indent + 2 (keyword arguments or a hash body). */
 static void
 ruby_append_params (GString                  *out,
@@ -158,67 +132,7 @@ ruby_append_params (GString                  *out,
                     const DynoPrintedRequest *printed,
                     guint                     indent)
 {
-  g_autoptr(GArray) fields = dyno_cgb_collect_fields (request, printed);
-  guint inner = indent + 2;
-
-  for (guint i = 0; i < fields->len; i++)
-    {
-      DynoCgbField *field = &g_array_index (fields, DynoCgbField, i);
-
-      dyno_cgb_indent (out, inner, 1);
-      dyno_cgb_append_snake (out, field->api_name);
-      g_string_append (out, ": ");
-      switch (field->kind)
-        {
-        case DYNO_CGB_STRING:
-        case DYNO_CGB_ENUM:
-          ruby_append_string (out, field->text, strlen (field->text));
-          break;
-        case DYNO_CGB_INT:
-          g_string_append_printf (out, "%" G_GINT64_FORMAT, field->number);
-          break;
-        case DYNO_CGB_BOOL:
-          g_string_append (out, field->flag ? "true" : "false");
-          break;
-        case DYNO_CGB_NAMES:
-          g_string_append (out, "{\n");
-          for (guint j = 0; j < printed->name_placeholders->len; j++)
-            {
-              const char *placeholder = g_ptr_array_index (printed->name_placeholders, j);
-              const char *name = g_ptr_array_index (printed->names, j);
-
-              dyno_cgb_indent (out, inner + 2, 1);
-              ruby_append_string (out, placeholder, strlen (placeholder));
-              g_string_append (out, " => ");
-              ruby_append_string (out, name, strlen (name));
-              g_string_append (out, ",\n");
-            }
-          dyno_cgb_indent (out, inner, 1);
-          g_string_append_c (out, '}');
-          break;
-        case DYNO_CGB_VALUES:
-          g_string_append (out, "{\n");
-          for (guint j = 0; j < printed->value_placeholders->len; j++)
-            {
-              const char *placeholder = g_ptr_array_index (printed->value_placeholders, j);
-
-              dyno_cgb_indent (out, inner + 2, 1);
-              ruby_append_string (out, placeholder, strlen (placeholder));
-              g_string_append (out, " => ");
-              ruby_append_value (out, g_ptr_array_index (printed->values, j), inner + 2);
-              g_string_append (out, ",\n");
-            }
-          dyno_cgb_indent (out, inner, 1);
-          g_string_append_c (out, '}');
-          break;
-        case DYNO_CGB_ITEM:
-          ruby_append_attribute_map (out, field->map, inner);
-          break;
-        default:
-          g_assert_not_reached ();
-        }
-      g_string_append (out, ",\n");
-    }
+  dyno_cgb_append_fields (out, &ruby_field_style, request, printed, indent + 2);
 }
 
 static void

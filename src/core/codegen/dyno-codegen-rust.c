@@ -84,25 +84,7 @@ rust_append_value (GString         *out,
     case DYNO_VALUE_BS:
       g_string_append_printf (out, "AttributeValue::%s(vec![",
                               kind == DYNO_VALUE_SS ? "Ss" : kind == DYNO_VALUE_NS ? "Ns" : "Bs");
-      for (guint i = 0; i < n; i++)
-        {
-          const DynoValue *member = dyno_value_get_child (value, i);
-
-          if (i > 0)
-            g_string_append (out, ", ");
-          if (kind == DYNO_VALUE_BS)
-            {
-              const guint8 *data = dyno_value_get_binary (member, &len);
-
-              rust_append_blob (out, data, len);
-            }
-          else
-            {
-              const char *text = dyno_value_get_string (member, &len);
-
-              rust_append_owned_string (out, text, len);
-            }
-        }
+      dyno_cgb_append_set_members (out, value, rust_append_owned_string, rust_append_blob);
       g_string_append (out, "])");
       break;
     case DYNO_VALUE_M:
@@ -133,12 +115,7 @@ rust_append_value (GString         *out,
           break;
         }
       g_string_append (out, "AttributeValue::L(vec![\n");
-      for (guint i = 0; i < n; i++)
-        {
-          dyno_cgb_indent (out, indent + 4, 1);
-          rust_append_value (out, dyno_value_get_child (value, i), indent + 4);
-          g_string_append (out, ",\n");
-        }
+      dyno_cgb_append_list_items (out, value, indent + 4, rust_append_value);
       dyno_cgb_indent (out, indent, 1);
       g_string_append (out, "])");
       break;

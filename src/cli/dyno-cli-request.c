@@ -1,0 +1,316 @@
+/* dyno-cli-request.c: the request options that expr, the run commands and export share
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#define G_LOG_DOMAIN "dynotable-cli"
+
+#include "config.h"
+
+#include "dyno-cli-request.h"
+
+#include <string.h>
+
+#include "dyno-cli-io.h"
+#include "dyno-http-error.h"
+#include "dyno-json.h"
+
+void
+dyno_cli_add_option (GArray     *entries,
+                     const char *long_name,
+                     GOptionArg  arg,
+                     gpointer    data,
+                     const char *description,
+                     const char *arg_description)
+{
+  GOptionEntry entry = { long_name, 0, 0, arg, data, description, arg_description };
+
+  g_array_append_val (entries, entry);
+}
+
+void
+dyno_cli_report (const char *prefix,
+                 const char *context,
+                 const char *message)
+{
+  g_autofree char *where = context != NULL ? g_strdup_printf ("%s: %s", prefix, context)
+                                           : g_strdup (prefix);
+
+  dyno_cli_print_error (where, message);
+}
+
+void
+dyno_cli_report_service_error (const char   *prefix,
+                               const GError *error)
+{
+  const DynoServiceError *info = dyno_error_get_service_info (error);
+
+  if (info != NULL && info->request_id != NULL)
+    {
+      g_autofree char *message = g_strdup_printf ("%s (request ID %s)", error->message,
+                                                  info->request_id);
+      dyno_cli_report (prefix, NULL, message);
+    }
+  else
+    dyno_cli_report (prefix, NULL, error->message);
+}
+
+gboolean
+dyno_cli_parse_condition_option (const char    *prefix,
+                                 const char    *option,
+                                 const char    *text,
+                                 DynoExprRole   role,
+                                 GHashTable    *values,
+                                 GHashTable    *used,
+                                 DynoExpr     **out)
+{
+  g_autoptr(GError) error = NULL;
+  DynoParseLocation location = { 0, };
+
+  *out = dyno_expr_parse_condition (text, DYNO_SYNTAX_INLINE, role, NULL, values, used,
+                                    &location, &error);
+  if (*out == NULL)
+    {
+      dyno_cli_report (prefix, option, error->message);
+      dyno_cli_print_location (stderr, text, &location);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+gboolean
+dyno_cli_parse_update_option (const char  *prefix,
+                              const char  *text,
+                              GHashTable  *values,
+                              GHashTable  *used,
+                              DynoUpdate **out)
+{
+  g_autoptr(GError) error = NULL;
+  DynoParseLocation location = { 0, };
+
+  *out = dyno_expr_parse_update (text, DYNO_SYNTAX_INLINE, NULL, values, used, &location,
+                                 &error);
+  if (*out == NULL)
+    {
+      dyno_cli_report (prefix, "--update", error->message);
+      dyno_cli_print_location (stderr, text, &location);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+gboolean
+dyno_cli_parse_projection_option (const char  *prefix,
+                                  const char  *text,
+                                  GHashTable  *used,
+                                  GPtrArray  **out)
+{
+  g_autoptr(GError) error = NULL;
+  DynoParseLocation location = { 0, };
+
+  *out = dyno_expr_parse_projection (text, DYNO_SYNTAX_INLINE, NULL, used, &location, &error);
+  if (*out == NULL)
+    {
+      dyno_cli_report (prefix, "--project", error->message);
+      dyno_cli_print_location (stderr, text, &location);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+GHashTable *
+dyno_cli_schema_hints (DynoTableInfo *schema)
+{
+  GHashTable *hints = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  const DynoKeyAttr *keys[2];
+
+  if (schema == NULL)
+    return hints;
+
+  keys[0] = dyno_table_info_get_partition_key (schema);
+  keys[1] = dyno_table_info_get_sort_key (schema);
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      if (keys[i] != NULL && keys[i]->name != NULL)
+        g_hash_table_insert (hints, g_strdup (keys[i]->name), GINT_TO_POINTER (keys[i]->type));
+    }
+
+  for (guint i = 0; i < dyno_table_info_get_n_indexes (schema); i++)
+    {
+      const DynoIndexInfo *index = dyno_table_info_get_index (schema, i);
+
+      if (index->partition_key.name != NULL)
+        g_hash_table_insert (hints, g_strdup (index->partition_key.name),
+                             GINT_TO_POINTER (index->partition_key.type));
+      if (index->sort_key.name != NULL)
+        g_hash_table_insert (hints, g_strdup (index->sort_key.name),
+                             GINT_TO_POINTER (index->sort_key.type));
+    }
+
+  return hints;
+}
+
+DynoItem *
+dyno_cli_parse_item_text (const char     *text,
+                          gssize          len,
+                          gboolean        plain,
+                          DynoTableInfo  *schema,
+                          GError        **error)
+{
+  if (plain)
+    {
+      g_autoptr(GHashTable) hints = dyno_cli_schema_hints (schema);
+
+      return dyno_item_from_plain_json (text, len, hints, error);
+    }
+
+  return dyno_item_from_ddb_json (text, len, error);
+}
+
+gboolean
+dyno_cli_parse_item_option (const char     *prefix,
+                            const char     *option,
+                            const char     *text,
+                            gboolean        plain,
+                            DynoTableInfo  *schema,
+                            DynoItem      **out)
+{
+  g_autoptr(GError) error = NULL;
+
+  *out = dyno_cli_parse_item_text (text, -1, plain, schema, &error);
+  if (*out == NULL)
+    {
+      dyno_cli_report (prefix, option, error->message);
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+gboolean
+dyno_cli_parse_limit_option (const char *prefix,
+                             gint        limit,
+                             gint64     *out)
+{
+  if (limit == G_MININT)
+    return TRUE;
+
+  if (limit < 1)
+    {
+      dyno_cli_report (prefix, "--limit", "must be at least 1");
+      return FALSE;
+    }
+
+  *out = limit;
+  return TRUE;
+}
+
+/* @choices[i] is the API's spelling of enum value i (NULL for UNSET). */
+static gboolean
+parse_enum_option (const char         *prefix,
+                   const char         *option,
+                   const char         *text,
+                   const char * const *choices,
+                   guint               n_choices,
+                   int                *out)
+{
+  g_autofree char *upper = NULL;
+  g_autofree char *message = NULL;
+  g_autoptr(GString) list = NULL;
+
+  if (text == NULL)
+    return TRUE;
+
+  /* People type "count" or "all-old"; the API spells COUNT and ALL_OLD. */
+  upper = g_ascii_strup (text, -1);
+  g_strdelimit (upper, "-", '_');
+  for (guint i = 0; i < n_choices; i++)
+    {
+      if (choices[i] != NULL && strcmp (choices[i], upper) == 0)
+        {
+          *out = (int) i;
+          return TRUE;
+        }
+    }
+
+  list = g_string_new (NULL);
+  for (guint i = 0; i < n_choices; i++)
+    {
+      if (choices[i] == NULL)
+        continue;
+      if (list->len > 0)
+        g_string_append (list, ", ");
+      g_string_append (list, choices[i]);
+    }
+
+  message = g_strdup_printf ("\"%s\" is not one of %s", text, list->str);
+  dyno_cli_report (prefix, option, message);
+  return FALSE;
+}
+
+gboolean
+dyno_cli_parse_select_option (const char *prefix,
+                              const char *text,
+                              DynoSelect *out)
+{
+  static const char * const names[] = {
+    [DYNO_SELECT_UNSET] = NULL,
+    [DYNO_SELECT_ALL_ATTRIBUTES] = "ALL_ATTRIBUTES",
+    [DYNO_SELECT_ALL_PROJECTED_ATTRIBUTES] = "ALL_PROJECTED_ATTRIBUTES",
+    [DYNO_SELECT_SPECIFIC_ATTRIBUTES] = "SPECIFIC_ATTRIBUTES",
+    [DYNO_SELECT_COUNT] = "COUNT",
+  };
+  int choice = DYNO_SELECT_UNSET;
+
+  if (!parse_enum_option (prefix, "--select", text, names, G_N_ELEMENTS (names), &choice))
+    return FALSE;
+
+  *out = choice;
+  return TRUE;
+}
+
+gboolean
+dyno_cli_parse_consumed_option (const char                 *prefix,
+                                const char                 *text,
+                                DynoReturnConsumedCapacity *out)
+{
+  static const char * const names[] = {
+    [DYNO_CONSUMED_UNSET] = NULL,
+    [DYNO_CONSUMED_NONE] = "NONE",
+    [DYNO_CONSUMED_TOTAL] = "TOTAL",
+    [DYNO_CONSUMED_INDEXES] = "INDEXES",
+  };
+  int choice = DYNO_CONSUMED_UNSET;
+
+  if (!parse_enum_option (prefix, "--return-consumed-capacity", text, names,
+                          G_N_ELEMENTS (names), &choice))
+    return FALSE;
+
+  *out = choice;
+  return TRUE;
+}
+
+gboolean
+dyno_cli_parse_return_values_option (const char       *prefix,
+                                     const char       *text,
+                                     DynoReturnValues *out)
+{
+  static const char * const names[] = {
+    [DYNO_RETURN_VALUES_UNSET] = NULL,
+    [DYNO_RETURN_VALUES_NONE] = "NONE",
+    [DYNO_RETURN_VALUES_ALL_OLD] = "ALL_OLD",
+    [DYNO_RETURN_VALUES_UPDATED_OLD] = "UPDATED_OLD",
+    [DYNO_RETURN_VALUES_ALL_NEW] = "ALL_NEW",
+    [DYNO_RETURN_VALUES_UPDATED_NEW] = "UPDATED_NEW",
+  };
+  int choice = DYNO_RETURN_VALUES_UNSET;
+
+  if (!parse_enum_option (prefix, "--return-values", text, names, G_N_ELEMENTS (names),
+                          &choice))
+    return FALSE;
+
+  *out = choice;
+  return TRUE;
+}
