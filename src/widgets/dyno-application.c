@@ -1,0 +1,217 @@
+/* dyno-application.c: the application, its command line and its app-wide actions
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "dyno-application.h"
+#include "dyno-window.h"
+
+struct _DynoApplication
+{
+  AdwApplication       parent_instance;
+
+  DynoConnectionStore *store;
+};
+
+G_DEFINE_FINAL_TYPE (DynoApplication, dyno_application, ADW_TYPE_APPLICATION)
+
+static DynoWindow *
+get_or_create_window (DynoApplication *self)
+{
+  GtkWindow *window = gtk_application_get_active_window (GTK_APPLICATION (self));
+
+  if (window == NULL)
+    window = GTK_WINDOW (dyno_window_new (self));
+
+  return DYNO_WINDOW (window);
+}
+
+static void
+dyno_application_activate (GApplication *app)
+{
+  DynoWindow *window = get_or_create_window (DYNO_APPLICATION (app));
+
+  gtk_window_present (GTK_WINDOW (window));
+}
+
+static int
+dyno_application_command_line (GApplication            *app,
+                               GApplicationCommandLine *cmdline)
+{
+  DynoApplication *self = DYNO_APPLICATION (app);
+  GVariantDict *options = g_application_command_line_get_options_dict (cmdline);
+  const char *endpoint_url = NULL;
+  const char *region = NULL;
+  const char *profile = NULL;
+  const char *table = NULL;
+  DynoWindow *window;
+
+  g_variant_dict_lookup (options, "endpoint-url", "&s", &endpoint_url);
+  g_variant_dict_lookup (options, "region", "&s", &region);
+  g_variant_dict_lookup (options, "profile", "&s", &profile);
+  g_variant_dict_lookup (options, "table", "&s", &table);
+
+  window = get_or_create_window (self);
+
+  if (endpoint_url != NULL || region != NULL || profile != NULL)
+    {
+      g_autoptr(DynoConnection) connection = NULL;
+
+      if (endpoint_url != NULL)
+        {
+          connection = dyno_connection_new (DYNO_CONNECTION_LOCAL);
+          dyno_connection_set_endpoint_url (connection, endpoint_url);
+        }
+      else if (profile != NULL)
+        {
+          connection = dyno_connection_new (DYNO_CONNECTION_PROFILE);
+          dyno_connection_set_profile (connection, profile);
+        }
+      else
+        {
+          connection = dyno_connection_new (DYNO_CONNECTION_REGION);
+        }
+
+      if (region != NULL)
+        dyno_connection_set_region (connection, region);
+      if (profile != NULL)
+        dyno_connection_set_profile (connection, profile);
+
+      /* A connection from the command line is for this run only: it is not saved. */
+      dyno_window_open_connection (window, connection, table);
+    }
+
+  gtk_window_present (GTK_WINDOW (window));
+
+  return 0;
+}
+
+static void
+quit_activated (GSimpleAction *action,
+                GVariant      *param,
+                gpointer       user_data)
+{
+  g_application_quit (G_APPLICATION (user_data));
+}
+
+static void
+about_activated (GSimpleAction *action,
+                 GVariant      *param,
+                 gpointer       user_data)
+{
+  GtkApplication *app = GTK_APPLICATION (user_data);
+  static const char *developers[] = { "The DynoTable developers", NULL };
+  GtkWidget *about;
+
+  about = g_object_new (ADW_TYPE_ABOUT_WINDOW,
+                        "transient-for", gtk_application_get_active_window (app),
+                        "application-name", "DynoTable",
+                        "application-icon", APP_ID,
+                        "developer-name", "The DynoTable developers",
+                        "version", PACKAGE_VERSION,
+                        "developers", developers,
+                        "copyright", "© 2026 The DynoTable developers",
+                        "license-type", GTK_LICENSE_GPL_3_0,
+                        "comments",
+                        _("Design DynamoDB key schemas and build, run and copy queries"),
+                        NULL);
+  gtk_window_present (GTK_WINDOW (about));
+}
+
+static const GActionEntry app_actions[] = {
+  { "quit", quit_activated },
+  { "about", about_activated },
+};
+
+static void
+dyno_application_startup (GApplication *app)
+{
+  DynoApplication *self = DYNO_APPLICATION (app);
+  static const char *quit_accels[] = { "<Control>q", NULL };
+  static const char *run_accels[] = { "<Control>Return", NULL };
+  static const char *search_accels[] = { "<Control>f", NULL };
+  static const char *new_tab_accels[] = { "<Control>t", NULL };
+  static const char *close_tab_accels[] = { "<Control>w", NULL };
+  static const char *copy_code_accels[] = { "<Control><Shift>c", NULL };
+  static const char *shortcuts_accels[] = { "<Control>question", NULL };
+  g_autoptr(GError) error = NULL;
+
+  G_APPLICATION_CLASS (dyno_application_parent_class)->startup (app);
+
+  g_action_map_add_action_entries (G_ACTION_MAP (app), app_actions, G_N_ELEMENTS (app_actions),
+                                   app);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "app.quit", quit_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "query.run", run_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.search-tables",
+                                         search_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.new-tab", new_tab_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.close-tab",
+                                         close_tab_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "query.copy-code",
+                                         copy_code_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.show-help-overlay",
+                                         shortcuts_accels);
+
+  if (!dyno_connection_store_load (self->store, &error))
+    g_warning ("Could not read the saved connections: %s", error->message);
+}
+
+static void
+dyno_application_dispose (GObject *object)
+{
+  DynoApplication *self = DYNO_APPLICATION (object);
+
+  g_clear_object (&self->store);
+
+  G_OBJECT_CLASS (dyno_application_parent_class)->dispose (object);
+}
+
+static void
+dyno_application_class_init (DynoApplicationClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GApplicationClass *app_class = G_APPLICATION_CLASS (klass);
+
+  object_class->dispose = dyno_application_dispose;
+
+  app_class->activate = dyno_application_activate;
+  app_class->startup = dyno_application_startup;
+  app_class->command_line = dyno_application_command_line;
+}
+
+static void
+dyno_application_init (DynoApplication *self)
+{
+  static const GOptionEntry entries[] = {
+    { "endpoint-url", 0, 0, G_OPTION_ARG_STRING, NULL,
+      N_("Open a connection to this endpoint (DynamoDB Local)"), N_("URL") },
+    { "region", 0, 0, G_OPTION_ARG_STRING, NULL, N_("AWS region"), N_("REGION") },
+    { "profile", 0, 0, G_OPTION_ARG_STRING, NULL, N_("AWS profile"), N_("PROFILE") },
+    { "table", 0, 0, G_OPTION_ARG_STRING, NULL, N_("Open this table"), N_("TABLE") },
+    { NULL }
+  };
+
+  g_application_add_main_option_entries (G_APPLICATION (self), entries);
+  self->store = dyno_connection_store_new (NULL);
+}
+
+DynoApplication *
+dyno_application_new (void)
+{
+  return g_object_new (DYNO_TYPE_APPLICATION,
+                       "application-id", APP_ID,
+                       "flags", G_APPLICATION_HANDLES_COMMAND_LINE | G_APPLICATION_NON_UNIQUE,
+                       "resource-base-path", "/com/dynotable/DynoTable",
+                       NULL);
+}
+
+DynoConnectionStore *
+dyno_application_get_connection_store (DynoApplication *self)
+{
+  g_return_val_if_fail (DYNO_IS_APPLICATION (self), NULL);
+
+  return self->store;
+}

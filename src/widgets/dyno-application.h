@@ -1,0 +1,19 @@
+/* dyno-application.h
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#pragma once
+
+#include <adwaita.h>
+
+#include "dyno-connection.h"
+
+G_BEGIN_DECLS
+
+#define DYNO_TYPE_APPLICATION (dyno_application_get_type ())
+G_DECLARE_FINAL_TYPE (DynoApplication, dyno_application, DYNO, APPLICATION, AdwApplication)
+
+DynoApplication     *dyno_application_new                  (void);
+DynoConnectionStore *dyno_application_get_connection_store (DynoApplication *self);
+
+G_END_DECLS

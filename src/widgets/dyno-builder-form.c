@@ -1,0 +1,2535 @@
+/* dyno-builder-form.c: the expression-builder form
+ *
+ * The form is built in code rather than in a template because most of it depends on the
+ * table's schema (key names and types, its indexes) and on how many filter rows there are.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <string.h>
+
+#include "dyno-builder-form.h"
+#include "dyno-json.h"
+
+typedef enum {
+  FILTER_COMPARE,
+  FILTER_BETWEEN,
+  FILTER_IN,
+  FILTER_BEGINS_WITH,
+  FILTER_CONTAINS,
+  FILTER_EXISTS,
+  FILTER_NOT_EXISTS,
+  FILTER_TYPE,
+  FILTER_SIZE,
+} FilterKind;
+
+typedef struct {
+  const char    *label;
+  FilterKind     kind;
+  DynoCompareOp  compare;
+} FilterOp;
+
+static const FilterOp filter_ops[] = {
+  { "=", FILTER_COMPARE, DYNO_COMPARE_EQ },
+  { "<>", FILTER_COMPARE, DYNO_COMPARE_NE },
+  { "<", FILTER_COMPARE, DYNO_COMPARE_LT },
+  { "<=", FILTER_COMPARE, DYNO_COMPARE_LE },
+  { ">", FILTER_COMPARE, DYNO_COMPARE_GT },
+  { ">=", FILTER_COMPARE, DYNO_COMPARE_GE },
+  { N_("between"), FILTER_BETWEEN, 0 },
+  { N_("in"), FILTER_IN, 0 },
+  { N_("begins with"), FILTER_BEGINS_WITH, 0 },
+  { N_("contains"), FILTER_CONTAINS, 0 },
+  { N_("exists"), FILTER_EXISTS, 0 },
+  { N_("does not exist"), FILTER_NOT_EXISTS, 0 },
+  { N_("is of type"), FILTER_TYPE, 0 },
+  { N_("size ="), FILTER_SIZE, DYNO_COMPARE_EQ },
+  { N_("size <"), FILTER_SIZE, DYNO_COMPARE_LT },
+  { N_("size <="), FILTER_SIZE, DYNO_COMPARE_LE },
+  { N_("size >"), FILTER_SIZE, DYNO_COMPARE_GT },
+  { N_("size >="), FILTER_SIZE, DYNO_COMPARE_GE },
+};
+
+/* The value types a filter row offers; "DynamoDB JSON" covers M, L and the sets. */
+enum {
+  VALUE_TYPE_S,
+  VALUE_TYPE_N,
+  VALUE_TYPE_B,
+  VALUE_TYPE_BOOL,
+  VALUE_TYPE_NULL,
+  VALUE_TYPE_JSON,
+};
+
+typedef enum {
+  SORT_OP_EQ,
+  SORT_OP_LT,
+  SORT_OP_LE,
+  SORT_OP_GT,
+  SORT_OP_GE,
+  SORT_OP_BETWEEN,
+  SORT_OP_BEGINS_WITH,
+  SORT_OP_NONE,
+} SortOp;
+
+static const char *sort_op_labels[] = {
+  "=", "<", "<=", ">", ">=", N_("between"), N_("begins with"), N_("any"),
+};
+
+typedef struct _FilterRow FilterRow;
+
+struct _DynoBuilderForm
+{
+  GtkWidget        parent_instance;
+
+  char            *table_name;
+  DynoTableInfo   *info;
+  GPtrArray       *index_names;      /* char*, position 0 is NULL: the table itself */
+  GPtrArray       *sort_ops;         /* SortOp as GINT_TO_POINTER, per dropdown position */
+  GPtrArray       *filter_rows;      /* FilterRow* */
+  GtkStringList   *known_attributes;
+  gboolean         valid;
+  char            *reason;
+  char            *hint;             /* why the request cannot be built yet (no red label) */
+  DynoRequest     *request;          /* as of the last revalidation, or NULL */
+  char            *text_note;        /* why the conditions stay in text mode */
+  gboolean         staying_in_text;  /* the switch is being turned back on */
+  guint            revalidate_source;
+  gboolean         loading;          /* suppresses revalidation while fields are filled */
+
+  GtkWidget       *scroller;
+  GtkWidget       *operation_dropdown;
+  GtkWidget       *target_dropdown;
+  GtkWidget       *target_label;
+  GtkWidget       *key_group;
+  GtkWidget       *pk_label;
+  GtkWidget       *pk_entry;
+  GtkWidget       *pk_error;
+  GtkWidget       *sk_box;
+  GtkWidget       *sk_label;
+  GtkWidget       *sk_op_dropdown;
+  GtkWidget       *sk_entry;
+  GtkWidget       *sk_and_label;
+  GtkWidget       *sk_entry2;
+  GtkWidget       *sk_error;
+  GtkWidget       *key_error;
+  GtkWidget       *filter_group;
+  GtkWidget       *combinator_dropdown;
+  GtkWidget       *filter_rows_box;
+  GtkWidget       *filter_error;
+  GtkWidget       *text_mode_switch;
+  GtkWidget       *text_box;
+  GtkWidget       *key_text_entry;
+  GtkWidget       *key_text_error;
+  GtkWidget       *filter_text_entry;
+  GtkWidget       *filter_text_error;
+  GtkWidget       *projection_entry;
+  GtkWidget       *projection_chips;
+  GtkWidget       *projection_error;
+  GtkWidget       *direction_box;
+  GtkWidget       *ascending_button;
+  GtkWidget       *descending_button;
+  GtkWidget       *limit_spin;
+  GtkWidget       *max_items_spin;
+  GtkWidget       *consistent_switch;
+  GtkWidget       *consistent_row;
+  GtkWidget       *options_error;
+  GtkWidget       *general_error;
+};
+
+struct _FilterRow
+{
+  DynoBuilderForm *form;
+  GtkWidget       *box;
+  GtkWidget       *not_button;
+  GtkWidget       *path_entry;
+  GtkWidget       *op_dropdown;
+  GtkWidget       *value_entry;
+  GtkWidget       *and_label;
+  GtkWidget       *value2_entry;
+  GtkWidget       *type_dropdown;
+  GtkWidget       *remove_button;
+  GtkWidget       *error_label;
+};
+
+G_DEFINE_FINAL_TYPE (DynoBuilderForm, dyno_builder_form, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_VALID,
+  PROP_REASON,
+  N_PROPS
+};
+
+enum {
+  CHANGED,
+  N_SIGNALS
+};
+
+static GParamSpec *properties[N_PROPS];
+static guint signals[N_SIGNALS];
+
+static void queue_revalidate (DynoBuilderForm *self);
+static FilterRow *add_filter_row (DynoBuilderForm *self);
+
+/* ---- helpers --------------------------------------------------------------------------- */
+
+static void
+set_error (GtkWidget  *label,
+           const char *message)
+{
+  gtk_widget_set_tooltip_text (label, NULL);
+  gtk_label_set_label (GTK_LABEL (label), message ? message : "");
+  gtk_widget_set_visible (label, message != NULL && *message != '\0');
+}
+
+/* Takes @hint; only the first one of a revalidation is kept. */
+static void
+set_hint (DynoBuilderForm *self,
+          char            *hint)
+{
+  if (self->hint == NULL)
+    self->hint = hint;
+  else
+    g_free (hint);
+}
+
+static void
+append_error (GtkWidget  *label,
+              const char *message)
+{
+  const char *current = gtk_label_get_label (GTK_LABEL (label));
+
+  if (current != NULL && *current != '\0')
+    {
+      g_autofree char *joined = g_strconcat (current, "\n", message, NULL);
+      g_autofree char *tooltip = gtk_widget_get_tooltip_text (label)
+                                 ? g_strdup (gtk_widget_get_tooltip_text (label)) : NULL;
+
+      set_error (label, joined);
+      gtk_widget_set_tooltip_text (label, tooltip);
+    }
+  else
+    {
+      set_error (label, message);
+    }
+}
+
+static GtkWidget *
+new_error_label (void)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_widget_add_css_class (label, "error");
+  gtk_widget_add_css_class (label, "caption");
+  gtk_widget_set_visible (label, FALSE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (label),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, _("Error message"),
+                                  -1);
+  return label;
+}
+
+static GtkWidget *
+new_heading (const char *text)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_add_css_class (label, "heading");
+  gtk_widget_set_margin_top (label, 12);
+  return label;
+}
+
+static GtkWidget *
+new_entry (const char *accessible_name,
+           const char *placeholder)
+{
+  GtkWidget *entry = gtk_entry_new ();
+
+  gtk_entry_set_placeholder_text (GTK_ENTRY (entry), placeholder);
+  gtk_widget_set_hexpand (entry, TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (entry),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, accessible_name,
+                                  -1);
+  return entry;
+}
+
+static GtkWidget *
+new_dropdown (const char * const *labels,
+              guint               n_labels,
+              gboolean            translate,
+              const char         *accessible_name)
+{
+  GtkStringList *list = gtk_string_list_new (NULL);
+  GtkWidget *dropdown;
+
+  for (guint i = 0; i < n_labels; i++)
+    gtk_string_list_append (list, translate ? _(labels[i]) : labels[i]);
+
+  dropdown = gtk_drop_down_new (G_LIST_MODEL (list), NULL);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (dropdown),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, accessible_name,
+                                  -1);
+  return dropdown;
+}
+
+static const char *
+entry_text (GtkWidget *entry)
+{
+  return gtk_editable_get_text (GTK_EDITABLE (entry));
+}
+
+static void
+set_entry_text (GtkWidget  *entry,
+                const char *text)
+{
+  gtk_editable_set_text (GTK_EDITABLE (entry), text ? text : "");
+}
+
+static DynoOperation
+get_operation (DynoBuilderForm *self)
+{
+  switch (gtk_drop_down_get_selected (GTK_DROP_DOWN (self->operation_dropdown)))
+    {
+    case 1:
+      return DYNO_OP_SCAN;
+    case 2:
+      return DYNO_OP_GET_ITEM;
+    case 0:
+    default:
+      return DYNO_OP_QUERY;
+    }
+}
+
+static const char *
+get_index_name (DynoBuilderForm *self)
+{
+  guint pos = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->target_dropdown));
+
+  if (self->index_names == NULL || pos >= self->index_names->len)
+    return NULL;
+
+  return g_ptr_array_index (self->index_names, pos);
+}
+
+/* The key attributes of the selected target (table or index). */
+static void
+get_target_keys (DynoBuilderForm    *self,
+                 const DynoKeyAttr **pk,
+                 const DynoKeyAttr **sk)
+{
+  const char *index_name = get_index_name (self);
+
+  *pk = NULL;
+  *sk = NULL;
+
+  if (self->info == NULL)
+    return;
+
+  /* GetItem always reads the table's own key. */
+  if (index_name != NULL && get_operation (self) != DYNO_OP_GET_ITEM)
+    {
+      const DynoIndexInfo *index = dyno_table_info_find_index (self->info, index_name);
+
+      if (index != NULL)
+        {
+          *pk = &index->partition_key;
+          *sk = index->sort_key.name != NULL ? &index->sort_key : NULL;
+          return;
+        }
+    }
+
+  *pk = dyno_table_info_get_partition_key (self->info);
+  *sk = dyno_table_info_get_sort_key (self->info);
+  if (*sk != NULL && (*sk)->name == NULL)
+    *sk = NULL;
+}
+
+static SortOp
+get_sort_op (DynoBuilderForm *self)
+{
+  guint pos = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->sk_op_dropdown));
+
+  if (self->sort_ops == NULL || pos >= self->sort_ops->len)
+    return SORT_OP_NONE;
+
+  return GPOINTER_TO_INT (g_ptr_array_index (self->sort_ops, pos));
+}
+
+static void
+select_sort_op (DynoBuilderForm *self,
+                SortOp           op)
+{
+  for (guint i = 0; self->sort_ops != NULL && i < self->sort_ops->len; i++)
+    if (GPOINTER_TO_INT (g_ptr_array_index (self->sort_ops, i)) == (int) op)
+      {
+        gtk_drop_down_set_selected (GTK_DROP_DOWN (self->sk_op_dropdown), i);
+        return;
+      }
+}
+
+/* Reads a key value typed by the schema: the text as is for S, a number for N, base64 for B. */
+static DynoValue *
+parse_key_value (const char     *text,
+                 DynoValueType   type,
+                 GError        **error)
+{
+  switch (type)
+    {
+    case DYNO_VALUE_N:
+      return dyno_value_new_number (text, -1, error);
+
+    case DYNO_VALUE_B:
+      {
+        gsize len = 0;
+        g_autofree guint8 *data = NULL;
+
+        if (*text == '\0')
+          return dyno_value_new_binary (NULL, 0);
+
+        for (const char *p = text; *p; p++)
+          if (!g_ascii_isalnum (*p) && *p != '+' && *p != '/' && *p != '=')
+            {
+              g_set_error (error, DYNO_ERROR, DYNO_ERROR_INVALID_VALUE,
+                           _("“%s” is not base64: binary values are written in base64"), text);
+              return NULL;
+            }
+        data = g_base64_decode (text, &len);
+        return dyno_value_new_binary (data, len);
+      }
+
+    case DYNO_VALUE_S:
+    default:
+      return dyno_value_new_string (text, -1);
+    }
+}
+
+static char *
+key_value_to_text (const DynoValue *value)
+{
+  switch (dyno_value_get_kind (value))
+    {
+    case DYNO_VALUE_S:
+    case DYNO_VALUE_N:
+      return g_strdup (dyno_value_get_string (value, NULL));
+
+    case DYNO_VALUE_B:
+      {
+        gsize len;
+        const guint8 *data = dyno_value_get_binary (value, &len);
+        return g_base64_encode (data, len);
+      }
+
+    default:
+      return dyno_value_to_ddb_json (value);
+    }
+}
+
+static DynoValue *
+parse_typed_value (const char  *text,
+                   guint        value_type,
+                   GError     **error)
+{
+  switch (value_type)
+    {
+    case VALUE_TYPE_N:
+      return dyno_value_new_number (text, -1, error);
+
+    case VALUE_TYPE_B:
+      return parse_key_value (text, DYNO_VALUE_B, error);
+
+    case VALUE_TYPE_BOOL:
+      if (g_ascii_strcasecmp (text, "true") == 0)
+        return dyno_value_new_bool (TRUE);
+      if (g_ascii_strcasecmp (text, "false") == 0)
+        return dyno_value_new_bool (FALSE);
+      g_set_error (error, DYNO_ERROR, DYNO_ERROR_INVALID_VALUE,
+                   _("A BOOL value is true or false, not “%s”"), text);
+      return NULL;
+
+    case VALUE_TYPE_NULL:
+      return dyno_value_new_null ();
+
+    case VALUE_TYPE_JSON:
+      return dyno_value_from_ddb_json (text, -1, error);
+
+    case VALUE_TYPE_S:
+    default:
+      return dyno_value_new_string (text, -1);
+    }
+}
+
+static guint
+value_type_for (const DynoValue *value)
+{
+  switch (dyno_value_get_kind (value))
+    {
+    case DYNO_VALUE_S:
+      return VALUE_TYPE_S;
+    case DYNO_VALUE_N:
+      return VALUE_TYPE_N;
+    case DYNO_VALUE_B:
+      return VALUE_TYPE_B;
+    case DYNO_VALUE_BOOL:
+      return VALUE_TYPE_BOOL;
+    case DYNO_VALUE_NULL:
+      return VALUE_TYPE_NULL;
+    default:
+      return VALUE_TYPE_JSON;
+    }
+}
+
+static char *
+typed_value_to_text (const DynoValue *value)
+{
+  switch (dyno_value_get_kind (value))
+    {
+    case DYNO_VALUE_BOOL:
+      return g_strdup (dyno_value_get_bool (value) ? "true" : "false");
+    case DYNO_VALUE_NULL:
+      return g_strdup ("");
+    case DYNO_VALUE_S:
+    case DYNO_VALUE_N:
+    case DYNO_VALUE_B:
+      return key_value_to_text (value);
+    default:
+      return dyno_value_to_ddb_json (value);
+    }
+}
+
+/* ---- filter rows ----------------------------------------------------------------------- */
+
+static void
+filter_row_update_visibility (FilterRow *row)
+{
+  guint pos = gtk_drop_down_get_selected (GTK_DROP_DOWN (row->op_dropdown));
+  FilterKind kind = pos < G_N_ELEMENTS (filter_ops) ? filter_ops[pos].kind : FILTER_COMPARE;
+  gboolean has_value = kind != FILTER_EXISTS && kind != FILTER_NOT_EXISTS;
+  guint type = gtk_drop_down_get_selected (GTK_DROP_DOWN (row->type_dropdown));
+
+  gtk_widget_set_visible (row->value_entry, has_value &&
+                          !(type == VALUE_TYPE_NULL && kind == FILTER_COMPARE));
+  gtk_widget_set_visible (row->and_label, kind == FILTER_BETWEEN);
+  gtk_widget_set_visible (row->value2_entry, kind == FILTER_BETWEEN);
+  /* size() compares with a number; attribute_type takes a type name. */
+  gtk_widget_set_visible (row->type_dropdown,
+                          has_value && kind != FILTER_SIZE && kind != FILTER_TYPE);
+
+  if (kind == FILTER_IN)
+    gtk_entry_set_placeholder_text (GTK_ENTRY (row->value_entry),
+                                    _("JSON array, e.g. [\"a\", \"b\"]"));
+  else if (kind == FILTER_TYPE)
+    gtk_entry_set_placeholder_text (GTK_ENTRY (row->value_entry),
+                                    _("S, N, B, BOOL, NULL, M, L, SS, NS or BS"));
+  else
+    gtk_entry_set_placeholder_text (GTK_ENTRY (row->value_entry), _("Value"));
+}
+
+static void
+filter_row_changed_cb (FilterRow *row)
+{
+  filter_row_update_visibility (row);
+  queue_revalidate (row->form);
+}
+
+static void
+filter_row_free (FilterRow *row)
+{
+  g_free (row);
+}
+
+static void
+remove_filter_row_cb (GtkButton *button,
+                      FilterRow *row)
+{
+  DynoBuilderForm *self = row->form;
+
+  gtk_box_remove (GTK_BOX (self->filter_rows_box), row->box);
+  g_ptr_array_remove (self->filter_rows, row);
+  queue_revalidate (self);
+}
+
+static void
+add_filter_clicked_cb (DynoBuilderForm *self)
+{
+  FilterRow *row = add_filter_row (self);
+
+  gtk_widget_grab_focus (row->path_entry);
+}
+
+static FilterRow *
+add_filter_row (DynoBuilderForm *self)
+{
+  static const char *value_types[] = { "S", "N", "B", "BOOL", "NULL", N_("DynamoDB JSON") };
+  g_autoptr(GPtrArray) op_labels = g_ptr_array_new ();
+  FilterRow *row = g_new0 (FilterRow, 1);
+  GtkWidget *line1, *line2;
+  guint n = self->filter_rows->len + 1;
+  g_autofree char *path_name = g_strdup_printf (_("Filter %u attribute"), n);
+  g_autofree char *op_name = g_strdup_printf (_("Filter %u operator"), n);
+  g_autofree char *value_name = g_strdup_printf (_("Filter %u value"), n);
+  g_autofree char *value2_name = g_strdup_printf (_("Filter %u upper bound"), n);
+  g_autofree char *type_name = g_strdup_printf (_("Filter %u value type"), n);
+  g_autofree char *not_name = g_strdup_printf (_("Filter %u negate"), n);
+  g_autofree char *remove_name = g_strdup_printf (_("Remove filter %u"), n);
+  GtkEntryCompletion *completion;
+  GtkListStore *store;
+
+  for (guint i = 0; i < G_N_ELEMENTS (filter_ops); i++)
+    g_ptr_array_add (op_labels, (gpointer) filter_ops[i].label);
+
+  row->form = self;
+  row->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
+  line1 = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  line2 = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+
+  row->not_button = gtk_toggle_button_new_with_label (_("NOT"));
+  gtk_widget_set_tooltip_text (row->not_button, _("Negate this condition"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (row->not_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, not_name, -1);
+  row->path_entry = new_entry (path_name, _("Attribute path, e.g. status or address.city"));
+  /* Paths complete from the attributes seen in results. */
+  store = gtk_list_store_new (1, G_TYPE_STRING);
+  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->known_attributes)); i++)
+    gtk_list_store_insert_with_values (store, NULL, -1,
+                                       0, gtk_string_list_get_string (self->known_attributes, i),
+                                       -1);
+  completion = gtk_entry_completion_new ();
+  gtk_entry_completion_set_model (completion, GTK_TREE_MODEL (store));
+  gtk_entry_completion_set_text_column (completion, 0);
+  gtk_entry_completion_set_inline_completion (completion, TRUE);
+  gtk_entry_set_completion (GTK_ENTRY (row->path_entry), completion);
+  g_object_unref (completion);
+  g_object_unref (store);
+  row->op_dropdown = new_dropdown ((const char * const *) op_labels->pdata, op_labels->len, TRUE,
+                                   op_name);
+  row->remove_button = gtk_button_new_from_icon_name ("list-remove-symbolic");
+  gtk_widget_add_css_class (row->remove_button, "flat");
+  gtk_widget_set_tooltip_text (row->remove_button, _("Remove Condition"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (row->remove_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, remove_name, -1);
+
+  row->type_dropdown = new_dropdown (value_types, G_N_ELEMENTS (value_types), TRUE, type_name);
+  row->value_entry = new_entry (value_name, _("Value"));
+  row->and_label = gtk_label_new (_("and"));
+  row->value2_entry = new_entry (value2_name, _("Upper bound"));
+  row->error_label = new_error_label ();
+
+  gtk_box_append (GTK_BOX (line1), row->not_button);
+  gtk_box_append (GTK_BOX (line1), row->path_entry);
+  gtk_box_append (GTK_BOX (line1), row->op_dropdown);
+  gtk_box_append (GTK_BOX (line1), row->remove_button);
+  gtk_box_append (GTK_BOX (line2), row->type_dropdown);
+  gtk_box_append (GTK_BOX (line2), row->value_entry);
+  gtk_box_append (GTK_BOX (line2), row->and_label);
+  gtk_box_append (GTK_BOX (line2), row->value2_entry);
+  gtk_box_append (GTK_BOX (row->box), line1);
+  gtk_box_append (GTK_BOX (row->box), line2);
+  gtk_box_append (GTK_BOX (row->box), row->error_label);
+  gtk_widget_add_css_class (row->box, "card");
+  gtk_widget_set_margin_bottom (row->box, 6);
+  for (GtkWidget *w = gtk_widget_get_first_child (row->box); w; w = gtk_widget_get_next_sibling (w))
+    {
+      gtk_widget_set_margin_start (w, 6);
+      gtk_widget_set_margin_end (w, 6);
+    }
+  gtk_widget_set_margin_top (line1, 6);
+  gtk_widget_set_margin_bottom (row->error_label, 6);
+  gtk_widget_set_margin_bottom (line2, 6);
+
+  g_signal_connect_swapped (row->not_button, "toggled", G_CALLBACK (filter_row_changed_cb), row);
+  g_signal_connect_swapped (row->path_entry, "changed", G_CALLBACK (filter_row_changed_cb), row);
+  g_signal_connect_swapped (row->op_dropdown, "notify::selected",
+                            G_CALLBACK (filter_row_changed_cb), row);
+  g_signal_connect_swapped (row->type_dropdown, "notify::selected",
+                            G_CALLBACK (filter_row_changed_cb), row);
+  g_signal_connect_swapped (row->value_entry, "changed", G_CALLBACK (filter_row_changed_cb), row);
+  g_signal_connect_swapped (row->value2_entry, "changed", G_CALLBACK (filter_row_changed_cb), row);
+  g_signal_connect (row->remove_button, "clicked", G_CALLBACK (remove_filter_row_cb), row);
+
+  gtk_widget_set_name (row->not_button, "filter-not");
+  gtk_widget_set_name (row->path_entry, "filter-path");
+  gtk_widget_set_name (row->op_dropdown, "filter-operator");
+  gtk_widget_set_name (row->type_dropdown, "filter-type");
+  gtk_widget_set_name (row->value_entry, "filter-value");
+  gtk_widget_set_name (row->value2_entry, "filter-upper");
+  gtk_widget_set_name (row->error_label, "filter-row-error");
+
+  gtk_box_append (GTK_BOX (self->filter_rows_box), row->box);
+  g_ptr_array_add (self->filter_rows, row);
+  filter_row_update_visibility (row);
+
+  return row;
+}
+
+static void
+clear_filter_rows (DynoBuilderForm *self)
+{
+  while (self->filter_rows->len > 0)
+    {
+      FilterRow *row = g_ptr_array_index (self->filter_rows, self->filter_rows->len - 1);
+
+      gtk_box_remove (GTK_BOX (self->filter_rows_box), row->box);
+      g_ptr_array_remove_index (self->filter_rows, self->filter_rows->len - 1);
+    }
+}
+
+static gboolean
+filter_row_is_empty (FilterRow *row)
+{
+  return *entry_text (row->path_entry) == '\0' && *entry_text (row->value_entry) == '\0';
+}
+
+/* Builds the condition of one row, or NULL with the row's error set. */
+static DynoExpr *
+filter_row_build (FilterRow *row)
+{
+  guint pos = gtk_drop_down_get_selected (GTK_DROP_DOWN (row->op_dropdown));
+  const FilterOp *op = &filter_ops[MIN (pos, G_N_ELEMENTS (filter_ops) - 1)];
+  guint type = gtk_drop_down_get_selected (GTK_DROP_DOWN (row->type_dropdown));
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynoPath) path = NULL;
+  g_autoptr(DynoValue) value = NULL;
+  g_autoptr(DynoValue) value2 = NULL;
+  DynoExpr *expr = NULL;
+
+  if (*entry_text (row->path_entry) == '\0')
+    {
+      set_error (row->error_label, _("Enter the attribute to filter on"));
+      return NULL;
+    }
+
+  path = dyno_path_parse_inline (entry_text (row->path_entry), &error);
+  if (path == NULL)
+    {
+      set_error (row->error_label, error->message);
+      return NULL;
+    }
+
+  switch (op->kind)
+    {
+    case FILTER_EXISTS:
+      return dyno_expr_new_function (DYNO_FUNCTION_ATTRIBUTE_EXISTS,
+                                     dyno_expr_new_path (g_steal_pointer (&path)), NULL);
+
+    case FILTER_NOT_EXISTS:
+      return dyno_expr_new_function (DYNO_FUNCTION_ATTRIBUTE_NOT_EXISTS,
+                                     dyno_expr_new_path (g_steal_pointer (&path)), NULL);
+
+    case FILTER_TYPE:
+      {
+        DynoValueType vt;
+        const char *name = entry_text (row->value_entry);
+
+        if (!dyno_value_type_from_string (name, &vt))
+          {
+            set_error (row->error_label,
+                       _("The type is one of S, N, B, BOOL, NULL, M, L, SS, NS or BS"));
+            return NULL;
+          }
+        return dyno_expr_new_function (DYNO_FUNCTION_ATTRIBUTE_TYPE,
+                                       dyno_expr_new_path (g_steal_pointer (&path)),
+                                       dyno_expr_new_value (dyno_value_new_string (name, -1)),
+                                       NULL);
+      }
+
+    case FILTER_SIZE:
+      value = dyno_value_new_number (entry_text (row->value_entry), -1, &error);
+      if (value == NULL)
+        {
+          set_error (row->error_label, error->message);
+          return NULL;
+        }
+      return dyno_expr_new_compare (op->compare, dyno_expr_new_size (g_steal_pointer (&path)),
+                                    dyno_expr_new_value (g_steal_pointer (&value)));
+
+    case FILTER_IN:
+      {
+        g_autofree char *json = NULL;
+        g_autoptr(DynoValue) list = NULL;
+        GPtrArray *operands;
+
+        /* The list is a JSON array of plain values, typed by the type selector. */
+        json = g_strdup (entry_text (row->value_entry));
+        list = dyno_value_from_plain_json (json, -1, NULL, &error);
+        if (list == NULL || dyno_value_get_kind (list) != DYNO_VALUE_L)
+          {
+            set_error (row->error_label, error ? error->message
+                                               : _("Write the values as a JSON array, e.g. [\"open\", \"paid\"]"));
+            return NULL;
+          }
+        operands = g_ptr_array_new_with_free_func ((GDestroyNotify) dyno_expr_free);
+        for (guint i = 0; i < dyno_value_get_n_children (list); i++)
+          {
+            const DynoValue *child = dyno_value_get_child (list, i);
+            g_autofree char *text = typed_value_to_text (child);
+            DynoValue *typed;
+
+            if (type == VALUE_TYPE_JSON)
+              typed = dyno_value_copy (child);
+            else
+              typed = parse_typed_value (text, type, &error);
+            if (typed == NULL)
+              {
+                set_error (row->error_label, error->message);
+                g_ptr_array_unref (operands);
+                return NULL;
+              }
+            g_ptr_array_add (operands, dyno_expr_new_value (typed));
+          }
+        return dyno_expr_new_in (dyno_expr_new_path (g_steal_pointer (&path)), operands);
+      }
+
+    case FILTER_COMPARE:
+    case FILTER_BETWEEN:
+    case FILTER_BEGINS_WITH:
+    case FILTER_CONTAINS:
+    default:
+      break;
+    }
+
+  value = parse_typed_value (entry_text (row->value_entry), type, &error);
+  if (value == NULL)
+    {
+      set_error (row->error_label, error->message);
+      return NULL;
+    }
+
+  switch (op->kind)
+    {
+    case FILTER_BETWEEN:
+      value2 = parse_typed_value (entry_text (row->value2_entry), type, &error);
+      if (value2 == NULL)
+        {
+          set_error (row->error_label, error->message);
+          return NULL;
+        }
+      expr = dyno_expr_new_between (dyno_expr_new_path (g_steal_pointer (&path)),
+                                    dyno_expr_new_value (g_steal_pointer (&value)),
+                                    dyno_expr_new_value (g_steal_pointer (&value2)));
+      break;
+
+    case FILTER_BEGINS_WITH:
+      expr = dyno_expr_new_function (DYNO_FUNCTION_BEGINS_WITH,
+                                     dyno_expr_new_path (g_steal_pointer (&path)),
+                                     dyno_expr_new_value (g_steal_pointer (&value)), NULL);
+      break;
+
+    case FILTER_CONTAINS:
+      expr = dyno_expr_new_function (DYNO_FUNCTION_CONTAINS,
+                                     dyno_expr_new_path (g_steal_pointer (&path)),
+                                     dyno_expr_new_value (g_steal_pointer (&value)), NULL);
+      break;
+
+    case FILTER_COMPARE:
+    default:
+      expr = dyno_expr_new_compare (op->compare, dyno_expr_new_path (g_steal_pointer (&path)),
+                                    dyno_expr_new_value (g_steal_pointer (&value)));
+      break;
+    }
+
+  return expr;
+}
+
+/* Fills a row from a condition; FALSE when the condition has no row form. */
+static gboolean
+filter_row_load (FilterRow      *row,
+                 const DynoExpr *expr)
+{
+  gboolean negated = FALSE;
+  g_autofree char *path_text = NULL;
+  guint op_pos = G_MAXUINT;
+  const DynoExpr *value = NULL;
+  const DynoExpr *value2 = NULL;
+  const DynoPath *path = NULL;
+
+  while (expr->kind == DYNO_EXPR_PAREN)
+    expr = g_ptr_array_index (expr->args, 0);
+
+  if (expr->kind == DYNO_EXPR_NOT)
+    {
+      negated = TRUE;
+      expr = g_ptr_array_index (expr->args, 0);
+      while (expr->kind == DYNO_EXPR_PAREN)
+        expr = g_ptr_array_index (expr->args, 0);
+    }
+
+  if (expr->kind == DYNO_EXPR_COMPARE)
+    {
+      const DynoExpr *left = g_ptr_array_index (expr->args, 0);
+      const DynoExpr *right = g_ptr_array_index (expr->args, 1);
+
+      if (right->kind != DYNO_EXPR_VALUE)
+        return FALSE;
+
+      if (left->kind == DYNO_EXPR_PATH || left->kind == DYNO_EXPR_SIZE)
+        {
+          for (guint i = 0; i < G_N_ELEMENTS (filter_ops); i++)
+            if (filter_ops[i].compare == expr->op.compare &&
+                filter_ops[i].kind == (left->kind == DYNO_EXPR_SIZE ? FILTER_SIZE : FILTER_COMPARE))
+              op_pos = i;
+        }
+      if (op_pos == G_MAXUINT)
+        return FALSE;
+      path = left->path;
+      value = right;
+    }
+  else if (expr->kind == DYNO_EXPR_BETWEEN)
+    {
+      const DynoExpr *operand = g_ptr_array_index (expr->args, 0);
+
+      value = g_ptr_array_index (expr->args, 1);
+      value2 = g_ptr_array_index (expr->args, 2);
+      if (operand->kind != DYNO_EXPR_PATH || value->kind != DYNO_EXPR_VALUE ||
+          value2->kind != DYNO_EXPR_VALUE ||
+          dyno_value_get_kind (value->value) != dyno_value_get_kind (value2->value))
+        return FALSE;
+      path = operand->path;
+      op_pos = 6;
+    }
+  else if (expr->kind == DYNO_EXPR_FUNCTION)
+    {
+      const DynoExpr *operand = g_ptr_array_index (expr->args, 0);
+
+      if (operand->kind != DYNO_EXPR_PATH)
+        return FALSE;
+      path = operand->path;
+      if (expr->args->len > 1)
+        {
+          value = g_ptr_array_index (expr->args, 1);
+          if (value->kind != DYNO_EXPR_VALUE)
+            return FALSE;
+        }
+
+      switch (expr->op.function)
+        {
+        case DYNO_FUNCTION_ATTRIBUTE_EXISTS:
+          op_pos = 10;
+          break;
+        case DYNO_FUNCTION_ATTRIBUTE_NOT_EXISTS:
+          op_pos = 11;
+          break;
+        case DYNO_FUNCTION_ATTRIBUTE_TYPE:
+          op_pos = 12;
+          break;
+        case DYNO_FUNCTION_BEGINS_WITH:
+          op_pos = 8;
+          break;
+        case DYNO_FUNCTION_CONTAINS:
+          op_pos = 9;
+          break;
+        default:
+          return FALSE;
+        }
+    }
+  else if (expr->kind == DYNO_EXPR_IN)
+    {
+      const DynoExpr *operand = g_ptr_array_index (expr->args, 0);
+      g_autoptr(GString) json = g_string_new ("[");
+      DynoValueType first_kind = DYNO_VALUE_S;
+
+      if (operand->kind != DYNO_EXPR_PATH)
+        return FALSE;
+
+      for (guint i = 1; i < expr->args->len; i++)
+        {
+          const DynoExpr *item = g_ptr_array_index (expr->args, i);
+
+          if (item->kind != DYNO_EXPR_VALUE)
+            return FALSE;
+          if (i == 1)
+            first_kind = dyno_value_get_kind (item->value);
+          else if (dyno_value_get_kind (item->value) != first_kind)
+            return FALSE;
+          if (first_kind != DYNO_VALUE_S && first_kind != DYNO_VALUE_N)
+            return FALSE;
+          if (i > 1)
+            g_string_append (json, ", ");
+          dyno_value_write_plain_json (item->value, json);
+        }
+      g_string_append_c (json, ']');
+
+      path_text = dyno_path_to_inline (operand->path);
+      set_entry_text (row->path_entry, path_text);
+      gtk_drop_down_set_selected (GTK_DROP_DOWN (row->op_dropdown), 7);
+      gtk_drop_down_set_selected (GTK_DROP_DOWN (row->type_dropdown),
+                                  first_kind == DYNO_VALUE_N ? VALUE_TYPE_N : VALUE_TYPE_S);
+      set_entry_text (row->value_entry, json->str);
+      gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (row->not_button), negated);
+      return TRUE;
+    }
+  else
+    {
+      return FALSE;
+    }
+
+  path_text = dyno_path_to_inline (path);
+  set_entry_text (row->path_entry, path_text);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (row->op_dropdown), op_pos);
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (row->not_button), negated);
+
+  if (value != NULL)
+    {
+      g_autofree char *text = NULL;
+
+      if (filter_ops[op_pos].kind == FILTER_TYPE)
+        text = g_strdup (dyno_value_get_string (value->value, NULL));
+      else
+        text = typed_value_to_text (value->value);
+      set_entry_text (row->value_entry, text);
+      gtk_drop_down_set_selected (GTK_DROP_DOWN (row->type_dropdown),
+                                  value_type_for (value->value));
+    }
+  if (value2 != NULL)
+    {
+      g_autofree char *text = typed_value_to_text (value2->value);
+      set_entry_text (row->value2_entry, text);
+    }
+
+  return TRUE;
+}
+
+/* Collects the operands of a chain of one combinator (a AND b AND c). */
+static void
+flatten_chain (const DynoExpr *expr,
+               DynoExprKind    kind,
+               GPtrArray      *out)
+{
+  if (expr->kind == kind)
+    {
+      for (guint i = 0; i < expr->args->len; i++)
+        flatten_chain (g_ptr_array_index (expr->args, i), kind, out);
+    }
+  else
+    {
+      g_ptr_array_add (out, (gpointer) expr);
+    }
+}
+
+/* ---- building the request ---------------------------------------------------------------- */
+
+static DynoExpr *
+build_filter (DynoBuilderForm *self,
+              gboolean        *ok)
+{
+  gboolean use_or = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->combinator_dropdown)) == 1;
+  DynoExpr *result = NULL;
+
+  *ok = TRUE;
+
+  /* Build right to left, so chains nest to the right as DynamoDB parses them. */
+  for (guint i = self->filter_rows->len; i > 0; i--)
+    {
+      FilterRow *row = g_ptr_array_index (self->filter_rows, i - 1);
+      DynoExpr *expr;
+
+      set_error (row->error_label, NULL);
+
+      if (filter_row_is_empty (row) && self->filter_rows->len == 1)
+        continue;
+
+      expr = filter_row_build (row);
+      if (expr == NULL)
+        {
+          *ok = FALSE;
+          continue;
+        }
+
+      if (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (row->not_button)))
+        expr = dyno_expr_new_not (dyno_expr_new_paren (expr));
+
+      if (result == NULL)
+        result = expr;
+      else if (use_or)
+        result = dyno_expr_new_or (expr, result);
+      else
+        result = dyno_expr_new_and (expr, result);
+    }
+
+  if (!*ok)
+    g_clear_pointer (&result, dyno_expr_free);
+
+  return result;
+}
+
+static DynoExpr *
+build_key_condition (DynoBuilderForm *self,
+                     gboolean        *ok)
+{
+  const DynoKeyAttr *pk, *sk;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynoValue) pk_value = NULL;
+  DynoExpr *condition;
+  SortOp op;
+
+  *ok = TRUE;
+  get_target_keys (self, &pk, &sk);
+  if (pk == NULL)
+    {
+      set_error (self->pk_error, _("The table's key schema is not known yet"));
+      *ok = FALSE;
+      return NULL;
+    }
+
+  /* An untouched key field is not an error yet: Run says what is missing. */
+  if (*entry_text (self->pk_entry) == '\0')
+    {
+      set_hint (self, g_strdup_printf (_("Enter the partition key value (%s)"), pk->name));
+      *ok = FALSE;
+      return NULL;
+    }
+
+  pk_value = parse_key_value (entry_text (self->pk_entry), pk->type, &error);
+  if (pk_value == NULL)
+    {
+      set_error (self->pk_error, error->message);
+      *ok = FALSE;
+      return NULL;
+    }
+
+  condition = dyno_expr_new_compare (DYNO_COMPARE_EQ, dyno_expr_new_path (dyno_path_new (pk->name)),
+                                     dyno_expr_new_value (g_steal_pointer (&pk_value)));
+
+  op = get_sort_op (self);
+  if (sk != NULL && op != SORT_OP_NONE)
+    {
+      g_autoptr(DynoValue) v1 = NULL;
+      g_autoptr(DynoValue) v2 = NULL;
+      DynoExpr *sk_condition = NULL;
+
+      if (*entry_text (self->sk_entry) == '\0' ||
+          (op == SORT_OP_BETWEEN && *entry_text (self->sk_entry2) == '\0'))
+        {
+          set_hint (self, op == SORT_OP_BETWEEN
+                          ? g_strdup_printf (_("Enter both bounds of the sort key (%s)"), sk->name)
+                          : g_strdup_printf (_("Enter the sort key value (%s)"), sk->name));
+          *ok = FALSE;
+          dyno_expr_free (condition);
+          return NULL;
+        }
+
+      v1 = parse_key_value (entry_text (self->sk_entry), sk->type, &error);
+      if (v1 == NULL)
+        {
+          set_error (self->sk_error, error->message);
+          *ok = FALSE;
+          dyno_expr_free (condition);
+          return NULL;
+        }
+
+      switch (op)
+        {
+        case SORT_OP_BETWEEN:
+          v2 = parse_key_value (entry_text (self->sk_entry2), sk->type, &error);
+          if (v2 == NULL)
+            {
+              set_error (self->sk_error, error->message);
+              *ok = FALSE;
+              dyno_expr_free (condition);
+              return NULL;
+            }
+          sk_condition = dyno_expr_new_between (dyno_expr_new_path (dyno_path_new (sk->name)),
+                                                dyno_expr_new_value (g_steal_pointer (&v1)),
+                                                dyno_expr_new_value (g_steal_pointer (&v2)));
+          break;
+
+        case SORT_OP_BEGINS_WITH:
+          sk_condition = dyno_expr_new_function (DYNO_FUNCTION_BEGINS_WITH,
+                                                 dyno_expr_new_path (dyno_path_new (sk->name)),
+                                                 dyno_expr_new_value (g_steal_pointer (&v1)),
+                                                 NULL);
+          break;
+
+        case SORT_OP_EQ:
+        case SORT_OP_LT:
+        case SORT_OP_LE:
+        case SORT_OP_GT:
+        case SORT_OP_GE:
+          {
+            static const DynoCompareOp map[] = {
+              DYNO_COMPARE_EQ, DYNO_COMPARE_LT, DYNO_COMPARE_LE, DYNO_COMPARE_GT, DYNO_COMPARE_GE,
+            };
+            sk_condition = dyno_expr_new_compare (map[op],
+                                                  dyno_expr_new_path (dyno_path_new (sk->name)),
+                                                  dyno_expr_new_value (g_steal_pointer (&v1)));
+          }
+          break;
+
+        case SORT_OP_NONE:
+        default:
+          break;
+        }
+
+      if (sk_condition != NULL)
+        condition = dyno_expr_new_and (condition, sk_condition);
+    }
+
+  return condition;
+}
+
+static DynoItem *
+build_key_item (DynoBuilderForm *self,
+                gboolean        *ok)
+{
+  const DynoKeyAttr *pk, *sk;
+  g_autoptr(DynoValueBuilder) builder = dyno_value_builder_new ();
+  g_autoptr(DynoValue) pk_value = NULL;
+  g_autoptr(GError) error = NULL;
+
+  *ok = TRUE;
+  get_target_keys (self, &pk, &sk);
+  if (pk == NULL)
+    {
+      set_error (self->pk_error, _("The table's key schema is not known yet"));
+      *ok = FALSE;
+      return NULL;
+    }
+
+  if (*entry_text (self->pk_entry) == '\0' || (sk != NULL && *entry_text (self->sk_entry) == '\0'))
+    {
+      set_hint (self, sk != NULL
+                      ? g_strdup_printf (_("Enter the whole key: %s and %s"), pk->name, sk->name)
+                      : g_strdup_printf (_("Enter the partition key value (%s)"), pk->name));
+      *ok = FALSE;
+      return NULL;
+    }
+
+  pk_value = parse_key_value (entry_text (self->pk_entry), pk->type, &error);
+  if (pk_value == NULL)
+    {
+      set_error (self->pk_error, error->message);
+      *ok = FALSE;
+      return NULL;
+    }
+
+  dyno_value_builder_begin (builder, DYNO_VALUE_M);
+  dyno_value_builder_key (builder, pk->name, -1);
+  dyno_value_builder_add_value (builder, pk_value);
+  if (sk != NULL)
+    {
+      g_autoptr(DynoValue) sk_value = parse_key_value (entry_text (self->sk_entry), sk->type,
+                                                       &error);
+
+      if (sk_value == NULL)
+        {
+          set_error (self->sk_error, error->message);
+          *ok = FALSE;
+          return NULL;
+        }
+      dyno_value_builder_key (builder, sk->name, -1);
+      dyno_value_builder_add_value (builder, sk_value);
+    }
+  if (!dyno_value_builder_end (builder, &error))
+    {
+      set_error (self->key_error, error->message);
+      *ok = FALSE;
+      return NULL;
+    }
+
+  return dyno_item_new_take (dyno_value_builder_finish (builder));
+}
+
+static void
+set_text_error (GtkWidget               *entry,
+                GtkWidget               *label,
+                const GError            *error,
+                const DynoParseLocation *loc)
+{
+  g_autoptr(PangoAttrList) attrs = pango_attr_list_new ();
+
+  if (error != NULL && loc != NULL && loc->length + loc->offset > 0)
+    {
+      PangoAttribute *underline = pango_attr_underline_new (PANGO_UNDERLINE_ERROR);
+      gsize text_len = strlen (entry_text (entry));
+
+      underline->start_index = MIN (loc->offset, text_len);
+      underline->end_index = MIN (loc->offset + MAX (loc->length, 1), text_len);
+      if (underline->start_index == underline->end_index && underline->start_index > 0)
+        underline->start_index--;
+      pango_attr_list_insert (attrs, underline);
+    }
+
+  gtk_entry_set_attributes (GTK_ENTRY (entry), attrs);
+  set_error (label, error ? error->message : NULL);
+}
+
+static DynoExpr *
+parse_text_condition (GtkWidget    *entry,
+                      GtkWidget    *label,
+                      DynoExprRole  role,
+                      gboolean     *ok)
+{
+  g_autoptr(GError) error = NULL;
+  DynoParseLocation loc = { 0, };
+  DynoExpr *expr;
+  const char *text = entry_text (entry);
+
+  if (*text == '\0')
+    {
+      set_text_error (entry, label, NULL, NULL);
+      return NULL;
+    }
+
+  expr = dyno_expr_parse_condition (text, DYNO_SYNTAX_INLINE, role, NULL, NULL, NULL, &loc, &error);
+  if (expr == NULL)
+    *ok = FALSE;
+  set_text_error (entry, label, error, &loc);
+
+  return expr;
+}
+
+static DynoRequest *
+build_request (DynoBuilderForm *self)
+{
+  DynoOperation op = get_operation (self);
+  g_autoptr(DynoRequest) request = NULL;
+  gboolean text_mode = gtk_switch_get_active (GTK_SWITCH (self->text_mode_switch));
+  gboolean ok = TRUE;
+  gboolean part_ok;
+  const char *projection_text;
+  double limit;
+
+  if (self->table_name == NULL)
+    return NULL;
+
+  set_error (self->pk_error, NULL);
+  set_error (self->sk_error, NULL);
+  set_error (self->key_error, NULL);
+  set_error (self->filter_error, NULL);
+  set_error (self->projection_error, NULL);
+  set_error (self->options_error, NULL);
+  set_error (self->general_error, self->text_note);
+  g_clear_pointer (&self->hint, g_free);
+
+  request = dyno_request_new (op, self->table_name);
+
+  if (op != DYNO_OP_GET_ITEM)
+    request->index_name = g_strdup (get_index_name (self));
+
+  switch (op)
+    {
+    case DYNO_OP_QUERY:
+      if (text_mode)
+        {
+          request->key_condition = parse_text_condition (self->key_text_entry, self->key_text_error,
+                                                         DYNO_EXPR_ROLE_KEY_CONDITION, &ok);
+          if (request->key_condition == NULL && ok)
+            {
+              set_error (self->key_text_error,
+                         _("A query needs a key condition: the partition key with ="));
+              ok = FALSE;
+            }
+          request->filter = parse_text_condition (self->filter_text_entry, self->filter_text_error,
+                                                  DYNO_EXPR_ROLE_FILTER, &ok);
+        }
+      else
+        {
+          request->key_condition = build_key_condition (self, &part_ok);
+          ok &= part_ok;
+          request->filter = build_filter (self, &part_ok);
+          ok &= part_ok;
+        }
+      break;
+
+    case DYNO_OP_SCAN:
+      if (text_mode)
+        {
+          request->filter = parse_text_condition (self->filter_text_entry, self->filter_text_error,
+                                                  DYNO_EXPR_ROLE_FILTER, &ok);
+        }
+      else
+        {
+          request->filter = build_filter (self, &part_ok);
+          ok &= part_ok;
+        }
+      break;
+
+    case DYNO_OP_GET_ITEM:
+      request->key = build_key_item (self, &part_ok);
+      ok &= part_ok;
+      break;
+
+    case DYNO_OP_PUT_ITEM:
+    case DYNO_OP_UPDATE_ITEM:
+    case DYNO_OP_DELETE_ITEM:
+    default:
+      g_assert_not_reached ();
+    }
+
+  projection_text = entry_text (self->projection_entry);
+  if (*projection_text != '\0')
+    {
+      g_autoptr(GError) error = NULL;
+      DynoParseLocation loc = { 0, };
+
+      request->projection = dyno_expr_parse_projection (projection_text, DYNO_SYNTAX_INLINE,
+                                                        NULL, NULL, &loc, &error);
+      if (request->projection == NULL)
+        {
+          set_text_error (self->projection_entry, self->projection_error, error, &loc);
+          ok = FALSE;
+        }
+      else
+        {
+          set_text_error (self->projection_entry, self->projection_error, NULL, NULL);
+        }
+    }
+
+  if (op == DYNO_OP_QUERY)
+    request->scan_index_forward =
+      gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->descending_button))
+        ? DYNO_TRISTATE_FALSE : DYNO_TRISTATE_UNSET;
+
+  limit = gtk_spin_button_get_value (GTK_SPIN_BUTTON (self->limit_spin));
+  if (op != DYNO_OP_GET_ITEM && limit >= 1)
+    request->limit = (gint64) limit;
+
+  if (gtk_switch_get_active (GTK_SWITCH (self->consistent_switch)))
+    request->consistent_read = DYNO_TRISTATE_TRUE;
+
+  request->return_consumed_capacity = DYNO_CONSUMED_TOTAL;
+
+  if (!ok)
+    return NULL;
+
+  return g_steal_pointer (&request);
+}
+
+static GtkWidget *
+issue_label_for (DynoBuilderForm *self,
+                 const DynoIssue *issue)
+{
+  const char *field = issue->field ? issue->field : "";
+  gboolean text_mode = gtk_switch_get_active (GTK_SWITCH (self->text_mode_switch));
+
+  if (g_str_equal (field, "KeyConditionExpression") || g_str_equal (field, "Key"))
+    return text_mode ? self->key_text_error : self->key_error;
+  if (g_str_equal (field, "FilterExpression"))
+    return text_mode ? self->filter_text_error : self->filter_error;
+  if (g_str_equal (field, "ProjectionExpression"))
+    return self->projection_error;
+  if (g_str_equal (field, "ConsistentRead") || g_str_equal (field, "Limit") ||
+      g_str_equal (field, "ScanIndexForward"))
+    return self->options_error;
+
+  return self->general_error;
+}
+
+static void
+set_valid (DynoBuilderForm *self,
+           gboolean         valid,
+           const char      *reason)
+{
+  if (self->valid != valid)
+    {
+      self->valid = valid;
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_VALID]);
+    }
+
+  if (g_strcmp0 (self->reason, reason) != 0)
+    {
+      g_free (self->reason);
+      self->reason = g_strdup (reason);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REASON]);
+    }
+}
+
+static void
+update_projection_chips (DynoBuilderForm   *self,
+                         const DynoRequest *request)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (self->projection_chips)) != NULL)
+    gtk_flow_box_remove (GTK_FLOW_BOX (self->projection_chips), child);
+
+  if (request == NULL || request->projection == NULL)
+    {
+      gtk_widget_set_visible (self->projection_chips, FALSE);
+      return;
+    }
+
+  for (guint i = 0; i < request->projection->len; i++)
+    {
+      g_autofree char *text = dyno_path_to_inline (g_ptr_array_index (request->projection, i));
+      GtkWidget *chip = gtk_label_new (text);
+
+      gtk_widget_add_css_class (chip, "dyno-chip");
+      gtk_flow_box_append (GTK_FLOW_BOX (self->projection_chips), chip);
+    }
+  gtk_widget_set_visible (self->projection_chips, request->projection->len > 0);
+}
+
+/* The first error shown in the form, top to bottom, for the Run button's reason. */
+static const char *
+first_shown_error (DynoBuilderForm *self)
+{
+  GtkWidget *labels[] = {
+    self->pk_error, self->sk_error, self->key_error, self->key_text_error, NULL,
+    self->filter_text_error, self->filter_error, self->projection_error, self->options_error,
+    self->general_error,
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (labels); i++)
+    {
+      if (labels[i] == NULL)
+        {
+          /* the filter rows sit between the key and the rest */
+          for (guint j = 0; j < self->filter_rows->len; j++)
+            {
+              FilterRow *row = g_ptr_array_index (self->filter_rows, j);
+
+              if (gtk_widget_get_visible (row->error_label))
+                return gtk_label_get_label (GTK_LABEL (row->error_label));
+            }
+          continue;
+        }
+      if (gtk_widget_get_visible (labels[i]))
+        return gtk_label_get_label (GTK_LABEL (labels[i]));
+    }
+
+  return NULL;
+}
+
+/* A validation message without its "(DynamoDB: …)" tail: the sentence a person reads. */
+static char *
+short_message (const char *message)
+{
+  const char *tail = strstr (message, " (DynamoDB: ");
+
+  if (tail == NULL)
+    tail = strstr (message, "\n(DynamoDB: ");
+  if (tail == NULL || tail == message)
+    return g_strdup (message);
+
+  return g_strndup (message, tail - message);
+}
+
+static void
+revalidate (DynoBuilderForm *self)
+{
+  g_autoptr(GPtrArray) issues = NULL;
+  g_autofree char *reason_owned = NULL;
+  const char *reason = NULL;
+
+  g_clear_handle_id (&self->revalidate_source, g_source_remove);
+  g_clear_pointer (&self->request, dyno_request_free);
+  self->request = build_request (self);
+  update_projection_chips (self, self->request);
+
+  if (self->request == NULL)
+    {
+      if (self->table_name == NULL)
+        reason = _("No table selected");
+      else if ((reason = first_shown_error (self)) == NULL)
+        reason = self->hint ? self->hint : _("A field above needs attention");
+      set_valid (self, FALSE, reason);
+      g_signal_emit (self, signals[CHANGED], 0);
+      return;
+    }
+
+  issues = dyno_request_validate (self->request, self->info);
+  for (guint i = 0; i < issues->len; i++)
+    {
+      const DynoIssue *issue = g_ptr_array_index (issues, i);
+      GtkWidget *label = issue_label_for (self, issue);
+      g_autofree char *shown = short_message (issue->message);
+
+      /* The field shows our sentence; DynamoDB's own wording is in its tooltip. */
+      append_error (label, shown);
+      if (!g_str_equal (shown, issue->message))
+        {
+          const char *tooltip = gtk_widget_get_tooltip_text (label);
+          g_autofree char *joined = tooltip ? g_strconcat (tooltip, "\n\n", issue->message, NULL)
+                                            : g_strdup (issue->message);
+
+          gtk_widget_set_tooltip_text (label, joined);
+        }
+      if (reason == NULL)
+        reason = reason_owned = g_steal_pointer (&shown);
+    }
+
+  set_valid (self, issues->len == 0, reason);
+  g_signal_emit (self, signals[CHANGED], 0);
+}
+
+static gboolean
+revalidate_idle_cb (gpointer user_data)
+{
+  DynoBuilderForm *self = user_data;
+
+  self->revalidate_source = 0;
+  revalidate (self);
+
+  return G_SOURCE_REMOVE;
+}
+
+static void
+queue_revalidate (DynoBuilderForm *self)
+{
+  if (self->loading || self->revalidate_source != 0)
+    return;
+
+  self->revalidate_source = g_idle_add (revalidate_idle_cb, self);
+}
+
+/* ---- schema-dependent parts -------------------------------------------------------------- */
+
+static void
+update_sort_ops (DynoBuilderForm *self)
+{
+  const DynoKeyAttr *pk, *sk;
+  GtkStringList *labels = gtk_string_list_new (NULL);
+  SortOp previous = get_sort_op (self);
+
+  get_target_keys (self, &pk, &sk);
+  g_clear_pointer (&self->sort_ops, g_ptr_array_unref);
+  self->sort_ops = g_ptr_array_new ();
+
+  /* "any" first: a query on the partition alone */
+  g_ptr_array_add (self->sort_ops, GINT_TO_POINTER (SORT_OP_NONE));
+  gtk_string_list_append (labels, _(sort_op_labels[SORT_OP_NONE]));
+  for (int op = SORT_OP_EQ; op <= SORT_OP_BEGINS_WITH; op++)
+    {
+      /* begins_with is not defined on numbers */
+      if (op == SORT_OP_BEGINS_WITH && sk != NULL && sk->type == DYNO_VALUE_N)
+        continue;
+      g_ptr_array_add (self->sort_ops, GINT_TO_POINTER (op));
+      gtk_string_list_append (labels, _(sort_op_labels[op]));
+    }
+
+  gtk_drop_down_set_model (GTK_DROP_DOWN (self->sk_op_dropdown), G_LIST_MODEL (labels));
+  g_object_unref (labels);
+  select_sort_op (self, previous);
+  if (get_sort_op (self) != previous)
+    select_sort_op (self, SORT_OP_NONE);
+}
+
+static void
+update_key_fields (DynoBuilderForm *self)
+{
+  const DynoKeyAttr *pk, *sk;
+  DynoOperation op = get_operation (self);
+  SortOp sort_op;
+  g_autofree char *pk_text = NULL;
+
+  get_target_keys (self, &pk, &sk);
+
+  gtk_widget_set_visible (self->key_group, op != DYNO_OP_SCAN);
+  gtk_widget_set_visible (self->filter_group, op != DYNO_OP_GET_ITEM);
+  gtk_widget_set_visible (self->direction_box, op == DYNO_OP_QUERY);
+  gtk_widget_set_sensitive (self->limit_spin, op != DYNO_OP_GET_ITEM);
+  gtk_widget_set_sensitive (self->target_dropdown, op != DYNO_OP_GET_ITEM);
+
+  if (pk != NULL)
+    {
+      pk_text = g_strdup_printf (_("Partition key: %s (%s)"), pk->name,
+                                 dyno_value_type_to_string (pk->type));
+      gtk_label_set_label (GTK_LABEL (self->pk_label), pk_text);
+    }
+  else
+    {
+      gtk_label_set_label (GTK_LABEL (self->pk_label), _("Partition key"));
+    }
+
+  gtk_widget_set_visible (self->sk_box, sk != NULL);
+  if (sk != NULL)
+    {
+      g_autofree char *sk_text = g_strdup_printf (_("Sort key: %s (%s)"), sk->name,
+                                                  dyno_value_type_to_string (sk->type));
+      gtk_label_set_label (GTK_LABEL (self->sk_label), sk_text);
+    }
+
+  /* GetItem takes the whole key: the sort key with = only. */
+  gtk_widget_set_visible (self->sk_op_dropdown, op == DYNO_OP_QUERY);
+  sort_op = op == DYNO_OP_GET_ITEM ? SORT_OP_EQ : get_sort_op (self);
+  gtk_widget_set_visible (self->sk_entry, sort_op != SORT_OP_NONE);
+  gtk_widget_set_visible (self->sk_and_label, sort_op == SORT_OP_BETWEEN);
+  gtk_widget_set_visible (self->sk_entry2, sort_op == SORT_OP_BETWEEN);
+
+  /* Consistent reads are not supported on global secondary indexes. */
+  {
+    const char *index_name = get_index_name (self);
+    const DynoIndexInfo *index = (index_name && self->info)
+                                 ? dyno_table_info_find_index (self->info, index_name) : NULL;
+    gboolean on_gsi = index != NULL && index->global && op != DYNO_OP_GET_ITEM;
+
+    gtk_widget_set_sensitive (self->consistent_switch, !on_gsi);
+    if (on_gsi)
+      {
+        gtk_switch_set_active (GTK_SWITCH (self->consistent_switch), FALSE);
+        gtk_widget_set_tooltip_text (self->consistent_row,
+                                     _("Global secondary indexes are eventually consistent: "
+                                       "DynamoDB does not support consistent reads on them"));
+      }
+    else
+      {
+        gtk_widget_set_tooltip_text (self->consistent_row,
+                                     _("Read the latest committed data (twice the read capacity)"));
+      }
+  }
+}
+
+static void
+update_target_label (DynoBuilderForm *self)
+{
+  const char *index_name = get_index_name (self);
+  g_autofree char *text = NULL;
+
+  if (self->info == NULL)
+    {
+      gtk_label_set_label (GTK_LABEL (self->target_label), _("Describing the table…"));
+      return;
+    }
+
+  if (index_name != NULL)
+    {
+      const DynoIndexInfo *index = dyno_table_info_find_index (self->info, index_name);
+      g_autofree char *keys = dyno_table_info_describe_keys (self->info, index_name);
+      const char *projection = "";
+
+      if (index != NULL)
+        {
+          if (index->projection == DYNO_PROJECTION_ALL)
+            projection = _("projects all attributes");
+          else if (index->projection == DYNO_PROJECTION_KEYS_ONLY)
+            projection = _("projects keys only");
+          else
+            projection = _("projects keys and some attributes");
+        }
+
+      if (index != NULL && index->projection == DYNO_PROJECTION_INCLUDE && index->non_key_attributes)
+        {
+          g_autofree char *attrs = g_strjoinv (", ", index->non_key_attributes);
+          text = g_strdup_printf ("%s %s · %s (%s)", index && index->global ? _("GSI") : _("LSI"),
+                                  keys, projection, attrs);
+        }
+      else
+        {
+          text = g_strdup_printf ("%s %s · %s", index && index->global ? _("GSI") : _("LSI"),
+                                  keys, projection);
+        }
+    }
+  else
+    {
+      g_autofree char *keys = dyno_table_info_describe_keys (self->info, NULL);
+      text = g_strdup_printf (_("Table %s"), keys);
+    }
+
+  gtk_label_set_label (GTK_LABEL (self->target_label), text);
+}
+
+static void
+schema_fields_changed_cb (DynoBuilderForm *self)
+{
+  update_sort_ops (self);
+  update_key_fields (self);
+  update_target_label (self);
+  queue_revalidate (self);
+}
+
+static void
+field_changed_cb (DynoBuilderForm *self)
+{
+  update_key_fields (self);
+  queue_revalidate (self);
+}
+
+static void
+load_key_condition (DynoBuilderForm *self,
+                    const DynoExpr  *expr,
+                    gboolean        *representable)
+{
+  g_autoptr(GPtrArray) parts = g_ptr_array_new ();
+  const DynoKeyAttr *pk, *sk;
+
+  get_target_keys (self, &pk, &sk);
+  flatten_chain (expr, DYNO_EXPR_AND, parts);
+
+  set_entry_text (self->pk_entry, "");
+  set_entry_text (self->sk_entry, "");
+  set_entry_text (self->sk_entry2, "");
+  select_sort_op (self, SORT_OP_NONE);
+
+  for (guint i = 0; i < parts->len; i++)
+    {
+      const DynoExpr *part = g_ptr_array_index (parts, i);
+      const DynoExpr *operand;
+
+      while (part->kind == DYNO_EXPR_PAREN)
+        part = g_ptr_array_index (part->args, 0);
+
+      if (part->args == NULL || part->args->len < 2)
+        {
+          *representable = FALSE;
+          return;
+        }
+
+      operand = g_ptr_array_index (part->args, 0);
+      if (operand->kind != DYNO_EXPR_PATH || dyno_path_get_length (operand->path) != 1)
+        {
+          *representable = FALSE;
+          return;
+        }
+
+      for (guint j = 1; j < part->args->len; j++)
+        if (((const DynoExpr *) g_ptr_array_index (part->args, j))->kind != DYNO_EXPR_VALUE)
+          {
+            *representable = FALSE;
+            return;
+          }
+
+      if (pk != NULL && g_strcmp0 (dyno_path_get_attribute (operand->path), pk->name) == 0 &&
+          part->kind == DYNO_EXPR_COMPARE && part->op.compare == DYNO_COMPARE_EQ)
+        {
+          g_autofree char *text = key_value_to_text (((const DynoExpr *) g_ptr_array_index (part->args, 1))->value);
+          set_entry_text (self->pk_entry, text);
+        }
+      else if (sk != NULL && g_strcmp0 (dyno_path_get_attribute (operand->path), sk->name) == 0)
+        {
+          g_autofree char *text = key_value_to_text (((const DynoExpr *) g_ptr_array_index (part->args, 1))->value);
+
+          set_entry_text (self->sk_entry, text);
+          if (part->kind == DYNO_EXPR_BETWEEN)
+            {
+              g_autofree char *text2 = key_value_to_text (((const DynoExpr *) g_ptr_array_index (part->args, 2))->value);
+              set_entry_text (self->sk_entry2, text2);
+              select_sort_op (self, SORT_OP_BETWEEN);
+            }
+          else if (part->kind == DYNO_EXPR_FUNCTION && part->op.function == DYNO_FUNCTION_BEGINS_WITH)
+            {
+              select_sort_op (self, SORT_OP_BEGINS_WITH);
+            }
+          else if (part->kind == DYNO_EXPR_COMPARE && part->op.compare != DYNO_COMPARE_NE)
+            {
+              static const SortOp map[] = {
+                [DYNO_COMPARE_EQ] = SORT_OP_EQ, [DYNO_COMPARE_LT] = SORT_OP_LT,
+                [DYNO_COMPARE_LE] = SORT_OP_LE, [DYNO_COMPARE_GT] = SORT_OP_GT,
+                [DYNO_COMPARE_GE] = SORT_OP_GE,
+              };
+              select_sort_op (self, map[part->op.compare]);
+            }
+          else
+            {
+              *representable = FALSE;
+              return;
+            }
+        }
+      else
+        {
+          *representable = FALSE;
+          return;
+        }
+    }
+}
+
+static void
+load_filter (DynoBuilderForm *self,
+             const DynoExpr  *expr,
+             gboolean        *representable)
+{
+  g_autoptr(GPtrArray) parts = g_ptr_array_new ();
+  DynoExprKind chain = DYNO_EXPR_AND;
+  const DynoExpr *top = expr;
+
+  clear_filter_rows (self);
+
+  if (expr == NULL)
+    {
+      add_filter_row (self);
+      return;
+    }
+
+  while (top->kind == DYNO_EXPR_PAREN)
+    top = g_ptr_array_index (top->args, 0);
+  if (top->kind == DYNO_EXPR_OR)
+    chain = DYNO_EXPR_OR;
+  flatten_chain (top, chain, parts);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->combinator_dropdown),
+                              chain == DYNO_EXPR_OR ? 1 : 0);
+
+  for (guint i = 0; i < parts->len; i++)
+    {
+      FilterRow *row = add_filter_row (self);
+
+      if (!filter_row_load (row, g_ptr_array_index (parts, i)))
+        {
+          *representable = FALSE;
+          clear_filter_rows (self);
+          add_filter_row (self);
+          return;
+        }
+    }
+}
+
+static void
+text_mode_changed_cb (DynoBuilderForm *self)
+{
+  gboolean text_mode = gtk_switch_get_active (GTK_SWITCH (self->text_mode_switch));
+
+  /* Turning the switch back on from its own notify handler notifies again later. */
+  if (self->staying_in_text)
+    {
+      if (text_mode)
+        self->staying_in_text = FALSE;
+      return;
+    }
+
+  if (self->loading)
+    return;
+
+  if (text_mode)
+    {
+      /* Form -> text: print what the form holds in the inline syntax. */
+      gboolean ok;
+      g_autoptr(DynoExpr) key = NULL;
+      g_autoptr(DynoExpr) filter = NULL;
+      g_autofree char *key_text = NULL;
+      g_autofree char *filter_text = NULL;
+
+      if (get_operation (self) == DYNO_OP_QUERY)
+        key = build_key_condition (self, &ok);
+      filter = build_filter (self, &ok);
+
+      key_text = key ? dyno_expr_to_inline (key) : NULL;
+      filter_text = filter ? dyno_expr_to_inline (filter) : NULL;
+
+      self->loading = TRUE;
+      if (key_text != NULL)
+        set_entry_text (self->key_text_entry, key_text);
+      if (filter_text != NULL || *entry_text (self->filter_text_entry) == '\0')
+        set_entry_text (self->filter_text_entry, filter_text);
+      self->loading = FALSE;
+    }
+  else
+    {
+      /* Text -> form: only when the form can show it; otherwise stay in text mode. */
+      gboolean ok = TRUE;
+      gboolean representable = TRUE;
+      g_autoptr(DynoExpr) key = NULL;
+      g_autoptr(DynoExpr) filter = NULL;
+
+      if (get_operation (self) == DYNO_OP_QUERY)
+        key = parse_text_condition (self->key_text_entry, self->key_text_error,
+                                    DYNO_EXPR_ROLE_KEY_CONDITION, &ok);
+      filter = parse_text_condition (self->filter_text_entry, self->filter_text_error,
+                                     DYNO_EXPR_ROLE_FILTER, &ok);
+
+      if (!ok)
+        {
+          self->staying_in_text = TRUE;
+          gtk_switch_set_active (GTK_SWITCH (self->text_mode_switch), TRUE);
+          g_free (self->text_note);
+          self->text_note = g_strdup (_("Fix the text before going back to the form"));
+          set_error (self->general_error, self->text_note);
+          return;
+        }
+
+      self->loading = TRUE;
+      if (key != NULL)
+        load_key_condition (self, key, &representable);
+      if (representable)
+        load_filter (self, filter, &representable);
+      self->loading = FALSE;
+
+      if (!representable)
+        {
+          self->staying_in_text = TRUE;
+          gtk_switch_set_active (GTK_SWITCH (self->text_mode_switch), TRUE);
+          g_free (self->text_note);
+          self->text_note = g_strdup (_("This condition uses more than the form can show (nested "
+                                        "groups or functions on both sides): keep editing it "
+                                        "as text"));
+          set_error (self->general_error, self->text_note);
+          return;
+        }
+    }
+
+  g_clear_pointer (&self->text_note, g_free);
+  gtk_widget_set_visible (self->text_box, text_mode);
+  gtk_widget_set_visible (self->pk_entry, !text_mode);
+  gtk_widget_set_visible (gtk_widget_get_parent (self->pk_entry), !text_mode);
+  gtk_widget_set_visible (self->sk_box, !text_mode && gtk_widget_get_visible (self->sk_box));
+  gtk_widget_set_visible (self->filter_rows_box, !text_mode);
+  gtk_widget_set_visible (gtk_widget_get_parent (self->combinator_dropdown), !text_mode);
+  update_key_fields (self);
+  if (text_mode)
+    gtk_widget_set_visible (self->sk_box, FALSE);
+  queue_revalidate (self);
+}
+
+static void
+text_changed_cb (DynoBuilderForm *self)
+{
+  /* the note was about the text as it was */
+  if (!self->loading)
+    g_clear_pointer (&self->text_note, g_free);
+  queue_revalidate (self);
+}
+
+/* ---- construction ----------------------------------------------------------------------- */
+
+static GtkWidget *
+labelled_row (const char *label_text,
+              GtkWidget  *widget)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  GtkWidget *label = gtk_label_new_with_mnemonic (label_text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_set_hexpand (label, TRUE);
+  gtk_label_set_mnemonic_widget (GTK_LABEL (label), widget);
+  /* The visible label names the widget (labelled-by); an own label would be read too. */
+  gtk_accessible_reset_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), widget);
+  return box;
+}
+
+static void
+build_ui (DynoBuilderForm *self)
+{
+  static const char *operations[] = { N_("Query"), N_("Scan"), N_("Get item") };
+  static const char *combinators[] = { N_("All conditions (AND)"), N_("Any condition (OR)") };
+  GtkWidget *box, *row, *button, *label, *dir_box;
+
+  self->scroller = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scroller), GTK_POLICY_NEVER,
+                                  GTK_POLICY_AUTOMATIC);
+  gtk_widget_set_parent (self->scroller, GTK_WIDGET (self));
+
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  gtk_widget_set_margin_start (box, 12);
+  gtk_widget_set_margin_end (box, 12);
+  gtk_widget_set_margin_top (box, 6);
+  gtk_widget_set_margin_bottom (box, 12);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scroller), box);
+
+  /* operation and target */
+  self->operation_dropdown = new_dropdown (operations, G_N_ELEMENTS (operations), TRUE,
+                                           _("Operation"));
+  gtk_box_append (GTK_BOX (box), labelled_row (_("_Operation"), self->operation_dropdown));
+  self->target_dropdown = new_dropdown (NULL, 0, FALSE, _("Table or index"));
+  gtk_box_append (GTK_BOX (box), labelled_row (_("_Read from"), self->target_dropdown));
+  self->target_label = gtk_label_new (NULL);
+  gtk_label_set_xalign (GTK_LABEL (self->target_label), 0);
+  gtk_label_set_wrap (GTK_LABEL (self->target_label), TRUE);
+  gtk_widget_add_css_class (self->target_label, "dim-label");
+  gtk_widget_add_css_class (self->target_label, "caption");
+  gtk_box_append (GTK_BOX (box), self->target_label);
+
+  /* key */
+  self->key_group = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  gtk_box_append (GTK_BOX (self->key_group), new_heading (_("Key")));
+  row = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
+  self->pk_label = gtk_label_new (_("Partition key"));
+  gtk_label_set_xalign (GTK_LABEL (self->pk_label), 0);
+  self->pk_entry = new_entry (_("Partition key value"), _("Value"));
+  gtk_box_append (GTK_BOX (row), self->pk_label);
+  gtk_box_append (GTK_BOX (row), self->pk_entry);
+  self->pk_error = new_error_label ();
+  gtk_box_append (GTK_BOX (row), self->pk_error);
+  gtk_box_append (GTK_BOX (self->key_group), row);
+
+  self->sk_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
+  self->sk_label = gtk_label_new (_("Sort key"));
+  gtk_label_set_xalign (GTK_LABEL (self->sk_label), 0);
+  gtk_box_append (GTK_BOX (self->sk_box), self->sk_label);
+  row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  self->sk_op_dropdown = new_dropdown (NULL, 0, FALSE, _("Sort key condition"));
+  self->sk_entry = new_entry (_("Sort key value"), _("Value"));
+  self->sk_and_label = gtk_label_new (_("and"));
+  self->sk_entry2 = new_entry (_("Sort key upper bound"), _("Upper bound"));
+  gtk_box_append (GTK_BOX (row), self->sk_op_dropdown);
+  gtk_box_append (GTK_BOX (row), self->sk_entry);
+  gtk_box_append (GTK_BOX (self->sk_box), row);
+  row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_box_append (GTK_BOX (row), self->sk_and_label);
+  gtk_box_append (GTK_BOX (row), self->sk_entry2);
+  gtk_box_append (GTK_BOX (self->sk_box), row);
+  self->sk_error = new_error_label ();
+  gtk_box_append (GTK_BOX (self->sk_box), self->sk_error);
+  gtk_box_append (GTK_BOX (self->key_group), self->sk_box);
+  self->key_error = new_error_label ();
+  gtk_box_append (GTK_BOX (self->key_group), self->key_error);
+  gtk_box_append (GTK_BOX (box), self->key_group);
+
+  /* filter */
+  self->filter_group = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  gtk_box_append (GTK_BOX (self->filter_group), new_heading (_("Filter")));
+  self->combinator_dropdown = new_dropdown (combinators, G_N_ELEMENTS (combinators), TRUE,
+                                            _("Combine conditions with"));
+  gtk_box_append (GTK_BOX (self->filter_group), labelled_row (_("_Match"),
+                                                              self->combinator_dropdown));
+  self->filter_rows_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_box_append (GTK_BOX (self->filter_group), self->filter_rows_box);
+  button = gtk_button_new_with_mnemonic (_("_Add Condition"));
+  gtk_widget_set_halign (button, GTK_ALIGN_START);
+  g_signal_connect_swapped (button, "clicked", G_CALLBACK (add_filter_clicked_cb), self);
+  gtk_box_append (GTK_BOX (self->filter_group), button);
+  self->filter_error = new_error_label ();
+  gtk_box_append (GTK_BOX (self->filter_group), self->filter_error);
+  gtk_box_append (GTK_BOX (box), self->filter_group);
+
+  /* text mode */
+  self->text_mode_switch = gtk_switch_new ();
+  gtk_widget_set_valign (self->text_mode_switch, GTK_ALIGN_CENTER);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->text_mode_switch),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Edit as text"), -1);
+  row = labelled_row (_("_Edit conditions as text"), self->text_mode_switch);
+  gtk_widget_set_margin_top (row, 12);
+  gtk_box_append (GTK_BOX (box), row);
+  self->text_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
+  label = gtk_label_new (_("Key condition"));
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_box_append (GTK_BOX (self->text_box), label);
+  self->key_text_entry = new_entry (_("Key condition text"),
+                                    "pk = \"USER#1\" AND begins_with(sk, \"ORDER#\")");
+  gtk_widget_add_css_class (self->key_text_entry, "monospace");
+  gtk_box_append (GTK_BOX (self->text_box), self->key_text_entry);
+  self->key_text_error = new_error_label ();
+  gtk_box_append (GTK_BOX (self->text_box), self->key_text_error);
+  label = gtk_label_new (_("Filter"));
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_box_append (GTK_BOX (self->text_box), label);
+  self->filter_text_entry = new_entry (_("Filter text"), "status = \"open\" AND size(items) > 2");
+  gtk_widget_add_css_class (self->filter_text_entry, "monospace");
+  gtk_box_append (GTK_BOX (self->text_box), self->filter_text_entry);
+  self->filter_text_error = new_error_label ();
+  gtk_box_append (GTK_BOX (self->text_box), self->filter_text_error);
+  gtk_widget_set_visible (self->text_box, FALSE);
+  gtk_box_append (GTK_BOX (box), self->text_box);
+
+  /* projection */
+  gtk_box_append (GTK_BOX (box), new_heading (_("Attributes to Return")));
+  self->projection_entry = new_entry (_("Attributes to return"),
+                                      _("All attributes (or e.g. name, status, address.city)"));
+  gtk_box_append (GTK_BOX (box), self->projection_entry);
+  self->projection_chips = gtk_flow_box_new ();
+  gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (self->projection_chips), GTK_SELECTION_NONE);
+  gtk_widget_set_visible (self->projection_chips, FALSE);
+  gtk_box_append (GTK_BOX (box), self->projection_chips);
+  self->projection_error = new_error_label ();
+  gtk_box_append (GTK_BOX (box), self->projection_error);
+
+  /* options */
+  gtk_box_append (GTK_BOX (box), new_heading (_("Options")));
+  self->direction_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+  label = gtk_label_new (_("Sort order"));
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_set_hexpand (label, TRUE);
+  dir_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  gtk_widget_add_css_class (dir_box, "linked");
+  self->ascending_button = gtk_toggle_button_new_with_label (_("Ascending"));
+  self->descending_button = gtk_toggle_button_new_with_label (_("Descending"));
+  gtk_toggle_button_set_group (GTK_TOGGLE_BUTTON (self->descending_button),
+                               GTK_TOGGLE_BUTTON (self->ascending_button));
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->ascending_button), TRUE);
+  gtk_box_append (GTK_BOX (dir_box), self->ascending_button);
+  gtk_box_append (GTK_BOX (dir_box), self->descending_button);
+  gtk_box_append (GTK_BOX (self->direction_box), label);
+  gtk_box_append (GTK_BOX (self->direction_box), dir_box);
+  gtk_box_append (GTK_BOX (box), self->direction_box);
+
+  self->limit_spin = gtk_spin_button_new_with_range (0, 100000, 1);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->limit_spin), 100);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->limit_spin),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Page size"), -1);
+  row = labelled_row (_("_Page size (Limit; 0 for none)"), self->limit_spin);
+  gtk_widget_set_tooltip_text (row,
+                               _("How many items DynamoDB evaluates per page, before the filter"));
+  gtk_box_append (GTK_BOX (box), row);
+
+  self->max_items_spin = gtk_spin_button_new_with_range (0, 10000000, 100);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->max_items_spin), 0);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->max_items_spin),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Maximum items"), -1);
+  row = labelled_row (_("_Stop after (items; 0 for all)"), self->max_items_spin);
+  gtk_box_append (GTK_BOX (box), row);
+
+  self->consistent_switch = gtk_switch_new ();
+  gtk_widget_set_valign (self->consistent_switch, GTK_ALIGN_CENTER);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->consistent_switch),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Consistent read"), -1);
+  self->consistent_row = labelled_row (_("_Consistent read"), self->consistent_switch);
+  gtk_box_append (GTK_BOX (box), self->consistent_row);
+  self->options_error = new_error_label ();
+  gtk_box_append (GTK_BOX (box), self->options_error);
+  self->general_error = new_error_label ();
+  gtk_box_append (GTK_BOX (box), self->general_error);
+
+  /* Widget names: CSS ids, and how the widget tests find the fields. */
+  gtk_widget_set_name (self->operation_dropdown, "operation");
+  gtk_widget_set_name (self->target_dropdown, "target");
+  gtk_widget_set_name (self->target_label, "target-description");
+  gtk_widget_set_name (self->pk_label, "partition-key-label");
+  gtk_widget_set_name (self->pk_entry, "partition-key");
+  gtk_widget_set_name (self->pk_error, "partition-key-error");
+  gtk_widget_set_name (self->sk_label, "sort-key-label");
+  gtk_widget_set_name (self->sk_op_dropdown, "sort-key-condition");
+  gtk_widget_set_name (self->sk_entry, "sort-key");
+  gtk_widget_set_name (self->sk_entry2, "sort-key-upper");
+  gtk_widget_set_name (self->sk_error, "sort-key-error");
+  gtk_widget_set_name (self->key_error, "key-error");
+  gtk_widget_set_name (self->combinator_dropdown, "filter-combinator");
+  gtk_widget_set_name (self->filter_error, "filter-error");
+  gtk_widget_set_name (self->text_mode_switch, "text-mode");
+  gtk_widget_set_name (self->key_text_entry, "key-condition-text");
+  gtk_widget_set_name (self->key_text_error, "key-condition-text-error");
+  gtk_widget_set_name (self->filter_text_entry, "filter-text");
+  gtk_widget_set_name (self->filter_text_error, "filter-text-error");
+  gtk_widget_set_name (self->projection_entry, "projection");
+  gtk_widget_set_name (self->projection_error, "projection-error");
+  gtk_widget_set_name (self->descending_button, "descending");
+  gtk_widget_set_name (self->limit_spin, "page-size");
+  gtk_widget_set_name (self->max_items_spin, "max-items");
+  gtk_widget_set_name (self->consistent_switch, "consistent-read");
+  gtk_widget_set_name (self->options_error, "options-error");
+  gtk_widget_set_name (self->general_error, "general-error");
+
+  add_filter_row (self);
+
+  g_signal_connect_swapped (self->operation_dropdown, "notify::selected",
+                            G_CALLBACK (schema_fields_changed_cb), self);
+  g_signal_connect_swapped (self->target_dropdown, "notify::selected",
+                            G_CALLBACK (schema_fields_changed_cb), self);
+  g_signal_connect_swapped (self->sk_op_dropdown, "notify::selected",
+                            G_CALLBACK (field_changed_cb), self);
+  g_signal_connect_swapped (self->pk_entry, "changed", G_CALLBACK (queue_revalidate), self);
+  g_signal_connect_swapped (self->sk_entry, "changed", G_CALLBACK (queue_revalidate), self);
+  g_signal_connect_swapped (self->sk_entry2, "changed", G_CALLBACK (queue_revalidate), self);
+  g_signal_connect_swapped (self->combinator_dropdown, "notify::selected",
+                            G_CALLBACK (queue_revalidate), self);
+  g_signal_connect_swapped (self->text_mode_switch, "notify::active",
+                            G_CALLBACK (text_mode_changed_cb), self);
+  g_signal_connect_swapped (self->key_text_entry, "changed", G_CALLBACK (text_changed_cb), self);
+  g_signal_connect_swapped (self->filter_text_entry, "changed", G_CALLBACK (text_changed_cb), self);
+  g_signal_connect_swapped (self->projection_entry, "changed", G_CALLBACK (queue_revalidate), self);
+  g_signal_connect_swapped (self->descending_button, "toggled", G_CALLBACK (queue_revalidate),
+                            self);
+  g_signal_connect_swapped (self->limit_spin, "value-changed", G_CALLBACK (queue_revalidate), self);
+  g_signal_connect_swapped (self->max_items_spin, "value-changed", G_CALLBACK (queue_revalidate),
+                            self);
+  g_signal_connect_swapped (self->consistent_switch, "notify::active",
+                            G_CALLBACK (queue_revalidate), self);
+}
+
+static void
+dyno_builder_form_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  DynoBuilderForm *self = DYNO_BUILDER_FORM (object);
+
+  switch (prop_id)
+    {
+    case PROP_VALID:
+      g_value_set_boolean (value, self->valid);
+      break;
+
+    case PROP_REASON:
+      g_value_set_string (value, self->reason);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+dyno_builder_form_dispose (GObject *object)
+{
+  DynoBuilderForm *self = DYNO_BUILDER_FORM (object);
+
+  g_clear_handle_id (&self->revalidate_source, g_source_remove);
+  g_clear_pointer (&self->scroller, gtk_widget_unparent);
+
+  G_OBJECT_CLASS (dyno_builder_form_parent_class)->dispose (object);
+}
+
+static void
+dyno_builder_form_finalize (GObject *object)
+{
+  DynoBuilderForm *self = DYNO_BUILDER_FORM (object);
+
+  g_clear_pointer (&self->table_name, g_free);
+  g_clear_pointer (&self->info, dyno_table_info_unref);
+  g_clear_pointer (&self->index_names, g_ptr_array_unref);
+  g_clear_pointer (&self->sort_ops, g_ptr_array_unref);
+  g_clear_pointer (&self->filter_rows, g_ptr_array_unref);
+  g_clear_object (&self->known_attributes);
+  g_clear_pointer (&self->reason, g_free);
+  g_clear_pointer (&self->hint, g_free);
+  g_clear_pointer (&self->text_note, g_free);
+  g_clear_pointer (&self->request, dyno_request_free);
+
+  G_OBJECT_CLASS (dyno_builder_form_parent_class)->finalize (object);
+}
+
+static void
+dyno_builder_form_class_init (DynoBuilderFormClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->get_property = dyno_builder_form_get_property;
+  object_class->dispose = dyno_builder_form_dispose;
+  object_class->finalize = dyno_builder_form_finalize;
+
+  properties[PROP_VALID] =
+    g_param_spec_boolean ("valid", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_REASON] =
+    g_param_spec_string ("reason", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  /* Emitted after every revalidation: the request, its validity or the reason changed. */
+  signals[CHANGED] = g_signal_new ("changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0,
+                                   NULL, NULL, NULL, G_TYPE_NONE, 0);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+  gtk_widget_class_set_css_name (widget_class, "dynobuilderform");
+}
+
+static void
+dyno_builder_form_init (DynoBuilderForm *self)
+{
+  self->filter_rows = g_ptr_array_new_with_free_func ((GDestroyNotify) filter_row_free);
+  self->known_attributes = gtk_string_list_new (NULL);
+  self->index_names = g_ptr_array_new_with_free_func (g_free);
+  g_ptr_array_add (self->index_names, NULL);
+  build_ui (self);
+  update_sort_ops (self);
+  update_key_fields (self);
+  update_target_label (self);
+}
+
+GtkWidget *
+dyno_builder_form_new (void)
+{
+  return g_object_new (DYNO_TYPE_BUILDER_FORM, NULL);
+}
+
+void
+dyno_builder_form_set_table (DynoBuilderForm *self,
+                             const char      *table_name,
+                             DynoTableInfo   *info,
+                             const char      *index_name)
+{
+  GtkStringList *targets;
+  guint selected = 0;
+
+  g_return_if_fail (DYNO_IS_BUILDER_FORM (self));
+
+  g_free (self->table_name);
+  self->table_name = g_strdup (table_name);
+  g_clear_pointer (&self->info, dyno_table_info_unref);
+  if (info != NULL)
+    self->info = dyno_table_info_ref (info);
+
+  g_ptr_array_set_size (self->index_names, 0);
+  g_ptr_array_add (self->index_names, NULL);
+  targets = gtk_string_list_new (NULL);
+  gtk_string_list_append (targets, table_name ? table_name : _("Table"));
+
+  for (guint i = 0; info != NULL && i < dyno_table_info_get_n_indexes (info); i++)
+    {
+      const DynoIndexInfo *index = dyno_table_info_get_index (info, i);
+      g_autofree char *label = g_strdup_printf ("%s (%s)", index->name,
+                                                index->global ? _("GSI") : _("LSI"));
+
+      g_ptr_array_add (self->index_names, g_strdup (index->name));
+      gtk_string_list_append (targets, label);
+      if (g_strcmp0 (index->name, index_name) == 0)
+        selected = i + 1;
+    }
+
+  self->loading = TRUE;
+  gtk_drop_down_set_model (GTK_DROP_DOWN (self->target_dropdown), G_LIST_MODEL (targets));
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->target_dropdown), selected);
+  self->loading = FALSE;
+  g_object_unref (targets);
+
+  schema_fields_changed_cb (self);
+}
+
+DynoRequest *
+dyno_builder_form_dup_request (DynoBuilderForm *self)
+{
+  g_return_val_if_fail (DYNO_IS_BUILDER_FORM (self), NULL);
+
+  /* Reading the request must not redo the fields' messages: it is the one the last
+   * revalidation built (done now if one is pending). */
+  if (self->revalidate_source != 0)
+    revalidate (self);
+
+  return self->request ? dyno_request_copy (self->request) : NULL;
+}
+
+gboolean
+dyno_builder_form_get_valid (DynoBuilderForm *self)
+{
+  g_return_val_if_fail (DYNO_IS_BUILDER_FORM (self), FALSE);
+
+  if (self->revalidate_source != 0)
+    revalidate (self);
+
+  return self->valid;
+}
+
+const char *
+dyno_builder_form_get_reason (DynoBuilderForm *self)
+{
+  g_return_val_if_fail (DYNO_IS_BUILDER_FORM (self), NULL);
+
+  if (self->revalidate_source != 0)
+    revalidate (self);
+
+  return self->reason;
+}
+
+guint64
+dyno_builder_form_get_max_items (DynoBuilderForm *self)
+{
+  g_return_val_if_fail (DYNO_IS_BUILDER_FORM (self), 0);
+  return (guint64) gtk_spin_button_get_value (GTK_SPIN_BUTTON (self->max_items_spin));
+}
+
+void
+dyno_builder_form_load_request (DynoBuilderForm   *self,
+                                const DynoRequest *request)
+{
+  gboolean representable = TRUE;
+  guint op_pos;
+
+  g_return_if_fail (DYNO_IS_BUILDER_FORM (self));
+  g_return_if_fail (request != NULL);
+
+  switch (request->operation)
+    {
+    case DYNO_OP_SCAN:
+      op_pos = 1;
+      break;
+    case DYNO_OP_GET_ITEM:
+      op_pos = 2;
+      break;
+    case DYNO_OP_QUERY:
+    default:
+      op_pos = 0;
+      break;
+    }
+
+  self->loading = TRUE;
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->operation_dropdown), op_pos);
+  for (guint i = 0; i < self->index_names->len; i++)
+    if (g_strcmp0 (g_ptr_array_index (self->index_names, i), request->index_name) == 0)
+      gtk_drop_down_set_selected (GTK_DROP_DOWN (self->target_dropdown), i);
+  update_sort_ops (self);
+  update_key_fields (self);
+  update_target_label (self);
+
+  if (request->key_condition != NULL)
+    {
+      g_autofree char *text = dyno_expr_to_inline (request->key_condition);
+
+      set_entry_text (self->key_text_entry, text);
+      load_key_condition (self, request->key_condition, &representable);
+    }
+  else if (request->key != NULL)
+    {
+      const DynoKeyAttr *pk, *sk;
+
+      get_target_keys (self, &pk, &sk);
+      if (pk != NULL && dyno_item_lookup (request->key, pk->name) != NULL)
+        {
+          g_autofree char *text = key_value_to_text (dyno_item_lookup (request->key, pk->name));
+          set_entry_text (self->pk_entry, text);
+        }
+      if (sk != NULL && dyno_item_lookup (request->key, sk->name) != NULL)
+        {
+          g_autofree char *text = key_value_to_text (dyno_item_lookup (request->key, sk->name));
+          set_entry_text (self->sk_entry, text);
+        }
+    }
+
+  {
+    g_autofree char *text = request->filter ? dyno_expr_to_inline (request->filter) : NULL;
+    set_entry_text (self->filter_text_entry, text);
+  }
+  if (representable)
+    load_filter (self, request->filter, &representable);
+
+  {
+    g_autofree char *text = request->projection ? dyno_projection_to_inline (request->projection) : NULL;
+    set_entry_text (self->projection_entry, text);
+  }
+
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (request->scan_index_forward == DYNO_TRISTATE_FALSE
+                                                   ? self->descending_button : self->ascending_button),
+                                TRUE);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->limit_spin),
+                             request->limit > 0 ? request->limit : 0);
+  gtk_switch_set_active (GTK_SWITCH (self->consistent_switch),
+                         request->consistent_read == DYNO_TRISTATE_TRUE);
+  gtk_switch_set_active (GTK_SWITCH (self->text_mode_switch), !representable);
+  gtk_widget_set_visible (self->text_box, !representable);
+  self->loading = FALSE;
+
+  update_key_fields (self);
+  queue_revalidate (self);
+}
+
+void
+dyno_builder_form_set_sort_key_prefix (DynoBuilderForm *self,
+                                       const char      *prefix)
+{
+  g_return_if_fail (DYNO_IS_BUILDER_FORM (self));
+
+  if (gtk_switch_get_active (GTK_SWITCH (self->text_mode_switch)))
+    gtk_switch_set_active (GTK_SWITCH (self->text_mode_switch), FALSE);
+
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->operation_dropdown), 0);
+  select_sort_op (self, SORT_OP_BEGINS_WITH);
+  set_entry_text (self->sk_entry, prefix);
+  update_key_fields (self);
+  revalidate (self);
+}
+
+void
+dyno_builder_form_set_known_attributes (DynoBuilderForm    *self,
+                                        const char * const *names)
+{
+  g_return_if_fail (DYNO_IS_BUILDER_FORM (self));
+
+  gtk_string_list_splice (self->known_attributes, 0,
+                          g_list_model_get_n_items (G_LIST_MODEL (self->known_attributes)),
+                          names);
+
+  for (guint i = 0; i < self->filter_rows->len; i++)
+    {
+      FilterRow *row = g_ptr_array_index (self->filter_rows, i);
+      GtkEntryCompletion *completion = gtk_entry_get_completion (GTK_ENTRY (row->path_entry));
+      GtkListStore *store = GTK_LIST_STORE (gtk_entry_completion_get_model (completion));
+
+      gtk_list_store_clear (store);
+      for (guint j = 0; names != NULL && names[j] != NULL; j++)
+        gtk_list_store_insert_with_values (store, NULL, -1, 0, names[j], -1);
+    }
+}
+
+void
+dyno_builder_form_focus (DynoBuilderForm *self)
+{
+  g_return_if_fail (DYNO_IS_BUILDER_FORM (self));
+
+  if (gtk_widget_get_visible (self->key_group))
+    gtk_widget_grab_focus (self->pk_entry);
+  else
+    gtk_widget_grab_focus (self->operation_dropdown);
+}

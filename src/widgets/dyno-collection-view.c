@@ -1,0 +1,895 @@
+/* dyno-collection-view.c: results as item collections (grouped by partition) or flat
+ *
+ * Columns are made in code as attributes appear (the keys first, then every other attribute
+ * in the order it was first seen), like Nautilus does for its dynamic columns.  Rows are a
+ * GtkTreeListModel: partitions, each with its items in the order DynamoDB returned them.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+#include <gtksourceview/gtksource.h>
+#include <string.h>
+
+#include "dyno-collection-view.h"
+#include "dyno-insight.h"
+#include "dyno-json.h"
+#include "dyno-partition-model.h"
+
+#define SAMPLE_FOR_DELIMITER 200
+
+struct _DynoCollectionView
+{
+  GtkWidget           parent_instance;
+
+  DynoRun            *run;
+  GListModel         *items;           /* the run, or a store with one item */
+  DynoPartitionModel *partitions;
+  GtkTreeListModel   *tree;
+  char               *pk_name;
+  char               *sk_name;
+  GPtrArray          *attributes;      /* char*, column order */
+  GHashTable         *attribute_set;   /* char* (borrowed from attributes) */
+  GHashTable         *entities;        /* prefix -> count */
+  char                delimiter;
+  guint               n_scanned;       /* items looked at for attributes/entities */
+  gboolean            grouped;
+
+  GtkWidget          *box;
+  GtkWidget          *chips;
+  GtkWidget          *chips_scroller;
+  GtkColumnViewColumn *pk_column;      /* borrowed: shown only when not grouped */
+  GtkWidget          *group_switch;
+  GtkWidget          *column_view;
+  GtkWidget          *detail;          /* not parented here: the query page places it */
+  GtkWidget          *detail_view;
+  GtkWidget          *detail_format;
+  DynoItem           *selected;
+};
+
+G_DEFINE_FINAL_TYPE (DynoCollectionView, dyno_collection_view, GTK_TYPE_WIDGET)
+
+enum {
+  ENTITY_ACTIVATED,
+  ATTRIBUTES_CHANGED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+/* ---- cell text ------------------------------------------------------------------------- */
+
+static void append_value (GString *out, const DynoValue *value, guint depth);
+
+static void
+append_children (GString         *out,
+                 const DynoValue *value,
+                 const char      *open,
+                 const char      *close,
+                 guint            depth)
+{
+  guint n = dyno_value_get_n_children (value);
+
+  g_string_append (out, open);
+  for (guint i = 0; i < n && out->len < 200; i++)
+    {
+      if (i > 0)
+        g_string_append (out, ", ");
+      if (dyno_value_get_kind (value) == DYNO_VALUE_M)
+        {
+          g_string_append (out, dyno_value_get_member_name (value, i, NULL));
+          g_string_append (out, ": ");
+        }
+      append_value (out, dyno_value_get_child (value, i), depth + 1);
+    }
+  if (out->len >= 200)
+    g_string_append (out, "…");
+  g_string_append (out, close);
+}
+
+static void
+append_value (GString         *out,
+              const DynoValue *value,
+              guint            depth)
+{
+  switch (dyno_value_get_kind (value))
+    {
+    case DYNO_VALUE_S:
+      if (depth > 0)
+        g_string_append_c (out, '"');
+      g_string_append (out, dyno_value_get_string (value, NULL));
+      if (depth > 0)
+        g_string_append_c (out, '"');
+      break;
+
+    case DYNO_VALUE_N:
+      g_string_append (out, dyno_value_get_string (value, NULL));
+      break;
+
+    case DYNO_VALUE_B:
+      {
+        gsize len;
+        const guint8 *data = dyno_value_get_binary (value, &len);
+        g_autofree char *b64 = g_base64_encode (data, MIN (len, 48));
+
+        g_string_append_printf (out, "⟨%s%s⟩", b64, len > 48 ? "…" : "");
+      }
+      break;
+
+    case DYNO_VALUE_BOOL:
+      g_string_append (out, dyno_value_get_bool (value) ? "true" : "false");
+      break;
+
+    case DYNO_VALUE_NULL:
+      g_string_append (out, "null");
+      break;
+
+    case DYNO_VALUE_M:
+      append_children (out, value, "{", "}", depth);
+      break;
+
+    case DYNO_VALUE_L:
+      append_children (out, value, "[", "]", depth);
+      break;
+
+    case DYNO_VALUE_SS:
+    case DYNO_VALUE_NS:
+    case DYNO_VALUE_BS:
+    default:
+      append_children (out, value, "«", "»", depth);
+      break;
+    }
+}
+
+static char *
+value_to_cell_text (const DynoValue *value)
+{
+  GString *out = g_string_new (NULL);
+
+  if (value != NULL)
+    append_value (out, value, 0);
+
+  return g_string_free (out, FALSE);
+}
+
+/* ---- entities ---------------------------------------------------------------------------- */
+
+static const char *
+entity_key_name (DynoCollectionView *self)
+{
+  /* Overloading shows in the sort key; a table without one overloads its partition key. */
+  return self->sk_name ? self->sk_name : self->pk_name;
+}
+
+static void
+chip_clicked_cb (GtkButton          *button,
+                 DynoCollectionView *self)
+{
+  const char *entity = g_object_get_data (G_OBJECT (button), "entity");
+  char delimiter[2] = { self->delimiter, '\0' };
+  g_autofree char *prefix = g_strconcat (entity, delimiter, NULL);
+
+  g_signal_emit (self, signals[ENTITY_ACTIVATED], 0, prefix);
+}
+
+static int
+compare_entities (gconstpointer a,
+                  gconstpointer b)
+{
+  return g_strcmp0 (*(const char **) a, *(const char **) b);
+}
+
+static void
+update_chips (DynoCollectionView *self)
+{
+  GtkWidget *child;
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  GHashTableIter iter;
+  gpointer key;
+
+  while ((child = gtk_widget_get_first_child (self->chips)) != NULL)
+    gtk_box_remove (GTK_BOX (self->chips), child);
+
+  g_hash_table_iter_init (&iter, self->entities);
+  while (g_hash_table_iter_next (&iter, &key, NULL))
+    g_ptr_array_add (names, key);
+  g_ptr_array_sort (names, compare_entities);
+
+  for (guint i = 0; i < names->len; i++)
+    {
+      const char *entity = g_ptr_array_index (names, i);
+      guint count = GPOINTER_TO_UINT (g_hash_table_lookup (self->entities, entity));
+      g_autofree char *label = g_strdup_printf ("%s %u", entity, count);
+      g_autofree char *css = g_strdup_printf ("dyno-entity-%u", dyno_insight_entity_color (entity));
+      g_autofree char *tooltip = g_strdup_printf (_("Query only %s items: begins_with(%s, \"%s%c\")"),
+                                                  entity, entity_key_name (self), entity,
+                                                  self->delimiter);
+      GtkWidget *button = gtk_button_new_with_label (label);
+
+      gtk_widget_add_css_class (button, "dyno-chip");
+      gtk_widget_add_css_class (button, css);
+      gtk_widget_set_tooltip_text (button, tooltip);
+      g_object_set_data_full (G_OBJECT (button), "entity", g_strdup (entity), g_free);
+      g_signal_connect (button, "clicked", G_CALLBACK (chip_clicked_cb), self);
+      gtk_box_append (GTK_BOX (self->chips), button);
+    }
+
+  /* chips only make sense with more than one entity type */
+  gtk_widget_set_visible (self->chips_scroller, names->len > 1);
+}
+
+/* ---- columns ----------------------------------------------------------------------------- */
+
+static DynoItem *
+row_item (GtkListItem *list_item)
+{
+  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
+  gpointer object = row ? gtk_tree_list_row_get_item (row) : NULL;
+  DynoItem *item = NULL;
+
+  if (object != NULL && DYNO_IS_ITEM_OBJECT (object))
+    item = dyno_item_object_get_item (object);
+  g_clear_object (&object);
+
+  return item;
+}
+
+static void
+setup_cell_cb (GtkSignalListItemFactory *factory,
+               GtkListItem              *list_item,
+               gpointer                  user_data)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
+  gtk_list_item_set_child (list_item, label);
+}
+
+static void
+bind_cell_cb (GtkSignalListItemFactory *factory,
+              GtkListItem              *list_item,
+              gpointer                  user_data)
+{
+  const char *attribute = user_data;
+  GtkWidget *label = gtk_list_item_get_child (list_item);
+  DynoItem *item = row_item (list_item);
+  const DynoValue *value = item ? dyno_item_lookup (item, attribute) : NULL;
+  g_autofree char *text = value_to_cell_text (value);
+  gboolean numeric = value != NULL && dyno_value_get_kind (value) == DYNO_VALUE_N;
+
+  gtk_label_set_label (GTK_LABEL (label), text);
+  /* Numbers are right-aligned so their magnitudes line up. */
+  gtk_label_set_xalign (GTK_LABEL (label), numeric ? 1.0 : 0.0);
+  if (value == NULL)
+    gtk_widget_remove_css_class (label, "numeric");
+  else if (numeric)
+    gtk_widget_add_css_class (label, "numeric");
+}
+
+/* The first column: the partition (with its count and size) or the item's sort key, its
+ * entity tag coloured. */
+static void
+setup_key_cb (GtkSignalListItemFactory *factory,
+              GtkListItem              *list_item,
+              gpointer                  user_data)
+{
+  GtkWidget *expander = gtk_tree_expander_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *tag = gtk_label_new (NULL);
+  GtkWidget *label = gtk_label_new (NULL);
+  GtkWidget *count = gtk_label_new (NULL);
+
+  gtk_widget_add_css_class (tag, "dyno-tag");
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_add_css_class (count, "dim-label");
+  gtk_widget_add_css_class (count, "caption");
+  gtk_widget_add_css_class (count, "numeric");
+  gtk_label_set_ellipsize (GTK_LABEL (count), PANGO_ELLIPSIZE_END);
+  gtk_label_set_xalign (GTK_LABEL (count), 0);
+  gtk_box_append (GTK_BOX (box), tag);
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_box_append (GTK_BOX (box), count);
+  gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), box);
+  gtk_list_item_set_child (list_item, expander);
+}
+
+static void
+bind_key_cb (GtkSignalListItemFactory *factory,
+             GtkListItem              *list_item,
+             gpointer                  user_data)
+{
+  DynoCollectionView *self = user_data;
+  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
+  GtkWidget *expander = gtk_list_item_get_child (list_item);
+  GtkWidget *box = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander));
+  GtkWidget *tag = gtk_widget_get_first_child (box);
+  GtkWidget *label = gtk_widget_get_next_sibling (tag);
+  GtkWidget *count = gtk_widget_get_next_sibling (label);
+  g_autoptr(GObject) object = gtk_tree_list_row_get_item (row);
+
+  gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), row);
+  for (guint i = 0; i < 8; i++)
+    {
+      g_autofree char *css = g_strdup_printf ("dyno-entity-%u", i);
+      gtk_widget_remove_css_class (tag, css);
+    }
+
+  if (DYNO_IS_PARTITION (object))
+    {
+      DynoPartition *partition = DYNO_PARTITION (object);
+      guint n = dyno_partition_get_n_items (partition);
+      g_autofree char *size = g_format_size (dyno_partition_get_size (partition));
+      g_autofree char *text = g_strdup_printf (g_dngettext (NULL, "%u item · %s",
+                                                            "%u items · %s", n),
+                                               n, size);
+
+      gtk_widget_set_visible (tag, FALSE);
+      gtk_label_set_label (GTK_LABEL (label), dyno_partition_get_key_text (partition));
+      gtk_widget_add_css_class (label, "heading");
+      gtk_label_set_label (GTK_LABEL (count), text);
+      gtk_widget_set_visible (count, TRUE);
+    }
+  else
+    {
+      DynoItem *item = dyno_item_object_get_item (DYNO_ITEM_OBJECT (object));
+      const DynoValue *key = dyno_item_lookup (item, entity_key_name (self));
+      g_autofree char *text = value_to_cell_text (key);
+      g_autofree char *entity = NULL;
+
+      /* One entity type tells nothing: tags show when the keys are overloaded. */
+      if (key != NULL && dyno_value_get_kind (key) == DYNO_VALUE_S &&
+          g_hash_table_size (self->entities) > 1)
+        entity = dyno_insight_entity_prefix (dyno_value_get_string (key, NULL), self->delimiter);
+
+      gtk_widget_set_visible (count, FALSE);
+      gtk_widget_remove_css_class (label, "heading");
+      gtk_widget_set_visible (tag, entity != NULL);
+      if (entity != NULL)
+        {
+          g_autofree char *css = g_strdup_printf ("dyno-entity-%u",
+                                                  dyno_insight_entity_color (entity));
+
+          gtk_label_set_label (GTK_LABEL (tag), entity);
+          gtk_widget_add_css_class (tag, css);
+          /* the segments after the entity, so the tag is not repeated */
+          gtk_label_set_label (GTK_LABEL (label), text + strlen (entity) + 1);
+        }
+      else
+        {
+          gtk_label_set_label (GTK_LABEL (label), text);
+        }
+    }
+}
+
+static GtkColumnViewColumn *
+add_column (DynoCollectionView *self,
+            const char         *attribute,
+            gboolean            is_key)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+  GtkColumnViewColumn *column;
+  char *name = g_strdup (attribute);
+
+  g_ptr_array_add (self->attributes, name);
+  g_hash_table_add (self->attribute_set, name);
+
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_cell_cb), NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_cell_cb), name);
+
+  column = gtk_column_view_column_new (attribute, factory);
+  gtk_column_view_column_set_resizable (column, TRUE);
+  gtk_column_view_column_set_fixed_width (column, is_key ? 200 : 140);
+  gtk_column_view_append_column (GTK_COLUMN_VIEW (self->column_view), column);
+  g_object_unref (column);
+
+  return column;
+}
+
+static void
+remove_columns (DynoCollectionView *self)
+{
+  GListModel *columns = gtk_column_view_get_columns (GTK_COLUMN_VIEW (self->column_view));
+
+  /* keep the first (tree) column */
+  while (g_list_model_get_n_items (columns) > 1)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, 1);
+      gtk_column_view_remove_column (GTK_COLUMN_VIEW (self->column_view), column);
+    }
+
+  g_hash_table_remove_all (self->attribute_set);
+  g_ptr_array_set_size (self->attributes, 0);
+  self->pk_column = NULL;
+}
+
+/* Looks at items not seen yet: new attribute columns, the delimiter, entity counts. */
+static void
+scan_new_items (DynoCollectionView *self)
+{
+  guint n = self->items ? g_list_model_get_n_items (self->items) : 0;
+  gboolean new_attributes = FALSE;
+  gboolean counts_changed = FALSE;
+
+  if (self->delimiter == '\0' && n > 0)
+    {
+      g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func (g_free);
+
+      for (guint i = 0; i < MIN (n, SAMPLE_FOR_DELIMITER); i++)
+        {
+          g_autoptr(DynoItemObject) object = g_list_model_get_item (self->items, i);
+          const DynoValue *key = dyno_item_lookup (dyno_item_object_get_item (object),
+                                                   entity_key_name (self));
+
+          if (key != NULL && dyno_value_get_kind (key) == DYNO_VALUE_S)
+            g_ptr_array_add (keys, g_strdup (dyno_value_get_string (key, NULL)));
+        }
+      self->delimiter = dyno_insight_infer_delimiter ((const char * const *) keys->pdata,
+                                                      keys->len);
+      /* entities are counted from the start once the delimiter is known */
+      if (self->delimiter != '\0')
+        self->n_scanned = 0;
+    }
+
+  for (guint i = self->n_scanned; i < n; i++)
+    {
+      g_autoptr(DynoItemObject) object = g_list_model_get_item (self->items, i);
+      DynoItem *item = dyno_item_object_get_item (object);
+      const DynoValue *map = dyno_item_get_map (item);
+      guint n_attrs = dyno_value_get_n_children (map);
+
+      for (guint a = 0; a < n_attrs; a++)
+        {
+          const char *name = dyno_value_get_member_name (map, a, NULL);
+
+          if (!g_hash_table_contains (self->attribute_set, name))
+            {
+              add_column (self, name, FALSE);
+              new_attributes = TRUE;
+            }
+        }
+
+      if (self->delimiter != '\0')
+        {
+          const DynoValue *key = dyno_item_lookup (item, entity_key_name (self));
+          g_autofree char *entity = NULL;
+
+          if (key != NULL && dyno_value_get_kind (key) == DYNO_VALUE_S)
+            entity = dyno_insight_entity_prefix (dyno_value_get_string (key, NULL),
+                                                 self->delimiter);
+          if (entity != NULL)
+            {
+              guint count = GPOINTER_TO_UINT (g_hash_table_lookup (self->entities, entity));
+              g_hash_table_insert (self->entities, g_steal_pointer (&entity),
+                                   GUINT_TO_POINTER (count + 1));
+              counts_changed = TRUE;
+            }
+        }
+    }
+  self->n_scanned = n;
+
+  if (counts_changed)
+    update_chips (self);
+  if (new_attributes)
+    g_signal_emit (self, signals[ATTRIBUTES_CHANGED], 0);
+}
+
+static void
+items_changed_cb (GListModel         *items,
+                  guint               position,
+                  guint               removed,
+                  guint               added,
+                  DynoCollectionView *self)
+{
+  if (removed > 0)
+    {
+      self->n_scanned = 0;
+      g_hash_table_remove_all (self->entities);
+    }
+  scan_new_items (self);
+}
+
+/* ---- model ------------------------------------------------------------------------------- */
+
+static GListModel *
+create_children_cb (gpointer item,
+                    gpointer user_data)
+{
+  if (DYNO_IS_PARTITION (item))
+    return g_object_ref (dyno_partition_get_items (DYNO_PARTITION (item)));
+
+  return NULL;
+}
+
+static void
+update_detail (DynoCollectionView *self)
+{
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->detail_view));
+  g_autofree char *json = NULL;
+
+  if (self->selected == NULL)
+    {
+      gtk_text_buffer_set_text (buffer, "", -1);
+      return;
+    }
+
+  if (gtk_drop_down_get_selected (GTK_DROP_DOWN (self->detail_format)) == 1)
+    json = dyno_item_to_plain_json (self->selected);
+  else
+    json = dyno_item_to_ddb_json (self->selected);
+
+  /* pretty-print through json-glib: one item is small */
+  {
+    g_autoptr(JsonParser) parser = json_parser_new ();
+
+    if (json_parser_load_from_data (parser, json, -1, NULL))
+      {
+        g_autoptr(JsonGenerator) generator = json_generator_new ();
+
+        json_generator_set_root (generator, json_parser_get_root (parser));
+        json_generator_set_pretty (generator, TRUE);
+        g_free (json);
+        json = json_generator_to_data (generator, NULL);
+      }
+  }
+
+  gtk_text_buffer_set_text (buffer, json, -1);
+}
+
+static void
+selection_changed_cb (GtkSingleSelection *selection,
+                      GParamSpec         *pspec,
+                      DynoCollectionView *self)
+{
+  GtkTreeListRow *row = gtk_single_selection_get_selected_item (selection);
+  g_autoptr(GObject) object = row ? gtk_tree_list_row_get_item (row) : NULL;
+
+  g_clear_pointer (&self->selected, dyno_item_unref);
+  if (object != NULL && DYNO_IS_ITEM_OBJECT (object))
+    self->selected = dyno_item_ref (dyno_item_object_get_item (DYNO_ITEM_OBJECT (object)));
+
+  update_detail (self);
+}
+
+static void
+rebuild_model (DynoCollectionView *self)
+{
+  g_autoptr(GtkSingleSelection) selection = NULL;
+  GListModel *root;
+
+  g_clear_object (&self->tree);
+  g_clear_object (&self->partitions);
+
+  if (self->items == NULL)
+    {
+      gtk_column_view_set_model (GTK_COLUMN_VIEW (self->column_view), NULL);
+      return;
+    }
+
+  /* grouped, the partition key is the group's title: no need for its column */
+  if (self->pk_column != NULL)
+    gtk_column_view_column_set_visible (self->pk_column, !(self->grouped && self->pk_name != NULL));
+
+  if (self->grouped && self->pk_name != NULL)
+    {
+      self->partitions = dyno_partition_model_new (self->items, self->pk_name);
+      root = G_LIST_MODEL (self->partitions);
+    }
+  else
+    {
+      root = self->items;
+    }
+
+  self->tree = gtk_tree_list_model_new (g_object_ref (root), FALSE, TRUE, create_children_cb,
+                                        self, NULL);
+  selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->tree)));
+  gtk_single_selection_set_autoselect (selection, FALSE);
+  gtk_single_selection_set_can_unselect (selection, TRUE);
+  g_signal_connect_object (selection, "notify::selected-item", G_CALLBACK (selection_changed_cb),
+                           self, 0);
+  gtk_column_view_set_model (GTK_COLUMN_VIEW (self->column_view), GTK_SELECTION_MODEL (selection));
+}
+
+static void
+group_switch_cb (DynoCollectionView *self)
+{
+  self->grouped = gtk_switch_get_active (GTK_SWITCH (self->group_switch));
+  rebuild_model (self);
+}
+
+static void
+set_items (DynoCollectionView *self,
+           GListModel         *items,
+           DynoTableInfo      *info,
+           const char         *index_name)
+{
+  const DynoKeyAttr *pk = NULL, *sk = NULL;
+
+  if (self->items != NULL)
+    g_signal_handlers_disconnect_by_func (self->items, items_changed_cb, self);
+  g_clear_object (&self->items);
+  g_clear_pointer (&self->pk_name, g_free);
+  g_clear_pointer (&self->sk_name, g_free);
+  g_clear_pointer (&self->selected, dyno_item_unref);
+  g_hash_table_remove_all (self->entities);
+  self->delimiter = '\0';
+  self->n_scanned = 0;
+  remove_columns (self);
+  update_chips (self);
+  update_detail (self);
+
+  if (info != NULL)
+    {
+      const DynoIndexInfo *index = index_name ? dyno_table_info_find_index (info,
+                                                                            index_name) : NULL;
+
+      pk = index ? &index->partition_key : dyno_table_info_get_partition_key (info);
+      sk = index ? &index->sort_key : dyno_table_info_get_sort_key (info);
+      self->pk_name = g_strdup (pk->name);
+      self->sk_name = (sk && sk->name) ? g_strdup (sk->name) : NULL;
+
+      /* keys first, then the table's own keys when reading an index */
+      self->pk_column = add_column (self, pk->name, TRUE);
+      if (sk && sk->name)
+        add_column (self, sk->name, TRUE);
+      if (index != NULL)
+        {
+          const DynoKeyAttr *tpk = dyno_table_info_get_partition_key (info);
+          const DynoKeyAttr *tsk = dyno_table_info_get_sort_key (info);
+
+          if (!g_hash_table_contains (self->attribute_set, tpk->name))
+            add_column (self, tpk->name, TRUE);
+          if (tsk && tsk->name && !g_hash_table_contains (self->attribute_set, tsk->name))
+            add_column (self, tsk->name, TRUE);
+        }
+    }
+
+  if (items != NULL)
+    {
+      self->items = g_object_ref (items);
+      g_signal_connect (items, "items-changed", G_CALLBACK (items_changed_cb), self);
+    }
+
+  rebuild_model (self);
+  scan_new_items (self);
+}
+
+/* ---- GObject ----------------------------------------------------------------------------- */
+
+static void
+detail_format_cb (DynoCollectionView *self)
+{
+  update_detail (self);
+}
+
+static void
+build_ui (DynoCollectionView *self)
+{
+  static const char *formats[] = { N_("DynamoDB JSON"), N_("Plain JSON") };
+  GtkWidget *scroller, *toolbar, *label, *chips_scroller, *detail_toolbar, *detail_scroller;
+  GtkListItemFactory *factory;
+  GtkColumnViewColumn *column;
+  GtkStringList *format_list;
+  GtkSourceBuffer *buffer;
+  GtkSourceLanguage *json;
+
+  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
+
+  toolbar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_widget_set_margin_start (toolbar, 6);
+  gtk_widget_set_margin_end (toolbar, 6);
+  gtk_widget_set_margin_top (toolbar, 3);
+  gtk_widget_set_margin_bottom (toolbar, 3);
+
+  self->chips_scroller = chips_scroller = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (chips_scroller), GTK_POLICY_AUTOMATIC,
+                                  GTK_POLICY_NEVER);
+  gtk_widget_set_hexpand (chips_scroller, TRUE);
+  gtk_scrolled_window_set_propagate_natural_width (GTK_SCROLLED_WINDOW (chips_scroller), TRUE);
+  self->chips = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_widget_set_name (self->chips, "entity-chips");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->chips),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Entity types"), -1);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (chips_scroller), self->chips);
+  gtk_widget_set_visible (chips_scroller, FALSE);
+  gtk_box_append (GTK_BOX (toolbar), chips_scroller);
+
+  label = gtk_label_new_with_mnemonic (_("_Group by partition"));
+  gtk_widget_set_hexpand (label, TRUE);
+  gtk_label_set_xalign (GTK_LABEL (label), 1);
+  self->group_switch = gtk_switch_new ();
+  gtk_widget_set_name (self->group_switch, "group-by-partition");
+  gtk_widget_set_valign (self->group_switch, GTK_ALIGN_CENTER);
+  gtk_label_set_mnemonic_widget (GTK_LABEL (label), self->group_switch);
+  gtk_box_append (GTK_BOX (toolbar), label);
+  gtk_box_append (GTK_BOX (toolbar), self->group_switch);
+  gtk_box_append (GTK_BOX (self->box), toolbar);
+
+  self->column_view = gtk_column_view_new (NULL);
+  gtk_column_view_set_show_column_separators (GTK_COLUMN_VIEW (self->column_view), TRUE);
+  gtk_column_view_set_reorderable (GTK_COLUMN_VIEW (self->column_view), TRUE);
+  gtk_widget_add_css_class (self->column_view, "data-table");
+  gtk_widget_set_name (self->column_view, "results");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->column_view),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Results"), -1);
+
+  factory = gtk_signal_list_item_factory_new ();
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_key_cb), self);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_key_cb), self);
+  column = gtk_column_view_column_new (_("Collection"), factory);
+  gtk_column_view_column_set_resizable (column, TRUE);
+  gtk_column_view_column_set_fixed_width (column, 300);
+  gtk_column_view_append_column (GTK_COLUMN_VIEW (self->column_view), column);
+  g_object_unref (column);
+
+  scroller = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), self->column_view);
+  gtk_widget_set_vexpand (scroller, TRUE);
+  gtk_box_append (GTK_BOX (self->box), scroller);
+
+  /* the detail pane */
+  self->detail = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  g_object_ref_sink (self->detail);
+  detail_toolbar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_widget_set_margin_start (detail_toolbar, 12);
+  gtk_widget_set_margin_end (detail_toolbar, 12);
+  gtk_widget_set_margin_top (detail_toolbar, 6);
+  format_list = gtk_string_list_new (NULL);
+  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
+    gtk_string_list_append (format_list, _(formats[i]));
+  self->detail_format = gtk_drop_down_new (G_LIST_MODEL (format_list), NULL);
+  gtk_widget_set_name (self->detail_format, "item-format");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->detail_format),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Item format"), -1);
+  gtk_box_append (GTK_BOX (detail_toolbar), self->detail_format);
+  gtk_box_append (GTK_BOX (self->detail), detail_toolbar);
+
+  buffer = gtk_source_buffer_new (NULL);
+  json = gtk_source_language_manager_get_language (gtk_source_language_manager_get_default (),
+                                                   "json");
+  gtk_source_buffer_set_language (buffer, json);
+  self->detail_view = gtk_source_view_new_with_buffer (buffer);
+  gtk_widget_set_name (self->detail_view, "item-detail");
+  g_object_unref (buffer);
+  gtk_text_view_set_editable (GTK_TEXT_VIEW (self->detail_view), FALSE);
+  gtk_text_view_set_monospace (GTK_TEXT_VIEW (self->detail_view), TRUE);
+  gtk_text_view_set_left_margin (GTK_TEXT_VIEW (self->detail_view), 12);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->detail_view),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Selected item"), -1);
+  detail_scroller = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (detail_scroller), self->detail_view);
+  gtk_widget_set_vexpand (detail_scroller, TRUE);
+  gtk_box_append (GTK_BOX (self->detail), detail_scroller);
+
+  g_signal_connect_swapped (self->detail_format, "notify::selected", G_CALLBACK (detail_format_cb),
+                            self);
+}
+
+static void
+dyno_collection_view_dispose (GObject *object)
+{
+  DynoCollectionView *self = DYNO_COLLECTION_VIEW (object);
+
+  if (self->items != NULL)
+    g_signal_handlers_disconnect_by_func (self->items, items_changed_cb, self);
+  g_clear_object (&self->items);
+  g_clear_object (&self->run);
+  g_clear_object (&self->tree);
+  g_clear_object (&self->partitions);
+  g_clear_pointer (&self->box, gtk_widget_unparent);
+  g_clear_object (&self->detail);
+
+  G_OBJECT_CLASS (dyno_collection_view_parent_class)->dispose (object);
+}
+
+static void
+dyno_collection_view_finalize (GObject *object)
+{
+  DynoCollectionView *self = DYNO_COLLECTION_VIEW (object);
+
+  g_clear_pointer (&self->attribute_set, g_hash_table_unref);
+  g_clear_pointer (&self->attributes, g_ptr_array_unref);
+  g_clear_pointer (&self->entities, g_hash_table_unref);
+  g_clear_pointer (&self->selected, dyno_item_unref);
+  g_free (self->pk_name);
+  g_free (self->sk_name);
+
+  G_OBJECT_CLASS (dyno_collection_view_parent_class)->finalize (object);
+}
+
+static void
+dyno_collection_view_class_init (DynoCollectionViewClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = dyno_collection_view_dispose;
+  object_class->finalize = dyno_collection_view_finalize;
+
+  /* An entity chip was clicked: the sort-key prefix to query (e.g. "USER#"). */
+  signals[ENTITY_ACTIVATED] = g_signal_new ("entity-activated", G_TYPE_FROM_CLASS (klass),
+                                            G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                            G_TYPE_NONE, 1, G_TYPE_STRING);
+  signals[ATTRIBUTES_CHANGED] = g_signal_new ("attributes-changed", G_TYPE_FROM_CLASS (klass),
+                                              G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                              G_TYPE_NONE, 0);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+}
+
+static void
+dyno_collection_view_init (DynoCollectionView *self)
+{
+  self->attributes = g_ptr_array_new_with_free_func (g_free);
+  self->attribute_set = g_hash_table_new (g_str_hash, g_str_equal);
+  self->entities = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  self->grouped = TRUE;
+
+  build_ui (self);
+  gtk_switch_set_active (GTK_SWITCH (self->group_switch), TRUE);
+  g_signal_connect_swapped (self->group_switch, "notify::active", G_CALLBACK (group_switch_cb),
+                            self);
+}
+
+GtkWidget *
+dyno_collection_view_new (void)
+{
+  return g_object_new (DYNO_TYPE_COLLECTION_VIEW, NULL);
+}
+
+void
+dyno_collection_view_set_run (DynoCollectionView *self,
+                              DynoRun            *run,
+                              DynoTableInfo      *info,
+                              const char         *index_name)
+{
+  g_return_if_fail (DYNO_IS_COLLECTION_VIEW (self));
+
+  g_set_object (&self->run, run);
+  set_items (self, run ? G_LIST_MODEL (run) : NULL, info, index_name);
+}
+
+void
+dyno_collection_view_show_item (DynoCollectionView *self,
+                                DynoItem           *item,
+                                DynoTableInfo      *info)
+{
+  g_autoptr(GListStore) store = g_list_store_new (DYNO_TYPE_ITEM_OBJECT);
+  g_autoptr(DynoItemObject) object = dyno_item_object_new (item, 0);
+
+  g_return_if_fail (DYNO_IS_COLLECTION_VIEW (self));
+
+  g_clear_object (&self->run);
+  g_list_store_append (store, object);
+  set_items (self, G_LIST_MODEL (store), info, NULL);
+  g_clear_pointer (&self->selected, dyno_item_unref);
+  self->selected = dyno_item_ref (item);
+  update_detail (self);
+}
+
+GtkWidget *
+dyno_collection_view_get_detail_widget (DynoCollectionView *self)
+{
+  g_return_val_if_fail (DYNO_IS_COLLECTION_VIEW (self), NULL);
+  return self->detail;
+}
+
+GStrv
+dyno_collection_view_dup_attribute_names (DynoCollectionView *self)
+{
+  GStrvBuilder *builder = g_strv_builder_new ();
+  GStrv result;
+
+  g_return_val_if_fail (DYNO_IS_COLLECTION_VIEW (self), NULL);
+
+  for (guint i = 0; i < self->attributes->len; i++)
+    g_strv_builder_add (builder, g_ptr_array_index (self->attributes, i));
+  result = g_strv_builder_end (builder);
+  g_strv_builder_unref (builder);
+
+  return result;
+}

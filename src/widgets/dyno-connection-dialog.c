@@ -1,0 +1,418 @@
+/* dyno-connection-dialog.c: add or edit a connection, and test it before saving
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "dyno-application.h"
+#include "dyno-connection-dialog.h"
+#include "dyno-endpoints.h"
+#include "dyno-keyring.h"
+
+struct _DynoConnectionDialog
+{
+  AdwWindow       parent_instance;
+
+  DynoConnection *connection;    /* NULL for a new one */
+  DynoConnection *testing;       /* the unsaved connection under test */
+  GCancellable   *cancellable;
+
+  GtkWidget      *save_button;
+  GtkWidget      *kind_row;
+  GtkWidget      *name_row;
+  GtkWidget      *endpoint_row;
+  GtkWidget      *region_row;
+  GtkWidget      *profile_row;
+  GtkWidget      *access_key_row;
+  GtkWidget      *secret_row;
+  GtkWidget      *test_button;
+  GtkWidget      *test_spinner;
+  GtkWidget      *test_label;
+  GtkWidget      *error_label;
+};
+
+G_DEFINE_FINAL_TYPE (DynoConnectionDialog, dyno_connection_dialog, ADW_TYPE_WINDOW)
+
+static DynoConnectionKind
+selected_kind (DynoConnectionDialog *self)
+{
+  return (DynoConnectionKind) adw_combo_row_get_selected (ADW_COMBO_ROW (self->kind_row));
+}
+
+static const char *
+row_text (GtkWidget *row)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (row));
+  return (text && *text) ? text : NULL;
+}
+
+static void
+update_rows (DynoConnectionDialog *self)
+{
+  DynoConnectionKind kind = selected_kind (self);
+
+  gtk_widget_set_visible (self->endpoint_row, TRUE);
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->endpoint_row),
+                                 kind == DYNO_CONNECTION_LOCAL ? _("Endpoint URL")
+                                                               : _("Endpoint URL (optional)"));
+  gtk_widget_set_visible (self->profile_row, kind == DYNO_CONNECTION_PROFILE);
+  gtk_widget_set_visible (self->access_key_row, kind == DYNO_CONNECTION_KEYS);
+  gtk_widget_set_visible (self->secret_row, kind == DYNO_CONNECTION_KEYS);
+}
+
+/* Checks the fields; returns a message for the first problem, or NULL. */
+static char *
+check_fields (DynoConnectionDialog *self)
+{
+  DynoConnectionKind kind = selected_kind (self);
+  const char *endpoint = row_text (self->endpoint_row);
+  const char *region = row_text (self->region_row);
+  g_autoptr(GError) error = NULL;
+
+  if (kind == DYNO_CONNECTION_LOCAL && endpoint == NULL)
+    return g_strdup (_("Enter the endpoint URL of DynamoDB Local, e.g. http://localhost:8000"));
+  if (endpoint != NULL && !dyno_endpoint_validate_url (endpoint, &error))
+    return g_strdup (error->message);
+  if (region != NULL && !dyno_endpoint_region_is_valid (region))
+    return g_strdup_printf (_("“%s” is not an AWS region name (like eu-west-1)"), region);
+  if (kind == DYNO_CONNECTION_KEYS && row_text (self->access_key_row) == NULL)
+    return g_strdup (_("Enter the access key ID"));
+  if (kind == DYNO_CONNECTION_KEYS && self->connection == NULL && row_text (self->secret_row) == NULL)
+    return g_strdup (_("Enter the secret access key"));
+
+  return NULL;
+}
+
+static void
+fields_changed_cb (DynoConnectionDialog *self)
+{
+  g_autofree char *problem = NULL;
+
+  update_rows (self);
+  problem = check_fields (self);
+  gtk_label_set_label (GTK_LABEL (self->error_label), problem ? problem : "");
+  gtk_widget_set_visible (self->error_label, problem != NULL);
+  gtk_widget_set_sensitive (self->save_button, problem == NULL);
+  gtk_widget_set_sensitive (self->test_button, problem == NULL);
+}
+
+static void
+apply_to (DynoConnectionDialog *self,
+          DynoConnection       *connection)
+{
+  dyno_connection_set_name (connection, row_text (self->name_row));
+  dyno_connection_set_endpoint_url (connection, row_text (self->endpoint_row));
+  dyno_connection_set_region (connection, row_text (self->region_row));
+  dyno_connection_set_profile (connection, row_text (self->profile_row));
+  dyno_connection_set_access_key_id (connection, row_text (self->access_key_row));
+}
+
+static void
+list_tables_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(DynoConnectionDialog) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) names = dyno_backend_list_tables_finish (DYNO_BACKEND (object), result, &error);
+
+  gtk_spinner_set_spinning (GTK_SPINNER (self->test_spinner), FALSE);
+  if (names == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          gtk_label_set_label (GTK_LABEL (self->test_label), error->message);
+          gtk_widget_add_css_class (self->test_label, "error");
+        }
+      return;
+    }
+
+  {
+    guint n = g_strv_length (names);
+    g_autofree char *text = g_strdup_printf (g_dngettext (NULL, "Connected: %u table",
+                                                          "Connected: %u tables", n), n);
+
+    gtk_label_set_label (GTK_LABEL (self->test_label), text);
+    gtk_widget_remove_css_class (self->test_label, "error");
+    gtk_widget_add_css_class (self->test_label, "success");
+  }
+}
+
+static void
+open_cb (GObject      *object,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(DynoConnectionDialog) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynoBackend) backend = dyno_connection_open_finish (DYNO_CONNECTION (object), result,
+                                                                &error);
+
+  if (backend == NULL)
+    {
+      gtk_spinner_set_spinning (GTK_SPINNER (self->test_spinner), FALSE);
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          gtk_label_set_label (GTK_LABEL (self->test_label), error->message);
+          gtk_widget_add_css_class (self->test_label, "error");
+        }
+      return;
+    }
+
+  dyno_backend_list_tables_async (backend, self->cancellable, list_tables_cb, g_object_ref (self));
+}
+
+static void
+store_for_test_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(DynoConnectionDialog) self = user_data;
+  g_autoptr(GError) error = NULL;
+
+  if (!dyno_keyring_store_finish (result, &error))
+    {
+      gtk_spinner_set_spinning (GTK_SPINNER (self->test_spinner), FALSE);
+      gtk_label_set_label (GTK_LABEL (self->test_label), error->message);
+      gtk_widget_add_css_class (self->test_label, "error");
+      return;
+    }
+
+  dyno_connection_open_async (self->testing, self->cancellable, open_cb, g_object_ref (self));
+}
+
+static void
+test_clicked_cb (DynoConnectionDialog *self)
+{
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+
+  g_clear_object (&self->testing);
+  self->testing = dyno_connection_new (selected_kind (self));
+  apply_to (self, self->testing);
+
+  gtk_widget_remove_css_class (self->test_label, "error");
+  gtk_widget_remove_css_class (self->test_label, "success");
+  gtk_label_set_label (GTK_LABEL (self->test_label), _("Connecting…"));
+  gtk_spinner_set_spinning (GTK_SPINNER (self->test_spinner), TRUE);
+
+  /* The secret goes to the keyring under the test connection's id, never to a file. */
+  if (selected_kind (self) == DYNO_CONNECTION_KEYS && row_text (self->secret_row) != NULL)
+    dyno_keyring_store_async (dyno_connection_get_id (self->testing), "DynoTable (test)",
+                              row_text (self->secret_row), NULL, self->cancellable,
+                              store_for_test_cb, g_object_ref (self));
+  else
+    dyno_connection_open_async (self->testing, self->cancellable, open_cb, g_object_ref (self));
+}
+
+static void
+save_clicked_cb (DynoConnectionDialog *self)
+{
+  GtkApplication *app = gtk_window_get_application (GTK_WINDOW (self));
+  GtkWindow *parent = gtk_window_get_transient_for (GTK_WINDOW (self));
+  DynoConnectionStore *store;
+  g_autoptr(DynoConnection) connection = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (app == NULL && parent != NULL)
+    app = gtk_window_get_application (parent);
+  store = dyno_application_get_connection_store (DYNO_APPLICATION (app));
+
+  connection = self->connection ? g_object_ref (self->connection)
+                                : dyno_connection_new (selected_kind (self));
+  apply_to (self, connection);
+
+  if (selected_kind (self) == DYNO_CONNECTION_KEYS && row_text (self->secret_row) != NULL)
+    {
+      g_autofree char *label = g_strdup_printf ("DynoTable: %s",
+                                                dyno_connection_get_name (connection));
+
+      if (!dyno_keyring_store_sync (dyno_connection_get_id (connection), label,
+                                    row_text (self->secret_row), NULL, NULL, &error))
+        {
+          /* Nothing is saved without its secret: the dialog stays open with the message. */
+          gtk_label_set_label (GTK_LABEL (self->error_label), error->message);
+          gtk_widget_set_visible (self->error_label, TRUE);
+          return;
+        }
+    }
+
+  if (self->connection == NULL)
+    dyno_connection_store_add (store, connection);
+  if (!dyno_connection_store_save (store, &error))
+    {
+      gtk_label_set_label (GTK_LABEL (self->error_label), error->message);
+      gtk_widget_set_visible (self->error_label, TRUE);
+      return;
+    }
+
+  gtk_window_destroy (GTK_WINDOW (self));
+}
+
+static GtkWidget *
+entry_row (const char *title)
+{
+  GtkWidget *row = adw_entry_row_new ();
+
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+  return row;
+}
+
+static void
+dyno_connection_dialog_dispose (GObject *object)
+{
+  DynoConnectionDialog *self = DYNO_CONNECTION_DIALOG (object);
+
+  g_cancellable_cancel (self->cancellable);
+
+  /* a secret stored only to test an unsaved connection must not stay behind */
+  if (self->testing != NULL && dyno_connection_get_kind (self->testing) == DYNO_CONNECTION_KEYS)
+    dyno_keyring_delete_async (dyno_connection_get_id (self->testing), NULL, NULL, NULL);
+
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->connection);
+  g_clear_object (&self->testing);
+
+  G_OBJECT_CLASS (dyno_connection_dialog_parent_class)->dispose (object);
+}
+
+static void
+dyno_connection_dialog_class_init (DynoConnectionDialogClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = dyno_connection_dialog_dispose;
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+}
+
+static void
+dyno_connection_dialog_init (DynoConnectionDialog *self)
+{
+  static const char *kinds[] = {
+    N_("DynamoDB Local"), N_("AWS profile"), N_("AWS region"), N_("Access keys"),
+  };
+  GtkWidget *box, *header, *cancel, *page, *group, *test_row;
+  GtkStringList *kind_list = gtk_string_list_new (NULL);
+
+  self->cancellable = g_cancellable_new ();
+  gtk_window_set_title (GTK_WINDOW (self), _("New Connection"));
+  gtk_window_set_default_size (GTK_WINDOW (self), 480, 560);
+  gtk_window_set_modal (GTK_WINDOW (self), TRUE);
+
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  header = adw_header_bar_new ();
+  adw_header_bar_set_show_end_title_buttons (ADW_HEADER_BAR (header), FALSE);
+  adw_header_bar_set_show_start_title_buttons (ADW_HEADER_BAR (header), FALSE);
+  cancel = gtk_button_new_with_mnemonic (_("_Cancel"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (cancel), "window.close");
+  adw_header_bar_pack_start (ADW_HEADER_BAR (header), cancel);
+  self->save_button = gtk_button_new_with_mnemonic (_("_Save"));
+  gtk_widget_add_css_class (self->save_button, "suggested-action");
+  g_signal_connect_swapped (self->save_button, "clicked", G_CALLBACK (save_clicked_cb), self);
+  adw_header_bar_pack_end (ADW_HEADER_BAR (header), self->save_button);
+  gtk_box_append (GTK_BOX (box), header);
+
+  page = adw_preferences_page_new ();
+  gtk_widget_set_vexpand (page, TRUE);
+  group = adw_preferences_group_new ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    gtk_string_list_append (kind_list, _(kinds[i]));
+  self->kind_row = adw_combo_row_new ();
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->kind_row), _("Connect to"));
+  adw_combo_row_set_model (ADW_COMBO_ROW (self->kind_row), G_LIST_MODEL (kind_list));
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->kind_row);
+
+  self->name_row = entry_row (_("Name (optional)"));
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->name_row);
+  self->endpoint_row = entry_row (_("Endpoint URL"));
+  gtk_editable_set_text (GTK_EDITABLE (self->endpoint_row), "http://localhost:8000");
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->endpoint_row);
+  self->region_row = entry_row (_("Region (e.g. eu-west-1; empty: from the profile or environment)"));
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->region_row);
+  self->profile_row = entry_row (_("Profile (from ~/.aws/config)"));
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->profile_row);
+  self->access_key_row = entry_row (_("Access key ID"));
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->access_key_row);
+  self->secret_row = adw_password_entry_row_new ();
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->secret_row),
+                                 _("Secret access key (kept in the keyring)"));
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->secret_row);
+  adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), ADW_PREFERENCES_GROUP (group));
+
+  group = adw_preferences_group_new ();
+  test_row = adw_action_row_new ();
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (test_row), _("Test the connection"));
+  self->test_spinner = gtk_spinner_new ();
+  self->test_button = gtk_button_new_with_mnemonic (_("_Test Connection"));
+  gtk_widget_set_valign (self->test_button, GTK_ALIGN_CENTER);
+  g_signal_connect_swapped (self->test_button, "clicked", G_CALLBACK (test_clicked_cb), self);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (test_row), self->test_spinner);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (test_row), self->test_button);
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), test_row);
+  self->test_label = gtk_label_new (NULL);
+  gtk_label_set_wrap (GTK_LABEL (self->test_label), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (self->test_label), 0);
+  gtk_label_set_selectable (GTK_LABEL (self->test_label), TRUE);
+  gtk_widget_set_margin_top (self->test_label, 6);
+  /* a description, so that the label's name stays the result itself */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->test_label),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, _("Connection test result"),
+                                  -1);
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->test_label);
+  self->error_label = gtk_label_new (NULL);
+  gtk_label_set_wrap (GTK_LABEL (self->error_label), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (self->error_label), 0);
+  gtk_widget_add_css_class (self->error_label, "error");
+  gtk_widget_set_visible (self->error_label, FALSE);
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->error_label);
+  adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), ADW_PREFERENCES_GROUP (group));
+
+  gtk_box_append (GTK_BOX (box), page);
+  adw_window_set_content (ADW_WINDOW (self), box);
+
+  g_signal_connect_swapped (self->kind_row, "notify::selected", G_CALLBACK (fields_changed_cb),
+                            self);
+  g_signal_connect_swapped (self->endpoint_row, "changed", G_CALLBACK (fields_changed_cb), self);
+  g_signal_connect_swapped (self->region_row, "changed", G_CALLBACK (fields_changed_cb), self);
+  g_signal_connect_swapped (self->profile_row, "changed", G_CALLBACK (fields_changed_cb), self);
+  g_signal_connect_swapped (self->access_key_row, "changed", G_CALLBACK (fields_changed_cb), self);
+  g_signal_connect_swapped (self->secret_row, "changed", G_CALLBACK (fields_changed_cb), self);
+  fields_changed_cb (self);
+}
+
+DynoConnectionDialog *
+dyno_connection_dialog_new (GtkWindow      *parent,
+                            DynoConnection *connection)
+{
+  DynoConnectionDialog *self = g_object_new (DYNO_TYPE_CONNECTION_DIALOG,
+                                             "transient-for", parent,
+                                             "application", parent ? gtk_window_get_application (parent) : NULL,
+                                             NULL);
+
+  if (connection != NULL)
+    {
+      self->connection = g_object_ref (connection);
+      gtk_window_set_title (GTK_WINDOW (self), _("Edit Connection"));
+      adw_combo_row_set_selected (ADW_COMBO_ROW (self->kind_row),
+                                  dyno_connection_get_kind (connection));
+      gtk_widget_set_sensitive (self->kind_row, FALSE);
+      gtk_editable_set_text (GTK_EDITABLE (self->name_row), dyno_connection_get_name (connection));
+      gtk_editable_set_text (GTK_EDITABLE (self->endpoint_row),
+                             dyno_connection_get_endpoint_url (connection) ?: "");
+      gtk_editable_set_text (GTK_EDITABLE (self->region_row),
+                             dyno_connection_get_region (connection) ?: "");
+      gtk_editable_set_text (GTK_EDITABLE (self->profile_row),
+                             dyno_connection_get_profile (connection) ?: "");
+      gtk_editable_set_text (GTK_EDITABLE (self->access_key_row),
+                             dyno_connection_get_access_key_id (connection) ?: "");
+      fields_changed_cb (self);
+    }
+
+  return self;
+}

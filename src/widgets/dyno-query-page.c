@@ -1,0 +1,796 @@
+/* dyno-query-page.c: one tab: the builder form, the results, the code and the page ledger
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "dyno-builder-form.h"
+#include "dyno-code-view.h"
+#include "dyno-collection-view.h"
+#include "dyno-http-backend.h"
+#include "dyno-http-error.h"
+#include "dyno-json.h"
+#include "dyno-page-ledger.h"
+#include "dyno-query-page.h"
+#include "dyno-run.h"
+#include "dyno-window.h"
+
+struct _DynoQueryPage
+{
+  GtkWidget           parent_instance;
+
+  DynoBackend        *backend;
+  DynoConnection     *connection;
+  char               *table_name;
+  char               *index_name;
+  DynoTableInfo      *info;
+  char               *subtitle;
+  DynoRun            *run;
+  GCancellable       *cancellable;
+
+  GtkWidget          *paned;
+  DynoBuilderForm    *form;
+  GtkWidget          *run_button;
+  GtkWidget          *stop_button;
+  GtkWidget          *reason_label;
+  GtkWidget          *results_stack;
+  GtkWidget          *error_page;
+  DynoCollectionView *collection;
+  GtkWidget          *status_label;
+  GtkWidget          *spinner;
+  GtkWidget          *load_more_button;
+  GtkWidget          *load_all_button;
+  DynoCodeView       *code_view;
+  DynoPageLedger     *ledger;
+};
+
+G_DEFINE_FINAL_TYPE (DynoQueryPage, dyno_query_page, GTK_TYPE_WIDGET)
+
+enum {
+  PROP_0,
+  PROP_LOADING,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static const char *
+endpoint_url (DynoQueryPage *self)
+{
+  if (DYNO_IS_HTTP_BACKEND (self->backend) && self->connection != NULL &&
+      dyno_connection_get_kind (self->connection) == DYNO_CONNECTION_LOCAL)
+    return dyno_http_backend_get_endpoint_url (DYNO_HTTP_BACKEND (self->backend));
+
+  return self->connection ? dyno_connection_get_endpoint_url (self->connection) : NULL;
+}
+
+static const char *
+region (DynoQueryPage *self)
+{
+  if (DYNO_IS_HTTP_BACKEND (self->backend))
+    return dyno_http_backend_get_region (DYNO_HTTP_BACKEND (self->backend));
+
+  return self->connection ? dyno_connection_get_region (self->connection) : NULL;
+}
+
+static void
+update_subtitle (DynoQueryPage *self)
+{
+  g_autofree char *keys = NULL;
+  g_autofree char *where = NULL;
+
+  if (self->info != NULL)
+    keys = dyno_table_info_describe_keys (self->info, self->index_name);
+  if (self->connection != NULL)
+    where = dyno_connection_dup_subtitle (self->connection);
+
+  g_free (self->subtitle);
+  if (keys != NULL && where != NULL)
+    self->subtitle = g_strdup_printf ("%s · %s", keys, where);
+  else
+    self->subtitle = g_strdup (keys ? keys : where ? where : "");
+}
+
+static void
+update_status (DynoQueryPage *self)
+{
+  g_autoptr(GString) status = g_string_new (NULL);
+  gboolean loading = self->run != NULL && dyno_run_get_loading (self->run);
+  gboolean has_more = self->run != NULL && dyno_run_get_has_more (self->run);
+
+  if (self->run != NULL)
+    {
+      guint n_items = dyno_run_get_n_items (self->run);
+      guint n_pages = dyno_run_get_n_pages (self->run);
+      double rcu = dyno_run_get_consumed_capacity (self->run);
+
+      g_string_append_printf (status, g_dngettext (NULL, "%u item", "%u items", n_items), n_items);
+      g_string_append (status, " · ");
+      g_string_append_printf (status, g_dngettext (NULL, "%u page", "%u pages", n_pages), n_pages);
+      if (rcu >= 0)
+        {
+          g_string_append (status, " · ");
+          /* Translators: read capacity units */
+          g_string_append_printf (status, _("%g RCU"), rcu);
+        }
+      if (dyno_run_get_scanned_count (self->run) != (gint64) n_items)
+        {
+          g_string_append (status, " · ");
+          g_string_append_printf (status, _("%" G_GINT64_FORMAT " scanned"),
+                                  dyno_run_get_scanned_count (self->run));
+        }
+      if (dyno_run_get_cancelled (self->run))
+        {
+          g_string_append (status, " · ");
+          g_string_append (status, _("stopped"));
+        }
+      else if (!has_more && !loading && n_pages > 0)
+        {
+          g_string_append (status, " · ");
+          g_string_append (status, _("complete"));
+        }
+    }
+
+  gtk_label_set_label (GTK_LABEL (self->status_label), status->str);
+  gtk_spinner_set_spinning (GTK_SPINNER (self->spinner), loading);
+  gtk_widget_set_visible (self->spinner, loading);
+  gtk_widget_set_visible (self->stop_button, loading);
+  /* actionable buttons follow their action's state, not set_sensitive() */
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "query.load-more", has_more && !loading);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "query.load-all", has_more && !loading);
+}
+
+static void
+show_error (DynoQueryPage *self,
+            const GError  *error)
+{
+  const DynoServiceError *info = dyno_error_get_service_info (error);
+  g_autofree char *title = NULL;
+
+  if (info != NULL && info->type != NULL)
+    title = g_strdup (info->type);
+  else if (error->domain == DYNO_ERROR && error->code == DYNO_ERROR_NETWORK)
+    title = g_strdup (_("Could not reach DynamoDB"));
+  else
+    title = g_strdup (_("The request failed"));
+
+  adw_status_page_set_title (ADW_STATUS_PAGE (self->error_page), title);
+  if (info != NULL && info->message != NULL)
+    {
+      g_autofree char *description = NULL;
+
+      if (info->request_id != NULL)
+        description = g_markup_printf_escaped ("%s\n\n<small>%s %s</small>", info->message,
+                                               _("Request ID"), info->request_id);
+      else
+        description = g_markup_escape_text (info->message, -1);
+      adw_status_page_set_description (ADW_STATUS_PAGE (self->error_page), description);
+    }
+  else
+    {
+      g_autofree char *description = g_markup_escape_text (error->message, -1);
+      adw_status_page_set_description (ADW_STATUS_PAGE (self->error_page), description);
+    }
+
+  gtk_stack_set_visible_child_name (GTK_STACK (self->results_stack), "error");
+}
+
+static void
+run_notify_cb (DynoQueryPage *self)
+{
+  const GError *error = self->run ? dyno_run_get_error (self->run) : NULL;
+
+  if (error != NULL)
+    show_error (self, error);
+  else if (self->run != NULL && dyno_run_get_n_items (self->run) > 0)
+    gtk_stack_set_visible_child_name (GTK_STACK (self->results_stack), "results");
+  else if (self->run != NULL && !dyno_run_get_loading (self->run) && dyno_run_get_n_pages (self->run) > 0)
+    gtk_stack_set_visible_child_name (GTK_STACK (self->results_stack), "no-results");
+
+  update_status (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
+}
+
+static void
+form_changed_cb (DynoQueryPage *self)
+{
+  g_autoptr(DynoRequest) request = dyno_builder_form_dup_request (self->form);
+  gboolean valid = dyno_builder_form_get_valid (self->form);
+  const char *reason = dyno_builder_form_get_reason (self->form);
+
+  dyno_code_view_set_request (self->code_view, request, endpoint_url (self), region (self));
+
+  gtk_widget_set_sensitive (self->run_button, valid && self->backend != NULL);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "query.run", valid && self->backend != NULL);
+  if (!valid && reason != NULL)
+    {
+      g_autofree char *tooltip = g_strdup_printf (_("Cannot run: %s"), reason);
+      gtk_widget_set_tooltip_text (self->run_button, tooltip);
+      gtk_label_set_label (GTK_LABEL (self->reason_label), reason);
+    }
+  else
+    {
+      gtk_widget_set_tooltip_text (self->run_button, _("Run the request (Ctrl+Enter)"));
+      gtk_label_set_label (GTK_LABEL (self->reason_label), "");
+    }
+}
+
+static void
+clear_run (DynoQueryPage *self)
+{
+  if (self->run != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->run, self);
+      dyno_run_cancel (self->run);
+      g_clear_object (&self->run);
+    }
+}
+
+static void
+get_item_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(DynoQueryPage) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) response = NULL;
+
+  response = dyno_backend_execute_finish (DYNO_BACKEND (object), result, &error);
+  gtk_spinner_set_spinning (GTK_SPINNER (self->spinner), FALSE);
+  gtk_widget_set_visible (self->spinner, FALSE);
+
+  if (response == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        show_error (self, error);
+      return;
+    }
+
+  {
+    JsonObject *object_ = json_node_get_object (response);
+    JsonNode *item_node = json_object_get_member (object_, "Item");
+    g_autoptr(DynoItem) item = NULL;
+
+    if (item_node == NULL)
+      {
+        gtk_stack_set_visible_child_name (GTK_STACK (self->results_stack), "no-results");
+        gtk_label_set_label (GTK_LABEL (self->status_label), _("No item with this key"));
+        return;
+      }
+
+    item = dyno_item_from_json_node (item_node, &error);
+    if (item == NULL)
+      {
+        show_error (self, error);
+        return;
+      }
+    dyno_collection_view_show_item (self->collection, item, self->info);
+    gtk_stack_set_visible_child_name (GTK_STACK (self->results_stack), "results");
+    gtk_label_set_label (GTK_LABEL (self->status_label), _("1 item"));
+  }
+}
+
+static void
+run_activated (GtkWidget  *widget,
+               const char *action_name,
+               GVariant   *param)
+{
+  DynoQueryPage *self = DYNO_QUERY_PAGE (widget);
+  g_autoptr(DynoRequest) request = NULL;
+  guint64 max_items;
+
+  if (!dyno_builder_form_get_valid (self->form) || self->backend == NULL)
+    return;
+
+  request = dyno_builder_form_dup_request (self->form);
+  if (request == NULL)
+    return;
+
+  clear_run (self);
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+
+  if (request->operation == DYNO_OP_GET_ITEM)
+    {
+      gtk_spinner_set_spinning (GTK_SPINNER (self->spinner), TRUE);
+      gtk_widget_set_visible (self->spinner, TRUE);
+      dyno_collection_view_set_run (self->collection, NULL, self->info, self->index_name);
+      dyno_page_ledger_set_run (self->ledger, NULL);
+      dyno_backend_execute_async (self->backend, request, self->cancellable, get_item_cb,
+                                  g_object_ref (self));
+      return;
+    }
+
+  self->run = dyno_run_new (self->backend, request);
+  max_items = dyno_builder_form_get_max_items (self->form);
+  dyno_run_set_max_items (self->run, max_items);
+
+  g_signal_connect_object (self->run, "notify::loading", G_CALLBACK (run_notify_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->run, "notify::error", G_CALLBACK (run_notify_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->run, "notify::n-pages", G_CALLBACK (run_notify_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->run, "notify::has-more", G_CALLBACK (run_notify_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->run, "notify::cancelled", G_CALLBACK (run_notify_cb), self,
+                           G_CONNECT_SWAPPED);
+
+  dyno_collection_view_set_run (self->collection, self->run, self->info, request->index_name);
+  dyno_page_ledger_set_run (self->ledger, self->run);
+
+  if (max_items > 0)
+    dyno_run_load_all (self->run);
+  else
+    dyno_run_start (self->run);
+
+  run_notify_cb (self);
+}
+
+static void
+stop_activated (GtkWidget  *widget,
+                const char *action_name,
+                GVariant   *param)
+{
+  DynoQueryPage *self = DYNO_QUERY_PAGE (widget);
+
+  g_cancellable_cancel (self->cancellable);
+  if (self->run != NULL)
+    dyno_run_cancel (self->run);
+}
+
+static void
+load_more_activated (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  DynoQueryPage *self = DYNO_QUERY_PAGE (widget);
+
+  if (self->run != NULL)
+    dyno_run_load_more (self->run);
+}
+
+static void
+load_all_activated (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *param)
+{
+  DynoQueryPage *self = DYNO_QUERY_PAGE (widget);
+
+  if (self->run != NULL)
+    dyno_run_load_all (self->run);
+}
+
+static void
+copy_code_activated (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  DynoQueryPage *self = DYNO_QUERY_PAGE (widget);
+
+  dyno_code_view_copy (self->code_view);
+}
+
+static void
+toast (DynoQueryPage *self,
+       const char    *message)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+
+  if (DYNO_IS_WINDOW (root))
+    dyno_window_add_toast (DYNO_WINDOW (root), message);
+}
+
+static void
+clipboard_text_cb (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(DynoQueryPage) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynoRequest) request = NULL;
+  g_autofree char *text = NULL;
+  const char *member = NULL;
+
+  text = gdk_clipboard_read_text_finish (GDK_CLIPBOARD (source), result, &error);
+  if (text == NULL)
+    {
+      toast (self, _("The clipboard holds no text to read a request from"));
+      return;
+    }
+
+  request = dyno_request_from_json_located (text, -1, -1, &member, NULL, &error);
+  if (request == NULL)
+    {
+      g_autofree char *message = g_strdup_printf (_("Not a request: %s"), error->message);
+
+      toast (self, message);
+      return;
+    }
+
+  if (request->operation != DYNO_OP_QUERY && request->operation != DYNO_OP_SCAN &&
+      request->operation != DYNO_OP_GET_ITEM)
+    {
+      g_autofree char *message =
+        g_strdup_printf (_("This is a %s request; the form builds Query, Scan and GetItem"),
+                         dyno_operation_to_string (request->operation));
+
+      toast (self, message);
+      return;
+    }
+
+  /* The form is about this tab's table: a request for another one keeps its conditions. */
+  if (g_strcmp0 (request->table_name, self->table_name) != 0)
+    {
+      g_autofree char *message =
+        g_strdup_printf (_("The request reads “%s”; its conditions were loaded for “%s”"),
+                         request->table_name, self->table_name);
+
+      toast (self, message);
+    }
+  else
+    {
+      toast (self, _("Request loaded into the form"));
+    }
+
+  dyno_builder_form_load_request (self->form, request);
+}
+
+static void
+paste_request_activated (GtkWidget  *widget,
+                         const char *action_name,
+                         GVariant   *param)
+{
+  DynoQueryPage *self = DYNO_QUERY_PAGE (widget);
+
+  gdk_clipboard_read_text_async (gtk_widget_get_clipboard (widget), self->cancellable,
+                                 clipboard_text_cb, g_object_ref (self));
+}
+
+static void
+entity_activated_cb (DynoQueryPage *self,
+                     const char    *prefix)
+{
+  /* An entity chip is a begins_with on the sort key, run at once. */
+  dyno_builder_form_set_sort_key_prefix (self->form, prefix);
+  gtk_widget_activate_action (GTK_WIDGET (self), "query.run", NULL);
+}
+
+static void
+attributes_changed_cb (DynoQueryPage *self)
+{
+  g_auto(GStrv) names = dyno_collection_view_dup_attribute_names (self->collection);
+
+  dyno_builder_form_set_known_attributes (self->form, (const char * const *) names);
+}
+
+static void
+describe_cb (GObject      *object,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  g_autoptr(DynoQueryPage) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynoTableInfo) info = NULL;
+
+  info = dyno_backend_describe_table_finish (DYNO_BACKEND (object), result, &error);
+  if (info == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        show_error (self, error);
+      return;
+    }
+
+  self->info = dyno_table_info_ref (info);
+  update_subtitle (self);
+  dyno_builder_form_set_table (self->form, self->table_name, self->info, self->index_name);
+}
+
+static GtkWidget *
+new_status_page (const char *icon,
+                 const char *title,
+                 const char *description)
+{
+  GtkWidget *page = adw_status_page_new ();
+
+  adw_status_page_set_icon_name (ADW_STATUS_PAGE (page), icon);
+  adw_status_page_set_title (ADW_STATUS_PAGE (page), title);
+  adw_status_page_set_description (ADW_STATUS_PAGE (page), description);
+  return page;
+}
+
+static void
+build_ui (DynoQueryPage *self)
+{
+  GtkWidget *left, *action_bar, *right, *results, *status_bar, *bottom, *switcher, *stack;
+  GtkWidget *detail_scroller;
+
+  self->paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
+  gtk_paned_set_shrink_start_child (GTK_PANED (self->paned), FALSE);
+  gtk_paned_set_resize_start_child (GTK_PANED (self->paned), FALSE);
+  gtk_paned_set_position (GTK_PANED (self->paned), 400);
+  gtk_widget_set_parent (self->paned, GTK_WIDGET (self));
+
+  /* left: the form and the Run button */
+  left = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_widget_set_size_request (left, 320, -1);
+  self->form = DYNO_BUILDER_FORM (dyno_builder_form_new ());
+  gtk_widget_set_vexpand (GTK_WIDGET (self->form), TRUE);
+  gtk_box_append (GTK_BOX (left), GTK_WIDGET (self->form));
+
+  action_bar = gtk_action_bar_new ();
+  self->run_button = gtk_button_new_with_mnemonic (_("_Run"));
+  gtk_widget_add_css_class (self->run_button, "suggested-action");
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->run_button), "query.run");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->run_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Run"), -1);
+  self->stop_button = gtk_button_new_with_mnemonic (_("_Stop"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->stop_button), "query.stop");
+  gtk_widget_set_visible (self->stop_button, FALSE);
+  self->reason_label = gtk_label_new (NULL);
+  gtk_widget_set_name (self->reason_label, "run-reason");
+  /* Two lines of why Run is off; the tooltip has all of it. */
+  gtk_label_set_wrap (GTK_LABEL (self->reason_label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (self->reason_label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_lines (GTK_LABEL (self->reason_label), 2);
+  gtk_label_set_ellipsize (GTK_LABEL (self->reason_label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_max_width_chars (GTK_LABEL (self->reason_label), 50);
+  gtk_label_set_width_chars (GTK_LABEL (self->reason_label), 32);
+  gtk_label_set_xalign (GTK_LABEL (self->reason_label), 0);
+  gtk_widget_set_hexpand (self->reason_label, TRUE);
+  gtk_widget_add_css_class (self->reason_label, "dim-label");
+  gtk_widget_add_css_class (self->reason_label, "caption");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->reason_label),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, _("Why Run is not possible"),
+                                  -1);
+  gtk_action_bar_pack_end (GTK_ACTION_BAR (action_bar), self->run_button);
+  gtk_action_bar_pack_end (GTK_ACTION_BAR (action_bar), self->stop_button);
+  {
+    GtkWidget *paste = gtk_button_new_from_icon_name ("edit-paste-symbolic");
+
+    gtk_actionable_set_action_name (GTK_ACTIONABLE (paste), "query.paste-request");
+    gtk_widget_set_tooltip_text (paste, _("Paste Request JSON (Ctrl+Shift+V)"));
+    gtk_accessible_update_property (GTK_ACCESSIBLE (paste), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                    _("Paste request JSON"), -1);
+    gtk_action_bar_pack_end (GTK_ACTION_BAR (action_bar), paste);
+  }
+  gtk_action_bar_pack_start (GTK_ACTION_BAR (action_bar), self->reason_label);
+  gtk_box_append (GTK_BOX (left), action_bar);
+  gtk_paned_set_start_child (GTK_PANED (self->paned), left);
+
+  /* right: results over the code/pages/item views */
+  right = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
+  gtk_paned_set_position (GTK_PANED (right), 420);
+  gtk_paned_set_end_child (GTK_PANED (self->paned), right);
+
+  results = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  self->results_stack = gtk_stack_new ();
+  gtk_widget_set_vexpand (self->results_stack, TRUE);
+  gtk_stack_add_named (GTK_STACK (self->results_stack),
+                       new_status_page ("system-search-symbolic", _("Run a Query"),
+                                        _("Fill in the key and press Run (Ctrl+Enter)")),
+                       "empty");
+  gtk_stack_add_named (GTK_STACK (self->results_stack),
+                       new_status_page ("edit-find-symbolic", _("No Results"),
+                                        _("No item matched. The filter is applied after the page is read: "
+                                          "the ledger shows how many items were scanned.")),
+                       "no-results");
+  self->error_page = new_status_page ("dialog-error-symbolic", _("The request failed"), NULL);
+  gtk_stack_add_named (GTK_STACK (self->results_stack), self->error_page, "error");
+  self->collection = DYNO_COLLECTION_VIEW (dyno_collection_view_new ());
+  gtk_stack_add_named (GTK_STACK (self->results_stack), GTK_WIDGET (self->collection), "results");
+  gtk_box_append (GTK_BOX (results), self->results_stack);
+
+  status_bar = gtk_action_bar_new ();
+  self->spinner = gtk_spinner_new ();
+  gtk_widget_set_visible (self->spinner, FALSE);
+  self->status_label = gtk_label_new (NULL);
+  gtk_widget_set_name (self->status_label, "run-status");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->status_label),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, _("Run status"), -1);
+  self->load_more_button = gtk_button_new_with_mnemonic (_("Load _More"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->load_more_button), "query.load-more");
+  self->load_all_button = gtk_button_new_with_mnemonic (_("Load _All"));
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->load_all_button), "query.load-all");
+  gtk_action_bar_pack_start (GTK_ACTION_BAR (status_bar), self->spinner);
+  gtk_action_bar_pack_start (GTK_ACTION_BAR (status_bar), self->status_label);
+  gtk_action_bar_pack_end (GTK_ACTION_BAR (status_bar), self->load_all_button);
+  gtk_action_bar_pack_end (GTK_ACTION_BAR (status_bar), self->load_more_button);
+  gtk_box_append (GTK_BOX (results), status_bar);
+  gtk_paned_set_start_child (GTK_PANED (right), results);
+
+  bottom = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  stack = adw_view_stack_new ();
+  gtk_widget_set_vexpand (stack, TRUE);
+  self->code_view = DYNO_CODE_VIEW (dyno_code_view_new ());
+  adw_view_stack_add_titled (ADW_VIEW_STACK (stack), GTK_WIDGET (self->code_view), "code",
+                             _("Code"));
+  adw_view_stack_page_set_icon_name (adw_view_stack_get_page (ADW_VIEW_STACK (stack),
+                                                              GTK_WIDGET (self->code_view)),
+                                     "text-x-generic-symbolic");
+  self->ledger = DYNO_PAGE_LEDGER (dyno_page_ledger_new ());
+  adw_view_stack_add_titled (ADW_VIEW_STACK (stack), GTK_WIDGET (self->ledger), "pages",
+                             _("Pages"));
+  adw_view_stack_page_set_icon_name (adw_view_stack_get_page (ADW_VIEW_STACK (stack),
+                                                              GTK_WIDGET (self->ledger)),
+                                     "view-list-symbolic");
+  detail_scroller = dyno_collection_view_get_detail_widget (self->collection);
+  adw_view_stack_add_titled (ADW_VIEW_STACK (stack), detail_scroller, "item", _("Item"));
+  adw_view_stack_page_set_icon_name (adw_view_stack_get_page (ADW_VIEW_STACK (stack),
+                                                              detail_scroller),
+                                     "x-office-document-symbolic");
+  switcher = adw_view_switcher_bar_new ();
+  adw_view_switcher_bar_set_stack (ADW_VIEW_SWITCHER_BAR (switcher), ADW_VIEW_STACK (stack));
+  adw_view_switcher_bar_set_reveal (ADW_VIEW_SWITCHER_BAR (switcher), TRUE);
+  gtk_box_append (GTK_BOX (bottom), switcher);
+  gtk_box_append (GTK_BOX (bottom), stack);
+  gtk_paned_set_end_child (GTK_PANED (right), bottom);
+
+  g_signal_connect_object (self->form, "changed", G_CALLBACK (form_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->collection, "entity-activated", G_CALLBACK (entity_activated_cb),
+                           self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->collection, "attributes-changed",
+                           G_CALLBACK (attributes_changed_cb),
+                           self, G_CONNECT_SWAPPED);
+
+  update_status (self);
+}
+
+static void
+dyno_query_page_get_property (GObject    *object,
+                              guint       prop_id,
+                              GValue     *value,
+                              GParamSpec *pspec)
+{
+  DynoQueryPage *self = DYNO_QUERY_PAGE (object);
+
+  switch (prop_id)
+    {
+    case PROP_LOADING:
+      g_value_set_boolean (value, dyno_query_page_get_loading (self));
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+dyno_query_page_dispose (GObject *object)
+{
+  DynoQueryPage *self = DYNO_QUERY_PAGE (object);
+
+  g_cancellable_cancel (self->cancellable);
+  clear_run (self);
+  g_clear_pointer (&self->paned, gtk_widget_unparent);
+
+  G_OBJECT_CLASS (dyno_query_page_parent_class)->dispose (object);
+}
+
+static void
+dyno_query_page_finalize (GObject *object)
+{
+  DynoQueryPage *self = DYNO_QUERY_PAGE (object);
+
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->backend);
+  g_clear_object (&self->connection);
+  g_clear_pointer (&self->info, dyno_table_info_unref);
+  g_free (self->table_name);
+  g_free (self->index_name);
+  g_free (self->subtitle);
+
+  G_OBJECT_CLASS (dyno_query_page_parent_class)->finalize (object);
+}
+
+static void
+dyno_query_page_class_init (DynoQueryPageClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->get_property = dyno_query_page_get_property;
+  object_class->dispose = dyno_query_page_dispose;
+  object_class->finalize = dyno_query_page_finalize;
+
+  properties[PROP_LOADING] =
+    g_param_spec_boolean ("loading", NULL, NULL, FALSE,
+                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+
+  gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+
+  gtk_widget_class_install_action (widget_class, "query.run", NULL, run_activated);
+  gtk_widget_class_install_action (widget_class, "query.stop", NULL, stop_activated);
+  gtk_widget_class_install_action (widget_class, "query.load-more", NULL, load_more_activated);
+  gtk_widget_class_install_action (widget_class, "query.load-all", NULL, load_all_activated);
+  gtk_widget_class_install_action (widget_class, "query.copy-code", NULL, copy_code_activated);
+  gtk_widget_class_install_action (widget_class, "query.paste-request", NULL,
+                                   paste_request_activated);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, GDK_CONTROL_MASK, "query.run",
+                                       NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Enter, GDK_CONTROL_MASK,
+                                       "query.run", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_c, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "query.copy-code", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "query.stop", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_v, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
+                                       "query.paste-request", NULL);
+}
+
+static void
+dyno_query_page_init (DynoQueryPage *self)
+{
+  self->cancellable = g_cancellable_new ();
+  build_ui (self);
+}
+
+DynoQueryPage *
+dyno_query_page_new (DynoBackend    *backend,
+                     DynoConnection *connection,
+                     const char     *table_name,
+                     DynoTableInfo  *info,
+                     const char     *index_name)
+{
+  DynoQueryPage *self;
+
+  g_return_val_if_fail (table_name != NULL, NULL);
+
+  self = g_object_new (DYNO_TYPE_QUERY_PAGE, NULL);
+  self->backend = backend ? g_object_ref (backend) : NULL;
+  self->connection = connection ? g_object_ref (connection) : NULL;
+  self->table_name = g_strdup (table_name);
+  self->index_name = g_strdup (index_name);
+  self->info = info ? dyno_table_info_ref (info) : NULL;
+  update_subtitle (self);
+
+  dyno_builder_form_set_table (self->form, table_name, info, index_name);
+  if (info == NULL && backend != NULL)
+    dyno_backend_describe_table_async (backend, table_name, self->cancellable, describe_cb,
+                                       g_object_ref (self));
+
+  return self;
+}
+
+DynoQueryPage *
+dyno_query_page_duplicate (DynoQueryPage *self)
+{
+  DynoQueryPage *copy;
+  g_autoptr(DynoRequest) request = NULL;
+
+  g_return_val_if_fail (DYNO_IS_QUERY_PAGE (self), NULL);
+
+  copy = dyno_query_page_new (self->backend, self->connection, self->table_name, self->info,
+                              self->index_name);
+  request = dyno_builder_form_dup_request (self->form);
+  if (request != NULL)
+    dyno_builder_form_load_request (copy->form, request);
+
+  return copy;
+}
+
+const char *
+dyno_query_page_get_subtitle (DynoQueryPage *self)
+{
+  g_return_val_if_fail (DYNO_IS_QUERY_PAGE (self), NULL);
+  return self->subtitle;
+}
+
+gboolean
+dyno_query_page_get_loading (DynoQueryPage *self)
+{
+  g_return_val_if_fail (DYNO_IS_QUERY_PAGE (self), FALSE);
+  return self->run != NULL && dyno_run_get_loading (self->run);
+}
+
+void
+dyno_query_page_focus_form (DynoQueryPage *self)
+{
+  g_return_if_fail (DYNO_IS_QUERY_PAGE (self));
+  dyno_builder_form_focus (self->form);
+}

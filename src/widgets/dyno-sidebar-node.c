@@ -1,0 +1,488 @@
+/* dyno-sidebar-node.c
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "dyno-sidebar-node.h"
+
+struct _DynoSidebarNode
+{
+  GObject              parent_instance;
+
+  DynoSidebarNodeKind  kind;
+  char                *title;
+  char                *subtitle;
+  gboolean             is_error;
+  GListStore          *children;
+
+  DynoSidebarNode     *parent;       /* weak pointer */
+  char                *table_name;   /* tables and indexes */
+  DynoConnection      *connection;
+  DynoBackend         *backend;
+  DynoTableInfo       *table_info;
+  char                *index_name;
+};
+
+G_DEFINE_FINAL_TYPE (DynoSidebarNode, dyno_sidebar_node, G_TYPE_OBJECT)
+
+enum {
+  PROP_0,
+  PROP_TITLE,
+  PROP_SUBTITLE,
+  PROP_TABLE_INFO,
+  N_PROPS
+};
+
+static GParamSpec *properties[N_PROPS];
+
+static void
+set_subtitle (DynoSidebarNode *self,
+              const char      *subtitle)
+{
+  if (g_strcmp0 (self->subtitle, subtitle) == 0)
+    return;
+
+  g_free (self->subtitle);
+  self->subtitle = g_strdup (subtitle);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SUBTITLE]);
+}
+
+static void
+replace_children_with_message (DynoSidebarNode *self,
+                               const char      *text,
+                               gboolean         is_error)
+{
+  g_autoptr(DynoSidebarNode) message = dyno_sidebar_node_new_message (text, is_error);
+
+  g_list_store_splice (self->children, 0, g_list_model_get_n_items (G_LIST_MODEL (self->children)),
+                       (gpointer *) &message, 1);
+}
+
+static void
+set_table_info (DynoSidebarNode *self,
+                DynoTableInfo   *info)
+{
+  g_autofree char *keys = NULL;
+  guint n_indexes;
+
+  g_clear_pointer (&self->table_info, dyno_table_info_unref);
+  self->table_info = dyno_table_info_ref (info);
+
+  keys = dyno_table_info_describe_keys (info, NULL);
+  set_subtitle (self, keys);
+
+  n_indexes = dyno_table_info_get_n_indexes (info);
+  if (n_indexes > 0)
+    {
+      gboolean had_children = self->children != NULL;
+
+      if (self->children == NULL)
+        self->children = g_list_store_new (DYNO_TYPE_SIDEBAR_NODE);
+
+      /* The tree asked for this row's children when it was added, before there were any:
+       * put the row in again so it asks once more and can expand to the indexes. */
+      if (!had_children && self->parent != NULL && self->parent->children != NULL)
+        {
+          g_autoptr(DynoSidebarNode) keep = g_object_ref (self);
+          guint position;
+
+          if (g_list_store_find (self->parent->children, self, &position))
+            g_list_store_splice (self->parent->children, position, 1, (gpointer *) &self, 1);
+        }
+
+      g_list_store_remove_all (self->children);
+      for (guint i = 0; i < n_indexes; i++)
+        {
+          g_autoptr(DynoSidebarNode) child =
+            dyno_sidebar_node_new_index (self, dyno_table_info_get_index (info, i));
+          g_list_store_append (self->children, child);
+        }
+    }
+
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TABLE_INFO]);
+}
+
+static void
+describe_table_cb (GObject      *object,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(DynoSidebarNode) self = user_data;
+  g_autoptr(DynoTableInfo) info = NULL;
+  g_autoptr(GError) error = NULL;
+
+  info = dyno_backend_describe_table_finish (DYNO_BACKEND (object), result, &error);
+  if (info == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          self->is_error = TRUE;
+          set_subtitle (self, error->message);
+        }
+      return;
+    }
+
+  set_table_info (self, info);
+}
+
+static void
+list_tables_cb (GObject      *object,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(DynoSidebarNode) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) names = NULL;
+  g_autoptr(GPtrArray) nodes = NULL;
+
+  names = dyno_backend_list_tables_finish (DYNO_BACKEND (object), result, &error);
+  if (names == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        replace_children_with_message (self, error->message, TRUE);
+      return;
+    }
+
+  if (names[0] == NULL)
+    {
+      replace_children_with_message (self, _("No tables"), FALSE);
+      return;
+    }
+
+  nodes = g_ptr_array_new_with_free_func (g_object_unref);
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      DynoSidebarNode *table = dyno_sidebar_node_new_table (self, names[i]);
+
+      g_ptr_array_add (nodes, table);
+      dyno_backend_describe_table_async (self->backend, names[i], NULL, describe_table_cb,
+                                         g_object_ref (table));
+    }
+
+  g_list_store_splice (self->children, 0, g_list_model_get_n_items (G_LIST_MODEL (self->children)),
+                       nodes->pdata, nodes->len);
+}
+
+static void
+open_connection_cb (GObject      *object,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  g_autoptr(DynoSidebarNode) self = user_data;
+  g_autoptr(GError) error = NULL;
+  DynoBackend *backend;
+
+  backend = dyno_connection_open_finish (DYNO_CONNECTION (object), result, &error);
+  if (backend == NULL)
+    {
+      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        replace_children_with_message (self, error->message, TRUE);
+      return;
+    }
+
+  g_clear_object (&self->backend);
+  self->backend = backend;
+
+  dyno_backend_list_tables_async (self->backend, NULL, list_tables_cb, g_object_ref (self));
+}
+
+static void
+dyno_sidebar_node_get_property (GObject    *object,
+                                guint       prop_id,
+                                GValue     *value,
+                                GParamSpec *pspec)
+{
+  DynoSidebarNode *self = DYNO_SIDEBAR_NODE (object);
+
+  switch (prop_id)
+    {
+    case PROP_TITLE:
+      g_value_set_string (value, self->title);
+      break;
+
+    case PROP_SUBTITLE:
+      g_value_set_string (value, self->subtitle);
+      break;
+
+    case PROP_TABLE_INFO:
+      g_value_set_boxed (value, self->table_info);
+      break;
+
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+    }
+}
+
+static void
+dyno_sidebar_node_dispose (GObject *object)
+{
+  DynoSidebarNode *self = DYNO_SIDEBAR_NODE (object);
+
+  g_clear_weak_pointer (&self->parent);
+  g_clear_object (&self->children);
+  g_clear_object (&self->connection);
+  g_clear_object (&self->backend);
+  g_clear_pointer (&self->table_info, dyno_table_info_unref);
+
+  G_OBJECT_CLASS (dyno_sidebar_node_parent_class)->dispose (object);
+}
+
+static void
+dyno_sidebar_node_finalize (GObject *object)
+{
+  DynoSidebarNode *self = DYNO_SIDEBAR_NODE (object);
+
+  g_free (self->title);
+  g_free (self->subtitle);
+  g_free (self->index_name);
+  g_free (self->table_name);
+
+  G_OBJECT_CLASS (dyno_sidebar_node_parent_class)->finalize (object);
+}
+
+static void
+dyno_sidebar_node_class_init (DynoSidebarNodeClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->get_property = dyno_sidebar_node_get_property;
+  object_class->dispose = dyno_sidebar_node_dispose;
+  object_class->finalize = dyno_sidebar_node_finalize;
+
+  properties[PROP_TITLE] =
+    g_param_spec_string ("title", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SUBTITLE] =
+    g_param_spec_string ("subtitle", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_TABLE_INFO] =
+    g_param_spec_boxed ("table-info", NULL, NULL, DYNO_TYPE_TABLE_INFO,
+                        G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+
+  g_object_class_install_properties (object_class, N_PROPS, properties);
+}
+
+static void
+dyno_sidebar_node_init (DynoSidebarNode *self)
+{
+}
+
+DynoSidebarNode *
+dyno_sidebar_node_new_connection (DynoConnection *connection)
+{
+  DynoSidebarNode *self;
+
+  g_return_val_if_fail (DYNO_IS_CONNECTION (connection), NULL);
+
+  self = g_object_new (DYNO_TYPE_SIDEBAR_NODE, NULL);
+  self->kind = DYNO_SIDEBAR_CONNECTION;
+  self->connection = g_object_ref (connection);
+  self->title = g_strdup (dyno_connection_get_name (connection));
+  self->subtitle = dyno_connection_dup_subtitle (connection);
+  self->children = g_list_store_new (DYNO_TYPE_SIDEBAR_NODE);
+
+  return self;
+}
+
+DynoSidebarNode *
+dyno_sidebar_node_new_table (DynoSidebarNode *connection_node,
+                             const char      *table_name)
+{
+  DynoSidebarNode *self;
+
+  g_return_val_if_fail (DYNO_IS_SIDEBAR_NODE (connection_node), NULL);
+  g_return_val_if_fail (table_name != NULL, NULL);
+
+  self = g_object_new (DYNO_TYPE_SIDEBAR_NODE, NULL);
+  self->kind = DYNO_SIDEBAR_TABLE;
+  g_set_weak_pointer (&self->parent, connection_node);
+  self->title = g_strdup (table_name);
+  self->table_name = g_strdup (table_name);
+  if (connection_node->backend != NULL)
+    self->backend = g_object_ref (connection_node->backend);
+  self->subtitle = g_strdup ("");
+  self->connection = g_object_ref (connection_node->connection);
+
+  return self;
+}
+
+DynoSidebarNode *
+dyno_sidebar_node_new_index (DynoSidebarNode     *table_node,
+                             const DynoIndexInfo *index)
+{
+  DynoSidebarNode *self;
+  const char *projection;
+
+  g_return_val_if_fail (DYNO_IS_SIDEBAR_NODE (table_node), NULL);
+  g_return_val_if_fail (index != NULL, NULL);
+
+  switch (index->projection)
+    {
+    case DYNO_PROJECTION_KEYS_ONLY:
+      projection = _("keys only");
+      break;
+
+    case DYNO_PROJECTION_INCLUDE:
+      projection = _("include");
+      break;
+
+    case DYNO_PROJECTION_ALL:
+    default:
+      projection = _("all");
+      break;
+    }
+
+  self = g_object_new (DYNO_TYPE_SIDEBAR_NODE, NULL);
+  self->kind = DYNO_SIDEBAR_INDEX;
+  g_set_weak_pointer (&self->parent, table_node);
+  self->table_name = g_strdup (table_node->table_name);
+  if (table_node->backend != NULL)
+    self->backend = g_object_ref (table_node->backend);
+  self->title = g_strdup (index->name);
+  self->index_name = g_strdup (index->name);
+  self->connection = g_object_ref (table_node->connection);
+  if (table_node->table_info != NULL)
+    {
+      g_autofree char *keys = dyno_table_info_describe_keys (table_node->table_info, index->name);
+
+      /* Translators: "GSI · gsi1pk S · gsi1sk S · all" */
+      self->subtitle = g_strdup_printf ("%s · %s · %s", index->global ? _("GSI") : _("LSI"),
+                                        keys, projection);
+      self->table_info = dyno_table_info_ref (table_node->table_info);
+    }
+
+  return self;
+}
+
+DynoSidebarNode *
+dyno_sidebar_node_new_message (const char *text,
+                               gboolean    is_error)
+{
+  DynoSidebarNode *self = g_object_new (DYNO_TYPE_SIDEBAR_NODE, NULL);
+
+  self->kind = DYNO_SIDEBAR_MESSAGE;
+  self->title = g_strdup (text);
+  self->is_error = is_error;
+
+  return self;
+}
+
+DynoSidebarNodeKind
+dyno_sidebar_node_get_kind (DynoSidebarNode *self)
+{
+  g_return_val_if_fail (DYNO_IS_SIDEBAR_NODE (self), DYNO_SIDEBAR_MESSAGE);
+  return self->kind;
+}
+
+const char *
+dyno_sidebar_node_get_title (DynoSidebarNode *self)
+{
+  g_return_val_if_fail (DYNO_IS_SIDEBAR_NODE (self), NULL);
+  return self->title;
+}
+
+const char *
+dyno_sidebar_node_get_subtitle (DynoSidebarNode *self)
+{
+  g_return_val_if_fail (DYNO_IS_SIDEBAR_NODE (self), NULL);
+  return self->subtitle;
+}
+
+gboolean
+dyno_sidebar_node_get_is_error (DynoSidebarNode *self)
+{
+  g_return_val_if_fail (DYNO_IS_SIDEBAR_NODE (self), FALSE);
+  return self->is_error;
+}
+
+GListModel *
+dyno_sidebar_node_get_children (DynoSidebarNode *self)
+{
+  g_return_val_if_fail (DYNO_IS_SIDEBAR_NODE (self), NULL);
+  return self->children ? G_LIST_MODEL (self->children) : NULL;
+}
+
+DynoConnection *
+dyno_sidebar_node_get_connection (DynoSidebarNode *self)
+{
+  g_return_val_if_fail (DYNO_IS_SIDEBAR_NODE (self), NULL);
+  return self->connection;
+}
+
+DynoBackend *
+dyno_sidebar_node_get_backend (DynoSidebarNode *self)
+{
+  g_return_val_if_fail (DYNO_IS_SIDEBAR_NODE (self), NULL);
+  return self->backend;
+}
+
+DynoTableInfo *
+dyno_sidebar_node_get_table_info (DynoSidebarNode *self)
+{
+  g_return_val_if_fail (DYNO_IS_SIDEBAR_NODE (self), NULL);
+  return self->table_info;
+}
+
+const char *
+dyno_sidebar_node_get_table_name (DynoSidebarNode *self)
+{
+  g_return_val_if_fail (DYNO_IS_SIDEBAR_NODE (self), NULL);
+
+  return self->table_name;
+}
+
+const char *
+dyno_sidebar_node_get_index_name (DynoSidebarNode *self)
+{
+  g_return_val_if_fail (DYNO_IS_SIDEBAR_NODE (self), NULL);
+  return self->index_name;
+}
+
+DynoSidebarNode *
+dyno_sidebar_node_get_parent (DynoSidebarNode *self)
+{
+  g_return_val_if_fail (DYNO_IS_SIDEBAR_NODE (self), NULL);
+  return self->parent;
+}
+
+void
+dyno_sidebar_node_refresh (DynoSidebarNode *self,
+                           GCancellable    *cancellable)
+{
+  g_return_if_fail (DYNO_IS_SIDEBAR_NODE (self));
+  g_return_if_fail (self->kind == DYNO_SIDEBAR_CONNECTION);
+
+  replace_children_with_message (self, _("Loading tables…"), FALSE);
+
+  if (self->backend != NULL)
+    dyno_backend_list_tables_async (self->backend, cancellable, list_tables_cb,
+                                    g_object_ref (self));
+  else
+    dyno_connection_open_async (self->connection, cancellable, open_connection_cb,
+                                g_object_ref (self));
+}
+
+void
+dyno_sidebar_node_reload (DynoSidebarNode *self,
+                          GCancellable    *cancellable)
+{
+  g_return_if_fail (DYNO_IS_SIDEBAR_NODE (self));
+  g_return_if_fail (self->kind == DYNO_SIDEBAR_CONNECTION);
+
+  if (g_strcmp0 (self->title, dyno_connection_get_name (self->connection)) != 0)
+    {
+      g_free (self->title);
+      self->title = g_strdup (dyno_connection_get_name (self->connection));
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
+    }
+  {
+    g_autofree char *subtitle = dyno_connection_dup_subtitle (self->connection);
+    set_subtitle (self, subtitle);
+  }
+
+  g_clear_object (&self->backend);
+  dyno_sidebar_node_refresh (self, cancellable);
+}

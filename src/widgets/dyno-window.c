@@ -1,0 +1,794 @@
+/* dyno-window.c: the main window: connections and tables in the sidebar, queries in tabs
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gi18n.h>
+
+#include "dyno-application.h"
+#include "dyno-connection-dialog.h"
+#include "dyno-keyring.h"
+#include "dyno-query-page.h"
+#include "dyno-sidebar-node.h"
+#include "dyno-window.h"
+
+struct _DynoWindow
+{
+  AdwApplicationWindow  parent_instance;
+
+  GSettings            *settings;
+  GCancellable         *cancellable;
+  GListStore           *connections;     /* DynoSidebarNode (connections) */
+  GtkTreeListModel     *tree;
+  GtkStringFilter      *table_filter;
+  char                 *pending_table;   /* --table: open once listed */
+
+  /* template */
+  AdwToastOverlay      *toast_overlay;
+  GtkPaned             *paned;
+  GtkSearchEntry       *search_entry;
+  GtkStack             *sidebar_stack;
+  GtkListView          *sidebar_list;
+  AdwWindowTitle       *window_title;
+  AdwTabView           *tab_view;
+  GtkStack             *content_stack;
+  AdwStatusPage        *content_status;
+};
+
+G_DEFINE_FINAL_TYPE (DynoWindow, dyno_window, ADW_TYPE_APPLICATION_WINDOW)
+
+static void open_node (DynoWindow      *self,
+                       DynoSidebarNode *node);
+
+static GListModel *
+create_children_cb (gpointer item,
+                    gpointer user_data)
+{
+  DynoWindow *self = user_data;
+  DynoSidebarNode *node = item;
+  GListModel *children = dyno_sidebar_node_get_children (node);
+
+  if (children == NULL)
+    return NULL;
+
+  /* The search narrows the tables of every connection; indexes follow their table. */
+  if (dyno_sidebar_node_get_kind (node) == DYNO_SIDEBAR_CONNECTION)
+    return G_LIST_MODEL (gtk_filter_list_model_new (g_object_ref (children),
+                                                    g_object_ref (GTK_FILTER (self->table_filter))));
+
+  return g_object_ref (children);
+}
+
+static void
+setup_row_cb (GtkSignalListItemFactory *factory,
+              GtkListItem              *list_item,
+              gpointer                  user_data)
+{
+  GtkWidget *expander = gtk_tree_expander_new ();
+  GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *title = gtk_label_new (NULL);
+  GtkWidget *subtitle = gtk_label_new (NULL);
+  GtkWidget *menu_button = gtk_menu_button_new ();
+
+  gtk_label_set_xalign (GTK_LABEL (title), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (title), PANGO_ELLIPSIZE_END);
+  gtk_label_set_xalign (GTK_LABEL (subtitle), 0);
+  gtk_label_set_ellipsize (GTK_LABEL (subtitle), PANGO_ELLIPSIZE_END);
+  gtk_widget_add_css_class (subtitle, "dim-label");
+  gtk_widget_add_css_class (subtitle, "caption");
+  gtk_box_append (GTK_BOX (box), title);
+  gtk_box_append (GTK_BOX (box), subtitle);
+  gtk_widget_set_margin_top (box, 3);
+  gtk_widget_set_margin_bottom (box, 3);
+  gtk_widget_set_hexpand (box, TRUE);
+  /* connections only: edit or remove it */
+  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (menu_button), "view-more-symbolic");
+  gtk_widget_add_css_class (menu_button, "flat");
+  gtk_widget_set_valign (menu_button, GTK_ALIGN_CENTER);
+  gtk_widget_set_tooltip_text (menu_button, _("Connection Menu"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (menu_button), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Connection menu"), -1);
+  gtk_box_append (GTK_BOX (row), box);
+  gtk_box_append (GTK_BOX (row), menu_button);
+  gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), row);
+  gtk_list_item_set_child (list_item, expander);
+}
+
+static void
+update_row_labels (GtkListItem     *list_item,
+                   DynoSidebarNode *node)
+{
+  GtkWidget *expander = gtk_list_item_get_child (list_item);
+  GtkWidget *row = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander));
+  GtkWidget *box = gtk_widget_get_first_child (row);
+  GtkWidget *menu_button = gtk_widget_get_next_sibling (box);
+  GtkWidget *title = gtk_widget_get_first_child (box);
+  GtkWidget *subtitle = gtk_widget_get_next_sibling (title);
+  const char *subtitle_text = dyno_sidebar_node_get_subtitle (node);
+  g_autofree char *accessible = NULL;
+
+  gtk_widget_set_visible (menu_button,
+                          dyno_sidebar_node_get_kind (node) == DYNO_SIDEBAR_CONNECTION);
+  if (dyno_sidebar_node_get_kind (node) == DYNO_SIDEBAR_CONNECTION)
+    {
+      const char *id = dyno_connection_get_id (dyno_sidebar_node_get_connection (node));
+      g_autoptr(GMenu) menu = g_menu_new ();
+      g_autoptr(GMenuItem) edit = g_menu_item_new (_("_Edit…"), NULL);
+      g_autoptr(GMenuItem) remove = g_menu_item_new (_("_Remove"), NULL);
+
+      g_menu_item_set_action_and_target_value (edit, "win.edit-connection",
+                                               g_variant_new_string (id));
+      g_menu_item_set_action_and_target_value (remove, "win.remove-connection",
+                                               g_variant_new_string (id));
+      g_menu_append_item (menu, edit);
+      g_menu_append_item (menu, remove);
+      gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (menu_button), G_MENU_MODEL (menu));
+    }
+
+  gtk_label_set_label (GTK_LABEL (title), dyno_sidebar_node_get_title (node));
+  gtk_label_set_label (GTK_LABEL (subtitle), subtitle_text ? subtitle_text : "");
+  gtk_widget_set_visible (subtitle, subtitle_text != NULL && *subtitle_text != '\0');
+
+  if (dyno_sidebar_node_get_is_error (node))
+    gtk_widget_add_css_class (subtitle, "error");
+  else
+    gtk_widget_remove_css_class (subtitle, "error");
+
+  if (dyno_sidebar_node_get_kind (node) == DYNO_SIDEBAR_MESSAGE)
+    {
+      gtk_widget_add_css_class (title, "dim-label");
+      if (dyno_sidebar_node_get_is_error (node))
+        gtk_widget_add_css_class (title, "error");
+      gtk_label_set_wrap (GTK_LABEL (title), TRUE);
+    }
+  else
+    {
+      gtk_widget_remove_css_class (title, "dim-label");
+      gtk_widget_remove_css_class (title, "error");
+      gtk_label_set_wrap (GTK_LABEL (title), FALSE);
+    }
+
+  if (dyno_sidebar_node_get_kind (node) == DYNO_SIDEBAR_CONNECTION)
+    gtk_widget_add_css_class (title, "heading");
+  else
+    gtk_widget_remove_css_class (title, "heading");
+
+  /* read as one: "orders, pk S · sk S" */
+  if (subtitle_text != NULL && *subtitle_text != '\0')
+    accessible = g_strdup_printf ("%s, %s", dyno_sidebar_node_get_title (node), subtitle_text);
+  else
+    accessible = g_strdup (dyno_sidebar_node_get_title (node));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (expander),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, accessible,
+                                  -1);
+}
+
+static void
+node_notify_cb (DynoSidebarNode *node,
+                GParamSpec      *pspec,
+                GtkListItem     *list_item)
+{
+  update_row_labels (list_item, node);
+}
+
+static void
+bind_row_cb (GtkSignalListItemFactory *factory,
+             GtkListItem              *list_item,
+             gpointer                  user_data)
+{
+  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
+  GtkWidget *expander = gtk_list_item_get_child (list_item);
+  DynoSidebarNode *node = gtk_tree_list_row_get_item (row);
+
+  gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), row);
+  update_row_labels (list_item, node);
+  g_signal_connect_object (node, "notify::subtitle", G_CALLBACK (node_notify_cb), list_item, 0);
+  g_signal_connect_object (node, "notify::title", G_CALLBACK (node_notify_cb), list_item, 0);
+
+  gtk_list_item_set_activatable (list_item,
+                                 dyno_sidebar_node_get_kind (node) != DYNO_SIDEBAR_MESSAGE);
+
+  g_object_unref (node);
+}
+
+static void
+unbind_row_cb (GtkSignalListItemFactory *factory,
+               GtkListItem              *list_item,
+               gpointer                  user_data)
+{
+  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
+  g_autoptr(DynoSidebarNode) node = row ? gtk_tree_list_row_get_item (row) : NULL;
+
+  if (node != NULL)
+    g_signal_handlers_disconnect_by_func (node, node_notify_cb, list_item);
+}
+
+static void
+search_changed_cb (DynoWindow     *self,
+                   GtkSearchEntry *entry)
+{
+  gtk_string_filter_set_search (self->table_filter,
+                                gtk_editable_get_text (GTK_EDITABLE (entry)));
+}
+
+static void
+sidebar_activated_cb (DynoWindow  *self,
+                      guint        position,
+                      GtkListView *list_view)
+{
+  GListModel *model = G_LIST_MODEL (gtk_list_view_get_model (list_view));
+  g_autoptr(GtkTreeListRow) row = g_list_model_get_item (model, position);
+  g_autoptr(DynoSidebarNode) node = NULL;
+
+  if (row == NULL)
+    return;
+
+  node = gtk_tree_list_row_get_item (row);
+
+  switch (dyno_sidebar_node_get_kind (node))
+    {
+    case DYNO_SIDEBAR_CONNECTION:
+      gtk_tree_list_row_set_expanded (row, !gtk_tree_list_row_get_expanded (row));
+      break;
+
+    case DYNO_SIDEBAR_TABLE:
+    case DYNO_SIDEBAR_INDEX:
+      open_node (self, node);
+      break;
+
+    case DYNO_SIDEBAR_MESSAGE:
+    default:
+      break;
+    }
+}
+
+static void
+update_title (DynoWindow *self)
+{
+  AdwTabPage *page = adw_tab_view_get_selected_page (self->tab_view);
+
+  if (page == NULL)
+    {
+      adw_window_title_set_title (self->window_title, "DynoTable");
+      adw_window_title_set_subtitle (self->window_title, NULL);
+      return;
+    }
+
+  adw_window_title_set_title (self->window_title, adw_tab_page_get_title (page));
+  adw_window_title_set_subtitle (self->window_title,
+                                 dyno_query_page_get_subtitle (DYNO_QUERY_PAGE (adw_tab_page_get_child (page))));
+}
+
+static void
+selected_page_changed_cb (DynoWindow *self)
+{
+  update_title (self);
+}
+
+static void
+n_pages_changed_cb (DynoWindow *self)
+{
+  gboolean has_pages = adw_tab_view_get_n_pages (self->tab_view) > 0;
+
+  gtk_stack_set_visible_child_name (self->content_stack, has_pages ? "tabs" : "empty");
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.close-tab", has_pages);
+}
+
+static AdwTabPage *
+add_query_page (DynoWindow      *self,
+                DynoSidebarNode *node)
+{
+  DynoQueryPage *query_page;
+  AdwTabPage *page;
+  g_autofree char *title = NULL;
+  const char *index_name = dyno_sidebar_node_get_index_name (node);
+
+  query_page = dyno_query_page_new (dyno_sidebar_node_get_backend (node),
+                                    dyno_sidebar_node_get_connection (node),
+                                    dyno_sidebar_node_get_table_name (node),
+                                    dyno_sidebar_node_get_table_info (node),
+                                    index_name);
+
+  if (index_name != NULL)
+    title = g_strdup_printf ("%s · %s", dyno_sidebar_node_get_table_name (node), index_name);
+  else
+    title = g_strdup (dyno_sidebar_node_get_table_name (node));
+
+  page = adw_tab_view_append (self->tab_view, GTK_WIDGET (query_page));
+  adw_tab_page_set_title (page, title);
+  adw_tab_page_set_tooltip (page, dyno_query_page_get_subtitle (query_page));
+  g_object_bind_property (query_page, "loading", page, "loading", G_BINDING_SYNC_CREATE);
+
+  return page;
+}
+
+/* Selects @node's row in the sidebar, and shows a table's indexes under it. */
+static void
+reveal_node (DynoWindow      *self,
+             DynoSidebarNode *node)
+{
+  GtkSelectionModel *selection = gtk_list_view_get_model (self->sidebar_list);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->tree));
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (self->tree), i);
+      g_autoptr(DynoSidebarNode) item = gtk_tree_list_row_get_item (row);
+
+      if (item != node)
+        continue;
+
+      if (dyno_sidebar_node_get_kind (node) == DYNO_SIDEBAR_TABLE)
+        gtk_tree_list_row_set_expanded (row, TRUE);
+      gtk_selection_model_select_item (selection, i, TRUE);
+      return;
+    }
+}
+
+static void
+open_node (DynoWindow      *self,
+           DynoSidebarNode *node)
+{
+  AdwTabPage *page = NULL;
+  guint n_pages = adw_tab_view_get_n_pages (self->tab_view);
+
+  /* A table already open is shown again; Ctrl+T makes a second tab on it. */
+  for (guint i = 0; i < n_pages && page == NULL; i++)
+    {
+      AdwTabPage *candidate = adw_tab_view_get_nth_page (self->tab_view, i);
+
+      if (g_object_get_data (G_OBJECT (candidate), "dyno-sidebar-node") == node)
+        page = candidate;
+    }
+
+  if (page == NULL)
+    {
+      page = add_query_page (self, node);
+      g_object_set_data_full (G_OBJECT (page), "dyno-sidebar-node", g_object_ref (node),
+                              g_object_unref);
+    }
+
+  reveal_node (self, node);
+  adw_tab_view_set_selected_page (self->tab_view, page);
+  /* the page was selected before it had a title */
+  update_title (self);
+  dyno_query_page_focus_form (DYNO_QUERY_PAGE (adw_tab_page_get_child (page)));
+}
+
+static DynoSidebarNode *
+find_table_node (GListModel *children,
+                 const char *table)
+{
+  guint n = g_list_model_get_n_items (children);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(DynoSidebarNode) node = g_list_model_get_item (children, i);
+
+      if (dyno_sidebar_node_get_kind (node) == DYNO_SIDEBAR_TABLE &&
+          g_strcmp0 (dyno_sidebar_node_get_table_name (node), table) == 0)
+        return g_steal_pointer (&node);
+    }
+
+  return NULL;
+}
+
+static void
+table_info_ready_cb (DynoSidebarNode *node,
+                     GParamSpec      *pspec,
+                     DynoWindow      *self)
+{
+  if (dyno_sidebar_node_get_table_info (node) == NULL)
+    return;
+
+  g_signal_handlers_disconnect_by_func (node, table_info_ready_cb, self);
+  open_node (self, node);
+}
+
+static void
+connection_children_changed_cb (GListModel *children,
+                                guint       position,
+                                guint       removed,
+                                guint       added,
+                                DynoWindow *self)
+{
+  g_autoptr(DynoSidebarNode) node = NULL;
+
+  if (self->pending_table == NULL)
+    return;
+
+  node = find_table_node (children, self->pending_table);
+  if (node == NULL)
+    return;
+
+  g_clear_pointer (&self->pending_table, g_free);
+  g_signal_handlers_disconnect_by_func (children, connection_children_changed_cb, self);
+
+  /* Open once the schema is known, so the form can type the key values. */
+  if (dyno_sidebar_node_get_table_info (node) != NULL)
+    open_node (self, node);
+  else
+    g_signal_connect_object (node, "notify::table-info", G_CALLBACK (table_info_ready_cb),
+                             self, 0);
+}
+
+static void
+add_connection_activated (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *param)
+{
+  DynoWindow *self = DYNO_WINDOW (widget);
+  DynoConnectionDialog *dialog = dyno_connection_dialog_new (GTK_WINDOW (self), NULL);
+
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static DynoSidebarNode *
+find_connection_node (DynoWindow *self,
+                      const char *id,
+                      guint      *position)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->connections));
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(DynoSidebarNode) node = g_list_model_get_item (G_LIST_MODEL (self->connections), i);
+
+      if (g_strcmp0 (dyno_connection_get_id (dyno_sidebar_node_get_connection (node)), id) == 0)
+        {
+          if (position != NULL)
+            *position = i;
+          return node;  /* the list keeps it */
+        }
+    }
+
+  return NULL;
+}
+
+static void
+edit_dialog_destroyed_cb (GtkWidget  *dialog,
+                          DynoWindow *self)
+{
+  DynoSidebarNode *node = g_object_get_data (G_OBJECT (dialog), "dyno-node");
+
+  /* new settings (or the same): a new backend, and the tables listed again */
+  if (node != NULL)
+    dyno_sidebar_node_reload (node, self->cancellable);
+}
+
+static void
+edit_connection_activated (GtkWidget  *widget,
+                           const char *action_name,
+                           GVariant   *param)
+{
+  DynoWindow *self = DYNO_WINDOW (widget);
+  DynoSidebarNode *node = find_connection_node (self, g_variant_get_string (param, NULL), NULL);
+  DynoConnectionDialog *dialog;
+
+  if (node == NULL)
+    return;
+
+  dialog = dyno_connection_dialog_new (GTK_WINDOW (self), dyno_sidebar_node_get_connection (node));
+  g_object_set_data_full (G_OBJECT (dialog), "dyno-node", g_object_ref (node), g_object_unref);
+  g_signal_connect_object (dialog, "destroy", G_CALLBACK (edit_dialog_destroyed_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+remove_response_cb (AdwMessageDialog *dialog,
+                    const char       *response,
+                    DynoWindow       *self)
+{
+  const char *id = g_object_get_data (G_OBJECT (dialog), "dyno-connection-id");
+  DynoApplication *app = DYNO_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
+  DynoConnectionStore *store = dyno_application_get_connection_store (app);
+  DynoConnection *saved = dyno_connection_store_lookup (store, id);
+  guint position;
+
+  if (!g_str_equal (response, "remove"))
+    return;
+
+  if (saved != NULL)
+    {
+      g_autoptr(GError) error = NULL;
+
+      if (dyno_connection_get_kind (saved) == DYNO_CONNECTION_KEYS)
+        dyno_keyring_delete_async (id, NULL, NULL, NULL);
+      dyno_connection_store_remove (store, saved);
+      if (!dyno_connection_store_save (store, &error))
+        dyno_window_add_toast (self, error->message);
+    }
+
+  if (find_connection_node (self, id, &position) != NULL)
+    g_list_store_remove (self->connections, position);
+}
+
+static void
+remove_connection_activated (GtkWidget  *widget,
+                             const char *action_name,
+                             GVariant   *param)
+{
+  DynoWindow *self = DYNO_WINDOW (widget);
+  const char *id = g_variant_get_string (param, NULL);
+  DynoSidebarNode *node = find_connection_node (self, id, NULL);
+  GtkWidget *dialog;
+
+  if (node == NULL)
+    return;
+
+  dialog = adw_message_dialog_new (GTK_WINDOW (self), NULL, NULL);
+  adw_message_dialog_format_heading (ADW_MESSAGE_DIALOG (dialog), _("Remove “%s”?"),
+                                     dyno_sidebar_node_get_title (node));
+  adw_message_dialog_set_body (ADW_MESSAGE_DIALOG (dialog),
+                               _("Its settings are forgotten and a secret access key is deleted "
+                                 "from the keyring. The tables themselves are not touched."));
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "cancel", _("_Cancel"),
+                                    "remove", _("_Remove"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "remove",
+                                              ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_object_set_data_full (G_OBJECT (dialog), "dyno-connection-id", g_strdup (id), g_free);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (remove_response_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+refresh_activated (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *param)
+{
+  DynoWindow *self = DYNO_WINDOW (widget);
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->connections));
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(DynoSidebarNode) node = g_list_model_get_item (G_LIST_MODEL (self->connections), i);
+
+      dyno_sidebar_node_refresh (node, self->cancellable);
+    }
+}
+
+static void
+search_tables_activated (GtkWidget  *widget,
+                         const char *action_name,
+                         GVariant   *param)
+{
+  DynoWindow *self = DYNO_WINDOW (widget);
+
+  gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
+}
+
+static void
+new_tab_activated (GtkWidget  *widget,
+                   const char *action_name,
+                   GVariant   *param)
+{
+  DynoWindow *self = DYNO_WINDOW (widget);
+  AdwTabPage *page = adw_tab_view_get_selected_page (self->tab_view);
+  DynoQueryPage *copy;
+  AdwTabPage *new_page;
+
+  /* A new tab is another query on the table of the current one. */
+  if (page == NULL)
+    {
+      dyno_window_add_toast (self, _("Pick a table in the sidebar first"));
+      return;
+    }
+
+  copy = dyno_query_page_duplicate (DYNO_QUERY_PAGE (adw_tab_page_get_child (page)));
+  new_page = adw_tab_view_append (self->tab_view, GTK_WIDGET (copy));
+  adw_tab_page_set_title (new_page, adw_tab_page_get_title (page));
+  g_object_bind_property (copy, "loading", new_page, "loading", G_BINDING_SYNC_CREATE);
+  adw_tab_view_set_selected_page (self->tab_view, new_page);
+  update_title (self);
+}
+
+static void
+close_tab_activated (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  DynoWindow *self = DYNO_WINDOW (widget);
+  AdwTabPage *page = adw_tab_view_get_selected_page (self->tab_view);
+
+  if (page != NULL)
+    adw_tab_view_close_page (self->tab_view, page);
+}
+
+static void
+connections_changed_cb (DynoWindow *self)
+{
+  gboolean empty = g_list_model_get_n_items (G_LIST_MODEL (self->connections)) == 0;
+
+  gtk_stack_set_visible_child_name (self->sidebar_stack, empty ? "empty" : "list");
+}
+
+static void
+store_items_changed_cb (GListModel *store,
+                        guint       position,
+                        guint       removed,
+                        guint       added,
+                        DynoWindow *self)
+{
+  /* Mirror the saved connections into the sidebar (command-line ones stay in front). */
+  for (guint i = position; i < position + added; i++)
+    {
+      g_autoptr(DynoConnection) connection = g_list_model_get_item (store, i);
+
+      dyno_window_open_connection (self, connection, NULL);
+    }
+}
+
+static void
+dyno_window_dispose (GObject *object)
+{
+  DynoWindow *self = DYNO_WINDOW (object);
+
+  g_cancellable_cancel (self->cancellable);
+  gtk_widget_dispose_template (GTK_WIDGET (self), DYNO_TYPE_WINDOW);
+
+  G_OBJECT_CLASS (dyno_window_parent_class)->dispose (object);
+}
+
+static void
+dyno_window_finalize (GObject *object)
+{
+  DynoWindow *self = DYNO_WINDOW (object);
+
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->settings);
+  g_clear_object (&self->tree);
+  g_clear_object (&self->connections);
+  g_clear_object (&self->table_filter);
+  g_clear_pointer (&self->pending_table, g_free);
+
+  G_OBJECT_CLASS (dyno_window_parent_class)->finalize (object);
+}
+
+static void
+dyno_window_class_init (DynoWindowClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  object_class->dispose = dyno_window_dispose;
+  object_class->finalize = dyno_window_finalize;
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/com/dynotable/DynoTable/dyno-window.ui");
+  gtk_widget_class_bind_template_child (widget_class, DynoWindow, toast_overlay);
+  gtk_widget_class_bind_template_child (widget_class, DynoWindow, paned);
+  gtk_widget_class_bind_template_child (widget_class, DynoWindow, search_entry);
+  gtk_widget_class_bind_template_child (widget_class, DynoWindow, sidebar_stack);
+  gtk_widget_class_bind_template_child (widget_class, DynoWindow, sidebar_list);
+  gtk_widget_class_bind_template_child (widget_class, DynoWindow, window_title);
+  gtk_widget_class_bind_template_child (widget_class, DynoWindow, tab_view);
+  gtk_widget_class_bind_template_child (widget_class, DynoWindow, content_stack);
+  gtk_widget_class_bind_template_child (widget_class, DynoWindow, content_status);
+  gtk_widget_class_bind_template_callback (widget_class, search_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, sidebar_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, selected_page_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, n_pages_changed_cb);
+
+  gtk_widget_class_install_action (widget_class, "win.add-connection", NULL,
+                                   add_connection_activated);
+  gtk_widget_class_install_action (widget_class, "win.refresh", NULL, refresh_activated);
+  gtk_widget_class_install_action (widget_class, "win.edit-connection", "s",
+                                   edit_connection_activated);
+  gtk_widget_class_install_action (widget_class, "win.remove-connection", "s",
+                                   remove_connection_activated);
+  gtk_widget_class_install_action (widget_class, "win.search-tables", NULL,
+                                   search_tables_activated);
+  gtk_widget_class_install_action (widget_class, "win.new-tab", NULL, new_tab_activated);
+  gtk_widget_class_install_action (widget_class, "win.close-tab", NULL, close_tab_activated);
+}
+
+static void
+dyno_window_init (DynoWindow *self)
+{
+  g_autoptr(GtkListItemFactory) factory = NULL;
+  g_autoptr(GtkSingleSelection) selection = NULL;
+
+  g_type_ensure (DYNO_TYPE_QUERY_PAGE);
+  gtk_widget_init_template (GTK_WIDGET (self));
+
+  self->cancellable = g_cancellable_new ();
+  self->settings = g_settings_new (APP_ID);
+  self->connections = g_list_store_new (DYNO_TYPE_SIDEBAR_NODE);
+  self->table_filter = gtk_string_filter_new (gtk_property_expression_new (DYNO_TYPE_SIDEBAR_NODE,
+                                                                           NULL, "title"));
+  gtk_string_filter_set_match_mode (self->table_filter, GTK_STRING_FILTER_MATCH_MODE_SUBSTRING);
+  gtk_string_filter_set_ignore_case (self->table_filter, TRUE);
+
+  self->tree = gtk_tree_list_model_new (g_object_ref (G_LIST_MODEL (self->connections)),
+                                        FALSE, FALSE, create_children_cb, self, NULL);
+
+  factory = gtk_signal_list_item_factory_new ();
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_row_cb), self);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_row_cb), self);
+  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_row_cb), self);
+  gtk_list_view_set_factory (self->sidebar_list, factory);
+
+  selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->tree)));
+  gtk_single_selection_set_autoselect (selection, FALSE);
+  gtk_single_selection_set_can_unselect (selection, TRUE);
+  gtk_list_view_set_model (self->sidebar_list, GTK_SELECTION_MODEL (selection));
+
+  g_signal_connect_object (self->connections, "items-changed",
+                           G_CALLBACK (connections_changed_cb), self, G_CONNECT_SWAPPED);
+
+  gtk_paned_set_position (self->paned, g_settings_get_int (self->settings, "sidebar-width"));
+  g_settings_bind (self->settings, "sidebar-width", self->paned, "position", G_SETTINGS_BIND_SET);
+  g_settings_bind (self->settings, "window-width", self, "default-width", G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "window-height", self, "default-height",
+                   G_SETTINGS_BIND_DEFAULT);
+  g_settings_bind (self->settings, "window-maximized", self, "maximized", G_SETTINGS_BIND_DEFAULT);
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.close-tab", FALSE);
+}
+
+DynoWindow *
+dyno_window_new (DynoApplication *app)
+{
+  DynoWindow *self = g_object_new (DYNO_TYPE_WINDOW, "application", app, NULL);
+  DynoConnectionStore *store = dyno_application_get_connection_store (app);
+
+  store_items_changed_cb (G_LIST_MODEL (store), 0, 0,
+                          g_list_model_get_n_items (G_LIST_MODEL (store)), self);
+  g_signal_connect_object (store, "items-changed", G_CALLBACK (store_items_changed_cb), self, 0);
+
+  return self;
+}
+
+void
+dyno_window_open_connection (DynoWindow     *self,
+                             DynoConnection *connection,
+                             const char     *table)
+{
+  g_autoptr(DynoSidebarNode) node = NULL;
+  guint n;
+
+  g_return_if_fail (DYNO_IS_WINDOW (self));
+  g_return_if_fail (DYNO_IS_CONNECTION (connection));
+
+  node = dyno_sidebar_node_new_connection (connection);
+  g_list_store_append (self->connections, node);
+
+  if (table != NULL)
+    {
+      g_free (self->pending_table);
+      self->pending_table = g_strdup (table);
+      g_signal_connect_object (dyno_sidebar_node_get_children (node), "items-changed",
+                               G_CALLBACK (connection_children_changed_cb), self, 0);
+    }
+
+  dyno_sidebar_node_refresh (node, self->cancellable);
+
+  /* Expand the new connection so its tables show. */
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->tree));
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (G_LIST_MODEL (self->tree), i);
+      g_autoptr(DynoSidebarNode) item = gtk_tree_list_row_get_item (row);
+
+      if (item == node)
+        {
+          gtk_tree_list_row_set_expanded (row, TRUE);
+          break;
+        }
+    }
+}
+
+void
+dyno_window_add_toast (DynoWindow *self,
+                       const char *message)
+{
+  g_return_if_fail (DYNO_IS_WINDOW (self));
+
+  adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (message));
+}

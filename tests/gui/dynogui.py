@@ -1,0 +1,363 @@
+"""Drive the real DynoTable through the accessibility tree (AT-SPI), as a person would.
+
+Runs with Debian's /usr/bin/python3 (python3-pyatspi), inside a D-Bus session with an X server
+(tests/fixtures/with-keyring.sh + with-xvfb.sh).  Widgets are found by role and accessible
+name, which is also what screen-reader users rely on.
+
+What GTK 4.8 exposes, and how this module copes with it:
+- A button's name is its label property followed by its child label's text ("Load _More Load
+  More", "Run Run"): names are compared after clean_name(), which drops the mnemonic
+  underscores and the repeated half.
+- Hidden widgets are left out of the tree, but every page of a GtkStack is in it: a widget on
+  a page that is not shown has an empty extent, which is_shown() checks.
+- A GtkDropDown's options are list items without actions: choose() opens the popup and picks
+  the option with the keyboard (XTEST through the registry, which needs DISPLAY in the
+  session bus's activation environment; with-xvfb.sh sees to it).
+
+SPDX-License-Identifier: GPL-3.0-or-later
+"""
+
+import os
+import re
+import subprocess
+import time
+
+import gi
+gi.require_version("Atspi", "2.0")
+import pyatspi  # noqa: E402
+from gi.repository import Atspi  # noqa: E402
+
+DEFAULT_TIMEOUT = float(os.environ.get("DYNO_GUI_TIMEOUT", "20"))
+
+KEYSYMS = {"Down": 0xFF54, "Up": 0xFF52, "Home": 0xFF50, "End": 0xFF57, "Return": 0xFF0D,
+           "Escape": 0xFF1B, "Tab": 0xFF09, "space": 0x20, "Control_L": 0xFFE3,
+           "Shift_L": 0xFFE1}
+
+
+class GuiError(AssertionError):
+    pass
+
+
+def wait_for(predicate, timeout=DEFAULT_TIMEOUT, interval=0.1, what="condition"):
+    """Polls @predicate until it returns a true value, which is returned."""
+    deadline = time.monotonic() + timeout
+    last_error = None
+    while True:
+        try:
+            value = predicate()
+            if value:
+                return value
+        except GuiError:
+            raise
+        except Exception as e:  # the tree changes under us while the app works
+            last_error = e
+        if time.monotonic() >= deadline:
+            break
+        time.sleep(interval)
+    raise GuiError(f"timed out after {timeout:.0f} s waiting for {what}"
+                   + (f" (last error: {last_error!r})" if last_error else ""))
+
+
+def clean_name(name):
+    """'Load _More Load More' -> 'Load More'; 'Run Run' -> 'Run'."""
+    name = re.sub(r"_(?=\w)", "", name or "").strip()
+    half = len(name) // 2
+    if len(name) % 2 == 1 and name[half] == " " and name[:half] == name[half + 1:]:
+        return name[:half]
+    return name
+
+
+def walk(acc, max_depth=80):
+    """@acc and every descendant, depth first, in document order."""
+    stack = [(acc, 0)]
+    while stack:
+        node, depth = stack.pop()
+        if node is None:
+            continue
+        yield node
+        if depth >= max_depth:
+            continue
+        try:
+            n = node.childCount
+        except Exception:
+            continue
+        children = []
+        for i in range(n):
+            try:
+                children.append(node.getChildAtIndex(i))
+            except Exception:
+                pass
+        for child in reversed(children):
+            stack.append((child, depth + 1))
+
+
+def extents(acc):
+    return acc.queryComponent().getExtents(pyatspi.WINDOW_COORDS)
+
+
+def is_shown(acc):
+    """On screen: visible and with a size (pages of a GtkStack that are not shown have none)."""
+    try:
+        if not acc.getState().contains(pyatspi.STATE_VISIBLE):
+            return False
+        box = extents(acc)
+        return box.width > 0 and box.height > 0
+    except Exception:
+        return False
+
+
+def is_sensitive(acc):
+    return acc.getState().contains(pyatspi.STATE_SENSITIVE)
+
+
+def name_of(acc):
+    return clean_name(acc.name)
+
+
+def find_all(root, role=None, name=None, name_contains=None, shown=True):
+    found = []
+    for node in walk(root):
+        try:
+            if role is not None and node.getRoleName() != role:
+                continue
+            node_name = name_of(node)
+            if name is not None and node_name != name and (node.name or "") != name:
+                continue
+            if name_contains is not None and name_contains not in node_name:
+                continue
+            if shown and not is_shown(node):
+                continue
+            found.append(node)
+        except Exception:
+            continue
+    return found
+
+
+def find(root, role=None, name=None, name_contains=None, timeout=DEFAULT_TIMEOUT, shown=True):
+    what = f"{role or 'any role'} named {name if name is not None else name_contains!r}"
+    return wait_for(lambda: (find_all(root, role, name, name_contains, shown) or [None])[0],
+                    timeout=timeout, what=what)
+
+
+def text_of(acc):
+    """A label's text is its name in GTK 4.8; entries and text views have the Text interface."""
+    try:
+        if acc.getRoleName() in ("text", "entry", "password text"):
+            t = acc.queryText()
+            # GTK 4.8 answers "" to getText(0, -1): ask for the exact length
+            return t.getText(0, t.characterCount)
+    except Exception:
+        pass
+    name = acc.name or ""
+    # an empty GtkLabel is named after its type
+    return "" if name == "GtkLabel" else name
+
+
+def labels_in(acc):
+    return [text_of(n) for n in walk(acc) if n.getRoleName() == "label"]
+
+
+def set_text(acc, text):
+    """Replaces an entry's text, as typing would (the app sees "changed")."""
+    acc.queryEditableText().setTextContents(text)
+    wait_for(lambda: text_of(acc) == text, timeout=DEFAULT_TIMEOUT, what=f"the entry to hold {text!r}")
+
+
+def click(acc):
+    action = acc.queryAction()
+    names = [action.getName(i) for i in range(action.nActions)]
+    for wanted in ("click", "activate", "press", "toggle"):
+        if wanted in names:
+            action.doAction(names.index(wanted))
+            return
+    if not names:
+        raise GuiError(f"{acc.getRoleName()} {acc.name!r} has no action")
+    action.doAction(0)
+
+
+def key(keysym_name):
+    """Presses and releases a key (X keysym name, e.g. 'Down', 'Return') on the focused widget."""
+    keyval = KEYSYMS[keysym_name]
+    pyatspi.Registry.generateKeyboardEvent(keyval, None, pyatspi.KEY_SYM)
+
+
+def key_combo(modifiers, keysym_name):
+    """Presses @keysym_name with @modifiers held ("control", "shift"), e.g. Ctrl+Return."""
+    masks = {"shift": 1 << 0, "control": 1 << 2, "alt": 1 << 3}
+    mask = 0
+    for m in modifiers:
+        mask |= masks[m]
+    Atspi.generate_keyboard_event(mask, None, Atspi.KeySynthType.LOCKMODIFIERS)
+    try:
+        key(keysym_name)
+    finally:
+        Atspi.generate_keyboard_event(mask, None, Atspi.KeySynthType.UNLOCKMODIFIERS)
+
+
+def is_focused(acc):
+    return acc.getState().contains(pyatspi.STATE_FOCUSED)
+
+
+def dropdown_value(dropdown):
+    """The option a closed GtkDropDown shows."""
+    values = [t for t in labels_in(dropdown) if t and t != "(None)"]
+    return values[0] if len(values) == 1 else None
+
+
+def _open_popup(dropdown, dropdown_name, timeout):
+    """Opens a GtkDropDown's popup; returns its option rows and their texts once one of them
+    has the keyboard focus.  A popup that opened without focus (or did not open) is closed
+    and opened again."""
+    toggle = next(n for n in walk(dropdown)
+                  if n.getRoleName() in ("push button", "toggle button"))
+
+    def popup_items():
+        items = [n for n in walk(dropdown) if n.getRoleName() == "list item"]
+        if items and any(is_focused(n) for n in items):
+            texts = [next((t for t in labels_in(n) if t), "") for n in items]
+            return items, texts
+        return None
+
+    deadline = time.monotonic() + timeout
+    while True:
+        click(toggle)
+        try:
+            return wait_for(popup_items, timeout=min(3, max(0.5, deadline - time.monotonic())),
+                            what=f"the options of {dropdown_name!r} with keyboard focus")
+        except GuiError:
+            if time.monotonic() >= deadline:
+                raise
+            if any(n.getRoleName() == "list item" for n in walk(dropdown)):
+                key("Escape")
+                wait_for(lambda: not any(n.getRoleName() == "list item" for n in walk(dropdown)),
+                         timeout=DEFAULT_TIMEOUT, what=f"{dropdown_name!r} to close")
+
+
+def choose(root, dropdown_name, option, timeout=DEFAULT_TIMEOUT):
+    """Picks @option of the GtkDropDown named @dropdown_name as a keyboard user does: open
+    the popup, go to the first option, then down to @option, and Return."""
+    dropdown = find(root, role="combo box", name=dropdown_name, timeout=timeout)
+    if dropdown_value(dropdown) == option:
+        return
+    items, texts = _open_popup(dropdown, dropdown_name, timeout)
+    if option not in texts:
+        key("Escape")
+        raise GuiError(f"{dropdown_name!r} has no option {option!r} (it offers {texts})")
+    key("Home")
+    wait_for(lambda: is_focused(items[0]), timeout=DEFAULT_TIMEOUT, what="the first option focused")
+    for _ in range(texts.index(option)):
+        key("Down")
+    wait_for(lambda: is_focused(items[texts.index(option)]), timeout=DEFAULT_TIMEOUT,
+             what=f"option {option!r} focused")
+    key("Return")
+    wait_for(lambda: dropdown_value(dropdown) == option, timeout=timeout,
+             what=f"{dropdown_name!r} to show {option!r}")
+
+
+def dropdown_options(root, dropdown_name, timeout=DEFAULT_TIMEOUT):
+    """Opens the dropdown, reads its options and closes it again (Escape)."""
+    dropdown = find(root, role="combo box", name=dropdown_name, timeout=timeout)
+    _, options = _open_popup(dropdown, dropdown_name, timeout)
+    key("Escape")
+    wait_for(lambda: not any(n.getRoleName() == "list item" for n in walk(dropdown)),
+             timeout=timeout, what=f"{dropdown_name!r} to close")
+    return options
+
+
+def table_rows(table):
+    """The rows of a GtkColumnView (role 'tree table') as lists of cell texts, top to bottom.
+    GTK 4.8: tree table > list > table row > table cell > the cell's widgets."""
+    rows = []
+    for node in walk(table):
+        if node.getRoleName() != "table row":
+            continue
+        cells = [node.getChildAtIndex(i) for i in range(node.childCount)]
+        if not cells or cells[0].getRoleName() != "table cell":
+            continue  # the header row
+        box = extents(node)
+        rows.append((box.y, [" ".join(t for t in labels_in(c) if t) for c in cells]))
+    # the list view recycles rows: order by position on screen, not by tree order
+    rows.sort(key=lambda r: r[0])
+    return [cells for _, cells in rows]
+
+
+def table_headers(table):
+    for node in walk(table, max_depth=3):
+        if node.getRoleName() == "table row":
+            cells = [node.getChildAtIndex(i) for i in range(node.childCount)]
+            if cells and cells[0].getRoleName() != "table cell":
+                return [" ".join(t for t in labels_in(c) if t) for c in cells]
+    return []
+
+
+def screenshot(path, frame=None):
+    """The screen (or only @frame's window) as a PNG."""
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    args = ["import", "-window", "root"]
+    if frame is not None:
+        # GTK 4 knows no screen coordinates (it warns when asked): without a window manager
+        # the window sits at the origin, so its size is the crop
+        try:
+            box = extents(frame)
+            if box.width > 0 and box.height > 0:
+                args += ["-crop", f"{box.width}x{box.height}+0+0", "+repage"]
+        except Exception:
+            pass
+    subprocess.run(args + [path], check=False, stdout=subprocess.DEVNULL,
+                   stderr=subprocess.DEVNULL, timeout=60)
+
+
+class App:
+    """The app under test: started with its command-line options, stopped at the end."""
+
+    def __init__(self, binary, args, env=None, log_path=None):
+        self.log_path = log_path
+        self.log = open(log_path, "w") if log_path else subprocess.DEVNULL
+        self.proc = subprocess.Popen([binary] + list(args), env=env, stdout=self.log,
+                                     stderr=subprocess.STDOUT, start_new_session=False)
+        try:
+            self.root = wait_for(self._find_app, timeout=60,
+                                 what="the app on the accessibility bus")
+            self.frame = wait_for(lambda: next((c for c in (self.root.getChildAtIndex(i) for i in
+                                                            range(self.root.childCount))
+                                                if c.getRoleName() == "frame"), None),
+                                  what="the main window")
+        except BaseException:
+            self.stop()
+            raise
+
+    def _find_app(self):
+        if self.proc.poll() is not None:
+            raise GuiError(f"the app exited with {self.proc.returncode}:\n{self.output()}")
+        desktop = pyatspi.Registry.getDesktop(0)
+        for i in range(desktop.childCount):
+            app = desktop.getChildAtIndex(i)
+            try:
+                if app is not None and app.get_process_id() == self.proc.pid and app.childCount > 0:
+                    return app
+            except Exception:
+                continue
+        return None
+
+    def output(self):
+        if not self.log_path:
+            return ""
+        try:
+            if not self.log.closed:
+                self.log.flush()
+            with open(self.log_path, errors="replace") as f:
+                return f.read()
+        except OSError:
+            return ""
+
+    def stop(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        if self.log_path:
+            self.log.close()
+        return self.output()

@@ -1,0 +1,526 @@
+/* test-builder-form.c: the expression-builder form, worked in-process as a user would
+ *
+ * The fields are filled through their GTK API (set the text, pick an option) and the form is
+ * judged by what it shows (messages under the fields, the Run reason, which options it
+ * offers) and by the request it builds.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <adwaita.h>
+#include <string.h>
+
+#include "dyno-builder-form.h"
+#include "dyno-expr.h"
+#include "dyno-json.h"
+#include "dyno-request.h"
+#include "widget-test-util.h"
+
+typedef struct {
+  GtkWidget       *window;
+  DynoBuilderForm *form;
+} Fixture;
+
+static DynoTableInfo *
+tenant_schema (void)
+{
+  DynoTableInfo *info = dyno_table_info_new ("tenant", "pk", DYNO_VALUE_S, "sk", DYNO_VALUE_S);
+  DynoIndexInfo gsi = {
+    .name = (char *) "gsi1",
+    .global = TRUE,
+    .partition_key = { (char *) "gsi1pk", DYNO_VALUE_S },
+    .sort_key = { (char *) "gsi1sk", DYNO_VALUE_S },
+    .projection = DYNO_PROJECTION_ALL,
+    .read_capacity = -1,
+    .write_capacity = -1,
+  };
+  DynoIndexInfo lsi = {
+    .name = (char *) "by-created",
+    .global = FALSE,
+    .partition_key = { (char *) "pk", DYNO_VALUE_S },
+    .sort_key = { (char *) "created", DYNO_VALUE_N },
+    .projection = DYNO_PROJECTION_KEYS_ONLY,
+    .read_capacity = -1,
+    .write_capacity = -1,
+  };
+
+  dyno_table_info_add_index (info, &gsi);
+  dyno_table_info_add_index (info, &lsi);
+  return info;
+}
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  DynoTableInfo *(*schema) (void) = data;
+  g_autoptr(DynoTableInfo) info = schema ? schema () : tenant_schema ();
+
+  fixture->window = gtk_window_new ();
+  fixture->form = DYNO_BUILDER_FORM (dyno_builder_form_new ());
+  gtk_window_set_child (GTK_WINDOW (fixture->window), GTK_WIDGET (fixture->form));
+  dyno_builder_form_set_table (fixture->form, dyno_table_info_get_name (info), info, NULL);
+  gtk_window_present (GTK_WINDOW (fixture->window));
+  drain_main_context ();
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  gtk_window_destroy (GTK_WINDOW (fixture->window));
+  drain_main_context ();
+}
+
+static GtkWidget *
+field (Fixture    *fixture,
+       const char *name)
+{
+  return get_named (GTK_WIDGET (fixture->form), name);
+}
+
+static DynoTableInfo *
+numeric_sort_key_schema (void)
+{
+  return dyno_table_info_new ("sensors", "deviceId", DYNO_VALUE_S, "seq", DYNO_VALUE_N);
+}
+
+static DynoTableInfo *
+numeric_partition_key_schema (void)
+{
+  return dyno_table_info_new ("orders", "orderId", DYNO_VALUE_N, NULL, DYNO_VALUE_S);
+}
+
+static DynoTableInfo *
+binary_partition_key_schema (void)
+{
+  return dyno_table_info_new ("blobs", "digest", DYNO_VALUE_B, NULL, DYNO_VALUE_S);
+}
+
+/* ---- the tests ----------------------------------------------------------------------------- */
+
+static void
+test_untouched_form (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  g_autoptr(DynoRequest) request = NULL;
+  const char *reason;
+
+  /* Nothing typed yet: Run is off and says what is missing, without a red message. */
+  g_assert_false (dyno_builder_form_get_valid (fixture->form));
+  reason = dyno_builder_form_get_reason (fixture->form);
+  g_assert_nonnull (reason);
+  g_assert_nonnull (strstr (reason, "partition key"));
+  g_assert_nonnull (strstr (reason, "pk"));
+  g_assert_null (shown_error (field (fixture, "partition-key-error")));
+  g_assert_null (shown_error (field (fixture, "key-error")));
+
+  request = dyno_builder_form_dup_request (fixture->form);
+  g_assert_null (request);
+
+  /* The labels name each key with its type. */
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (field (fixture, "partition-key-label"))), ==,
+                   "Partition key: pk (S)");
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (field (fixture, "sort-key-label"))), ==,
+                   "Sort key: sk (S)");
+}
+
+static void
+test_generated_request (Fixture       *fixture,
+                        gconstpointer  data)
+{
+  g_autoptr(DynoRequest) request = NULL;
+  g_autoptr(DynoPrintedRequest) printed = NULL;
+  g_autofree char *json = NULL;
+
+  type_text (field (fixture, "partition-key"), "TENANT#acme");
+  dropdown_choose (field (fixture, "sort-key-condition"), "begins with");
+  type_text (field (fixture, "sort-key"), "INVOICE#");
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (field (fixture, "descending")), TRUE);
+  type_text (field (fixture, "projection"), "sk, amountDue, status");
+
+  g_assert_true (dyno_builder_form_get_valid (fixture->form));
+  g_assert_null (dyno_builder_form_get_reason (fixture->form));
+
+  request = dyno_builder_form_dup_request (fixture->form);
+  g_assert_nonnull (request);
+  g_assert_cmpint (request->operation, ==, DYNO_OP_QUERY);
+  g_assert_cmpstr (request->table_name, ==, "tenant");
+  g_assert_null (request->index_name);
+  g_assert_cmpint (request->scan_index_forward, ==, DYNO_TRISTATE_FALSE);
+  g_assert_cmpint (request->limit, ==, 100);
+
+  printed = dyno_request_print (request);
+  g_assert_nonnull (printed->key_condition);
+  g_assert_true (g_regex_match_simple ("^pk = (:\\w+) AND begins_with\\(sk, (:\\w+)\\)$",
+                                       printed->key_condition, 0, 0));
+  /* status is a reserved word: aliased; sk and total are written as they are */
+  g_assert_nonnull (printed->projection);
+  g_test_message ("projection: %s", printed->projection);
+  g_assert_true (g_regex_match_simple ("^sk, amountDue, #\\w+$", printed->projection, 0, 0));
+  g_assert_cmpuint (printed->names->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (printed->names, 0), ==, "status");
+  g_assert_cmpuint (printed->values->len, ==, 2);
+
+  json = dyno_request_to_json (request, FALSE);
+  g_assert_nonnull (strstr (json, "{\"S\":\"TENANT#acme\"}"));
+  g_assert_nonnull (strstr (json, "{\"S\":\"INVOICE#\"}"));
+  g_assert_nonnull (strstr (json, "\"ScanIndexForward\":false"));
+}
+
+static void
+test_begins_with_not_for_numbers (Fixture       *fixture,
+                                  gconstpointer  data)
+{
+  g_auto(GStrv) options = dropdown_options (field (fixture, "sort-key-condition"));
+
+  /* seq is N: begins_with is not defined on numbers, so it is not offered */
+  g_assert_false (g_strv_contains ((const char * const *) options, "begins with"));
+  g_assert_true (g_strv_contains ((const char * const *) options, "between"));
+  g_assert_true (g_strv_contains ((const char * const *) options, ">="));
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (field (fixture, "sort-key-label"))), ==,
+                   "Sort key: seq (N)");
+}
+
+static void
+test_begins_with_offered_for_strings (Fixture       *fixture,
+                                      gconstpointer  data)
+{
+  g_auto(GStrv) options = dropdown_options (field (fixture, "sort-key-condition"));
+  g_auto(GStrv) lsi_options = NULL;
+
+  g_assert_true (g_strv_contains ((const char * const *) options, "begins with"));
+
+  /* the LSI sorts by a number: switching the target takes begins_with away */
+  dropdown_choose (field (fixture, "target"), "by-created (LSI)");
+  lsi_options = dropdown_options (field (fixture, "sort-key-condition"));
+  g_assert_false (g_strv_contains ((const char * const *) lsi_options, "begins with"));
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (field (fixture, "sort-key-label"))), ==,
+                   "Sort key: created (N)");
+}
+
+static void
+test_reversed_between (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  const char *message;
+  const char *reason;
+
+  type_text (field (fixture, "partition-key"), "ACTOR#u_8814");
+  dropdown_choose (field (fixture, "sort-key-condition"), "between");
+  g_assert_true (gtk_widget_get_visible (field (fixture, "sort-key-upper")));
+  type_text (field (fixture, "sort-key"), "EVT#2026-06-23T00:00:00Z");
+  type_text (field (fixture, "sort-key-upper"), "EVT#2026-06-23T23:59:59Z");
+  g_assert_true (dyno_builder_form_get_valid (fixture->form));
+
+  /* swapped: the message sits under the key, and Run says why it is off */
+  type_text (field (fixture, "sort-key"), "EVT#2026-06-23T23:59:59Z");
+  type_text (field (fixture, "sort-key-upper"), "EVT#2026-06-23T00:00:00Z");
+  g_assert_false (dyno_builder_form_get_valid (fixture->form));
+  message = shown_error (field (fixture, "key-error"));
+  g_assert_nonnull (message);
+  g_assert_nonnull (strstr (message, "BETWEEN"));
+  g_assert_nonnull (strstr (message, "greater than"));
+  reason = dyno_builder_form_get_reason (fixture->form);
+  g_assert_nonnull (reason);
+  g_assert_nonnull (strstr (reason, "BETWEEN"));
+
+  /* fixing it clears the message */
+  type_text (field (fixture, "sort-key"), "EVT#2026-06-22T00:00:00Z");
+  g_assert_true (dyno_builder_form_get_valid (fixture->form));
+  g_assert_null (shown_error (field (fixture, "key-error")));
+}
+
+static void
+test_consistent_read_on_gsi (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  GtkWidget *consistent = field (fixture, "consistent-read");
+  const char *tooltip;
+  g_autoptr(DynoRequest) request = NULL;
+
+  g_assert_true (gtk_widget_get_sensitive (consistent));
+  gtk_switch_set_active (GTK_SWITCH (consistent), TRUE);
+
+  dropdown_choose (field (fixture, "target"), "gsi1 (GSI)");
+  drain_main_context ();
+  g_assert_false (gtk_widget_get_sensitive (consistent));
+  g_assert_false (gtk_switch_get_active (GTK_SWITCH (consistent)));
+  tooltip = gtk_widget_get_tooltip_text (gtk_widget_get_parent (consistent));
+  g_assert_nonnull (tooltip);
+  g_assert_nonnull (strstr (tooltip, "Global secondary indexes"));
+
+  /* the key fields follow the index's key */
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (field (fixture, "partition-key-label"))), ==,
+                   "Partition key: gsi1pk (S)");
+  type_text (field (fixture, "partition-key"), "STATUS#open");
+  request = dyno_builder_form_dup_request (fixture->form);
+  g_assert_nonnull (request);
+  g_assert_cmpstr (request->index_name, ==, "gsi1");
+  g_assert_cmpint (request->consistent_read, !=, DYNO_TRISTATE_TRUE);
+  g_assert_true (dyno_builder_form_get_valid (fixture->form));
+
+  /* back on the table, consistent reads are possible again */
+  dropdown_choose (field (fixture, "target"), "tenant");
+  drain_main_context ();
+  g_assert_true (gtk_widget_get_sensitive (consistent));
+}
+
+static void
+test_number_key (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autoptr(DynoRequest) request = NULL;
+  g_autoptr(DynoPrintedRequest) printed = NULL;
+  const char *message;
+
+  type_text (field (fixture, "partition-key"), "12x");
+  g_assert_false (dyno_builder_form_get_valid (fixture->form));
+  message = shown_error (field (fixture, "partition-key-error"));
+  g_assert_nonnull (message);
+  g_assert_nonnull (strstr (dyno_builder_form_get_reason (fixture->form), message));
+
+  type_text (field (fixture, "partition-key"), "1e2");
+  g_assert_true (dyno_builder_form_get_valid (fixture->form));
+  g_assert_null (shown_error (field (fixture, "partition-key-error")));
+  request = dyno_builder_form_dup_request (fixture->form);
+  printed = dyno_request_print (request);
+  g_assert_cmpuint (printed->values->len, ==, 1);
+  g_assert_cmpint (dyno_value_get_kind (g_ptr_array_index (printed->values, 0)), ==,
+                   DYNO_VALUE_N);
+  /* 1e2 is the number 100, sent as a number, never as the string "1e2" */
+  g_assert_cmpstr (dyno_value_get_string (g_ptr_array_index (printed->values, 0), NULL), ==,
+                   "100");
+}
+
+static void
+test_binary_key (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autoptr(DynoRequest) request = NULL;
+  g_autoptr(DynoPrintedRequest) printed = NULL;
+  const guint8 *bytes;
+  gsize len = 0;
+
+  type_text (field (fixture, "partition-key"), "not base64!");
+  g_assert_false (dyno_builder_form_get_valid (fixture->form));
+  g_assert_nonnull (strstr (shown_error (field (fixture, "partition-key-error")), "base64"));
+
+  type_text (field (fixture, "partition-key"), "AAEC/w==");
+  g_assert_true (dyno_builder_form_get_valid (fixture->form));
+  request = dyno_builder_form_dup_request (fixture->form);
+  printed = dyno_request_print (request);
+  g_assert_cmpint (dyno_value_get_kind (g_ptr_array_index (printed->values, 0)), ==,
+                   DYNO_VALUE_B);
+  bytes = dyno_value_get_binary (g_ptr_array_index (printed->values, 0), &len);
+  g_assert_cmpmem (bytes, len, "\x00\x01\x02\xff", 4);
+}
+
+static void
+test_filter_row (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autoptr(DynoRequest) request = NULL;
+  g_autoptr(DynoPrintedRequest) printed = NULL;
+
+  type_text (field (fixture, "partition-key"), "TENANT#acme");
+  type_text (field (fixture, "filter-path"), "amountDue");
+  dropdown_choose (field (fixture, "filter-operator"), ">=");
+  dropdown_choose (field (fixture, "filter-type"), "N");
+  type_text (field (fixture, "filter-value"), "ten");
+  g_assert_false (dyno_builder_form_get_valid (fixture->form));
+  g_assert_nonnull (shown_error (field (fixture, "filter-row-error")));
+
+  type_text (field (fixture, "filter-value"), "10.50");
+  g_assert_true (dyno_builder_form_get_valid (fixture->form));
+  request = dyno_builder_form_dup_request (fixture->form);
+  printed = dyno_request_print (request);
+  g_assert_nonnull (printed->filter);
+  g_assert_true (g_regex_match_simple ("^amountDue >= :\\w+$", printed->filter, 0, 0));
+
+  /* a filter on a key attribute of a Query is refused, next to the filter */
+  type_text (field (fixture, "filter-path"), "sk");
+  g_assert_false (dyno_builder_form_get_valid (fixture->form));
+  g_assert_nonnull (shown_error (field (fixture, "filter-error")));
+}
+
+static void
+test_text_mode_round_trip (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  GtkWidget *text_mode = field (fixture, "text-mode");
+  GtkWidget *key_text = field (fixture, "key-condition-text");
+  g_autoptr(DynoRequest) request = NULL;
+  g_autoptr(DynoPrintedRequest) printed = NULL;
+  g_auto(GStrv) options = NULL;
+  guint selected;
+
+  type_text (field (fixture, "partition-key"), "TENANT#acme");
+  dropdown_choose (field (fixture, "sort-key-condition"), "begins with");
+  type_text (field (fixture, "sort-key"), "USER#");
+
+  /* form -> text: the same condition in the inline syntax */
+  gtk_switch_set_active (GTK_SWITCH (text_mode), TRUE);
+  drain_main_context ();
+  g_assert_true (gtk_widget_get_visible (key_text));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (key_text)), ==,
+                   "pk = \"TENANT#acme\" AND begins_with(sk, \"USER#\")");
+
+  /* a syntax error stays in text mode, with the message under the text */
+  type_text (key_text, "pk = \"TENANT#acme\" AND sk BETWEEN");
+  g_assert_false (dyno_builder_form_get_valid (fixture->form));
+  g_assert_nonnull (shown_error (field (fixture, "key-condition-text-error")));
+
+  /* text -> form */
+  type_text (key_text, "pk = \"TENANT#acme\" AND "
+                       "sk BETWEEN \"INVOICE#2026-0001\" AND \"INVOICE#2026-0020\"");
+  g_assert_true (dyno_builder_form_get_valid (fixture->form));
+  gtk_switch_set_active (GTK_SWITCH (text_mode), FALSE);
+  drain_main_context ();
+  g_assert_false (gtk_switch_get_active (GTK_SWITCH (text_mode)));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field (fixture, "partition-key"))), ==,
+                   "TENANT#acme");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field (fixture, "sort-key"))), ==,
+                   "INVOICE#2026-0001");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field (fixture, "sort-key-upper"))), ==,
+                   "INVOICE#2026-0020");
+  options = dropdown_options (field (fixture, "sort-key-condition"));
+  selected = gtk_drop_down_get_selected (GTK_DROP_DOWN (field (fixture, "sort-key-condition")));
+  g_assert_cmpstr (options[selected], ==, "between");
+
+  request = dyno_builder_form_dup_request (fixture->form);
+  printed = dyno_request_print (request);
+  g_assert_true (g_regex_match_simple ("^pk = :\\w+ AND sk BETWEEN :\\w+ AND :\\w+$",
+                                       printed->key_condition, 0, 0));
+}
+
+static void
+test_text_mode_keeps_what_the_form_cannot_show (Fixture       *fixture,
+                                                gconstpointer  data)
+{
+  GtkWidget *text_mode = field (fixture, "text-mode");
+
+  type_text (field (fixture, "partition-key"), "TENANT#acme");
+  gtk_switch_set_active (GTK_SWITCH (text_mode), TRUE);
+  drain_main_context ();
+  /* a nested group: the form has only one level of AND/OR */
+  type_text (field (fixture, "filter-text"),
+             "(status = \"open\" OR status = \"late\") AND total > 10");
+  g_assert_true (dyno_builder_form_get_valid (fixture->form));
+  gtk_switch_set_active (GTK_SWITCH (text_mode), FALSE);
+  drain_main_context ();
+
+  /* it stays as text, nothing lost, and says why */
+  g_assert_true (gtk_switch_get_active (GTK_SWITCH (text_mode)));
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field (fixture, "filter-text"))), ==,
+                   "(status = \"open\" OR status = \"late\") AND total > 10");
+  g_assert_nonnull (shown_error (field (fixture, "general-error")));
+}
+
+static void
+test_load_request (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynoRequest) pasted = NULL;
+  g_autoptr(DynoRequest) request = NULL;
+  g_autofree char *json = NULL;
+  const char *text =
+    "{\"TableName\": \"tenant\", \"IndexName\": \"gsi1\","
+    " \"KeyConditionExpression\": \"gsi1pk = :s AND gsi1sk < :d\","
+    " \"FilterExpression\": \"#t > :min\","
+    " \"ExpressionAttributeNames\": {\"#t\": \"total\"},"
+    " \"ExpressionAttributeValues\": {\":s\": {\"S\": \"STATUS#open\"},"
+    " \":d\": {\"S\": \"2026-07-01\"}, \":min\": {\"N\": \"100\"}},"
+    " \"ScanIndexForward\": false, \"Limit\": 25}";
+
+  pasted = dyno_request_from_json (text, -1, -1, &error);
+  g_assert_no_error (error);
+  dyno_builder_form_load_request (fixture->form, pasted);
+  drain_main_context ();
+
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field (fixture, "partition-key"))), ==,
+                   "STATUS#open");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field (fixture, "sort-key"))), ==,
+                   "2026-07-01");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field (fixture, "filter-path"))), ==,
+                   "total");
+  g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (field (fixture, "descending"))));
+  g_assert_true (dyno_builder_form_get_valid (fixture->form));
+
+  /* what the form builds is what was pasted */
+  request = dyno_builder_form_dup_request (fixture->form);
+  request->return_consumed_capacity = pasted->return_consumed_capacity;
+  g_assert_true (dyno_request_equal (request, pasted));
+}
+
+static void
+test_get_item_needs_the_whole_key (Fixture       *fixture,
+                                   gconstpointer  data)
+{
+  g_autoptr(DynoRequest) request = NULL;
+
+  dropdown_choose (field (fixture, "operation"), "Get item");
+  type_text (field (fixture, "partition-key"), "TENANT#acme");
+  g_assert_false (dyno_builder_form_get_valid (fixture->form));
+  g_assert_nonnull (strstr (dyno_builder_form_get_reason (fixture->form), "sk"));
+  g_assert_false (gtk_widget_get_visible (field (fixture, "sort-key-condition")));
+
+  type_text (field (fixture, "sort-key"), "PROFILE");
+  g_assert_true (dyno_builder_form_get_valid (fixture->form));
+  request = dyno_builder_form_dup_request (fixture->form);
+  g_assert_cmpint (request->operation, ==, DYNO_OP_GET_ITEM);
+  g_assert_nonnull (request->key);
+  g_assert_cmpstr (dyno_value_get_string (dyno_item_lookup (request->key, "sk"), NULL), ==,
+                   "PROFILE");
+}
+
+static void
+test_entity_prefix (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(DynoRequest) request = NULL;
+  g_autoptr(DynoPrintedRequest) printed = NULL;
+
+  type_text (field (fixture, "partition-key"), "TENANT#acme");
+  dyno_builder_form_set_sort_key_prefix (fixture->form, "INVOICE#");
+  g_assert_true (dyno_builder_form_get_valid (fixture->form));
+  request = dyno_builder_form_dup_request (fixture->form);
+  printed = dyno_request_print (request);
+  g_assert_true (g_regex_match_simple ("^pk = :\\w+ AND begins_with\\(sk, :\\w+\\)$",
+                                       printed->key_condition, 0, 0));
+  g_assert_cmpstr (dyno_value_get_string (g_ptr_array_index (printed->values, 1), NULL), ==,
+                   "INVOICE#");
+}
+
+#define ADD(path, fn, schema) \
+  g_test_add (path, Fixture, schema, fixture_set_up, fn, fixture_tear_down)
+
+int
+main (int    argc,
+      char **argv)
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  ADD ("/builder-form/untouched", test_untouched_form, NULL);
+  ADD ("/builder-form/generated-request", test_generated_request, NULL);
+  ADD ("/builder-form/sort-key/begins-with-not-for-numbers", test_begins_with_not_for_numbers,
+       numeric_sort_key_schema);
+  ADD ("/builder-form/sort-key/begins-with-for-strings", test_begins_with_offered_for_strings,
+       NULL);
+  ADD ("/builder-form/sort-key/reversed-between", test_reversed_between, NULL);
+  ADD ("/builder-form/consistent-read-on-gsi", test_consistent_read_on_gsi, NULL);
+  ADD ("/builder-form/types/number", test_number_key, numeric_partition_key_schema);
+  ADD ("/builder-form/types/binary", test_binary_key, binary_partition_key_schema);
+  ADD ("/builder-form/filter-row", test_filter_row, NULL);
+  ADD ("/builder-form/text-mode/round-trip", test_text_mode_round_trip, NULL);
+  ADD ("/builder-form/text-mode/keeps-nested-groups",
+       test_text_mode_keeps_what_the_form_cannot_show, NULL);
+  ADD ("/builder-form/load-request", test_load_request, NULL);
+  ADD ("/builder-form/get-item", test_get_item_needs_the_whole_key, NULL);
+  ADD ("/builder-form/entity-prefix", test_entity_prefix, NULL);
+
+  return g_test_run ();
+}

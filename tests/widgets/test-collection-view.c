@@ -1,0 +1,414 @@
+/* test-collection-view.c: results grouped by partition, columns, entity tags and chips
+ *
+ * A DynoBackend made here answers Query with pages cut from the tenant sample, so the view
+ * is fed by a real DynoRun (parsing, pagination, items-changed) without a server.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <adwaita.h>
+#include <string.h>
+
+#include "dyno-collection-view.h"
+#include "dyno-json.h"
+#include "dyno-partition-model.h"
+#include "dyno-run.h"
+#include "widget-test-util.h"
+
+#include "test-pages-backend.h"
+
+/* ---- the tenant sample ---------------------------------------------------------------------- */
+
+static int
+compare_lines_by_sk (gconstpointer a,
+                     gconstpointer b)
+{
+  g_autoptr(DynoItem) x = dyno_item_from_ddb_json (*(const char **) a, -1, NULL);
+  g_autoptr(DynoItem) y = dyno_item_from_ddb_json (*(const char **) b, -1, NULL);
+
+  /* strcmp compares unsigned bytes: DynamoDB's order for S */
+  return strcmp (dyno_value_get_string (dyno_item_lookup (x, "sk"), NULL),
+                 dyno_value_get_string (dyno_item_lookup (y, "sk"), NULL));
+}
+
+/* The items of TENANT#acme as a Query returns them (sorted by sk), as DynamoDB JSON lines. */
+static GPtrArray *
+acme_items (void)
+{
+  g_autofree char *path = g_build_filename (TEST_SRCDIR, "..", "data", "samples", "tenant",
+                                            "items.jsonl", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) lines = NULL;
+  GPtrArray *items = g_ptr_array_new_with_free_func (g_free);
+
+  g_file_get_contents (path, &contents, NULL, &error);
+  g_assert_no_error (error);
+  lines = g_strsplit (contents, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
+    if (strstr (lines[i], "\"TENANT#acme\"") != NULL)
+      g_ptr_array_add (items, g_strdup (lines[i]));
+  g_ptr_array_sort (items, compare_lines_by_sk);
+  g_assert_cmpuint (items->len, >, 6);
+
+  return items;
+}
+
+/* A Query response with @items[@from, @to); LastEvaluatedKey when more follow. */
+static char *
+page_body (GPtrArray *items,
+           guint      from,
+           guint      to)
+{
+  GString *body = g_string_new ("{\"Items\":[");
+
+  for (guint i = from; i < to; i++)
+    {
+      if (i > from)
+        g_string_append_c (body, ',');
+      g_string_append (body, g_ptr_array_index (items, i));
+    }
+  g_string_append_printf (body, "],\"Count\":%u,\"ScannedCount\":%u,"
+                          "\"ConsumedCapacity\":{\"TableName\":\"tenant\",\"CapacityUnits\":0.5}",
+                          to - from, to - from);
+  if (to < items->len)
+    {
+      g_autoptr(DynoItem) last = dyno_item_from_ddb_json (g_ptr_array_index (items, to - 1), -1,
+                                                          NULL);
+      g_string_append_printf (body, ",\"LastEvaluatedKey\":{\"pk\":{\"S\":\"TENANT#acme\"},"
+                              "\"sk\":{\"S\":\"%s\"}}",
+                              dyno_value_get_string (dyno_item_lookup (last, "sk"), NULL));
+    }
+  g_string_append_c (body, '}');
+
+  return g_string_free (body, FALSE);
+}
+
+/* ---- fixture -------------------------------------------------------------------------------- */
+
+typedef struct {
+  GtkWidget          *window;
+  DynoCollectionView *view;
+  GPtrArray          *items;     /* char*: the sample lines, in server order */
+  DynoTableInfo      *info;
+  TestPagesBackend   *backend;
+  DynoRun            *run;
+} Fixture;
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  guint page_size = GPOINTER_TO_UINT (data);
+  g_autoptr(DynoRequest) request = NULL;
+  g_autoptr(GError) error = NULL;
+
+  fixture->items = acme_items ();
+  fixture->info = dyno_table_info_new ("tenant", "pk", DYNO_VALUE_S, "sk", DYNO_VALUE_S);
+  fixture->backend = g_object_new (TEST_TYPE_PAGES_BACKEND, NULL);
+  if (page_size == 0)
+    page_size = fixture->items->len;
+  for (guint i = 0; i < fixture->items->len; i += page_size)
+    g_ptr_array_add (fixture->backend->pages,
+                     page_body (fixture->items, i, MIN (i + page_size, fixture->items->len)));
+
+  request = dyno_request_from_json ("{\"TableName\":\"tenant\","
+                                    "\"KeyConditionExpression\":\"pk = :pk\","
+                                    "\"ExpressionAttributeValues\":"
+                                    "{\":pk\":{\"S\":\"TENANT#acme\"}}}",
+                                    -1, -1, &error);
+  g_assert_no_error (error);
+  fixture->run = dyno_run_new (DYNO_BACKEND (fixture->backend), request);
+
+  fixture->window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1000, 700);
+  fixture->view = DYNO_COLLECTION_VIEW (dyno_collection_view_new ());
+  gtk_window_set_child (GTK_WINDOW (fixture->window), GTK_WIDGET (fixture->view));
+  gtk_window_present (GTK_WINDOW (fixture->window));
+  dyno_collection_view_set_run (fixture->view, fixture->run, fixture->info, NULL);
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  gtk_window_destroy (GTK_WINDOW (fixture->window));
+  drain_main_context ();
+  g_clear_object (&fixture->run);
+  g_clear_object (&fixture->backend);
+  g_clear_pointer (&fixture->info, dyno_table_info_unref);
+  g_clear_pointer (&fixture->items, g_ptr_array_unref);
+}
+
+static void
+wait_idle (DynoRun *run)
+{
+  while (dyno_run_get_loading (run))
+    g_main_context_iteration (NULL, TRUE);
+  drain_main_context ();
+}
+
+static GListModel *
+view_rows (Fixture *fixture)
+{
+  GtkWidget *column_view = get_named (GTK_WIDGET (fixture->view), "results");
+
+  return G_LIST_MODEL (gtk_column_view_get_model (GTK_COLUMN_VIEW (column_view)));
+}
+
+static GStrv
+column_titles (Fixture *fixture)
+{
+  GtkWidget *column_view = get_named (GTK_WIDGET (fixture->view), "results");
+  GListModel *columns = gtk_column_view_get_columns (GTK_COLUMN_VIEW (column_view));
+  GStrvBuilder *builder = g_strv_builder_new ();
+  GStrv titles;
+
+  for (guint i = 0; i < g_list_model_get_n_items (columns); i++)
+    {
+      g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, i);
+
+      if (gtk_column_view_column_get_visible (column))
+        g_strv_builder_add (builder, gtk_column_view_column_get_title (column));
+    }
+  titles = g_strv_builder_end (builder);
+  g_strv_builder_unref (builder);
+
+  return titles;
+}
+
+/* What the sample says: entity prefix -> count, for keys with a '#'. */
+static GHashTable *
+expected_entities (GPtrArray *items)
+{
+  GHashTable *counts = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+
+  for (guint i = 0; i < items->len; i++)
+    {
+      g_autoptr(DynoItem) item = dyno_item_from_ddb_json (g_ptr_array_index (items, i), -1, NULL);
+      const char *sk = dyno_value_get_string (dyno_item_lookup (item, "sk"), NULL);
+      const char *hash = strchr (sk, '#');
+
+      if (hash != NULL)
+        {
+          char *entity = g_strndup (sk, hash - sk);
+          guint n = GPOINTER_TO_UINT (g_hash_table_lookup (counts, entity));
+
+          g_hash_table_insert (counts, entity, GUINT_TO_POINTER (n + 1));
+        }
+    }
+
+  return counts;
+}
+
+/* ---- the tests ------------------------------------------------------------------------------ */
+
+static void
+test_grouped_in_server_order (Fixture       *fixture,
+                              gconstpointer  data)
+{
+  GListModel *rows;
+  g_autoptr(GtkTreeListRow) first = NULL;
+  g_autoptr(GObject) partition = NULL;
+  g_auto(GStrv) titles = NULL;
+
+  dyno_run_load_all (fixture->run);
+  wait_idle (fixture->run);
+  g_assert_null (dyno_run_get_error (fixture->run));
+  g_assert_cmpuint (dyno_run_get_n_items (fixture->run), ==, fixture->items->len);
+  g_assert_cmpuint (dyno_run_get_n_pages (fixture->run), ==, fixture->backend->pages->len);
+
+  /* one partition row, expanded, then its items in the order the pages brought them */
+  rows = view_rows (fixture);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 1 + fixture->items->len);
+  first = g_list_model_get_item (rows, 0);
+  partition = gtk_tree_list_row_get_item (first);
+  g_assert_true (DYNO_IS_PARTITION (partition));
+  g_assert_cmpstr (dyno_partition_get_key_text (DYNO_PARTITION (partition)), ==, "TENANT#acme");
+  g_assert_cmpuint (dyno_partition_get_n_items (DYNO_PARTITION (partition)), ==,
+                    fixture->items->len);
+  for (guint i = 0; i < fixture->items->len; i++)
+    {
+      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (rows, i + 1);
+      g_autoptr(GObject) object = gtk_tree_list_row_get_item (row);
+      g_autoptr(DynoItem) want = dyno_item_from_ddb_json (g_ptr_array_index (fixture->items, i),
+                                                          -1, NULL);
+      DynoItem *got;
+
+      g_assert_true (DYNO_IS_ITEM_OBJECT (object));
+      got = dyno_item_object_get_item (DYNO_ITEM_OBJECT (object));
+      g_assert_cmpstr (dyno_value_get_string (dyno_item_lookup (got, "sk"), NULL), ==,
+                       dyno_value_get_string (dyno_item_lookup (want, "sk"), NULL));
+    }
+
+  /* grouped: the partition key is the group's title, so its column is hidden; the sort key
+   * follows, then the other attributes in the order they were first seen */
+  titles = column_titles (fixture);
+  g_assert_cmpstr (titles[0], ==, "Collection");
+  g_assert_cmpstr (titles[1], ==, "sk");
+  g_assert_false (g_strv_contains ((const char * const *) titles, "pk"));
+  g_assert_true (g_strv_contains ((const char * const *) titles, "entityType"));
+
+  /* flat: every item is a row of its own, and the partition key has its column again */
+  gtk_switch_set_active (GTK_SWITCH (get_named (GTK_WIDGET (fixture->view), "group-by-partition")),
+                         FALSE);
+  drain_main_context ();
+  rows = view_rows (fixture);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, fixture->items->len);
+  g_strfreev (titles);
+  titles = column_titles (fixture);
+  g_assert_cmpstr (titles[1], ==, "pk");
+  g_assert_cmpstr (titles[2], ==, "sk");
+}
+
+static void
+entity_activated_cb (DynoCollectionView  *view,
+                     const char          *prefix,
+                     char               **out)
+{
+  g_free (*out);
+  *out = g_strdup (prefix);
+}
+
+static void
+test_entity_chips (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  GtkWidget *chips = get_named (GTK_WIDGET (fixture->view), "entity-chips");
+  g_autoptr(GHashTable) expected = expected_entities (fixture->items);
+  g_autofree char *activated = NULL;
+  GtkWidget *invoice = NULL;
+  guint n_chips = 0;
+  const char *previous = "";
+
+  dyno_run_load_all (fixture->run);
+  wait_idle (fixture->run);
+
+  /* the delimiter is inferred ('#'), each entity gets a chip with its count, sorted */
+  g_assert_true (gtk_widget_get_visible (gtk_widget_get_parent (gtk_widget_get_parent (chips))));
+  for (GtkWidget *chip = gtk_widget_get_first_child (chips); chip != NULL;
+       chip = gtk_widget_get_next_sibling (chip))
+    {
+      const char *label = gtk_button_get_label (GTK_BUTTON (chip));
+      g_auto(GStrv) parts = g_strsplit (label, " ", 2);
+      guint count = GPOINTER_TO_UINT (g_hash_table_lookup (expected, parts[0]));
+      g_autofree char *count_text = g_strdup_printf ("%u", count);
+
+      g_assert_cmpuint (count, >, 0);
+      g_assert_cmpstr (parts[1], ==, count_text);
+      g_assert_cmpint (strcmp (previous, label), <, 0);
+      previous = label;
+      n_chips++;
+      if (g_str_equal (parts[0], "INVOICE"))
+        invoice = chip;
+    }
+  g_assert_cmpuint (n_chips, ==, g_hash_table_size (expected));
+
+  /* a click asks for begins_with on the entity's prefix */
+  g_assert_nonnull (invoice);
+  g_signal_connect (fixture->view, "entity-activated", G_CALLBACK (entity_activated_cb),
+                    &activated);
+  g_signal_emit_by_name (invoice, "clicked");
+  g_assert_cmpstr (activated, ==, "INVOICE#");
+}
+
+static void
+test_pages_arrive (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  GListModel *rows;
+  g_autoptr(GtkTreeListRow) first = NULL;
+  g_autoptr(GObject) partition = NULL;
+  guint page_size = GPOINTER_TO_UINT (data);
+
+  /* one page at a time: the partition grows in place */
+  dyno_run_start (fixture->run);
+  wait_idle (fixture->run);
+  g_assert_true (dyno_run_get_has_more (fixture->run));
+  rows = view_rows (fixture);
+  first = g_list_model_get_item (rows, 0);
+  partition = gtk_tree_list_row_get_item (first);
+  g_assert_cmpuint (dyno_partition_get_n_items (DYNO_PARTITION (partition)), ==, page_size);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 1 + page_size);
+
+  dyno_run_load_more (fixture->run);
+  wait_idle (fixture->run);
+  g_assert_cmpuint (dyno_partition_get_n_items (DYNO_PARTITION (partition)), ==,
+                    MIN (2 * page_size, fixture->items->len));
+  g_assert_cmpuint (g_list_model_get_n_items (view_rows (fixture)), ==,
+                    1 + MIN (2 * page_size, fixture->items->len));
+
+  dyno_run_load_all (fixture->run);
+  wait_idle (fixture->run);
+  g_assert_false (dyno_run_get_has_more (fixture->run));
+  g_assert_cmpuint (dyno_partition_get_n_items (DYNO_PARTITION (partition)), ==,
+                    fixture->items->len);
+}
+
+static char *
+detail_text (Fixture *fixture)
+{
+  GtkWidget *detail = dyno_collection_view_get_detail_widget (fixture->view);
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (get_named (detail,
+                                                                              "item-detail")));
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
+}
+
+static void
+test_item_detail (Fixture       *fixture,
+                  gconstpointer  data)
+{
+  GtkSingleSelection *selection;
+  g_autofree char *ddb = NULL;
+  g_autofree char *plain = NULL;
+  g_autofree char *empty = NULL;
+  g_autoptr(DynoItem) shown = NULL;
+  g_autoptr(DynoItem) want = NULL;
+
+  dyno_run_load_all (fixture->run);
+  wait_idle (fixture->run);
+  empty = detail_text (fixture);
+  g_assert_cmpstr (empty, ==, "");
+
+  /* the partition row shows nothing; the first item shows itself, as DynamoDB JSON */
+  selection = GTK_SINGLE_SELECTION (view_rows (fixture));
+  gtk_single_selection_set_selected (selection, 1);
+  drain_main_context ();
+  ddb = detail_text (fixture);
+  shown = dyno_item_from_ddb_json (ddb, -1, NULL);
+  want = dyno_item_from_ddb_json (g_ptr_array_index (fixture->items, 0), -1, NULL);
+  g_assert_nonnull (shown);
+  g_assert_cmpstr (dyno_value_get_string (dyno_item_lookup (shown, "sk"), NULL), ==,
+                   dyno_value_get_string (dyno_item_lookup (want, "sk"), NULL));
+  g_assert_cmpuint (dyno_item_get_size (shown), ==, dyno_item_get_size (want));
+
+  /* or as plain JSON */
+  dropdown_choose (get_named (dyno_collection_view_get_detail_widget (fixture->view),
+                              "item-format"), "Plain JSON");
+  drain_main_context ();
+  plain = detail_text (fixture);
+  g_assert_null (strstr (plain, "{\"S\""));
+  g_assert_nonnull (strstr (plain, dyno_value_get_string (dyno_item_lookup (want, "sk"), NULL)));
+}
+
+#define ADD(path, fn, page_size) \
+  g_test_add (path, Fixture, GUINT_TO_POINTER (page_size), fixture_set_up, fn, fixture_tear_down)
+
+int
+main (int    argc,
+      char **argv)
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  ADD ("/collection-view/grouped-in-server-order", test_grouped_in_server_order, 4);
+  ADD ("/collection-view/entity-chips", test_entity_chips, 0);
+  ADD ("/collection-view/pages-arrive", test_pages_arrive, 4);
+  ADD ("/collection-view/item-detail", test_item_detail, 0);
+
+  return g_test_run ();
+}

@@ -1,0 +1,162 @@
+/* test-query-page.c: one tab, as a user works it: paste a request, run it, read the status
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <adwaita.h>
+#include <string.h>
+
+#include "dyno-json.h"
+#include "dyno-query-page.h"
+#include "test-pages-backend.h"
+#include "widget-test-util.h"
+
+typedef struct {
+  GtkWidget        *window;
+  DynoQueryPage    *page;
+  TestPagesBackend *backend;
+} Fixture;
+
+static const char *page1 =
+  "{\"Items\":[{\"pk\":{\"S\":\"TENANT#acme\"},\"sk\":{\"S\":\"USER#u_3001\"},\"age\":{\"N\":\"41\"}},"
+  "{\"pk\":{\"S\":\"TENANT#acme\"},\"sk\":{\"S\":\"USER#u_3002\"}}],"
+  "\"Count\":2,\"ScannedCount\":2,"
+  "\"ConsumedCapacity\":{\"TableName\":\"tenant\",\"CapacityUnits\":0.5},"
+  "\"LastEvaluatedKey\":{\"pk\":{\"S\":\"TENANT#acme\"},\"sk\":{\"S\":\"USER#u_3002\"}}}";
+static const char *page2 =
+  "{\"Items\":[{\"pk\":{\"S\":\"TENANT#acme\"},\"sk\":{\"S\":\"USER#u_3010\"}}],"
+  "\"Count\":1,\"ScannedCount\":3,"
+  "\"ConsumedCapacity\":{\"TableName\":\"tenant\",\"CapacityUnits\":1.5}}";
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  g_autoptr(DynoTableInfo) info = dyno_table_info_new ("tenant", "pk", DYNO_VALUE_S, "sk",
+                                                       DYNO_VALUE_S);
+
+  fixture->backend = g_object_new (TEST_TYPE_PAGES_BACKEND, NULL);
+  g_ptr_array_add (fixture->backend->pages, g_strdup (page1));
+  g_ptr_array_add (fixture->backend->pages, g_strdup (page2));
+
+  fixture->window = gtk_window_new ();
+  gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1200, 800);
+  fixture->page = dyno_query_page_new (DYNO_BACKEND (fixture->backend), NULL, "tenant", info,
+                                       NULL);
+  gtk_window_set_child (GTK_WINDOW (fixture->window), GTK_WIDGET (fixture->page));
+  gtk_window_present (GTK_WINDOW (fixture->window));
+  drain_main_context ();
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  gtk_window_destroy (GTK_WINDOW (fixture->window));
+  drain_main_context ();
+  g_clear_object (&fixture->backend);
+}
+
+static GtkWidget *
+field (Fixture    *fixture,
+       const char *name)
+{
+  return get_named (GTK_WIDGET (fixture->page), name);
+}
+
+/* Spins the main loop until @label shows @prefix (the run is asynchronous), or fails. */
+static void
+wait_label_prefix (GtkWidget  *label,
+                   const char *prefix)
+{
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  while (!g_str_has_prefix (gtk_label_get_label (GTK_LABEL (label)), prefix))
+    {
+      if (g_get_monotonic_time () > deadline)
+        g_error ("the label says “%s”, not “%s…”", gtk_label_get_label (GTK_LABEL (label)), prefix);
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+}
+
+static void
+test_paste_then_run (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  GdkClipboard *clipboard = gtk_widget_get_clipboard (GTK_WIDGET (fixture->page));
+  GtkWidget *status = field (fixture, "run-status");
+  gint64 deadline;
+
+  /* an untouched tab says what Run needs */
+  g_assert_false (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "query.run", NULL) &&
+                  fixture->backend->next > 0);
+  g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (field (fixture, "run-reason"))),
+                            "partition key"));
+
+  /* paste a request JSON, as copied from code or the AWS CLI */
+  gdk_clipboard_set_text (clipboard,
+                          "{\"TableName\": \"tenant\", \"KeyConditionExpression\": "
+                          "\"pk = :p AND begins_with(sk, :u)\", \"ExpressionAttributeValues\": "
+                          "{\":p\": {\"S\": \"TENANT#acme\"}, \":u\": {\"S\": \"USER#\"}}, "
+                          "\"Limit\": 2}");
+  gtk_widget_activate_action (GTK_WIDGET (fixture->page), "query.paste-request", NULL);
+  deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+  while (!g_str_equal (gtk_editable_get_text (GTK_EDITABLE (field (fixture, "sort-key"))),
+                       "USER#"))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, FALSE);
+    }
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field (fixture, "partition-key"))), ==,
+                   "TENANT#acme");
+  g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (field (fixture,
+                                                                            "page-size"))), ==, 2);
+  drain_main_context ();
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (field (fixture, "run-reason"))), ==, "");
+
+  /* Run (Ctrl+Enter does the same): the first page, and Load More is offered */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "query.run", NULL));
+  wait_label_prefix (status, "2 items · 1 page · 0.5 RCU");
+  g_assert_cmpuint (fixture->backend->next, ==, 1);
+
+  /* Load More: the second page; the status adds up pages, capacity and what was scanned */
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "query.load-more",
+                                             NULL));
+  wait_label_prefix (status, "3 items · 2 pages · 2 RCU · 5 scanned · complete");
+  g_assert_cmpuint (fixture->backend->next, ==, 2);
+}
+
+static void
+test_paste_rejects_other_text (Fixture       *fixture,
+                               gconstpointer  data)
+{
+  GdkClipboard *clipboard = gtk_widget_get_clipboard (GTK_WIDGET (fixture->page));
+
+  gdk_clipboard_set_text (clipboard, "pk = \"TENANT#acme\"");
+  gtk_widget_activate_action (GTK_WIDGET (fixture->page), "query.paste-request", NULL);
+  for (int i = 0; i < 200; i++)
+    {
+      g_main_context_iteration (NULL, FALSE);
+      g_usleep (1000);
+    }
+  /* nothing was loaded: the form is as it was */
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field (fixture, "partition-key"))), ==,
+                   "");
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add ("/query-page/paste-then-run", Fixture, NULL, fixture_set_up, test_paste_then_run,
+              fixture_tear_down);
+  g_test_add ("/query-page/paste-rejects-other-text", Fixture, NULL, fixture_set_up,
+              test_paste_rejects_other_text, fixture_tear_down);
+
+  return g_test_run ();
+}
