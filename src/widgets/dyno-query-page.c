@@ -117,9 +117,12 @@ update_status (DynoQueryPage *self)
         }
       if (dyno_run_get_scanned_count (self->run) != (gint64) n_items)
         {
+          g_autofree char *scanned = g_strdup_printf ("%" G_GINT64_FORMAT,
+                                                      dyno_run_get_scanned_count (self->run));
+
           g_string_append (status, " · ");
-          g_string_append_printf (status, _("%" G_GINT64_FORMAT " scanned"),
-                                  dyno_run_get_scanned_count (self->run));
+          /* Translators: %s is the number of items DynamoDB read (ScannedCount) */
+          g_string_append_printf (status, _("%s scanned"), scanned);
         }
       if (dyno_run_get_cancelled (self->run))
         {
