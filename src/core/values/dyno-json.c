@@ -852,6 +852,28 @@ parse_ddb_members (DynoJsonScanner  *sc,
   return end_container (sc, builder, at);
 }
 
+
+/* One member of an SS, NS or BS, from the text of a JSON string (DynamoDB JSON and plain JSON
+ * read sets alike). */
+static gboolean
+add_set_member (DynoJsonScanner  *sc,
+                DynoValueBuilder *builder,
+                DynoValueType     type,
+                const char       *s,
+                gsize             len,
+                const char       *member_at)
+{
+  if (type == DYNO_VALUE_SS)
+    {
+      dyno_builder_fast_scalar (builder, DYNO_VALUE_S, s, len);
+      return TRUE;
+    }
+  if (type == DYNO_VALUE_NS)
+    return add_number (sc, builder, s, len, member_at);
+
+  return add_base64 (sc, builder, s, len, member_at, "BS member");
+}
+
 static gboolean
 parse_ddb_set (DynoJsonScanner  *sc,
                DynoValueBuilder *builder,
@@ -884,14 +906,7 @@ parse_ddb_set (DynoJsonScanner  *sc,
                                         dyno_value_type_to_string (type));
         if (!_dyno_json_read_string (sc, &s, &len))
           return FALSE;
-        if (type == DYNO_VALUE_SS)
-          dyno_builder_fast_scalar (builder, DYNO_VALUE_S, s, len);
-        else if (type == DYNO_VALUE_NS)
-          {
-            if (!add_number (sc, builder, s, len, member_at))
-              return FALSE;
-          }
-        else if (!add_base64 (sc, builder, s, len, member_at, "BS member"))
+        if (!add_set_member (sc, builder, type, s, len, member_at))
           return FALSE;
         _dyno_json_path_pop (sc);
         if (!_dyno_json_next (sc, ']', &more))
@@ -1512,14 +1527,7 @@ parse_plain_set (DynoJsonScanner  *sc,
                                         type == DYNO_VALUE_BS ? "base64 strings"
                                                               : "strings or numbers");
 
-        if (type == DYNO_VALUE_SS)
-          dyno_builder_fast_scalar (builder, DYNO_VALUE_S, s, len);
-        else if (type == DYNO_VALUE_NS)
-          {
-            if (!add_number (sc, builder, s, len, member_at))
-              return FALSE;
-          }
-        else if (!add_base64 (sc, builder, s, len, member_at, "BS member"))
+        if (!add_set_member (sc, builder, type, s, len, member_at))
           return FALSE;
 
         _dyno_json_path_pop (sc);
