@@ -53,6 +53,8 @@ G_DEFINE_FINAL_TYPE (DynoCollectionView, dyno_collection_view, GTK_TYPE_WIDGET)
 enum {
   ENTITY_ACTIVATED,
   ATTRIBUTES_CHANGED,
+  SELECTION_CHANGED,
+  ITEM_ACTIVATED,
   N_SIGNALS
 };
 
@@ -539,25 +541,59 @@ update_detail (DynoCollectionView *self)
   gtk_text_buffer_set_text (buffer, json, -1);
 }
 
+/* The DynoItem of @position in the tree (NULL for a partition row). */
+static DynoItem *
+item_at (DynoCollectionView *self,
+         guint               position)
+{
+  g_autoptr(GtkTreeListRow) row = NULL;
+  g_autoptr(GObject) object = NULL;
+
+  if (self->tree == NULL)
+    return NULL;
+
+  row = g_list_model_get_item (G_LIST_MODEL (self->tree), position);
+  object = row ? gtk_tree_list_row_get_item (row) : NULL;
+  if (object != NULL && DYNO_IS_ITEM_OBJECT (object))
+    return dyno_item_ref (dyno_item_object_get_item (DYNO_ITEM_OBJECT (object)));
+
+  return NULL;
+}
+
 static void
-selection_changed_cb (GtkSingleSelection *selection,
-                      GParamSpec         *pspec,
+selection_changed_cb (GtkSelectionModel  *selection,
+                      guint               position,
+                      guint               n_items,
                       DynoCollectionView *self)
 {
-  GtkTreeListRow *row = gtk_single_selection_get_selected_item (selection);
-  g_autoptr(GObject) object = row ? gtk_tree_list_row_get_item (row) : NULL;
+  g_autoptr(GtkBitset) selected = gtk_selection_model_get_selection (selection);
+  DynoItem *first = NULL;
+
+  /* the detail pane shows the first selected item; the others are for deleting many */
+  if (!gtk_bitset_is_empty (selected))
+    first = item_at (self, gtk_bitset_get_minimum (selected));
 
   g_clear_pointer (&self->selected, dyno_item_unref);
-  if (object != NULL && DYNO_IS_ITEM_OBJECT (object))
-    self->selected = dyno_item_ref (dyno_item_object_get_item (DYNO_ITEM_OBJECT (object)));
+  self->selected = first;
 
   update_detail (self);
+  g_signal_emit (self, signals[SELECTION_CHANGED], 0);
+}
+
+static void
+activate_cb (DynoCollectionView *self,
+             guint               position)
+{
+  g_autoptr(DynoItem) item = item_at (self, position);
+
+  if (item != NULL)
+    g_signal_emit (self, signals[ITEM_ACTIVATED], 0, item);
 }
 
 static void
 rebuild_model (DynoCollectionView *self)
 {
-  g_autoptr(GtkSingleSelection) selection = NULL;
+  g_autoptr(GtkMultiSelection) selection = NULL;
   GListModel *root;
 
   g_clear_object (&self->tree);
@@ -585,10 +621,9 @@ rebuild_model (DynoCollectionView *self)
 
   self->tree = gtk_tree_list_model_new (g_object_ref (root), FALSE, TRUE, create_children_cb,
                                         self, NULL);
-  selection = gtk_single_selection_new (g_object_ref (G_LIST_MODEL (self->tree)));
-  gtk_single_selection_set_autoselect (selection, FALSE);
-  gtk_single_selection_set_can_unselect (selection, TRUE);
-  g_signal_connect_object (selection, "notify::selected-item", G_CALLBACK (selection_changed_cb),
+  /* several rows can be selected: Delete works on all of them */
+  selection = gtk_multi_selection_new (g_object_ref (G_LIST_MODEL (self->tree)));
+  g_signal_connect_object (selection, "selection-changed", G_CALLBACK (selection_changed_cb),
                            self, 0);
   gtk_column_view_set_model (GTK_COLUMN_VIEW (self->column_view), GTK_SELECTION_MODEL (selection));
 }
@@ -716,6 +751,7 @@ build_ui (DynoCollectionView *self)
   gtk_widget_set_name (self->column_view, "results");
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->column_view),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Results"), -1);
+  g_signal_connect_swapped (self->column_view, "activate", G_CALLBACK (activate_cb), self);
 
   factory = gtk_signal_list_item_factory_new ();
   g_signal_connect (factory, "setup", G_CALLBACK (setup_key_cb), self);
@@ -817,6 +853,13 @@ dyno_collection_view_class_init (DynoCollectionViewClass *klass)
   signals[ATTRIBUTES_CHANGED] = g_signal_new ("attributes-changed", G_TYPE_FROM_CLASS (klass),
                                               G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                                               G_TYPE_NONE, 0);
+  signals[SELECTION_CHANGED] = g_signal_new ("selection-changed", G_TYPE_FROM_CLASS (klass),
+                                             G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                             G_TYPE_NONE, 0);
+  /* An item row was activated (double click or Enter): the query page opens the editor. */
+  signals[ITEM_ACTIVATED] = g_signal_new ("item-activated", G_TYPE_FROM_CLASS (klass),
+                                          G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                                          G_TYPE_NONE, 1, DYNO_TYPE_ITEM);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 }
@@ -892,4 +935,55 @@ dyno_collection_view_dup_attribute_names (DynoCollectionView *self)
   g_strv_builder_unref (builder);
 
   return result;
+}
+
+/**
+ * dyno_collection_view_dup_selected_items:
+ *
+ * Returns: (transfer container): the selected items (DynoItem*), in view order.  Selected
+ * partition rows are not items and are left out.
+ */
+GPtrArray *
+dyno_collection_view_dup_selected_items (DynoCollectionView *self)
+{
+  GPtrArray *items = g_ptr_array_new_with_free_func ((GDestroyNotify) dyno_item_unref);
+  GtkSelectionModel *selection;
+  g_autoptr(GtkBitset) selected = NULL;
+  GtkBitsetIter iter;
+  guint position;
+
+  g_return_val_if_fail (DYNO_IS_COLLECTION_VIEW (self), items);
+
+  selection = gtk_column_view_get_model (GTK_COLUMN_VIEW (self->column_view));
+  if (selection == NULL)
+    return items;
+
+  selected = gtk_selection_model_get_selection (selection);
+  for (gboolean ok = gtk_bitset_iter_init_first (&iter, selected, &position); ok;
+       ok = gtk_bitset_iter_next (&iter, &position))
+    {
+      DynoItem *item = item_at (self, position);
+
+      if (item != NULL)
+        g_ptr_array_add (items, item);
+    }
+
+  /* a GetItem result is shown without a selection: it is the one item */
+  if (items->len == 0 && self->run == NULL && self->selected != NULL)
+    g_ptr_array_add (items, dyno_item_ref (self->selected));
+
+  return items;
+}
+
+/**
+ * dyno_collection_view_get_items:
+ *
+ * Returns: (transfer none) (nullable): the loaded items (DynoItemObject), as DynamoDB
+ * returned them.
+ */
+GListModel *
+dyno_collection_view_get_items (DynoCollectionView *self)
+{
+  g_return_val_if_fail (DYNO_IS_COLLECTION_VIEW (self), NULL);
+  return self->items;
 }

@@ -29,4 +29,7 @@ GtkWidget *dyno_collection_view_get_detail_widget   (DynoCollectionView *self);
 /* Every attribute name seen so far, keys first. */
 GStrv      dyno_collection_view_dup_attribute_names (DynoCollectionView *self);
 
+GPtrArray  *dyno_collection_view_dup_selected_items (DynoCollectionView *self);
+GListModel *dyno_collection_view_get_items          (DynoCollectionView *self);
+
 G_END_DECLS

@@ -359,10 +359,16 @@ detail_text (Fixture *fixture)
 }
 
 static void
+count_changes (guint *changes)
+{
+  (*changes)++;
+}
+
+static void
 test_item_detail (Fixture       *fixture,
                   gconstpointer  data)
 {
-  GtkSingleSelection *selection;
+  GtkSelectionModel *selection;
   g_autofree char *ddb = NULL;
   g_autofree char *plain = NULL;
   g_autofree char *empty = NULL;
@@ -375,8 +381,8 @@ test_item_detail (Fixture       *fixture,
   g_assert_cmpstr (empty, ==, "");
 
   /* the partition row shows nothing; the first item shows itself, as DynamoDB JSON */
-  selection = GTK_SINGLE_SELECTION (view_rows (fixture));
-  gtk_single_selection_set_selected (selection, 1);
+  selection = GTK_SELECTION_MODEL (view_rows (fixture));
+  gtk_selection_model_select_item (selection, 1, TRUE);
   drain_main_context ();
   ddb = detail_text (fixture);
   shown = dyno_item_from_ddb_json (ddb, -1, NULL);
@@ -395,6 +401,42 @@ test_item_detail (Fixture       *fixture,
   g_assert_nonnull (strstr (plain, dyno_value_get_string (dyno_item_lookup (want, "sk"), NULL)));
 }
 
+static void
+test_multi_selection (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  GtkSelectionModel *selection;
+  g_autoptr(GPtrArray) none = NULL;
+  g_autoptr(GPtrArray) three = NULL;
+  g_autoptr(DynoItem) first = NULL;
+  g_autoptr(DynoItem) third = NULL;
+  guint changes = 0;
+
+  dyno_run_load_all (fixture->run);
+  wait_idle (fixture->run);
+  g_signal_connect_swapped (fixture->view, "selection-changed", G_CALLBACK (count_changes),
+                            &changes);
+
+  none = dyno_collection_view_dup_selected_items (fixture->view);
+  g_assert_cmpuint (none->len, ==, 0);
+
+  /* row 0 is the partition: selecting it with three items gives the three items only */
+  selection = GTK_SELECTION_MODEL (view_rows (fixture));
+  gtk_selection_model_select_range (selection, 0, 4, TRUE);
+  drain_main_context ();
+  g_assert_cmpuint (changes, >, 0);
+  three = dyno_collection_view_dup_selected_items (fixture->view);
+  g_assert_cmpuint (three->len, ==, 3);
+  first = dyno_item_from_ddb_json (g_ptr_array_index (fixture->items, 0), -1, NULL);
+  third = dyno_item_from_ddb_json (g_ptr_array_index (fixture->items, 2), -1, NULL);
+  g_assert_cmpstr (dyno_value_get_string (dyno_item_lookup (g_ptr_array_index (three, 0), "sk"),
+                                          NULL), ==,
+                   dyno_value_get_string (dyno_item_lookup (first, "sk"), NULL));
+  g_assert_cmpstr (dyno_value_get_string (dyno_item_lookup (g_ptr_array_index (three, 2), "sk"),
+                                          NULL), ==,
+                   dyno_value_get_string (dyno_item_lookup (third, "sk"), NULL));
+}
+
 #define ADD(path, fn, page_size) \
   g_test_add (path, Fixture, GUINT_TO_POINTER (page_size), fixture_set_up, fn, fixture_tear_down)
 
@@ -409,6 +451,7 @@ main (int    argc,
   ADD ("/collection-view/entity-chips", test_entity_chips, 0);
   ADD ("/collection-view/pages-arrive", test_pages_arrive, 4);
   ADD ("/collection-view/item-detail", test_item_detail, 0);
+  ADD ("/collection-view/multi-selection", test_multi_selection, 0);
 
   return g_test_run ();
 }
