@@ -8,6 +8,7 @@
 
 #include "dyno-cli.h"
 
+#include <glib/gi18n-lib.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,17 +43,17 @@ typedef struct {
 
 static const CommandInfo commands[] = {
   { "query", COMMAND_QUERY, DYNO_OP_QUERY,
-    "Build a Query from a key condition in the inline syntax, e.g.\n"
-    "  --key 'PK = \"DRIVE#a91\" AND begins_with(SK, \"root/photos/\")'" },
-  { "scan", COMMAND_SCAN, DYNO_OP_SCAN, "Build a Scan." },
-  { "get", COMMAND_GET, DYNO_OP_GET_ITEM, "Build a GetItem for one key." },
-  { "put", COMMAND_PUT, DYNO_OP_PUT_ITEM, "Build a PutItem." },
+    N_("Build a Query from a key condition in the inline syntax, e.g.\n"
+       "  --key 'PK = \"DRIVE#a91\" AND begins_with(SK, \"root/photos/\")'") },
+  { "scan", COMMAND_SCAN, DYNO_OP_SCAN, N_("Build a Scan.") },
+  { "get", COMMAND_GET, DYNO_OP_GET_ITEM, N_("Build a GetItem for one key.") },
+  { "put", COMMAND_PUT, DYNO_OP_PUT_ITEM, N_("Build a PutItem.") },
   { "update", COMMAND_UPDATE, DYNO_OP_UPDATE_ITEM,
-    "Build an UpdateItem, e.g. --update 'SET #n = \"x\" REMOVE tmp'." },
-  { "delete", COMMAND_DELETE, DYNO_OP_DELETE_ITEM, "Build a DeleteItem." },
+    N_("Build an UpdateItem, e.g. --update 'SET #n = \"x\" REMOVE tmp'.") },
+  { "delete", COMMAND_DELETE, DYNO_OP_DELETE_ITEM, N_("Build a DeleteItem.") },
   { "import", COMMAND_IMPORT, DYNO_OP_QUERY,
-    "Read a request JSON (as `aws dynamodb <op> --cli-input-json` takes it) from FILE, or\n"
-    "standard input for '-', check it, and emit it again." },
+    N_("Read a request JSON (as `aws dynamodb <op> --cli-input-json` takes it) from FILE, or\n"
+       "standard input for '-', check it, and emit it again.") },
 };
 
 typedef struct {
@@ -153,84 +154,85 @@ build_entries (Command  command,
 
   if (command == COMMAND_QUERY)
     dyno_cli_add_option (entries, "key", G_OPTION_ARG_STRING, &o->key,
-                         "Key condition (required), inline syntax", "COND");
+                         _("Key condition (required), inline syntax"), "COND");
   if (reads)
     {
       dyno_cli_add_option (entries, "index", G_OPTION_ARG_STRING, &o->index,
-                           "Query or scan this index", "NAME");
+                           _("Query or scan this index"), "NAME");
       dyno_cli_add_option (entries, "filter", G_OPTION_ARG_STRING, &o->filter,
-                           "Filter expression, inline syntax", "COND");
+                           _("Filter expression, inline syntax"), "COND");
     }
   if (reads || command == COMMAND_GET)
     dyno_cli_add_option (entries, "project", G_OPTION_ARG_STRING, &o->project,
-                         "Attributes to return: comma-separated paths", "PATHS");
+                         _("Attributes to return: comma-separated paths"), "PATHS");
   if (command == COMMAND_QUERY)
     dyno_cli_add_option (entries, "desc", G_OPTION_ARG_NONE, &o->desc,
-                         "Descending sort-key order (ScanIndexForward=false)", NULL);
+                         _("Descending sort-key order (ScanIndexForward=false)"), NULL);
   if (reads)
     {
       dyno_cli_add_option (entries, "limit", G_OPTION_ARG_INT, &o->limit,
-                           "Items to evaluate per page", "N");
+                           _("Items to evaluate per page"), "N");
       dyno_cli_add_option (entries, "start-key", G_OPTION_ARG_STRING, &o->start_key,
-                           "ExclusiveStartKey (DynamoDB JSON)", "JSON");
+                           _("ExclusiveStartKey (DynamoDB JSON)"), "JSON");
       dyno_cli_add_option (entries, "select", G_OPTION_ARG_STRING, &o->select,
-                           "ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES, SPECIFIC_ATTRIBUTES or COUNT",
+                           _("ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES, SPECIFIC_ATTRIBUTES or "
+                             "COUNT"),
                            "WHAT");
     }
   if (reads || command == COMMAND_GET)
     dyno_cli_add_option (entries, "consistent", G_OPTION_ARG_NONE, &o->consistent,
-                         "Strongly consistent read", NULL);
+                         _("Strongly consistent read"), NULL);
   if (command == COMMAND_SCAN)
     {
       dyno_cli_add_option (entries, "segment", G_OPTION_ARG_INT, &o->segment,
-                           "Parallel scan: this segment (0-based)", "N");
+                           _("Parallel scan: this segment (0-based)"), "N");
       dyno_cli_add_option (entries, "total-segments", G_OPTION_ARG_INT, &o->total_segments,
-                           "Parallel scan: number of segments", "N");
+                           _("Parallel scan: number of segments"), "N");
     }
   if (command == COMMAND_GET || command == COMMAND_UPDATE || command == COMMAND_DELETE)
     dyno_cli_add_option (entries, "key-item", G_OPTION_ARG_STRING, &o->key_item,
-                         "The item's primary key (required), DynamoDB JSON", "JSON");
+                         _("The item's primary key (required), DynamoDB JSON"), "JSON");
   if (command == COMMAND_PUT)
     dyno_cli_add_option (entries, "item", G_OPTION_ARG_STRING, &o->item,
-                         "The item (required), DynamoDB JSON", "JSON");
+                         _("The item (required), DynamoDB JSON"), "JSON");
   if (command == COMMAND_UPDATE)
     dyno_cli_add_option (entries, "update", G_OPTION_ARG_STRING, &o->update,
-                         "Update expression, inline syntax ('SET a = 1 REMOVE b')", "UPDATE");
+                         _("Update expression, inline syntax ('SET a = 1 REMOVE b')"), "UPDATE");
   if (writes)
     {
       dyno_cli_add_option (entries, "condition", G_OPTION_ARG_STRING, &o->condition,
-                           "Condition expression, inline syntax", "COND");
+                           _("Condition expression, inline syntax"), "COND");
       dyno_cli_add_option (entries, "return-values", G_OPTION_ARG_STRING, &o->return_values,
-                           "NONE, ALL_OLD, UPDATED_OLD, ALL_NEW or UPDATED_NEW", "WHAT");
+                           _("NONE, ALL_OLD, UPDATED_OLD, ALL_NEW or UPDATED_NEW"), "WHAT");
     }
   if (command != COMMAND_IMPORT)
     {
       dyno_cli_add_option (entries, "values", G_OPTION_ARG_STRING, &o->values,
-                           "Values for :placeholders in the expressions: "
-                           "{\":v\": {\"B\": \"AQ==\"}, …}", "JSON");
+                           _("Values for :placeholders in the expressions: "
+                             "{\":v\": {\"B\": \"AQ==\"}, …}"), "JSON");
       dyno_cli_add_option (entries, "plain", G_OPTION_ARG_NONE, &o->plain,
-                           "Read --key-item, --item and --start-key as plain JSON", NULL);
+                           _("Read --key-item, --item and --start-key as plain JSON"), NULL);
       dyno_cli_add_option (entries, "return-consumed-capacity", G_OPTION_ARG_STRING,
-                           &o->return_consumed_capacity, "NONE, TOTAL or INDEXES", "WHAT");
+                           &o->return_consumed_capacity, _("NONE, TOTAL or INDEXES"), "WHAT");
     }
   else
     dyno_cli_add_option (entries, "op", G_OPTION_ARG_STRING, &o->op,
-                         "The operation, when the members do not tell (query, scan, get, put, "
-                         "update, delete)", "OP");
+                         _("The operation, when the members do not tell (query, scan, get, put, "
+                           "update, delete)"), "OP");
 
   dyno_cli_add_option (entries, "schema", G_OPTION_ARG_FILENAME, &o->schema,
-                       "Check against this table: the DescribeTable response as `aws dynamodb "
-                       "describe-table` prints it ('-' for standard input)", "FILE");
+                       _("Check against this table: the DescribeTable response as `aws dynamodb "
+                         "describe-table` prints it ('-' for standard input)"), "FILE");
   dyno_cli_add_option (entries, "emit", G_OPTION_ARG_STRING, &o->emit,
-                       "Output format (default request-json; see --help)", "FORMAT");
+                       _("Output format (default request-json; see --help)"), "FORMAT");
   dyno_cli_add_option (entries, "program", G_OPTION_ARG_NONE, &o->program,
-                       "Emit a complete program with its pagination loop", NULL);
+                       _("Emit a complete program with its pagination loop"), NULL);
   dyno_cli_add_option (entries, "endpoint-url", G_OPTION_ARG_STRING, &o->endpoint_url,
-                       "Endpoint for the emitted code (e.g. DynamoDB Local)", "URL");
+                       _("Endpoint for the emitted code (e.g. DynamoDB Local)"), "URL");
   dyno_cli_add_option (entries, "region", G_OPTION_ARG_STRING, &o->region,
-                       "Region for the emitted code", "REGION");
+                       _("Region for the emitted code"), "REGION");
   dyno_cli_add_option (entries, "profile", G_OPTION_ARG_STRING, &o->profile,
-                       "Profile for the emitted code", "NAME");
+                       _("Profile for the emitted code"), "NAME");
   dyno_cli_add_option (entries, G_OPTION_REMAINING, G_OPTION_ARG_STRING_ARRAY, &o->rest, NULL,
                        NULL);
 
@@ -241,36 +243,36 @@ static char *
 describe_targets (void)
 {
   const char * const *targets = dyno_codegen_list_targets ();
-  GString *text = g_string_new ("Output formats (--emit):\n");
+  GString *text = g_string_new (_("Output formats (--emit):\n"));
 
   for (guint i = 0; targets != NULL && targets[i] != NULL; i++)
     g_string_append_printf (text, "  %-16s %s\n", targets[i],
                             dyno_codegen_get_label (targets[i]));
 
   g_string_append (text,
-                   "\nInline syntax: bare names (reserved words allowed), `backticks` for any\n"
-                   "other name, a.b[0] paths, \"strings\", numbers, true, false, null;\n"
-                   ":placeholders from --values for binaries, sets, lists and maps.\n"
-                   "\nExit status: 0 with the output on stdout; 2 with the problem on stderr.");
+                   _("\nInline syntax: bare names (reserved words allowed), `backticks` for any\n"
+                     "other name, a.b[0] paths, \"strings\", numbers, true, false, null;\n"
+                     ":placeholders from --values for binaries, sets, lists and maps.\n"
+                     "\nExit status: 0 with the output on stdout; 2 with the problem on stderr."));
   return g_string_free (text, FALSE);
 }
 
 static void
 print_expr_usage (FILE *out)
 {
-  fputs ("Usage: dynotable-cli expr COMMAND …\n"
-         "\n"
-         "Build, validate and emit a DynamoDB request offline:\n"
-         "  query TABLE --key COND [--index NAME] [--filter COND] [--project PATHS] [--desc]\n"
-         "              [--limit N] [--consistent] [--start-key JSON] [--select WHAT]\n"
-         "  scan TABLE [--filter COND] [--segment N --total-segments N] …\n"
-         "  get TABLE --key-item JSON [--project PATHS] [--consistent]\n"
-         "  put TABLE --item JSON [--condition COND] [--return-values WHAT]\n"
-         "  update TABLE --key-item JSON --update UPDATE [--condition COND]\n"
-         "  delete TABLE --key-item JSON [--condition COND]\n"
-         "  import FILE|- [--op OP]\n"
-         "Every command takes --schema FILE, --emit FORMAT, --program, --endpoint-url URL,\n"
-         "--region REGION.  Run 'dynotable-cli expr COMMAND --help' for details.\n", out);
+  fputs (_("Usage: dynotable-cli expr COMMAND …\n"
+           "\n"
+           "Build, validate and emit a DynamoDB request offline:\n"
+           "  query TABLE --key COND [--index NAME] [--filter COND] [--project PATHS] [--desc]\n"
+           "              [--limit N] [--consistent] [--start-key JSON] [--select WHAT]\n"
+           "  scan TABLE [--filter COND] [--segment N --total-segments N] …\n"
+           "  get TABLE --key-item JSON [--project PATHS] [--consistent]\n"
+           "  put TABLE --item JSON [--condition COND] [--return-values WHAT]\n"
+           "  update TABLE --key-item JSON --update UPDATE [--condition COND]\n"
+           "  delete TABLE --key-item JSON [--condition COND]\n"
+           "  import FILE|- [--op OP]\n"
+           "Every command takes --schema FILE, --emit FORMAT, --program, --endpoint-url URL,\n"
+           "--region REGION.  Run 'dynotable-cli expr COMMAND --help' for details.\n"), out);
 }
 
 /* ---- reporting -------------------------------------------------------------------------- */
@@ -377,8 +379,8 @@ parse_values (Run *run)
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     {
       report (run, "--values",
-              "must be a JSON object of \":name\": DynamoDB JSON value, e.g. "
-              "{\":photo\": {\"B\": \"iVBORw0K\"}}");
+              _("must be a JSON object of \":name\": DynamoDB JSON value, e.g. "
+                "{\":photo\": {\"B\": \"iVBORw0K\"}}"));
       return FALSE;
     }
 
@@ -394,8 +396,8 @@ parse_values (Run *run)
             != strlen (name + 1))
         {
           g_autofree char *message =
-            g_strdup_printf ("\"%s\" is not a value placeholder: use ':' followed by letters, "
-                             "digits or '_'", name);
+            g_strdup_printf (_("\"%s\" is not a value placeholder: use ':' followed by letters, "
+                               "digits or '_'"), name);
           report (run, "--values", message);
           return FALSE;
         }
@@ -449,8 +451,8 @@ build_request (Run           *run,
     {
       if (o->key == NULL)
         {
-          report (run, NULL, "--key is required: the key condition, e.g. "
-                             "--key 'PK = \"DRIVE#a91\" AND begins_with(SK, \"root/\")'");
+          report (run, NULL, _("--key is required: the key condition, e.g. "
+                               "--key 'PK = \"DRIVE#a91\" AND begins_with(SK, \"root/\")'"));
           return FALSE;
         }
       if (!dyno_cli_parse_condition_option (run->prefix, "--key", o->key,
@@ -463,8 +465,8 @@ build_request (Run           *run,
     {
       if (o->key_item == NULL)
         {
-          report (run, NULL, "--key-item is required: the item's primary key, e.g. "
-                             "--key-item '{\"PK\": {\"S\": \"USER#1\"}}'");
+          report (run, NULL, _("--key-item is required: the item's primary key, e.g. "
+                               "--key-item '{\"PK\": {\"S\": \"USER#1\"}}'"));
           return FALSE;
         }
       if (!parse_item_option (run, "--key-item", o->key_item, &request->key))
@@ -475,7 +477,7 @@ build_request (Run           *run,
     {
       if (o->item == NULL)
         {
-          report (run, NULL, "--item is required: the item in DynamoDB JSON");
+          report (run, NULL, _("--item is required: the item in DynamoDB JSON"));
           return FALSE;
         }
       if (!parse_item_option (run, "--item", o->item, &request->item))
@@ -529,7 +531,7 @@ build_request (Run           *run,
           g_ptr_array_sort (unused, compare_strings);
           g_ptr_array_add (unused, NULL);
           list = g_strjoinv (", ", (char **) unused->pdata);
-          message = g_strdup_printf ("not used in any expression: %s", list);
+          message = g_strdup_printf (_("not used in any expression: %s"), list);
           report (run, "--values", message);
           return FALSE;
         }
@@ -556,7 +558,7 @@ build_request (Run           *run,
       request->return_values != DYNO_RETURN_VALUES_ALL_OLD)
     {
       /* DynamoDB: "ReturnValues can only be ALL_OLD or NONE" */
-      report (run, "--return-values", "a put or delete can only return ALL_OLD or NONE");
+      report (run, "--return-values", _("a put or delete can only return ALL_OLD or NONE"));
       return FALSE;
     }
 
@@ -615,7 +617,7 @@ import_request (Run        *run,
 
       if (!parse_op_option (run->options->op, &op))
         {
-          report (run, "--op", "must be one of query, scan, get, put, update, delete");
+          report (run, "--op", _("must be one of query, scan, get, put, update, delete"));
           return FALSE;
         }
       op_hint = op;
@@ -637,12 +639,12 @@ import_request (Run        *run,
                                                  &location, &error);
   if (run->request == NULL)
     {
-      const char *source = strcmp (path, "-") == 0 ? "standard input" : path;
+      const char *source = strcmp (path, "-") == 0 ? _("standard input") : path;
       const char *text = NULL;
       g_autofree char *message = NULL;
 
       if (op_hint < 0 && strstr (error->message, "give the operation") != NULL)
-        message = g_strdup_printf ("%s with --op", error->message);
+        message = g_strdup_printf (_("%s with --op"), error->message);
       else
         message = g_strdup (error->message);
 
@@ -704,7 +706,7 @@ emit_request (Run *run)
 
   if (!dyno_cli_write_output (code))
     {
-      report (run, NULL, "could not write the output");
+      report (run, NULL, _("could not write the output"));
       return FALSE;
     }
 
@@ -725,7 +727,8 @@ check_emit_target (Run *run)
 
   list = targets != NULL ? g_strjoinv (", ", (char **) targets) : g_strdup ("none");
   {
-    g_autofree char *message = g_strdup_printf ("unknown format \"%s\"; the formats are: %s",
+    /* Translators: the format given, then the list of formats. */
+    g_autofree char *message = g_strdup_printf (_("unknown format \"%s\"; the formats are: %s"),
                                                 run->options->emit, list);
     report (run, "--emit", message);
   }
@@ -773,7 +776,7 @@ dyno_cli_expr (int    argc,
 
   if (argc < 2)
     {
-      dyno_cli_print_error ("expr", "missing COMMAND");
+      dyno_cli_print_error ("expr", _("missing COMMAND"));
       print_expr_usage (stderr);
       return EXIT_USAGE;
     }
@@ -793,7 +796,7 @@ dyno_cli_expr (int    argc,
 
   if (info == NULL)
     {
-      g_autofree char *message = g_strdup_printf ("unknown command \"%s\"", argv[1]);
+      g_autofree char *message = g_strdup_printf (_("unknown command \"%s\""), argv[1]);
 
       dyno_cli_print_error ("expr", message);
       print_expr_usage (stderr);
@@ -810,7 +813,7 @@ dyno_cli_expr (int    argc,
   parameter = g_strdup_printf (info->command == COMMAND_IMPORT ? "%s FILE|-" : "%s TABLE",
                                info->name);
   context = g_option_context_new (parameter);
-  g_option_context_set_summary (context, info->summary);
+  g_option_context_set_summary (context, _(info->summary));
   description = describe_targets ();
   g_option_context_set_description (context, description);
   entries = build_entries (info->command, &options);
@@ -824,7 +827,8 @@ dyno_cli_expr (int    argc,
 
     if (!g_option_context_parse (context, &sub_argc, &sub_argv, &error))
       {
-        g_autofree char *message = g_strdup_printf ("%s (see 'dynotable-cli expr %s --help')",
+        /* Translators: the problem, then the command's name. */
+        g_autofree char *message = g_strdup_printf (_("%s (see 'dynotable-cli expr %s --help')"),
                                                     error->message, info->name);
         report (&run, NULL, message);
         return EXIT_USAGE;
@@ -835,10 +839,10 @@ dyno_cli_expr (int    argc,
   if (n_rest != 1)
     {
       g_autofree char *message =
-        n_rest == 0 ? g_strdup_printf ("missing %s",
+        n_rest == 0 ? g_strdup_printf (_("missing %s"),
                                        info->command == COMMAND_IMPORT ? "FILE (or '-')"
                                                                        : "TABLE")
-                    : g_strdup_printf ("unexpected argument \"%s\"", options.rest[1]);
+                    : g_strdup_printf (_("unexpected argument \"%s\""), options.rest[1]);
 
       report (&run, NULL, message);
       return EXIT_USAGE;

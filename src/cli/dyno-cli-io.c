@@ -8,6 +8,7 @@
 
 #include "dyno-cli-io.h"
 
+#include <glib/gi18n-lib.h>
 #include <errno.h>
 #include <string.h>
 
@@ -37,7 +38,7 @@ dyno_cli_read_input (const char  *path,
 
           g_string_free (buffer, TRUE);
           g_set_error (error, DYNO_ERROR, DYNO_ERROR_FAILED,
-                       "Could not read standard input: %s", g_strerror (saved_errno));
+                       _("Could not read standard input: %s"), g_strerror (saved_errno));
           return FALSE;
         }
 

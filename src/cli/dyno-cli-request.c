@@ -8,6 +8,7 @@
 
 #include "dyno-cli-request.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 #include "dyno-cli-io.h"
@@ -46,7 +47,8 @@ dyno_cli_report_service_error (const char   *prefix,
 
   if (info != NULL && info->request_id != NULL)
     {
-      g_autofree char *message = g_strdup_printf ("%s (request ID %s)", error->message,
+      /* Translators: the error message, then DynamoDB's request ID. */
+      g_autofree char *message = g_strdup_printf (_("%s (request ID %s)"), error->message,
                                                   info->request_id);
       dyno_cli_report (prefix, NULL, message);
     }
@@ -199,7 +201,7 @@ dyno_cli_parse_limit_option (const char *prefix,
 
   if (limit < 1)
     {
-      dyno_cli_report (prefix, "--limit", "must be at least 1");
+      dyno_cli_report (prefix, "--limit", _("must be at least 1"));
       return FALSE;
     }
 
@@ -245,7 +247,8 @@ parse_enum_option (const char         *prefix,
       g_string_append (list, choices[i]);
     }
 
-  message = g_strdup_printf ("\"%s\" is not one of %s", text, list->str);
+  /* Translators: the value given, then the list of allowed values. */
+  message = g_strdup_printf (_("\"%s\" is not one of %s"), text, list->str);
   dyno_cli_report (prefix, option, message);
   return FALSE;
 }

@@ -8,6 +8,7 @@
 
 #include "dyno-cli.h"
 
+#include <glib/gi18n-lib.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,21 +51,21 @@ typedef struct {
 } CommandInfo;
 
 static const CommandInfo commands[] = {
-  { "tables", COMMAND_TABLES, 0, "tables", "List the tables (every page of ListTables)." },
-  { "describe", COMMAND_DESCRIBE, 0, "describe TABLE", "Print the DescribeTable response." },
+  { "tables", COMMAND_TABLES, 0, "tables", N_("List the tables (every page of ListTables).") },
+  { "describe", COMMAND_DESCRIBE, 0, "describe TABLE", N_("Print the DescribeTable response.") },
   { "query", COMMAND_QUERY, DYNO_OP_QUERY, "query TABLE",
-    "Run a Query and print the items as JSON lines, in server order.  The key condition is\n"
-    "in the inline syntax, e.g. --key 'PK = \"USER#1\" AND begins_with(SK, \"ORDER#\")'.\n"
-    "The request is checked against the table's schema (DescribeTable) before it is sent." },
+    N_("Run a Query and print the items as JSON lines, in server order.  The key condition is\n"
+       "in the inline syntax, e.g. --key 'PK = \"USER#1\" AND begins_with(SK, \"ORDER#\")'.\n"
+       "The request is checked against the table's schema (DescribeTable) before it is sent.") },
   { "scan", COMMAND_SCAN, DYNO_OP_SCAN, "scan TABLE",
-    "Run a Scan (--segments N: a parallel scan) and print the items as JSON lines." },
-  { "get", COMMAND_GET, DYNO_OP_GET_ITEM, "get TABLE", "GetItem: print the item, if any." },
-  { "put", COMMAND_PUT, DYNO_OP_PUT_ITEM, "put TABLE", "PutItem." },
-  { "update", COMMAND_UPDATE, DYNO_OP_UPDATE_ITEM, "update TABLE", "UpdateItem." },
-  { "delete", COMMAND_DELETE, DYNO_OP_DELETE_ITEM, "delete TABLE", "DeleteItem." },
+    N_("Run a Scan (--segments N: a parallel scan) and print the items as JSON lines.") },
+  { "get", COMMAND_GET, DYNO_OP_GET_ITEM, "get TABLE", N_("GetItem: print the item, if any.") },
+  { "put", COMMAND_PUT, DYNO_OP_PUT_ITEM, "put TABLE", N_("PutItem.") },
+  { "update", COMMAND_UPDATE, DYNO_OP_UPDATE_ITEM, "update TABLE", N_("UpdateItem.") },
+  { "delete", COMMAND_DELETE, DYNO_OP_DELETE_ITEM, "delete TABLE", N_("DeleteItem.") },
   { "batch-write", COMMAND_BATCH_WRITE, 0, "batch-write TABLE FILE|-",
-    "Write the items of FILE (JSON lines of DynamoDB-JSON items; '-' for standard input)\n"
-    "with BatchWriteItem, 25 at a time, retrying unprocessed items." },
+    N_("Write the items of FILE (JSON lines of DynamoDB-JSON items; '-' for standard input)\n"
+       "with BatchWriteItem, 25 at a time, retrying unprocessed items.") },
 };
 
 typedef struct {
@@ -161,23 +162,23 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Cli, cli_clear)
 static void
 print_run_usage (FILE *out)
 {
-  fputs ("Usage: dynotable-cli [--endpoint-url URL] [--region R] [--profile P] COMMAND …\n"
-         "\n"
-         "  tables\n"
-         "  describe TABLE\n"
-         "  query TABLE --key COND [--index NAME] [--filter COND] [--project PATHS] [--desc]\n"
-         "              [--limit N] [--consistent] [--start-key JSON] [--select WHAT]\n"
-         "              [--max-items N] [--stats] [--quiet] [--plain]\n"
-         "  scan TABLE [--filter COND] [--segments N] [--max-items N] [--stats] …\n"
-         "  get TABLE --key-item JSON [--project PATHS] [--consistent]\n"
-         "  put TABLE --item JSON [--condition COND] [--return-values WHAT]\n"
-         "  update TABLE --key-item JSON --update UPDATE [--condition COND]\n"
-         "  delete TABLE --key-item JSON [--condition COND]\n"
-         "  batch-write TABLE FILE|-\n"
-         "\n"
-         "Items are printed as JSON lines of DynamoDB JSON (--plain: plain JSON).\n"
-         "Exit status: 0 success; 1 the server or the network failed (`__type: message` on\n"
-         "stderr); 2 a usage or validation error (nothing was sent).\n", out);
+  fputs (_("Usage: dynotable-cli [--endpoint-url URL] [--region R] [--profile P] COMMAND …\n"
+           "\n"
+           "  tables\n"
+           "  describe TABLE\n"
+           "  query TABLE --key COND [--index NAME] [--filter COND] [--project PATHS] [--desc]\n"
+           "              [--limit N] [--consistent] [--start-key JSON] [--select WHAT]\n"
+           "              [--max-items N] [--stats] [--quiet] [--plain]\n"
+           "  scan TABLE [--filter COND] [--segments N] [--max-items N] [--stats] …\n"
+           "  get TABLE --key-item JSON [--project PATHS] [--consistent]\n"
+           "  put TABLE --item JSON [--condition COND] [--return-values WHAT]\n"
+           "  update TABLE --key-item JSON --update UPDATE [--condition COND]\n"
+           "  delete TABLE --key-item JSON [--condition COND]\n"
+           "  batch-write TABLE FILE|-\n"
+           "\n"
+           "Items are printed as JSON lines of DynamoDB JSON (--plain: plain JSON).\n"
+           "Exit status: 0 success; 1 the server or the network failed (`__type: message` on\n"
+           "stderr); 2 a usage or validation error (nothing was sent).\n"), out);
 }
 
 static void
@@ -212,71 +213,72 @@ build_entries (Command  command,
 
   if (command == COMMAND_QUERY)
     dyno_cli_add_option (entries, "key", G_OPTION_ARG_STRING, &o->key,
-                         "Key condition (required), inline syntax", "COND");
+                         _("Key condition (required), inline syntax"), "COND");
   if (reads)
     {
       dyno_cli_add_option (entries, "index", G_OPTION_ARG_STRING, &o->index,
-                           "Query or scan this index", "NAME");
+                           _("Query or scan this index"), "NAME");
       dyno_cli_add_option (entries, "filter", G_OPTION_ARG_STRING, &o->filter,
-                           "Filter expression, inline syntax", "COND");
+                           _("Filter expression, inline syntax"), "COND");
     }
   if (reads || command == COMMAND_GET)
     dyno_cli_add_option (entries, "project", G_OPTION_ARG_STRING, &o->project,
-                         "Attributes to return: comma-separated paths", "PATHS");
+                         _("Attributes to return: comma-separated paths"), "PATHS");
   if (command == COMMAND_QUERY)
     dyno_cli_add_option (entries, "desc", G_OPTION_ARG_NONE, &o->desc,
-                         "Descending sort-key order (ScanIndexForward=false)", NULL);
+                         _("Descending sort-key order (ScanIndexForward=false)"), NULL);
   if (reads)
     {
       dyno_cli_add_option (entries, "limit", G_OPTION_ARG_INT, &o->limit,
-                           "Items to evaluate per page", "N");
+                           _("Items to evaluate per page"), "N");
       dyno_cli_add_option (entries, "start-key", G_OPTION_ARG_STRING, &o->start_key,
-                           "ExclusiveStartKey (DynamoDB JSON)", "JSON");
+                           _("ExclusiveStartKey (DynamoDB JSON)"), "JSON");
       dyno_cli_add_option (entries, "select", G_OPTION_ARG_STRING, &o->select,
-                           "ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES, SPECIFIC_ATTRIBUTES or COUNT",
+                           _("ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES, SPECIFIC_ATTRIBUTES or "
+                             "COUNT"),
                            "WHAT");
       dyno_cli_add_option (entries, "max-items", G_OPTION_ARG_INT64, &o->max_items,
-                           "Stop after N items", "N");
+                           _("Stop after N items"), "N");
       dyno_cli_add_option (entries, "stats", G_OPTION_ARG_NONE, &o->stats,
-                           "Print the page ledger (Count, ScannedCount, capacity, bytes, time) "
-                           "on stderr", NULL);
+                           _("Print the page ledger (Count, ScannedCount, capacity, bytes, time) "
+                             "on stderr"), NULL);
       dyno_cli_add_option (entries, "quiet", G_OPTION_ARG_NONE, &o->quiet,
-                           "Do not print the items (load them only: with --stats, for the "
-                           "ledger)", NULL);
+                           _("Do not print the items (load them only: with --stats, for the "
+                             "ledger)"), NULL);
     }
   if (reads || command == COMMAND_GET)
     dyno_cli_add_option (entries, "consistent", G_OPTION_ARG_NONE, &o->consistent,
-                         "Strongly consistent read", NULL);
+                         _("Strongly consistent read"), NULL);
   if (command == COMMAND_SCAN)
     dyno_cli_add_option (entries, "segments", G_OPTION_ARG_INT, &o->segments,
-                         "Parallel scan over N segments", "N");
+                         _("Parallel scan over N segments"), "N");
   if (command == COMMAND_GET || command == COMMAND_UPDATE || command == COMMAND_DELETE)
     dyno_cli_add_option (entries, "key-item", G_OPTION_ARG_STRING, &o->key_item,
-                         "The item's primary key (required), DynamoDB JSON", "JSON");
+                         _("The item's primary key (required), DynamoDB JSON"), "JSON");
   if (command == COMMAND_PUT)
     dyno_cli_add_option (entries, "item", G_OPTION_ARG_STRING, &o->item,
-                         "The item (required), DynamoDB JSON", "JSON");
+                         _("The item (required), DynamoDB JSON"), "JSON");
   if (command == COMMAND_UPDATE)
     dyno_cli_add_option (entries, "update", G_OPTION_ARG_STRING, &o->update,
-                         "Update expression, inline syntax ('SET a = 1 REMOVE b')", "UPDATE");
+                         _("Update expression, inline syntax ('SET a = 1 REMOVE b')"), "UPDATE");
   if (writes)
     {
       dyno_cli_add_option (entries, "condition", G_OPTION_ARG_STRING, &o->condition,
-                           "Condition expression, inline syntax", "COND");
+                           _("Condition expression, inline syntax"), "COND");
       dyno_cli_add_option (entries, "return-values", G_OPTION_ARG_STRING, &o->return_values,
-                           "NONE, ALL_OLD, UPDATED_OLD, ALL_NEW or UPDATED_NEW", "WHAT");
+                           _("NONE, ALL_OLD, UPDATED_OLD, ALL_NEW or UPDATED_NEW"), "WHAT");
     }
   if (reads || command == COMMAND_GET || writes)
     {
       dyno_cli_add_option (entries, "values", G_OPTION_ARG_STRING, &o->values,
-                           "Values for :placeholders in the expressions: "
-                           "{\":v\": {\"B\": \"AQ==\"}, …}", "JSON");
+                           _("Values for :placeholders in the expressions: "
+                             "{\":v\": {\"B\": \"AQ==\"}, …}"), "JSON");
       dyno_cli_add_option (entries, "return-consumed-capacity", G_OPTION_ARG_STRING,
-                           &o->return_consumed_capacity, "NONE, TOTAL or INDEXES", "WHAT");
+                           &o->return_consumed_capacity, _("NONE, TOTAL or INDEXES"), "WHAT");
     }
   if (command != COMMAND_TABLES && command != COMMAND_DESCRIBE)
     dyno_cli_add_option (entries, "plain", G_OPTION_ARG_NONE, &o->plain,
-                         "Plain JSON in and out (items, keys) instead of DynamoDB JSON", NULL);
+                         _("Plain JSON in and out (items, keys) instead of DynamoDB JSON"), NULL);
   dyno_cli_add_option (entries, G_OPTION_REMAINING, G_OPTION_ARG_STRING_ARRAY, &o->rest, NULL,
                        NULL);
 
@@ -301,7 +303,7 @@ parse_values (Cli *cli)
   root = json_parser_get_root (parser);
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     {
-      report (cli, "--values", "must be a JSON object of \":name\": DynamoDB JSON value");
+      report (cli, "--values", _("must be a JSON object of \":name\": DynamoDB JSON value"));
       return FALSE;
     }
 
@@ -314,8 +316,8 @@ parse_values (Cli *cli)
 
       if (name[0] != ':' || name[1] == '\0')
         {
-          g_autofree char *message = g_strdup_printf ("\"%s\" is not a value placeholder: "
-                                                      "use ':' followed by a name", name);
+          g_autofree char *message = g_strdup_printf (_("\"%s\" is not a value placeholder: "
+                                                        "use ':' followed by a name"), name);
           report (cli, "--values", message);
           return FALSE;
         }
@@ -359,8 +361,8 @@ build_expressions (Cli *cli)
     {
       if (o->key == NULL)
         {
-          report (cli, NULL, "--key is required: the key condition, e.g. "
-                             "--key 'PK = \"USER#1\" AND begins_with(SK, \"ORDER#\")'");
+          report (cli, NULL, _("--key is required: the key condition, e.g. "
+                               "--key 'PK = \"USER#1\" AND begins_with(SK, \"ORDER#\")'"));
           return FALSE;
         }
       if (!dyno_cli_parse_condition_option (cli->prefix, "--key", o->key,
@@ -374,20 +376,20 @@ build_expressions (Cli *cli)
     {
       if (o->key_item == NULL)
         {
-          report (cli, NULL, "--key-item is required: the item's primary key, e.g. "
-                             "--key-item '{\"PK\": {\"S\": \"USER#1\"}}'");
+          report (cli, NULL, _("--key-item is required: the item's primary key, e.g. "
+                               "--key-item '{\"PK\": {\"S\": \"USER#1\"}}'"));
           return FALSE;
         }
     }
   if (info->command == COMMAND_PUT && o->item == NULL)
     {
-      report (cli, NULL, "--item is required: the item in DynamoDB JSON");
+      report (cli, NULL, _("--item is required: the item in DynamoDB JSON"));
       return FALSE;
     }
   if (info->command == COMMAND_UPDATE && o->update == NULL)
     {
-      report (cli, NULL, "--update is required: the update expression, e.g. "
-                         "--update 'SET #n = \"x\" REMOVE tmp'");
+      report (cli, NULL, _("--update is required: the update expression, e.g. "
+                           "--update 'SET #n = \"x\" REMOVE tmp'"));
       return FALSE;
     }
 
@@ -421,7 +423,7 @@ build_expressions (Cli *cli)
       while (g_hash_table_iter_next (&iter, &name, NULL))
         if (!g_hash_table_contains (cli->used, name))
           {
-            g_autofree char *message = g_strdup_printf ("not used in any expression: %s",
+            g_autofree char *message = g_strdup_printf (_("not used in any expression: %s"),
                                                         (const char *) name);
             report (cli, "--values", message);
             return FALSE;
@@ -432,12 +434,12 @@ build_expressions (Cli *cli)
     return FALSE;
   if (o->max_items < 0)
     {
-      report (cli, "--max-items", "must be at least 1");
+      report (cli, "--max-items", _("must be at least 1"));
       return FALSE;
     }
   if (o->segments != G_MININT && (o->segments < 1 || o->segments > 1000000))
     {
-      report (cli, "--segments", "must be between 1 and 1000000 (TotalSegments)");
+      report (cli, "--segments", _("must be between 1 and 1000000 (TotalSegments)"));
       return FALSE;
     }
   if (o->desc)
@@ -683,7 +685,7 @@ run_done_cb (GObject      *source,
 
   if (fflush (stdout) != 0 || cli->output_failed)
     {
-      report (cli, NULL, "could not write the output");
+      report (cli, NULL, _("could not write the output"));
       cli->status = EXIT_FAILURE_RUN;
     }
 
@@ -887,7 +889,8 @@ batch_written_cb (GObject      *source,
       cli->status = exit_status_for (error);
     }
   else
-    fprintf (stderr, "%u items written to %s\n", n_written, cli->options->rest[0]);
+    /* Translators: the number of items, then the table. */
+    fprintf (stderr, _("%u items written to %s\n"), n_written, cli->options->rest[0]);
 
   g_main_loop_quit (cli->loop);
 }
@@ -1025,8 +1028,8 @@ dyno_cli_run (int    argc,
               print_run_usage (stdout);
               return EXIT_OK;
             }
-          g_autofree char *message = g_strdup_printf ("unknown option \"%s\" (global options "
-                                                      "come before the command)", argv[i]);
+          g_autofree char *message = g_strdup_printf (_("unknown option \"%s\" (global options "
+                                                        "come before the command)"), argv[i]);
           dyno_cli_print_error (NULL, message);
           return EXIT_USAGE;
         }
@@ -1035,7 +1038,7 @@ dyno_cli_run (int    argc,
 
   if (i >= argc)
     {
-      dyno_cli_print_error (NULL, "missing COMMAND");
+      dyno_cli_print_error (NULL, _("missing COMMAND"));
       print_run_usage (stderr);
       return EXIT_USAGE;
     }
@@ -1046,7 +1049,7 @@ dyno_cli_run (int    argc,
 
   if (cli.info == NULL)
     {
-      g_autofree char *message = g_strdup_printf ("unknown command \"%s\"", argv[i]);
+      g_autofree char *message = g_strdup_printf (_("unknown command \"%s\""), argv[i]);
 
       dyno_cli_print_error (NULL, message);
       print_run_usage (stderr);
@@ -1062,7 +1065,7 @@ dyno_cli_run (int    argc,
   /* The program name already says the command ("dynotable-cli query"). */
   context = g_option_context_new (strchr (cli.info->parameter, ' ')
                                    ? strchr (cli.info->parameter, ' ') + 1 : NULL);
-  g_option_context_set_summary (context, cli.info->summary);
+  g_option_context_set_summary (context, _(cli.info->summary));
   entries = build_entries (cli.info->command, &options);
   g_option_context_add_main_entries (context, (GOptionEntry *) (gpointer) entries->data, NULL);
   prgname = g_strdup_printf ("dynotable-cli %s", cli.info->name);
@@ -1074,7 +1077,8 @@ dyno_cli_run (int    argc,
 
     if (!g_option_context_parse (context, &sub_argc, &sub_argv, &error))
       {
-        g_autofree char *message = g_strdup_printf ("%s (see 'dynotable-cli %s --help')",
+        /* Translators: the problem, then the command's name. */
+        g_autofree char *message = g_strdup_printf (_("%s (see 'dynotable-cli %s --help')"),
                                                     error->message, cli.info->name);
         report (&cli, NULL, message);
         return EXIT_USAGE;
@@ -1087,9 +1091,9 @@ dyno_cli_run (int    argc,
   if (n_rest != n_expected)
     {
       g_autofree char *message =
-        n_rest < n_expected ? g_strdup_printf ("missing %s", n_rest == 0 && n_expected > 0
+        n_rest < n_expected ? g_strdup_printf (_("missing %s"), n_rest == 0 && n_expected > 0
                                                              ? "TABLE" : "FILE (or '-')")
-                            : g_strdup_printf ("unexpected argument \"%s\"",
+                            : g_strdup_printf (_("unexpected argument \"%s\""),
                                                options.rest[n_expected]);
       report (&cli, NULL, message);
       return EXIT_USAGE;

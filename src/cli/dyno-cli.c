@@ -6,6 +6,7 @@
 
 #include "config.h"
 
+#include <glib/gi18n-lib.h>
 #include <locale.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,21 +17,21 @@
 static void
 print_usage (FILE *out)
 {
-  fputs ("Usage: dynotable-cli [--endpoint-url URL] [--region R] [--profile P] COMMAND …\n"
-         "\n"
-         "Offline:\n"
-         "  expr query|scan|get|put|update|delete|import …   build, validate and emit a request\n"
-         "\n"
-         "Against DynamoDB:\n"
-         "  tables                      list tables\n"
-         "  describe TABLE              DescribeTable\n"
-         "  query TABLE …, scan TABLE … run a query or scan, items as JSON lines\n"
-         "  get|put|update|delete TABLE …\n"
-         "  batch-write TABLE FILE|-    JSON lines of DynamoDB-JSON items\n"
-         "  import TABLE FILE|-         JSON lines, JSON array or CSV, checked row by row\n"
-         "  export TABLE [--key COND]   every page, as ddb-jsonl, plain-jsonl or csv\n"
-         "\n"
-         "Run 'dynotable-cli COMMAND --help' for a command's options.\n", out);
+  fputs (_("Usage: dynotable-cli [--endpoint-url URL] [--region R] [--profile P] COMMAND …\n"
+           "\n"
+           "Offline:\n"
+           "  expr query|scan|get|put|update|delete|import …   build, validate and emit a request\n"
+           "\n"
+           "Against DynamoDB:\n"
+           "  tables                      list tables\n"
+           "  describe TABLE              DescribeTable\n"
+           "  query TABLE …, scan TABLE … run a query or scan, items as JSON lines\n"
+           "  get|put|update|delete TABLE …\n"
+           "  batch-write TABLE FILE|-    JSON lines of DynamoDB-JSON items\n"
+           "  import TABLE FILE|-         JSON lines, JSON array or CSV, checked row by row\n"
+           "  export TABLE [--key COND]   every page, as ddb-jsonl, plain-jsonl or csv\n"
+           "\n"
+           "Run 'dynotable-cli COMMAND --help' for a command's options.\n"), out);
 }
 
 int
@@ -38,6 +39,8 @@ main (int    argc,
       char **argv)
 {
   setlocale (LC_ALL, "");
+  bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
+  bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
 
   if (argc < 2)
     {

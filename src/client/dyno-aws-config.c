@@ -6,6 +6,7 @@
 
 #include "dyno-aws-config.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 #include "dyno-error.h"
@@ -316,7 +317,8 @@ dyno_aws_config_parse (const char       *text,
         end--;
 
       if (!g_utf8_validate (line, end - line, NULL) || memchr (line, '\0', end - line) != NULL)
-        return parse_error (error, config->filename, line_no, "the line is not valid UTF-8 text");
+        return parse_error (error, config->filename, line_no,
+                            _("the line is not valid UTF-8 text"));
 
       first = line;
       while (first < end && is_blank (*first))
@@ -333,14 +335,15 @@ dyno_aws_config_parse (const char       *text,
           if (prop == NULL)
             return parse_error (error, config->filename, line_no,
                                 section == NULL
-                                ? "the file must start with a section header such as [default]"
-                                : "an indented line must follow a “key =” property line");
+                                ? _("the file must start with a section header such as "
+                                    "[default]")
+                                : _("an indented line must follow a “key =” property line"));
           if (*prop->value == '\0' || prop->subs != NULL)
             {
               if (!split_property (first, end, TRUE, &key, &value))
                 return parse_error (error, config->filename, line_no,
-                                    "expected an indented sub-property “key = value” under "
-                                    "“%s”", prop->key);
+                                    _("expected an indented sub-property “key = value” under "
+                                      "“%s”"), prop->key);
               if (prop->subs == NULL)
                 prop->subs = g_ptr_array_new_with_free_func (property_free);
               set_property (prop->subs, key, value, line_no);
@@ -364,17 +367,17 @@ dyno_aws_config_parse (const char       *text,
 
           if (close == NULL)
             return parse_error (error, config->filename, line_no,
-                                "the section header must end with “]”");
+                                _("the section header must end with “]”"));
           after = close + 1;
           while (after < end && is_blank (*after))
             after++;
           if (after < end && *after != '#' && *after != ';')
             return parse_error (error, config->filename, line_no,
-                                "unexpected text after the section header");
+                                _("unexpected text after the section header"));
           header = strip (first + 1, close);
           if (*header == '\0')
             return parse_error (error, config->filename, line_no,
-                                "the section header has no name");
+                                _("the section header has no name"));
           section = open_section (config, kind, header, line_no);
           prop = NULL;
           continue;
@@ -386,14 +389,14 @@ dyno_aws_config_parse (const char       *text,
 
         if (section == NULL)
           return parse_error (error, config->filename, line_no,
-                              "the file must start with a section header such as [default]");
+                              _("the file must start with a section header such as [default]"));
         if (!split_property (first, end, TRUE, &key, &value))
           {
             if (memchr (first, '=', end - first) != NULL)
               return parse_error (error, config->filename, line_no,
-                                  "the property has no name before “=”");
+                                  _("the property has no name before “=”"));
             return parse_error (error, config->filename, line_no,
-                                "expected a property “key = value”");
+                                _("expected a property “key = value”"));
           }
         prop = set_property (section->props, key, value, line_no);
       }
@@ -422,7 +425,8 @@ dyno_aws_config_load (const char       *path,
           config->exists = FALSE;
           return config;
         }
-      g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG, "Could not read %s: %s", path,
+      /* Translators: the file, then the system's error message. */
+      g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG, _("Could not read %s: %s"), path,
                    local_error->message);
       return NULL;
     }

@@ -6,6 +6,7 @@
 
 #include "dyno-backend.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 #include "dyno-error.h"
@@ -96,7 +97,8 @@ bytes_to_node (GBytes       *bytes,
   if (!json_parser_load_from_data (parser, data, len, &local_error))
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_JSON,
-                   "The %s response is not valid JSON: %s", operation, local_error->message);
+                   /* Translators: the operation (such as Query), then the parser's message. */
+                   _("The %s response is not valid JSON: %s"), operation, local_error->message);
       return NULL;
     }
 
@@ -104,7 +106,7 @@ bytes_to_node (GBytes       *bytes,
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_JSON,
-                   "The %s response is not a JSON object.", operation);
+                   _("The %s response is not a JSON object."), operation);
       return NULL;
     }
 
@@ -192,7 +194,7 @@ list_tables_called_cb (GObject      *source,
   if (g_strcmp0 (last, data->start) == 0)
     {
       g_task_return_new_error (task, DYNO_ERROR, DYNO_ERROR_SERVICE,
-                               "ListTables returned the same LastEvaluatedTableName (%s) twice.",
+                               _("ListTables returned the same LastEvaluatedTableName (%s) twice."),
                                last);
       return;
     }
@@ -407,7 +409,7 @@ dyno_backend_run_page_async (DynoBackend         *self,
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
     {
       g_task_return_new_error (task, DYNO_ERROR, DYNO_ERROR_FAILED,
-                               "The request could not be written as JSON.");
+                               _("The request could not be written as JSON."));
       return;
     }
   if (start_key != NULL)
@@ -489,7 +491,7 @@ dyno_backend_execute_async (DynoBackend         *self,
   if (node == NULL)
     {
       g_task_return_new_error (task, DYNO_ERROR, DYNO_ERROR_FAILED,
-                               "The request could not be written as JSON.");
+                               _("The request could not be written as JSON."));
       g_object_unref (task);
       return;
     }
@@ -624,8 +626,10 @@ batch_called_cb (GObject      *source,
   if (data->stalled_rounds >= BATCH_MAX_STALLED_ROUNDS)
     {
       g_task_return_new_error (task, DYNO_ERROR, DYNO_ERROR_THROTTLED,
-                               "BatchWriteItem: %u of %u items were still unprocessed after "
-                               "%u attempts in a row; the table is probably throttled.",
+                               /* Translators: the unprocessed items, all items, then the number
+                                * of attempts. */
+                               _("BatchWriteItem: %u of %u items were still unprocessed after "
+                                 "%u attempts in a row; the table is probably throttled."),
                                g_queue_get_length (&data->pending), data->total,
                                data->stalled_rounds);
       return;

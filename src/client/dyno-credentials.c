@@ -6,6 +6,7 @@
 
 #include "dyno-credentials.h"
 
+#include <glib/gi18n-lib.h>
 #include <json-glib/json-glib.h>
 #include <string.h>
 
@@ -256,12 +257,12 @@ check_unsupported (Resolver  *resolver,
     const char *key;
     const char *what;
   } unsupported[] = {
-    { "role_arn", "assume role" },
-    { "web_identity_token_file", "web identity" },
-    { "sso_session", "IAM Identity Center (SSO)" },
-    { "sso_start_url", "IAM Identity Center (SSO)" },
-    { "sso_account_id", "IAM Identity Center (SSO)" },
-    { "sso_role_name", "IAM Identity Center (SSO)" },
+    { "role_arn", N_("assume role") },
+    { "web_identity_token_file", N_("web identity") },
+    { "sso_session", N_("IAM Identity Center (SSO)") },
+    { "sso_start_url", N_("IAM Identity Center (SSO)") },
+    { "sso_account_id", N_("IAM Identity Center (SSO)") },
+    { "sso_role_name", N_("IAM Identity Center (SSO)") },
   };
 
   for (gsize i = 0; i < G_N_ELEMENTS (unsupported); i++)
@@ -274,11 +275,13 @@ check_unsupported (Resolver  *resolver,
           g_autofree char *where = file_line (resolver, file, line);
 
           g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                       "The profile “%s” gets its credentials through %s (%s at %s), which "
-                       "DynoTable does not support yet. Use a profile with access keys or "
-                       "credential_process, or set AWS_ACCESS_KEY_ID and "
-                       "AWS_SECRET_ACCESS_KEY.",
-                       resolver->profile, unsupported[i].what, unsupported[i].key, where);
+                       /* Translators: the profile, the kind of credentials (such as "assume
+                        * role"), the setting, then "FILE:LINE". */
+                       _("The profile “%s” gets its credentials through %s (%s at %s), which "
+                         "DynoTable does not support yet. Use a profile with access keys or "
+                         "credential_process, or set AWS_ACCESS_KEY_ID and "
+                         "AWS_SECRET_ACCESS_KEY."),
+                       resolver->profile, _(unsupported[i].what), unsupported[i].key, where);
           return FALSE;
         }
     }
@@ -315,7 +318,9 @@ static_keys (Resolver         *resolver,
       g_autofree char *where = file_line (resolver, file, line);
 
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                   "%s: the profile “%s” has %s but no %s.", where, resolver->profile,
+                   /* Translators: "FILE:LINE", the profile, then the setting found and the one
+                    * missing. */
+                   _("%s: the profile “%s” has %s but no %s."), where, resolver->profile,
                    akid != NULL && *akid != '\0' ? "aws_access_key_id" : "aws_secret_access_key",
                    akid != NULL && *akid != '\0' ? "aws_secret_access_key" : "aws_access_key_id");
       return FALSE;
@@ -323,7 +328,8 @@ static_keys (Resolver         *resolver,
   *out = dyno_credentials_new (akid, secret, token, NULL);
   {
     g_autofree char *shown = display_path (dyno_aws_config_get_filename (file), resolver->home);
-    g_autofree char *source = g_strdup_printf ("profile %s (%s)", resolver->profile, shown);
+    /* Translators: where credentials came from: the profile, then the file. */
+    g_autofree char *source = g_strdup_printf (_("profile %s (%s)"), resolver->profile, shown);
 
     dyno_credentials_set_source (*out, source);
   }
@@ -399,7 +405,7 @@ run_credential_process (const char    *command,
   if (!g_shell_parse_argv (command, NULL, &argv, &local_error))
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                   "The credential_process of profile “%s” is not a valid command line: %s",
+                   _("The credential_process of profile “%s” is not a valid command line: %s"),
                    profile, local_error->message);
       return NULL;
     }
@@ -408,8 +414,8 @@ run_credential_process (const char    *command,
   if (program == NULL)
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                   "The credential_process of profile “%s” could not be started: there is no "
-                   "program “%s” in PATH.", profile, argv[0]);
+                   _("The credential_process of profile “%s” could not be started: there is no "
+                     "program “%s” in PATH."), profile, argv[0]);
       return NULL;
     }
   g_free (argv[0]);
@@ -424,7 +430,8 @@ run_credential_process (const char    *command,
   if (process == NULL)
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                   "The credential_process of profile “%s” (%s) could not be started: %s",
+                   /* Translators: the profile, the program, then the system's error message. */
+                   _("The credential_process of profile “%s” (%s) could not be started: %s"),
                    profile, argv[0], local_error->message);
       return NULL;
     }
@@ -435,7 +442,7 @@ run_credential_process (const char    *command,
         g_propagate_error (error, g_steal_pointer (&local_error));
       else
         g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                     "Could not read the output of the credential_process of profile “%s”: %s",
+                     _("Could not read the output of the credential_process of profile “%s”: %s"),
                      profile, local_error->message);
       return NULL;
     }
@@ -445,12 +452,17 @@ run_credential_process (const char    *command,
 
       if (g_subprocess_get_if_exited (process))
         g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                     "The credential_process of profile “%s” (%s) failed with exit status %d%s%s",
+                     /* Translators: the profile, the program, its exit status, then either
+                      * ": " and what it printed or "." and nothing. */
+                     _("The credential_process of profile “%s” (%s) failed with exit status "
+                       "%d%s%s"),
                      profile, argv[0], g_subprocess_get_exit_status (process),
                      *message != '\0' ? ": " : ".", message);
       else
         g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                     "The credential_process of profile “%s” (%s) was killed by signal %d%s%s",
+                     /* Translators: the profile, the program, the signal, then either ": " and
+                      * what it printed or "." and nothing. */
+                     _("The credential_process of profile “%s” (%s) was killed by signal %d%s%s"),
                      profile, argv[0], g_subprocess_get_term_sig (process),
                      *message != '\0' ? ": " : ".", message);
       return NULL;
@@ -462,7 +474,7 @@ run_credential_process (const char    *command,
       || (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                   "The credential_process of profile “%s” (%s) did not print a JSON object.",
+                   _("The credential_process of profile “%s” (%s) did not print a JSON object."),
                    profile, argv[0]);
       if (out != NULL)
         explicit_bzero (out, strlen (out));
@@ -476,7 +488,7 @@ run_credential_process (const char    *command,
       || json_node_get_value_type (version) != G_TYPE_INT64 || json_node_get_int (version) != 1)
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                   "The credential_process of profile “%s” (%s) must print \"Version\": 1.",
+                   _("The credential_process of profile “%s” (%s) must print \"Version\": 1."),
                    profile, argv[0]);
       return NULL;
     }
@@ -487,7 +499,9 @@ run_credential_process (const char    *command,
   if (akid == NULL || *akid == '\0' || secret == NULL || *secret == '\0')
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                   "The credential_process of profile “%s” (%s) did not print %s.",
+                   /* Translators: the profile, the program, then the missing member (such as
+                    * AccessKeyId). */
+                   _("The credential_process of profile “%s” (%s) did not print %s."),
                    profile, argv[0], akid == NULL || *akid == '\0' ? "AccessKeyId"
                                                                    : "SecretAccessKey");
       return NULL;
@@ -501,8 +515,8 @@ run_credential_process (const char    *command,
       if (expiration == NULL)
         {
           g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                       "The credential_process of profile “%s” (%s) printed an Expiration that "
-                       "is not an ISO 8601 time: “%s”.", profile, argv[0], expiration_text);
+                       _("The credential_process of profile “%s” (%s) printed an Expiration that "
+                         "is not an ISO 8601 time: “%s”."), profile, argv[0], expiration_text);
           return NULL;
         }
       if (g_date_time_compare (expiration, now) <= 0)
@@ -510,14 +524,14 @@ run_credential_process (const char    *command,
           g_autofree char *when = g_date_time_format_iso8601 (expiration);
 
           g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                       "The credential_process of profile “%s” (%s) returned credentials that "
-                       "already expired at %s.", profile, argv[0], when);
+                       _("The credential_process of profile “%s” (%s) returned credentials that "
+                         "already expired at %s."), profile, argv[0], when);
           return NULL;
         }
     }
 
   creds = dyno_credentials_new (akid, secret, token, expiration);
-  source = g_strdup_printf ("credential_process of profile %s", profile);
+  source = g_strdup_printf (_("credential_process of profile %s"), profile);
   dyno_credentials_set_source (creds, source);
   return creds;
 }
@@ -536,7 +550,7 @@ resolve_endpoint (Resolver                     *resolver,
   if (settings->endpoint_url != NULL && *settings->endpoint_url != '\0')
     {
       url = settings->endpoint_url;
-      source = g_strdup ("the connection");
+      source = g_strdup (_("the connection"));
     }
   else
     {
@@ -548,8 +562,8 @@ resolve_endpoint (Resolver                     *resolver,
           if (!parse_bool (value, &ignore))
             {
               g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                           "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS must be true or false, not "
-                           "“%s”.", value);
+                           _("AWS_IGNORE_CONFIGURED_ENDPOINT_URLS must be true or false, not "
+                             "“%s”."), value);
               return FALSE;
             }
         }
@@ -559,7 +573,9 @@ resolve_endpoint (Resolver                     *resolver,
           g_autofree char *where = file_line (resolver, file, line);
 
           g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                       "%s: ignore_configured_endpoint_urls must be true or false, not “%s”.",
+                       /* Translators: "FILE:LINE" or an environment variable, then the value
+                        * found. */
+                       _("%s: ignore_configured_endpoint_urls must be true or false, not “%s”."),
                        where, value);
           return FALSE;
         }
@@ -585,8 +601,10 @@ resolve_endpoint (Resolver                     *resolver,
                   g_autofree char *where = file_line (resolver, file, line);
 
                   g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                               "%s: the profile “%s” refers to services “%s”, but the config "
-                               "file has no [services %s] section.", where, resolver->profile,
+                               /* Translators: "FILE:LINE", the profile, then the services
+                                * section's name (twice). */
+                               _("%s: the profile “%s” refers to services “%s”, but the config "
+                                 "file has no [services %s] section."), where, resolver->profile,
                                services, services);
                   return FALSE;
                 }
@@ -630,7 +648,8 @@ resolve_flag (Resolver    *resolver,
       if (!parse_bool (value, out))
         {
           g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                       "%s must be true or false, not “%s”.", env_name, value);
+                       /* Translators: an environment variable, then the value found. */
+                       _("%s must be true or false, not “%s”."), env_name, value);
           return FALSE;
         }
     }
@@ -638,8 +657,9 @@ resolve_flag (Resolver    *resolver,
     {
       g_autofree char *where = file_line (resolver, file, line);
 
-      g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG, "%s: %s must be true or false, not “%s”.",
-                   where, key, value);
+      g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
+                   /* Translators: "FILE:LINE", the setting's name, then the value found. */
+                   _("%s: %s must be true or false, not “%s”."), where, key, value);
       return FALSE;
     }
   return TRUE;
@@ -660,7 +680,7 @@ resolve_region (Resolver                     *resolver,
   if (settings->region != NULL && *settings->region != '\0')
     {
       value = settings->region;
-      source = g_strdup ("the connection");
+      source = g_strdup (_("the connection"));
     }
   else if ((value = env_get (resolver->env, "AWS_REGION")) != NULL)
     source = g_strdup ("AWS_REGION");
@@ -680,15 +700,17 @@ resolve_region (Resolver                     *resolver,
           return TRUE;
         }
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                   "No region is set. Choose one for the connection, set AWS_REGION, or add "
-                   "“region = …” to the profile “%s”.", resolver->profile);
+                   _("No region is set. Choose one for the connection, set AWS_REGION, or add "
+                     "“region = …” to the profile “%s”."), resolver->profile);
       return FALSE;
     }
   if (!g_str_equal (value, "local") && !dyno_endpoint_region_is_valid (value))
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                   "%s: “%s” is not a valid region name (letters, digits and hyphens, such as "
-                   "eu-west-1).", source, value);
+                   /* Translators: where the region came from ("the connection", an environment
+                    * variable or "FILE:LINE"), then the region. */
+                   _("%s: “%s” is not a valid region name (letters, digits and hyphens, such as "
+                     "eu-west-1)."), source, value);
       return FALSE;
     }
   *region = g_strdup (value);
@@ -719,16 +741,20 @@ resolve_credentials (Resolver                     *resolver,
       if (akid == NULL || *akid == '\0' || secret == NULL || *secret == '\0')
         {
           g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                       "The connection has %s but no %s.",
-                       akid != NULL && *akid != '\0' ? "an access key ID" : "a secret access key",
-                       akid != NULL && *akid != '\0' ? "secret access key" : "access key ID");
+                       /* Translators: "an access key ID" or "a secret access key", then the
+                        * other one. */
+                       _("The connection has %s but no %s."),
+                       akid != NULL && *akid != '\0' ? _("an access key ID")
+                                                     : _("a secret access key"),
+                       akid != NULL && *akid != '\0' ? _("secret access key")
+                                                     : _("access key ID"));
           return NULL;
         }
       creds = dyno_credentials_new (akid, secret, settings->session_token, NULL);
-      dyno_credentials_set_source (creds, "connection");
+      dyno_credentials_set_source (creds, _("connection"));
       return creds;
     }
-  g_string_append (looked, "the connection settings");
+  g_string_append (looked, _("the connection settings"));
 
   /* 2. The environment, unless the connection names a profile (botocore skips the
    * environment keys for a profile given in code). */
@@ -745,7 +771,8 @@ resolve_credentials (Resolver                     *resolver,
           if (akid == NULL || secret == NULL)
             {
               g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                           "%s is set in the environment but %s is not.",
+                           /* Translators: two environment variable names. */
+                           _("%s is set in the environment but %s is not."),
                            akid != NULL ? "AWS_ACCESS_KEY_ID" : "AWS_SECRET_ACCESS_KEY",
                            akid != NULL ? "AWS_SECRET_ACCESS_KEY" : "AWS_ACCESS_KEY_ID");
               return NULL;
@@ -762,16 +789,16 @@ resolve_credentials (Resolver                     *resolver,
               if (expiration == NULL)
                 {
                   g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                               "AWS_CREDENTIAL_EXPIRATION is not an ISO 8601 time: “%s”.",
+                               _("AWS_CREDENTIAL_EXPIRATION is not an ISO 8601 time: “%s”."),
                                expiration_text);
                   return NULL;
                 }
             }
           creds = dyno_credentials_new (akid, secret, token, expiration);
-          dyno_credentials_set_source (creds, "environment");
+          dyno_credentials_set_source (creds, _("environment"));
           return creds;
         }
-      g_string_append (looked, ", the environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)");
+      g_string_append (looked, _(", the environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)"));
     }
 
   /* 3. The profile: what it cannot do, then static keys in the credentials file,
@@ -809,14 +836,17 @@ resolve_credentials (Resolver                     *resolver,
   credentials_shown = display_path (dyno_aws_config_get_filename (resolver->credentials),
                                     resolver->home);
   config_shown = display_path (dyno_aws_config_get_filename (resolver->config), resolver->home);
-  g_string_append_printf (looked, ", profile “%s” in %s%s and in %s%s", resolver->profile,
+  /* Translators: the profile, the credentials file, " (no such file)" or nothing, the config
+   * file, " (no such file)" or nothing. */
+  g_string_append_printf (looked, _(", profile “%s” in %s%s and in %s%s"), resolver->profile,
                           credentials_shown,
                           dyno_aws_config_get_exists (resolver->credentials)
-                          ? "" : " (no such file)",
+                          ? "" : _(" (no such file)"),
                           config_shown,
-                          dyno_aws_config_get_exists (resolver->config) ? "" : " (no such file)");
+                          dyno_aws_config_get_exists (resolver->config)
+                          ? "" : _(" (no such file)"));
   g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-               "No AWS credentials were found. DynoTable looked in %s.", looked->str);
+               _("No AWS credentials were found. DynoTable looked in %s."), looked->str);
   return NULL;
 }
 
@@ -896,8 +926,10 @@ dyno_resolve_config (const DynoConnectionSettings *settings,
       g_autofree char *credentials_shown = display_path (credentials_path, resolver.home);
 
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                   "The profile “%s” (from %s) was not found: neither %s has [profile %s] nor "
-                   "%s has [%s].", resolver.profile, profile_from, config_shown,
+                   /* Translators: the profile, where its name came from, the credentials file,
+                    * the profile, the config file, then the profile. */
+                   _("The profile “%s” (from %s) was not found: neither %s has [profile %s] nor "
+                     "%s has [%s]."), resolver.profile, profile_from, config_shown,
                    resolver.profile, credentials_shown, resolver.profile);
       return NULL;
     }
@@ -1019,11 +1051,11 @@ dyno_credentials_refresh (const DynoResolvedConfig  *config,
   if (config->credential_process == NULL)
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                   "These credentials (%s) cannot be refreshed: they do not come from a "
-                   "credential_process.",
+                   _("These credentials (%s) cannot be refreshed: they do not come from a "
+                     "credential_process."),
                    config->credentials != NULL
                    && dyno_credentials_get_source (config->credentials) != NULL
-                   ? dyno_credentials_get_source (config->credentials) : "unknown source");
+                   ? dyno_credentials_get_source (config->credentials) : _("unknown source"));
       return NULL;
     }
   if (env == NULL)

@@ -6,6 +6,7 @@
 
 #include "dyno-endpoints.h"
 
+#include <glib/gi18n-lib.h>
 #include <gio/gio.h>
 #include <string.h>
 
@@ -129,8 +130,8 @@ dyno_endpoint_validate_url (const char  *url,
   if (uri == NULL || g_uri_get_scheme (uri) == NULL)
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                   "The endpoint “%s” is not a valid URL; write it like "
-                   "https://dynamodb.example.com or http://localhost:8000.", url);
+                   _("The endpoint “%s” is not a valid URL; write it like "
+                     "https://dynamodb.example.com or http://localhost:8000."), url);
       return FALSE;
     }
   scheme = g_uri_get_scheme (uri);
@@ -138,34 +139,34 @@ dyno_endpoint_validate_url (const char  *url,
   if (g_ascii_strcasecmp (scheme, "https") != 0 && g_ascii_strcasecmp (scheme, "http") != 0)
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                   "The endpoint “%s” must start with https:// (or http:// for this "
-                   "computer).", url);
+                   _("The endpoint “%s” must start with https:// (or http:// for this "
+                     "computer)."), url);
       return FALSE;
     }
   if (host == NULL || *host == '\0')
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                   "The endpoint “%s” has no host name.", url);
+                   _("The endpoint “%s” has no host name."), url);
       return FALSE;
     }
   if (g_uri_get_userinfo (uri) != NULL)
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                   "The endpoint “%s” contains a user name or password; remove it (credentials "
-                   "are never sent in the URL).", url);
+                   _("The endpoint “%s” contains a user name or password; remove it (credentials "
+                     "are never sent in the URL)."), url);
       return FALSE;
     }
   if (g_uri_get_query (uri) != NULL || g_uri_get_fragment (uri) != NULL)
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                   "The endpoint “%s” must not have a query (?…) or a fragment (#…).", url);
+                   _("The endpoint “%s” must not have a query (?…) or a fragment (#…)."), url);
       return FALSE;
     }
   if (g_ascii_strcasecmp (scheme, "http") == 0 && !dyno_endpoint_host_is_loopback (host))
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                   "The endpoint “%s” uses plain http://, which is only allowed for this "
-                   "computer (localhost, 127.0.0.0/8 or ::1); use https:// for “%s”.",
+                   _("The endpoint “%s” uses plain http://, which is only allowed for this "
+                     "computer (localhost, 127.0.0.0/8 or ::1); use https:// for “%s”."),
                    url, host);
       return FALSE;
     }
@@ -215,7 +216,7 @@ dyno_endpoint_resolve (const char         *region,
       if (fips || dual_stack)
         {
           g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                       "A custom endpoint cannot be combined with %s endpoints.",
+                       _("A custom endpoint cannot be combined with %s endpoints."),
                        fips ? "FIPS" : "dual-stack");
           return NULL;
         }
@@ -242,8 +243,8 @@ dyno_endpoint_resolve (const char         *region,
   if (region == NULL || *region == '\0')
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                   "No region is set: choose a region such as us-east-1, or give an endpoint "
-                   "URL.");
+                   _("No region is set: choose a region such as us-east-1, or give an endpoint "
+                     "URL."));
       return NULL;
     }
 
@@ -252,7 +253,7 @@ dyno_endpoint_resolve (const char         *region,
       if (fips || dual_stack)
         {
           g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                       "The region “local” (DynamoDB Local) has no %s endpoint.",
+                       _("The region “local” (DynamoDB Local) has no %s endpoint."),
                        fips ? "FIPS" : "dual-stack");
           return NULL;
         }
@@ -265,8 +266,8 @@ dyno_endpoint_resolve (const char         *region,
   if (!dyno_endpoint_region_is_valid (region))
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                   "“%s” is not a valid region name: use letters, digits and hyphens, such as "
-                   "eu-west-1.", region);
+                   _("“%s” is not a valid region name: use letters, digits and hyphens, such as "
+                     "eu-west-1."), region);
       return NULL;
     }
 
@@ -274,7 +275,8 @@ dyno_endpoint_resolve (const char         *region,
   if (dual_stack && partition->dual_stack_dns_suffix == NULL)
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                   "Dual-stack endpoints are not available in the %s partition (region %s).",
+                   /* Translators: the AWS partition (such as aws-cn), then the region. */
+                   _("Dual-stack endpoints are not available in the %s partition (region %s)."),
                    partition->id, region);
       return NULL;
     }

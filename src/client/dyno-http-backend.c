@@ -6,6 +6,7 @@
 
 #include "dyno-http-backend.h"
 
+#include <glib/gi18n-lib.h>
 #include <libsoup/soup.h>
 #include <string.h>
 
@@ -182,7 +183,7 @@ refreshed_cb (GObject      *source,
 
   if (!g_task_propagate_boolean (G_TASK (result), &error))
     {
-      g_prefix_error (&error, "Could not refresh the credentials: ");
+      g_prefix_error (&error, _("Could not refresh the credentials: "));
       g_task_return_error (task, g_steal_pointer (&error));
       return;
     }
@@ -414,8 +415,8 @@ send_attempt (GTask *task)
   if (creds == NULL)
     {
       g_task_return_new_error (task, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                               "No AWS credentials: set AWS_ACCESS_KEY_ID and "
-                               "AWS_SECRET_ACCESS_KEY, or choose a profile.");
+                               _("No AWS credentials: set AWS_ACCESS_KEY_ID and "
+                                 "AWS_SECRET_ACCESS_KEY, or choose a profile."));
       g_object_unref (task);
       return;
     }
@@ -450,7 +451,7 @@ send_attempt (GTask *task)
   if (signature == NULL || signature->authorization == NULL)
     {
       g_task_return_new_error (task, DYNO_ERROR, DYNO_ERROR_FAILED,
-                               "Could not sign the %s request.", data->operation);
+                               _("Could not sign the %s request."), data->operation);
       g_object_unref (task);
       return;
     }
@@ -510,7 +511,7 @@ dyno_http_backend_dup_description (DynoBackend *backend)
   const char *host = g_uri_get_host (self->uri);
 
   if (dyno_endpoint_host_is_loopback (host))
-    return g_strdup_printf ("DynamoDB Local at %s", self->endpoint_url);
+    return g_strdup_printf (_("DynamoDB Local at %s"), self->endpoint_url);
   if (self->profile != NULL)
     return g_strdup_printf ("AWS %s (profile %s)", self->region, self->profile);
   if (self->config == NULL || self->config->endpoint_url == NULL)
@@ -586,7 +587,7 @@ setup_endpoint (DynoHttpBackend  *self,
   if (region == NULL || region[0] == '\0')
     {
       g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                           "No region: set AWS_REGION, choose one, or give an endpoint URL.");
+                           _("No region: set AWS_REGION, choose one, or give an endpoint URL."));
       return FALSE;
     }
 
@@ -607,7 +608,8 @@ setup_endpoint (DynoHttpBackend  *self,
     }
   if (self->uri == NULL)
     {
-      g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG, "The endpoint URL %s is not valid: %s",
+      /* Translators: the URL, then the parser's message. */
+      g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG, _("The endpoint URL %s is not valid: %s"),
                    endpoint->url, local_error->message);
       return FALSE;
     }
@@ -646,8 +648,8 @@ dyno_http_backend_new (const DynoResolvedConfig  *config,
   if (config->credentials == NULL && config->credential_process == NULL)
     {
       g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                           "No AWS credentials were found: set AWS_ACCESS_KEY_ID and "
-                           "AWS_SECRET_ACCESS_KEY, or choose a profile that has them.");
+                           _("No AWS credentials were found: set AWS_ACCESS_KEY_ID and "
+                             "AWS_SECRET_ACCESS_KEY, or choose a profile that has them."));
       return NULL;
     }
 

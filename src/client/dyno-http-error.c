@@ -6,6 +6,7 @@
 
 #include "dyno-http-error.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
 #include <json-glib/json-glib.h>
 
@@ -238,7 +239,8 @@ dyno_http_error_new (guint       http_status,
   else if (message != NULL && message[0] != '\0')
     text = g_strdup_printf ("HTTP %u: %s", http_status, message);
   else
-    text = g_strdup_printf ("The server answered HTTP %u%s%s.", http_status,
+    /* Translators: the HTTP status code, then " " and its reason phrase, or nothing. */
+    text = g_strdup_printf (_("The server answered HTTP %u%s%s."), http_status,
                             reason ? " " : "", reason ? reason : "");
 
   error = g_error_new_literal (DYNO_ERROR, dyno_http_error_code_for_type (type, http_status),
@@ -269,10 +271,11 @@ dyno_http_error_new_network (const GError *cause,
     return g_error_copy (cause);
 
   if (endpoint != NULL)
-    error = g_error_new (DYNO_ERROR, DYNO_ERROR_NETWORK, "Could not reach %s: %s", endpoint,
+    /* Translators: the endpoint, then the network error message. */
+    error = g_error_new (DYNO_ERROR, DYNO_ERROR_NETWORK, _("Could not reach %s: %s"), endpoint,
                          cause->message);
   else
-    error = g_error_new (DYNO_ERROR, DYNO_ERROR_NETWORK, "Network error: %s",
+    error = g_error_new (DYNO_ERROR, DYNO_ERROR_NETWORK, _("Network error: %s"),
                          cause->message);
 
   info = writable_info (error);
@@ -294,8 +297,8 @@ dyno_http_error_new_crc32 (guint32     expected,
   GError *error;
 
   error = g_error_new (DYNO_ERROR, DYNO_ERROR_NETWORK,
-                       "The response was damaged in transit: its CRC32 is %u but the "
-                       "x-amz-crc32 header says %u.", actual, expected);
+                       _("The response was damaged in transit: its CRC32 is %u but the "
+                         "x-amz-crc32 header says %u."), actual, expected);
   info = writable_info (error);
   if (info != NULL)
     {

@@ -6,6 +6,7 @@
 
 #include "dyno-keyring.h"
 
+#include <glib/gi18n-lib.h>
 #include <libsecret/secret.h>
 #include <string.h>
 
@@ -55,9 +56,19 @@ keyring_error (GError     **error,
     g_propagate_error (error, cause);
   else
     {
-      g_set_error (error, DYNO_ERROR, DYNO_ERROR_FAILED,
-                   "Could not %s the secret of connection “%s” in the keyring: %s",
-                   action, connection_id, cause->message);
+      /* One whole sentence per action, so that translations can conjugate the verb. */
+      const char *format;
+
+      if (g_strcmp0 (action, "store") == 0)
+        /* Translators: the connection's ID, then the keyring's error message. */
+        format = _("Could not store the secret of connection “%s” in the keyring: %s");
+      else if (g_strcmp0 (action, "read") == 0)
+        /* Translators: the connection's ID, then the keyring's error message. */
+        format = _("Could not read the secret of connection “%s” in the keyring: %s");
+      else
+        /* Translators: the connection's ID, then the keyring's error message. */
+        format = _("Could not delete the secret of connection “%s” in the keyring: %s");
+      g_set_error (error, DYNO_ERROR, DYNO_ERROR_FAILED, format, connection_id, cause->message);
       g_error_free (cause);
     }
   return FALSE;
@@ -89,7 +100,7 @@ dyno_keyring_store_sync (const char    *connection_id,
 
   if (session_token != NULL && *session_token != '\0')
     {
-      token_label = g_strdup_printf ("%s (session token)", label);
+      token_label = g_strdup_printf (_("%s (session token)"), label);
       if (!secret_password_store_sync (get_schema (), SECRET_COLLECTION_DEFAULT, token_label,
                                        session_token, cancellable, &local_error,
                                        "connection-id", connection_id,

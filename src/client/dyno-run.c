@@ -6,6 +6,8 @@
 
 #include "dyno-run.h"
 
+#include <glib/gi18n-lib.h>
+
 #include "dyno-error.h"
 #include "dyno-item-object.h"
 
@@ -384,7 +386,7 @@ complete_waiters (DynoRun *self)
 
       if (self->cancelled)
         g_task_return_new_error (task, G_IO_ERROR, G_IO_ERROR_CANCELLED,
-                                 "The run was cancelled.");
+                                 _("The run was cancelled."));
       else if (self->error != NULL)
         g_task_return_error (task, g_error_copy (self->error));
       else

@@ -6,6 +6,7 @@
 
 #include "dyno-codegen-private.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 #include "dyno-error.h"
@@ -21,7 +22,7 @@ unsupported (GError    **error,
   va_start (args, format);
   reason = g_strdup_vprintf (format, args);
   va_end (args);
-  g_set_error (error, DYNO_ERROR, DYNO_ERROR_UNSUPPORTED, "Not expressible in PartiQL: %s.",
+  g_set_error (error, DYNO_ERROR, DYNO_ERROR_UNSUPPORTED, _("Not expressible in PartiQL: %s."),
                reason);
   return FALSE;
 }
@@ -93,8 +94,8 @@ append_literal (GString          *out,
       return TRUE;
     case DYNO_VALUE_B:
     case DYNO_VALUE_BS:
-      return unsupported (error, "binary values have no literal form (only a ? parameter, "
-                                 "which a statement on its own cannot carry)");
+      return unsupported (error, _("binary values have no literal form (only a ? parameter, "
+                                   "which a statement on its own cannot carry)"));
     case DYNO_VALUE_BOOL:
       g_string_append (out, dyno_value_get_bool (value) ? "true" : "false");
       return TRUE;
@@ -174,7 +175,7 @@ append_expr (GString         *out,
       g_string_append (out, expr->kind == DYNO_EXPR_PLUS ? " + " : " - ");
       return append_arg (out, expr, 1, error);
     case DYNO_EXPR_IF_NOT_EXISTS:
-      return unsupported (error, "if_not_exists() has no PartiQL counterpart");
+      return unsupported (error, _("if_not_exists() has no PartiQL counterpart"));
     case DYNO_EXPR_LIST_APPEND:
       g_string_append (out, "list_append(");
       if (!append_arg (out, expr, 0, error))
@@ -259,7 +260,7 @@ append_expr (GString         *out,
     default:
       break;
     }
-  return unsupported (error, "an expression node of an unknown kind");
+  return unsupported (error, _("an expression node of an unknown kind"));
 }
 
 /* A condition joined to others by AND keeps its meaning when it is not an OR at the top. */
@@ -288,7 +289,7 @@ append_key_equalities (GString         *out,
   guint n;
 
   if (key == NULL)
-    return unsupported (error, "the request has no Key");
+    return unsupported (error, _("the request has no Key"));
   map = dyno_item_get_map (key);
   n = dyno_value_get_n_children (map);
   for (guint i = 0; i < n; i++)
@@ -323,8 +324,8 @@ append_projection (GString            *out,
         {
           g_autofree char *shown = dyno_path_to_inline (path);
 
-          return unsupported (error, "projecting the nested path %s returns it as a top-level "
-                                     "attribute, not inside its map or list", shown);
+          return unsupported (error, _("projecting the nested path %s returns it as a top-level "
+                                       "attribute, not inside its map or list"), shown);
         }
       if (i > 0)
         g_string_append (out, ", ");
@@ -375,18 +376,18 @@ check_read_options (const DynoRequest  *request,
                     GError            **error)
 {
   if (request->limit > 0 && !program)
-    return unsupported (error, "Limit is a parameter of ExecuteStatement, not part of the "
-                               "statement (the program form passes it)");
+    return unsupported (error, _("Limit is a parameter of ExecuteStatement, not part of the "
+                                 "statement (the program form passes it)"));
   if (request->exclusive_start_key != NULL)
-    return unsupported (error, "ExclusiveStartKey has no PartiQL form (ExecuteStatement "
-                               "continues with its own NextToken)");
+    return unsupported (error, _("ExclusiveStartKey has no PartiQL form (ExecuteStatement "
+                                 "continues with its own NextToken)"));
   if (request->consistent_read == DYNO_TRISTATE_TRUE && !program)
-    return unsupported (error, "ConsistentRead is a parameter of ExecuteStatement, not part of "
-                               "the statement (the program form passes it)");
+    return unsupported (error, _("ConsistentRead is a parameter of ExecuteStatement, not part of "
+                                 "the statement (the program form passes it)"));
   if (request->select == DYNO_SELECT_COUNT)
-    return unsupported (error, "Select COUNT has no PartiQL form in DynamoDB");
+    return unsupported (error, _("Select COUNT has no PartiQL form in DynamoDB"));
   if (request->segment >= 0 || request->total_segments >= 0)
-    return unsupported (error, "a parallel scan (Segment, TotalSegments) has no PartiQL form");
+    return unsupported (error, _("a parallel scan (Segment, TotalSegments) has no PartiQL form"));
   return TRUE;
 }
 
@@ -421,7 +422,7 @@ emit_select (GString            *out,
   if (request->operation == DYNO_OP_QUERY)
     {
       if (request->key_condition == NULL)
-        return unsupported (error, "the Query has no key condition");
+        return unsupported (error, _("the Query has no key condition"));
       g_string_append (out, " WHERE ");
       if (!append_conjunct (out, request->key_condition, error))
         return FALSE;
@@ -439,8 +440,8 @@ emit_select (GString            *out,
       const DynoPath *sort_key = find_sort_key (request->key_condition);
 
       if (sort_key == NULL)
-        return unsupported (error, "descending order needs ORDER BY on the sort key, and the "
-                                   "key condition does not say which attribute that is");
+        return unsupported (error, _("descending order needs ORDER BY on the sort key, and the "
+                                     "key condition does not say which attribute that is"));
       g_string_append (out, " ORDER BY ");
       append_path (out, sort_key);
       g_string_append (out, " DESC");
@@ -465,12 +466,12 @@ emit_insert (GString            *out,
   if (path == NULL || path->kind != DYNO_EXPR_PATH || dyno_path_get_length (path->path) != 1 ||
       request->item == NULL ||
       dyno_item_lookup (request->item, dyno_path_get_attribute (path->path)) == NULL)
-    return unsupported (error, "PutItem replaces an existing item but INSERT fails when it "
-                               "exists; only a put conditioned on attribute_not_exists(<key "
-                               "attribute>) is an INSERT");
+    return unsupported (error, _("PutItem replaces an existing item but INSERT fails when it "
+                                 "exists; only a put conditioned on attribute_not_exists(<key "
+                                 "attribute>) is an INSERT"));
   if (request->return_values != DYNO_RETURN_VALUES_UNSET &&
       request->return_values != DYNO_RETURN_VALUES_NONE)
-    return unsupported (error, "INSERT returns no attributes");
+    return unsupported (error, _("INSERT returns no attributes"));
 
   g_string_append (out, "INSERT INTO ");
   append_identifier (out, request->table_name);
@@ -509,7 +510,7 @@ append_returning (GString            *out,
     default:
       break;
     }
-  return unsupported (error, "this ReturnValues has no RETURNING form for DELETE");
+  return unsupported (error, _("this ReturnValues has no RETURNING form for DELETE"));
 }
 
 /* TRUE when @condition requires, as one of its top-level AND terms, that a key attribute
@@ -542,13 +543,13 @@ emit_update (GString            *out,
              GError            **error)
 {
   if (request->update == NULL || request->update->clauses->len == 0)
-    return unsupported (error, "the UpdateItem has no update expression");
+    return unsupported (error, _("the UpdateItem has no update expression"));
   /* Checked against DynamoDB Local: UPDATE of a missing item fails with
    * ConditionalCheckFailedException. */
   if (!requires_existing_item (request->condition, request->key))
-    return unsupported (error, "UpdateItem creates a missing item but UPDATE fails on it; only "
-                               "an update conditioned on attribute_exists(<key attribute>) is "
-                               "an UPDATE");
+    return unsupported (error, _("UpdateItem creates a missing item but UPDATE fails on it; only "
+                                 "an update conditioned on attribute_exists(<key attribute>) is "
+                                 "an UPDATE"));
 
   g_string_append (out, "UPDATE ");
   append_identifier (out, request->table_name);
@@ -570,10 +571,10 @@ emit_update (GString            *out,
           append_path (out, clause->path);
           break;
         case DYNO_UPDATE_ADD:
-          return unsupported (error, "ADD (which starts a missing number at 0 and a missing "
-                                     "set empty) has no exact PartiQL form");
+          return unsupported (error, _("ADD (which starts a missing number at 0 and a missing "
+                                       "set empty) has no exact PartiQL form"));
         case DYNO_UPDATE_DELETE:
-          return unsupported (error, "DELETE from a set has no exact PartiQL form");
+          return unsupported (error, _("DELETE from a set has no exact PartiQL form"));
         default:
           g_assert_not_reached ();
         }

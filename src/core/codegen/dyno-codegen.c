@@ -7,6 +7,7 @@
 #include "dyno-codegen.h"
 #include "dyno-codegen-private.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 #include "dyno-error.h"
@@ -19,35 +20,35 @@ typedef struct {
 } DynoCodegenTarget;
 
 static const DynoCodegenTarget targets[] = {
-  { "request-json", "Request JSON", "json",
+  { "request-json", N_("Request JSON"), "json",
     dyno_codegen_emit_request_json },
-  { "cli", "AWS CLI v2", "sh",
+  { "cli", N_("AWS CLI v2"), "sh",
     dyno_codegen_emit_cli },
-  { "js-v3", "JavaScript SDK v3", "js",
+  { "js-v3", N_("JavaScript SDK v3"), "js",
     dyno_codegen_emit_js_v3 },
-  { "js-docclient", "JavaScript SDK v3 (DocumentClient)", "js",
+  { "js-docclient", N_("JavaScript SDK v3 (DocumentClient)"), "js",
     dyno_codegen_emit_js_docclient },
-  { "boto3", "Python boto3 (client)", "python3",
+  { "boto3", N_("Python boto3 (client)"), "python3",
     dyno_codegen_emit_boto3 },
-  { "boto3-resource", "Python boto3 (Table resource)", "python3",
+  { "boto3-resource", N_("Python boto3 (Table resource)"), "python3",
     dyno_codegen_emit_boto3_resource },
-  { "go-v2", "Go SDK v2", "go",
+  { "go-v2", N_("Go SDK v2"), "go",
     dyno_codegen_emit_go_v2 },
-  { "java-v2", "Java SDK v2", "java",
+  { "java-v2", N_("Java SDK v2"), "java",
     dyno_codegen_emit_java_v2 },
-  { "rust", "Rust SDK", "rust",
+  { "rust", N_("Rust SDK"), "rust",
     dyno_codegen_emit_rust },
-  { "dotnet", ".NET SDK (C#)", "c-sharp",
+  { "dotnet", N_(".NET SDK (C#)"), "c-sharp",
     dyno_codegen_emit_dotnet },
-  { "kotlin", "Kotlin SDK", "kotlin",
+  { "kotlin", N_("Kotlin SDK"), "kotlin",
     dyno_codegen_emit_kotlin },
-  { "php", "PHP SDK v3", "php",
+  { "php", N_("PHP SDK v3"), "php",
     dyno_codegen_emit_php },
-  { "ruby", "Ruby SDK v3", "ruby",
+  { "ruby", N_("Ruby SDK v3"), "ruby",
     dyno_codegen_emit_ruby },
-  { "cpp", "C++ SDK", "cpp",
+  { "cpp", N_("C++ SDK"), "cpp",
     dyno_codegen_emit_cpp },
-  { "partiql", "PartiQL", "sql",
+  { "partiql", N_("PartiQL"), "sql",
     dyno_codegen_emit_partiql },
 };
 
@@ -80,7 +81,7 @@ dyno_codegen_get_label (const char *target)
   g_return_val_if_fail (target != NULL, NULL);
 
   t = find_target (target);
-  return t != NULL ? t->label : NULL;
+  return t != NULL ? _(t->label) : NULL;
 }
 
 const char *
@@ -125,19 +126,19 @@ dyno_codegen_emit (const DynoRequest        *request,
   if (t == NULL)
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_FAILED,
-                   "There is no code target named “%s”.", target);
+                   _("There is no code target named “%s”."), target);
       return NULL;
     }
   if (t->emit == NULL)
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_UNSUPPORTED,
-                   "The %s code generator is not available in this build.", t->label);
+                   _("The %s code generator is not available in this build."), _(t->label));
       return NULL;
     }
   if (request->table_name == NULL || request->table_name[0] == '\0')
     {
       g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                           "The request has no table name.");
+                           _("The request has no table name."));
       return NULL;
     }
 

@@ -6,6 +6,8 @@
 
 #include "dyno-export.h"
 
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "dyno-error.h"
@@ -417,8 +419,9 @@ write_csv_row (DynoExporter  *self,
         if (!g_hash_table_contains (self->column_index, name))
           {
             g_set_error (error, DYNO_ERROR, DYNO_ERROR_INVALID_VALUE,
-                         "Item %" G_GUINT64_FORMAT " has the attribute %s, which is not "
-                         "among the CSV columns.", item_number, name);
+                         /* Translators: the item's number, then the attribute. */
+                         _("Item %" PRIu64 " has the attribute %s, which is not "
+                           "among the CSV columns."), item_number, name);
             return FALSE;
           }
       }
@@ -439,9 +442,11 @@ write_csv_row (DynoExporter  *self,
       if (!dyno_csv_format_cell (value, type, self->scratch))
         {
           g_set_error (error, DYNO_ERROR, DYNO_ERROR_INVALID_VALUE,
-                       "Item %" G_GUINT64_FORMAT ": the attribute %s is of type %s, but its "
-                       "CSV column has type %s (give the column the type ANY to keep "
-                       "values of several types).", item_number, name,
+                       /* Translators: the item's number, the attribute, its type, then the
+                        * column's type. */
+                       _("Item %" PRIu64 ": the attribute %s is of type %s, but its "
+                         "CSV column has type %s (give the column the type ANY to keep "
+                         "values of several types)."), item_number, name,
                        dyno_value_type_to_string (dyno_value_get_kind (value)),
                        column_type_name (type));
           g_string_truncate (out, start);

@@ -7,6 +7,8 @@
 
 #include "dyno-import.h"
 
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <string.h>
 
 #include "dyno-error.h"
@@ -158,14 +160,14 @@ dyno_import_parse_type_mapping (const char  *text,
       if (colon == NULL || colon == entry)
         {
           g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                       "\"%s\" is not of the form attribute:TYPE (e.g. tags:SS).", entry);
+                       _("\"%s\" is not of the form attribute:TYPE (e.g. tags:SS)."), entry);
           return NULL;
         }
       if (!parse_column_type (colon + 1, strlen (colon + 1), &type))
         {
           g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                       "\"%s\": %s is not a type; use S, N, B, BOOL, NULL, M, L, SS, NS, BS "
-                       "(or ANY for a CSV column of DynamoDB JSON values).", entry, colon + 1);
+                       _("\"%s\": %s is not a type; use S, N, B, BOOL, NULL, M, L, SS, NS, BS "
+                         "(or ANY for a CSV column of DynamoDB JSON values)."), entry, colon + 1);
           return NULL;
         }
       name = g_strstrip (g_strndup (entry, colon - entry));
@@ -203,8 +205,8 @@ dyno_import_check_item (const DynoTableInfo *schema,
 
       dyno_value_get_member_name (map, i, &len);
       if (len == 0)
-        return g_strdup ("An attribute name is empty; DynamoDB needs names of at least one "
-                         "character.");
+        return g_strdup (_("An attribute name is empty; DynamoDB needs names of at least one "
+                           "character."));
     }
 
   if (schema != NULL)
@@ -243,9 +245,9 @@ dyno_import_check_item (const DynoTableInfo *schema,
 
   size = dyno_item_get_size (item);
   if (size > MAX_ITEM_BYTES)
-    return g_strdup_printf ("Item size has exceeded the maximum allowed size: the item is "
-                            "%" G_GSIZE_FORMAT " bytes, DynamoDB's limit is 400 KB "
-                            "(409,600 bytes).", size);
+    return g_strdup_printf (_("Item size has exceeded the maximum allowed size: the item is "
+                              "%zu bytes, DynamoDB's limit is 400 KB "
+                              "(409,600 bytes)."), size);
 
   return NULL;
 }
@@ -595,7 +597,7 @@ parse_json_record (DynoImporter  *self,
     {
       /* The record is one line of a file whose line the report already names. */
       g_autoptr(GString) message = g_string_new (error != NULL ? error->message
-                                                                : "Not an item.");
+                                                                : _("Not an item."));
 
       if (self->format == DYNO_IMPORT_DDB_JSONL || self->format == DYNO_IMPORT_PLAIN_JSONL)
         g_string_replace (message, "(line 1, column ", "(column ", 0);
@@ -791,7 +793,7 @@ next_json_array (DynoImporter      *self,
           if (*p != '[')
             {
               g_set_error (error, DYNO_ERROR, DYNO_ERROR_JSON,
-                           "Line %" G_GUINT64_FORMAT ": a JSON array must start with '['.",
+                           _("Line %" PRIu64 ": a JSON array must start with '['."),
                            self->line);
               return DYNO_IMPORT_FAILED;
             }
@@ -802,8 +804,8 @@ next_json_array (DynoImporter      *self,
           if (avail == 0)
             return DYNO_IMPORT_END;
           g_set_error (error, DYNO_ERROR, DYNO_ERROR_JSON,
-                       "Line %" G_GUINT64_FORMAT ": unexpected text after the end of the JSON "
-                       "array.", self->line);
+                       _("Line %" PRIu64 ": unexpected text after the end of the JSON "
+                         "array."), self->line);
           return DYNO_IMPORT_FAILED;
         case ARRAY_FIRST:
         case ARRAY_NEXT:
@@ -814,8 +816,8 @@ next_json_array (DynoImporter      *self,
       if (avail == 0)
         {
           g_set_error (error, DYNO_ERROR, DYNO_ERROR_JSON,
-                       "The input ends inside the JSON array (after element %" G_GUINT64_FORMAT
-                       "): the closing ']' is missing.", self->row);
+                       _("The input ends inside the JSON array (after element %" PRIu64
+                         "): the closing ']' is missing."), self->row);
           return DYNO_IMPORT_FAILED;
         }
 
@@ -832,9 +834,9 @@ next_json_array (DynoImporter      *self,
       if (found < 0)
         {
           g_set_error (error, DYNO_ERROR, DYNO_ERROR_JSON,
-                       "The input ends inside element %" G_GUINT64_FORMAT " of the JSON array "
-                       "(line %" G_GUINT64_FORMAT "): a string, object or the array is not "
-                       "closed.", self->row + 1, self->line);
+                       _("The input ends inside element %" PRIu64 " of the JSON array "
+                         "(line %" PRIu64 "): a string, object or the array is not "
+                         "closed."), self->row + 1, self->line);
           return DYNO_IMPORT_FAILED;
         }
 
@@ -848,8 +850,8 @@ next_json_array (DynoImporter      *self,
       if (len == 0)
         {
           consume (self, end + 1);
-          reason = g_strdup ("The array element is empty (two commas in a row, or a comma "
-                             "before ']').");
+          reason = g_strdup (_("The array element is empty (two commas in a row, or a comma "
+                               "before ']')."));
           return finish_record (self, NULL, reason, line, out_item, out_reject, out_row);
         }
 
@@ -910,8 +912,8 @@ parse_csv_record (DynoImporter  *self,
                   if (!eof)
                     return 0;
                   *consumed = len;
-                  *bad = g_strdup_printf ("The quoted cell in column %u is not closed before "
-                                          "the end of the input.", n + 1);
+                  *bad = g_strdup_printf (_("The quoted cell in column %u is not closed before "
+                                            "the end of the input."), n + 1);
                   return -1;
                 }
               if (p[i] == '"')
@@ -937,8 +939,8 @@ parse_csv_record (DynoImporter  *self,
               if (nl == NULL && !eof)
                 return 0;
               *consumed = nl != NULL ? (gsize) (nl - p) + 1 : len;
-              *bad = g_strdup_printf ("Column %u has text after its closing quote (a quote "
-                                      "inside a quoted cell is written as \"\").", n + 1);
+              *bad = g_strdup_printf (_("Column %u has text after its closing quote (a quote "
+                                        "inside a quoted cell is written as \"\")."), n + 1);
               return -1;
             }
         }
@@ -1026,7 +1028,7 @@ binary_from_base64 (const char  *text,
   if (!base64_valid (text, len))
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_INVALID_VALUE,
-                   "Column %s: \"%.*s\" is not base64 (a B value is written in base64).",
+                   _("Column %s: \"%.*s\" is not base64 (a B value is written in base64)."),
                    column, (int) MIN (len, 40), text);
       return NULL;
     }
@@ -1062,7 +1064,9 @@ set_from_cell (const char     *text,
   if (wrapper == NULL)
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_INVALID_VALUE,
-                   "Column %s: a %s cell is a JSON array (e.g. %s): %s", column,
+                   /* Translators: the column, its type (such as SS), an example, then the
+                    * parser's message. */
+                   _("Column %s: a %s cell is a JSON array (e.g. %s): %s"), column,
                    dyno_value_type_to_string (type),
                    type == DYNO_VALUE_NS ? "[1,2.5]" : type == DYNO_VALUE_BS ? "[\"AQ==\"]"
                                                                              : "[\"a\",\"b\"]",
@@ -1073,7 +1077,8 @@ set_from_cell (const char     *text,
   if (value == NULL || dyno_value_get_kind (value) != type)
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_INVALID_VALUE,
-                   "Column %s: the cell is not a %s.", column, dyno_value_type_to_string (type));
+                   /* Translators: the column, then a type (such as N). */
+                   _("Column %s: the cell is not a %s."), column, dyno_value_type_to_string (type));
       return NULL;
     }
 
@@ -1101,7 +1106,7 @@ value_from_cell (GString     *cell,
 
         value = dyno_value_new_number (trimmed, -1, &local_error);
         if (value == NULL)
-          g_set_error (error, DYNO_ERROR, DYNO_ERROR_INVALID_VALUE, "Column %s: %s", column,
+          g_set_error (error, DYNO_ERROR, DYNO_ERROR_INVALID_VALUE, _("Column %s: %s"), column,
                        local_error->message);
         return value;
       }
@@ -1113,14 +1118,14 @@ value_from_cell (GString     *cell,
       if (g_ascii_strcasecmp (text, "false") == 0)
         return dyno_value_new_bool (FALSE);
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_INVALID_VALUE,
-                   "Column %s: a BOOL cell is true or false, not \"%.*s\".", column,
+                   _("Column %s: a BOOL cell is true or false, not \"%.*s\"."), column,
                    (int) MIN (len, 40), text);
       return NULL;
     case DYNO_VALUE_NULL:
       if (g_ascii_strcasecmp (text, "null") == 0 || g_ascii_strcasecmp (text, "true") == 0)
         return dyno_value_new_null ();
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_INVALID_VALUE,
-                   "Column %s: a NULL cell is null, not \"%.*s\".", column,
+                   _("Column %s: a NULL cell is null, not \"%.*s\"."), column,
                    (int) MIN (len, 40), text);
       return NULL;
     case DYNO_VALUE_SS:
@@ -1144,7 +1149,8 @@ value_from_cell (GString     *cell,
         value = dyno_value_from_ddb_json (json->str, json->len, &local_error);
         if (value == NULL)
           g_set_error (error, DYNO_ERROR, DYNO_ERROR_INVALID_VALUE,
-                       "Column %s: not a DynamoDB-JSON %s: %s", column,
+                       /* Translators: the column, its type, then the parser's message. */
+                       _("Column %s: not a DynamoDB-JSON %s: %s"), column,
                        type == DYNO_VALUE_M ? "map" : type == DYNO_VALUE_L ? "list" : "value",
                        local_error->message);
         return value;
@@ -1183,14 +1189,14 @@ read_csv_header (DynoImporter  *self,
       if (field->len == 0)
         {
           g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                       "The CSV header (line %" G_GUINT64_FORMAT ") has an empty name in "
-                       "column %u: every column needs an attribute name.", self->line, i + 1);
+                       _("The CSV header (line %" PRIu64 ") has an empty name in "
+                         "column %u: every column needs an attribute name."), self->line, i + 1);
           return FALSE;
         }
       if (g_hash_table_contains (seen, field->str))
         {
           g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                       "The CSV header (line %" G_GUINT64_FORMAT ") names %s twice.",
+                       _("The CSV header (line %" PRIu64 ") names %s twice."),
                        self->line, field->str);
           return FALSE;
         }
@@ -1211,8 +1217,8 @@ read_csv_type_row (DynoImporter  *self,
   if (n_fields != self->columns->len)
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                   "The CSV type row (line %" G_GUINT64_FORMAT ") has %u cells where the "
-                   "header has %u.", self->line, n_fields, self->columns->len);
+                   _("The CSV type row (line %" PRIu64 ") has %u cells where the "
+                     "header has %u."), self->line, n_fields, self->columns->len);
       return FALSE;
     }
   for (guint i = 0; i < n_fields; i++)
@@ -1228,8 +1234,9 @@ read_csv_type_row (DynoImporter  *self,
       if (!parse_column_type (text, strlen (text), &type))
         {
           g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                       "The CSV type row (line %" G_GUINT64_FORMAT "), column %s: \"%s\" is "
-                       "not a type (S, N, B, BOOL, NULL, M, L, SS, NS, BS or ANY).", self->line,
+                       /* Translators: the line, the column, then the text found. */
+                       _("The CSV type row (line %" PRIu64 "), column %s: \"%s\" is "
+                         "not a type (S, N, B, BOOL, NULL, M, L, SS, NS, BS or ANY)."), self->line,
                        (const char *) g_ptr_array_index (self->columns, i), text);
           return FALSE;
         }
@@ -1249,7 +1256,7 @@ item_from_csv_fields (DynoImporter  *self,
 
   if (n_fields != self->columns->len)
     {
-      *reason = g_strdup_printf ("The row has %u cells where the header has %u.", n_fields,
+      *reason = g_strdup_printf (_("The row has %u cells where the header has %u."), n_fields,
                                  self->columns->len);
       return NULL;
     }
@@ -1268,9 +1275,10 @@ item_from_csv_fields (DynoImporter  *self,
         continue;  /* absent */
       if (cell->len == 0 && type != DYNO_VALUE_S && type != DYNO_VALUE_B)
         {
-          *reason = g_strdup_printf ("Column %s: an empty quoted cell is an empty string, "
-                                     "which a %s cannot be (leave the cell unquoted and empty "
-                                     "for no value).", name,
+          /* Translators: the column, then its type. */
+          *reason = g_strdup_printf (_("Column %s: an empty quoted cell is an empty string, "
+                                       "which a %s cannot be (leave the cell unquoted and empty "
+                                       "for no value)."), name,
                                      type == DYNO_CSV_TYPE_ANY
                                      ? "ANY" : dyno_value_type_to_string (type));
           dyno_value_builder_reset (builder);
@@ -1319,8 +1327,8 @@ next_csv (DynoImporter      *self,
           if (!self->have_header)
             {
               g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                           "The CSV input is empty: it needs a header row naming the "
-                           "attributes.");
+                           _("The CSV input is empty: it needs a header row naming the "
+                             "attributes."));
               return DYNO_IMPORT_FAILED;
             }
           return DYNO_IMPORT_END;
@@ -1335,7 +1343,7 @@ next_csv (DynoImporter      *self,
           if (status < 0)
             {
               g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                           "The CSV header (line %" G_GUINT64_FORMAT ") cannot be read: %s",
+                           _("The CSV header (line %" PRIu64 ") cannot be read: %s"),
                            line, bad);
               return DYNO_IMPORT_FAILED;
             }

@@ -7,6 +7,7 @@
 
 #include "dyno-safe-write.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 #include "dyno-error.h"
@@ -68,7 +69,7 @@ dyno_safe_write_extract_key (const DynoTableInfo  *schema,
       if (value == NULL)
         {
           g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                       "The item has no %s key %s.", i == 0 ? "partition" : "sort",
+                       _("The item has no %s key %s."), i == 0 ? "partition" : "sort",
                        keys[i]->name);
           dyno_value_builder_reset (builder);
           return NULL;
@@ -346,15 +347,18 @@ check_keys (const DynoTableInfo  *schema,
       if (a == NULL || b == NULL)
         {
           g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                       "The %s item has no %s key %s.", a == NULL ? "loaded" : "edited",
-                       i == 0 ? "partition" : "sort", keys[i]->name);
+                       /* Translators: "loaded" or "edited", "partition" or "sort", then the
+                        * attribute. */
+                       _("The %s item has no %s key %s."),
+                       a == NULL ? C_("item", "loaded") : C_("item", "edited"),
+                       i == 0 ? C_("key", "partition") : C_("key", "sort"), keys[i]->name);
           return FALSE;
         }
       if (!dyno_value_equal (a, b))
         {
           g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                       "The key attribute %s changed: an item's key cannot be edited.  Save "
-                       "the item as a new item and delete the old one.", keys[i]->name);
+                       _("The key attribute %s changed: an item's key cannot be edited.  Save "
+                         "the item as a new item and delete the old one."), keys[i]->name);
           return FALSE;
         }
     }
@@ -376,7 +380,8 @@ prepare_version (Plan    *plan,
   if (loaded != NULL && dyno_value_get_kind (loaded) != DYNO_VALUE_N)
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                   "The version attribute %s is a %s; it must be a number.", plan->version,
+                   /* Translators: the attribute, then its type (such as S). */
+                   _("The version attribute %s is a %s; it must be a number."), plan->version,
                    dyno_value_type_to_string (dyno_value_get_kind (loaded)));
       return FALSE;
     }
@@ -475,7 +480,7 @@ dyno_safe_write_edit (const DynoTableInfo         *schema,
   if (update->clauses->len == 0)
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                   "Nothing to save: the item is unchanged.");
+                   _("Nothing to save: the item is unchanged."));
       return NULL;
     }
 
@@ -517,9 +522,9 @@ dyno_safe_write_edit (const DynoTableInfo         *schema,
       if (condition_len > limit)
         {
           g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                       "The edit changes too many attributes to condition it within "
-                       "DynamoDB's 4 KB expression limit.  Give the table a version "
-                       "attribute, or save fewer changes at a time.");
+                       _("The edit changes too many attributes to condition it within "
+                         "DynamoDB's 4 KB expression limit.  Give the table a version "
+                         "attribute, or save fewer changes at a time."));
           return NULL;
         }
       if (info != NULL)
@@ -527,13 +532,13 @@ dyno_safe_write_edit (const DynoTableInfo         *schema,
           info->covers_all = FALSE;
           info->n_conditioned = n_reduced;
           info->note = g_strdup_printf (
-            "The item has too many attributes to condition the save on all of them (4 KB "
-            "expression limit): it is conditioned on %s, so a concurrent change to another "
-            "attribute is not detected.",
-            plan.version != NULL ? (n_reduced > 0 ? "the version attribute and the changed "
-                                                    "attributes"
-                                                  : "the version attribute")
-                                 : "the attributes it changes");
+            _("The item has too many attributes to condition the save on all of them (4 KB "
+              "expression limit): it is conditioned on %s, so a concurrent change to another "
+              "attribute is not detected."),
+            plan.version != NULL ? (n_reduced > 0 ? _("the version attribute and the changed "
+                                                      "attributes")
+                                                  : _("the version attribute"))
+                                 : _("the attributes it changes"));
         }
     }
 
@@ -552,10 +557,12 @@ dyno_safe_write_edit (const DynoTableInfo         *schema,
           g_autofree char *previous = g_steal_pointer (&info->note);
 
           info->strategy = DYNO_SAFE_WRITE_PUT;
-          info->note = g_strdup_printf ("%s%sThe changes are too many for one UpdateExpression "
-                                        "(4 KB, 300 operators): the whole item is written "
-                                        "with a conditional PutItem, which replaces "
-                                        "attributes the editor did not load.",
+          /* Translators: the first two %s are an earlier note and its separating spaces
+           * (or nothing); keep them first. */
+          info->note = g_strdup_printf (_("%s%sThe changes are too many for one UpdateExpression "
+                                          "(4 KB, 300 operators): the whole item is written "
+                                          "with a conditional PutItem, which replaces "
+                                          "attributes the editor did not load."),
                                         previous != NULL ? previous : "",
                                         previous != NULL ? "  " : "");
         }
@@ -619,12 +626,12 @@ dyno_safe_write_delete (const DynoTableInfo         *schema,
           info->covers_all = FALSE;
           info->n_conditioned = 0;
           info->note = g_strdup (plan.version != NULL
-                                 ? "The item has too many attributes to condition the delete "
-                                   "on all of them (4 KB expression limit): it is conditioned "
-                                   "on the version attribute."
-                                 : "The item has too many attributes to condition the delete "
-                                   "on all of them (4 KB expression limit): it only checks "
-                                   "that the item still exists.");
+                                 ? _("The item has too many attributes to condition the delete "
+                                     "on all of them (4 KB expression limit): it is "
+                                     "conditioned on the version attribute.")
+                                 : _("The item has too many attributes to condition the delete "
+                                     "on all of them (4 KB expression limit): it only checks "
+                                     "that the item still exists."));
         }
     }
 

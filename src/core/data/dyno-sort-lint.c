@@ -7,6 +7,7 @@
 
 #include "dyno-sort-lint.h"
 
+#include <glib/gi18n-lib.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -182,10 +183,11 @@ check_unpadded (GPtrArray          *lints,
       first = strcmp (key, samples[s]) < 0 ? key : samples[s];
       second = first == key ? samples[s] : key;
       add_lint (lints, DYNO_SORT_LINT_UNPADDED_NUMBER, key, offset, length, samples[s],
-                g_strdup_printf ("%s sorts before %s: DynamoDB compares string keys byte by "
-                                 "byte, so the numbers %s and %s compare as text, not as "
-                                 "numbers.  Pad numbers in keys with zeros to one fixed width "
-                                 "(%s).", first, second, number, other_number, padded));
+                /* Translators: two keys, then the two numbers in them. */
+                g_strdup_printf (_("%s sorts before %s: DynamoDB compares string keys byte by "
+                                   "byte, so the numbers %s and %s compare as text, not as "
+                                   "numbers.  Pad numbers in keys with zeros to one fixed width "
+                                   "(%s)."), first, second, number, other_number, padded));
       return;
     }
 }
@@ -249,9 +251,9 @@ check_dates (GPtrArray  *lints,
           else
             day = x, month = y;
           add_lint (lints, DYNO_SORT_LINT_NON_ISO_DATE, key, i, total, NULL,
-                    g_strdup_printf ("%s is not an ISO 8601 date: as text it sorts by its "
-                                     "first field, not by year, month and day.  Write dates "
-                                     "year first with padded fields (%04d-%02d-%02d).", text,
+                    g_strdup_printf (_("%s is not an ISO 8601 date: as text it sorts by its "
+                                       "first field, not by year, month and day.  Write dates "
+                                       "year first with padded fields (%04d-%02d-%02d)."), text,
                                      year, month, day));
           return;
         }
@@ -262,9 +264,9 @@ check_dates (GPtrArray  *lints,
           g_autofree char *text = g_strndup (key + i, total);
 
           add_lint (lints, DYNO_SORT_LINT_NON_ISO_DATE, key, i, total, NULL,
-                    g_strdup_printf ("%s has a month or day without its leading zero, so "
-                                     "%.4s%c10 sorts before %.4s%c9.  Pad them to two digits "
-                                     "(%.4s%c%02d%c%02d).", text, key + i, sep1, key + i, sep1,
+                    g_strdup_printf (_("%s has a month or day without its leading zero, so "
+                                       "%.4s%c10 sorts before %.4s%c9.  Pad them to two digits "
+                                       "(%.4s%c%02d%c%02d)."), text, key + i, sep1, key + i, sep1,
                                      key + i, sep1,
                                      atoi (key + i + a + 1), sep1,
                                      atoi (key + i + a + 1 + b + 1)));
@@ -286,8 +288,8 @@ times:
               g_autofree char *text = g_strndup (key + i, k + 2 - i);
 
               add_lint (lints, DYNO_SORT_LINT_NON_ISO_DATE, key, i, k + 2 - i, NULL,
-                        g_strdup_printf ("%s is a 12-hour time: as text, 1:00 PM sorts before "
-                                         "9:00 AM.  Use 24-hour ISO 8601 times (13:00).",
+                        g_strdup_printf (_("%s is a 12-hour time: as text, 1:00 PM sorts before "
+                                           "9:00 AM.  Use 24-hour ISO 8601 times (13:00)."),
                                          text));
               return;
             }
@@ -320,9 +322,9 @@ times:
             g_autofree char *text = g_strndup (key + i, word);
 
             add_lint (lints, DYNO_SORT_LINT_NON_ISO_DATE, key, i, word, NULL,
-                      g_strdup_printf ("The date with the month name %s sorts alphabetically "
-                                       "(Apr before Jan).  Write dates as ISO 8601 "
-                                       "(YYYY-MM-DD).", text));
+                      g_strdup_printf (_("The date with the month name %s sorts alphabetically "
+                                         "(Apr before Jan).  Write dates as ISO 8601 "
+                                         "(YYYY-MM-DD)."), text));
             return;
           }
         }
@@ -395,9 +397,10 @@ check_time_zones (GPtrArray          *lints,
       if (other == NULL || strcmp (other, zone) == 0)
         continue;
       add_lint (lints, DYNO_SORT_LINT_MIXED_TIME_ZONES, key, offset, length, samples[s],
-                g_strdup_printf ("%s and %s write their times with different time zones "
-                                 "(%s and %s): as text they sort by local clock time, not by "
-                                 "instant.  Store every time in UTC with a Z.", key, samples[s],
+                /* Translators: two keys, then their two time zones. */
+                g_strdup_printf (_("%s and %s write their times with different time zones "
+                                   "(%s and %s): as text they sort by local clock time, not by "
+                                   "instant.  Store every time in UTC with a Z."), key, samples[s],
                                  *zone ? zone : "none", *other ? other : "none"));
       return;
     }
@@ -459,10 +462,12 @@ check_delimiters (GPtrArray          *lints,
     return;
 
   add_lint (lints, DYNO_SORT_LINT_MIXED_DELIMITERS, key, tag_len, 1, example,
-            g_strdup_printf ("%s uses '%c' after %.*s where the other keys use '%c' (%s): "
-                             "'%c' and '%c' sort apart, so these keys do not group together "
-                             "and begins_with(\"%.*s%c\") misses %s.  Use one delimiter "
-                             "throughout.", key, mine, (int) tag_len, key, dominant, example,
+            /* Translators: the key, its delimiter, the entity before it, the usual delimiter,
+             * examples, then the two delimiters again. */
+            g_strdup_printf (_("%s uses '%c' after %.*s where the other keys use '%c' (%s): "
+                               "'%c' and '%c' sort apart, so these keys do not group together "
+                               "and begins_with(\"%.*s%c\") misses %s.  Use one delimiter "
+                               "throughout."), key, mine, (int) tag_len, key, dominant, example,
                              mine, dominant, (int) tag_len, key, dominant, key));
 }
 
@@ -493,10 +498,11 @@ check_entities (GPtrArray          *lints,
       if (!case_done && g_ascii_strcasecmp (theirs, mine) == 0)
         {
           add_lint (lints, DYNO_SORT_LINT_MIXED_CASE, key, 0, strlen (mine), samples[s],
-                    g_strdup_printf ("%s and %s spell the entity %s in different case: "
-                                     "every upper-case letter sorts before every lower-case "
-                                     "one, and begins_with is case-sensitive.  Use one "
-                                     "spelling.", key, samples[s], mine));
+                    /* Translators: two keys, then the entity. */
+                    g_strdup_printf (_("%s and %s spell the entity %s in different case: "
+                                       "every upper-case letter sorts before every lower-case "
+                                       "one, and begins_with is case-sensitive.  Use one "
+                                       "spelling."), key, samples[s], mine));
           case_done = TRUE;
           continue;
         }
@@ -510,9 +516,11 @@ check_entities (GPtrArray          *lints,
       else
         continue;
       add_lint (lints, DYNO_SORT_LINT_PREFIX_OF_OTHER_ENTITY, key, 0, strlen (mine), samples[s],
-                g_strdup_printf ("The entity %s is a prefix of %s: begins_with(\"%s\") also "
-                                 "matches %s keys (%s).  Query with the delimiter: "
-                                 "begins_with(\"%s%c\").", shorter, longer, shorter, longer,
+                /* Translators: the shorter entity, the longer one, the prefix, the longer
+                 * entity, examples, then the prefix with its delimiter. */
+                g_strdup_printf (_("The entity %s is a prefix of %s: begins_with(\"%s\") also "
+                                   "matches %s keys (%s).  Query with the delimiter: "
+                                   "begins_with(\"%s%c\")."), shorter, longer, shorter, longer,
                                  shorter == mine ? samples[s] : key, shorter, delimiter));
       prefix_done = TRUE;
     }
@@ -554,12 +562,15 @@ check_uuid (GPtrArray  *lints,
       if (version == '6' || version == '7')
         return;
       add_lint (lints, DYNO_SORT_LINT_RAW_UUID, key, i, 36, NULL,
-                g_strdup_printf ("%.36s is a %s UUID: items sorted by it come in %s order, not "
-                                 "in the order they were made.  If you meant creation order, "
-                                 "put an ISO 8601 timestamp first, or use a UUIDv7 or a ULID.",
-                                 key + i, version == '4' ? "random (version 4)"
-                                          : version == '1' ? "version 1" : "non time-ordered",
-                                 version == '1' ? "scrambled" : "random"));
+                /* Translators: the UUID, its kind ("random (version 4)", "version 1" or "non
+                 * time-ordered"), then "scrambled" or "random". */
+                g_strdup_printf (_("%.36s is a %s UUID: items sorted by it come in %s order, not "
+                                   "in the order they were made.  If you meant creation order, "
+                                   "put an ISO 8601 timestamp first, or use a UUIDv7 or a ULID."),
+                                 key + i, version == '4' ? _("random (version 4)")
+                                          : version == '1' ? _("version 1")
+                                          : _("non time-ordered"),
+                                 version == '1' ? _("scrambled") : _("random")));
       return;
     }
 }
@@ -697,7 +708,8 @@ dyno_sort_lint_place_item (const DynoTableInfo  *schema,
       if (index == NULL)
         {
           g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                       "The table %s has no index %s.", dyno_table_info_get_name (schema),
+                       /* Translators: the table, then the index. */
+                       _("The table %s has no index %s."), dyno_table_info_get_name (schema),
                        index_name);
           return NULL;
         }
@@ -719,7 +731,7 @@ dyno_sort_lint_place_item (const DynoTableInfo  *schema,
     {
       if (index_name != NULL)
         return g_steal_pointer (&placement);  /* not in the index: a sparse index */
-      g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION, "The item has no %s key %s.",
+      g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION, _("The item has no %s key %s."),
                    pk_value == NULL ? "partition" : "sort",
                    pk_value == NULL ? pk->name : sk->name);
       return NULL;

@@ -7,6 +7,7 @@
 #include "dyno-expr.h"
 #include "dyno-expr-private.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 guint
@@ -75,7 +76,7 @@ dyno_token_describe (const DynoLexer *lexer,
   gsize len;
 
   if (token->kind == DYNO_TOKEN_EOF)
-    return g_strdup ("end of input");
+    return g_strdup (_("end of input"));
   start = lexer->text + token->offset;
   len = token->length;
   /* Long tokens are cut at a character boundary. */
@@ -101,7 +102,8 @@ lex_error (DynoLexer          *lexer,
   guint column = dyno_text_column (lexer->text, offset);
 
   dyno_set_location (loc, lexer->text, offset, length);
-  g_set_error (error, DYNO_ERROR, DYNO_ERROR_SYNTAX, "Syntax error at column %u: %s",
+  /* Translators: the column, then what is wrong. */
+  g_set_error (error, DYNO_ERROR, DYNO_ERROR_SYNTAX, _("Syntax error at column %u: %s"),
                column, message);
   return FALSE;
 }
@@ -140,7 +142,7 @@ lex_string (DynoLexer          *lexer,
         {
           g_string_free (out, TRUE);
           return lex_error (lexer, start, i - start, loc, error,
-                            "the string that starts here is not closed with \"");
+                            _("the string that starts here is not closed with \""));
         }
       if (c == '"')
         {
@@ -151,8 +153,8 @@ lex_string (DynoLexer          *lexer,
         {
           g_string_free (out, TRUE);
           return lex_error (lexer, i, 1, loc, error,
-                            "a control character in a string must be written as an escape "
-                            "such as \\n or \\u0009");
+                            _("a control character in a string must be written as an escape "
+                              "such as \\n or \\u0009"));
         }
       if (c != '\\')
         {
@@ -185,7 +187,7 @@ lex_string (DynoLexer          *lexer,
                   {
                     g_string_free (out, TRUE);
                     return lex_error (lexer, esc, 2, loc, error,
-                                      "\\u must be followed by four hexadecimal digits");
+                                      _("\\u must be followed by four hexadecimal digits"));
                   }
                 ch = ch * 16 + (gunichar) d;
               }
@@ -208,8 +210,8 @@ lex_string (DynoLexer          *lexer,
                   {
                     g_string_free (out, TRUE);
                     return lex_error (lexer, esc, 6, loc, error,
-                                      "a \\u escape of a high surrogate must be followed by "
-                                      "one of a low surrogate");
+                                      _("a \\u escape of a high surrogate must be followed by "
+                                        "one of a low surrogate"));
                   }
                 ch = 0x10000 + ((ch - 0xD800) << 10) + (low - 0xDC00);
                 i += 6;
@@ -218,8 +220,8 @@ lex_string (DynoLexer          *lexer,
               {
                 g_string_free (out, TRUE);
                 return lex_error (lexer, esc, 6, loc, error,
-                                  "a \\u escape of a low surrogate must follow one of a high "
-                                  "surrogate");
+                                  _("a \\u escape of a low surrogate must follow one of a high "
+                                    "surrogate"));
               }
             g_string_append_unichar (out, ch);
           }
@@ -227,8 +229,8 @@ lex_string (DynoLexer          *lexer,
         default:
           g_string_free (out, TRUE);
           return lex_error (lexer, i, i + 1 < lexer->len ? 2 : 1, loc, error,
-                            "unknown escape in a string (use \\\", \\\\, \\/, \\b, \\f, \\n, "
-                            "\\r, \\t or \\uXXXX)");
+                            _("unknown escape in a string (use \\\", \\\\, \\/, \\b, \\f, \\n, "
+                              "\\r, \\t or \\uXXXX)"));
         }
     }
   token->kind = DYNO_TOKEN_STRING;
@@ -257,7 +259,7 @@ lex_quoted_name (DynoLexer          *lexer,
         {
           g_string_free (out, TRUE);
           return lex_error (lexer, start, i - start, loc, error,
-                            "the name that starts here is not closed with `");
+                            _("the name that starts here is not closed with `"));
         }
       if (text[i] == '`')
         {
@@ -277,7 +279,8 @@ lex_quoted_name (DynoLexer          *lexer,
   if (out->len == 0)
     {
       g_string_free (out, TRUE);
-      return lex_error (lexer, start, i - start, loc, error, "an attribute name cannot be empty");
+      return lex_error (lexer, start, i - start, loc, error,
+                        _("an attribute name cannot be empty"));
     }
   token->kind = DYNO_TOKEN_QUOTED_NAME;
   token->offset = start;
@@ -325,14 +328,14 @@ lex_number (DynoLexer          *lexer,
       while (is_ident_char (text[end]))
         end++;
       if (lexer->syntax == DYNO_SYNTAX_INLINE)
-        message = g_strdup_printf ("\"%.*s\" is not a number; write a name that starts with "
-                                   "a digit in backticks: `%.*s`",
+        message = g_strdup_printf (_("\"%.*s\" is not a number; write a name that starts with "
+                                     "a digit in backticks: `%.*s`"),
                                    (int) (end - start), text + start,
                                    (int) (end - start), text + start);
       else
-        message = g_strdup_printf ("\"%.*s\" is not a valid name; a name that starts with a "
-                                   "digit needs an ExpressionAttributeNames placeholder "
-                                   "such as #n",
+        message = g_strdup_printf (_("\"%.*s\" is not a valid name; a name that starts with a "
+                                     "digit needs an ExpressionAttributeNames placeholder "
+                                     "such as #n"),
                                    (int) (end - start), text + start);
       return lex_error (lexer, start, end - start, loc, error, message);
     }
@@ -393,7 +396,7 @@ lex_ddb_json (DynoLexer          *lexer,
         }
     }
   return lex_error (lexer, start, i - start, loc, error,
-                    "the DynamoDB JSON value that starts here is not closed with }");
+                    _("the DynamoDB JSON value that starts here is not closed with }"));
 }
 
 gboolean
@@ -478,14 +481,14 @@ dyno_lexer_next (DynoLexer          *lexer,
         return lex_ddb_json (lexer, token, loc, error);
       if (c == '#' && lexer->syntax == DYNO_SYNTAX_INLINE)
         return lex_error (lexer, start, 1, loc, error,
-                          "#name placeholders are not used in the inline syntax; write the "
-                          "name itself, in backticks if needed");
+                          _("#name placeholders are not used in the inline syntax; write the "
+                            "name itself, in backticks if needed"));
       while (is_ident_char (text[i]))
         i++;
       if (i == start + 1)
         return lex_error (lexer, start, 1, loc, error,
-                          c == '#' ? "\"#\" must be followed by a placeholder name such as #n"
-                                   : "\":\" must be followed by a placeholder name such as :v");
+                          c == '#' ? _("\"#\" must be followed by a placeholder name such as #n")
+                                   : _("\":\" must be followed by a placeholder name such as :v"));
       token->kind = c == '#' ? DYNO_TOKEN_NAME_REF : DYNO_TOKEN_VALUE_REF;
       token->length = i - start;
       token->text = g_strndup (text + start, i - start);
@@ -507,9 +510,9 @@ dyno_lexer_next (DynoLexer          *lexer,
   else if (c == '"' || c == '\'' || c == '`')
     {
       return lex_error (lexer, start, 1, loc, error,
-                        "quoted literals are not part of DynamoDB's syntax; put values in "
-                        "ExpressionAttributeValues (:v) and awkward names in "
-                        "ExpressionAttributeNames (#n)");
+                        _("quoted literals are not part of DynamoDB's syntax; put values in "
+                          "ExpressionAttributeValues (:v) and awkward names in "
+                          "ExpressionAttributeNames (#n)"));
     }
 
   {
@@ -517,12 +520,12 @@ dyno_lexer_next (DynoLexer          *lexer,
     g_autofree char *message = NULL;
 
     if (!g_utf8_validate (text + start, clen, NULL))
-      message = g_strdup ("the text is not valid UTF-8");
+      message = g_strdup (_("the text is not valid UTF-8"));
     else if (lexer->syntax == DYNO_SYNTAX_INLINE && ((guchar) c >= 0x80))
-      message = g_strdup_printf ("unexpected character \"%.*s\"; write names with such "
-                                 "characters in backticks", (int) clen, text + start);
+      message = g_strdup_printf (_("unexpected character \"%.*s\"; write names with such "
+                                   "characters in backticks"), (int) clen, text + start);
     else
-      message = g_strdup_printf ("unexpected character \"%.*s\"", (int) clen, text + start);
+      message = g_strdup_printf (_("unexpected character \"%.*s\""), (int) clen, text + start);
     return lex_error (lexer, start, clen, loc, error, message);
   }
 }

@@ -7,6 +7,7 @@
 #include "dyno-expr.h"
 #include "dyno-expr-private.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 #include "dyno-json.h"
@@ -51,9 +52,12 @@ parser_fail (Parser     *p,
   column = dyno_text_column (p->lexer.text, offset);
   dyno_set_location (p->loc, p->lexer.text, offset, length);
   if (code == DYNO_ERROR_SYNTAX)
-    g_set_error (p->error, DYNO_ERROR, code, "Syntax error at column %u: %s", column, message);
+    /* Translators: the column, then what is wrong. */
+    g_set_error (p->error, DYNO_ERROR, code, _("Syntax error at column %u: %s"), column, message);
   else
-    g_set_error (p->error, DYNO_ERROR, code, "Invalid %s: %s (at column %u)", p->field,
+    /* Translators: the request field (such as KeyConditionExpression), what is wrong, then the
+     * column. */
+    g_set_error (p->error, DYNO_ERROR, code, _("Invalid %s: %s (at column %u)"), p->field,
                  message, column);
 }
 
@@ -100,10 +104,14 @@ expected (Parser     *p,
 
   if (is_inline (p) && p->tok.kind == DYNO_TOKEN_IDENT && dyno_is_inline_keyword (p->tok.text))
     syntax_error (p, p->tok.offset, p->tok.length,
-                  "expected %s, found %s (write an attribute called %s in backticks: `%s`)",
+                  /* Translators: what was expected (a phrase such as "an attribute name"), the
+                   * text found, then a name (twice). */
+                  _("expected %s, found %s (write an attribute called %s in backticks: `%s`)"),
                   what, found, p->tok.text, p->tok.text);
   else
-    syntax_error (p, p->tok.offset, p->tok.length, "expected %s, found %s", what, found);
+    /* Translators: what was expected (a phrase such as "an attribute name"), then the text found
+     * (quoted, or "end of input"). */
+    syntax_error (p, p->tok.offset, p->tok.length, _("expected %s, found %s"), what, found);
 }
 
 static gboolean
@@ -181,7 +189,7 @@ parser_init (Parser             *p,
   p->error = error;
   if (!g_utf8_validate (text, -1, &bad))
     {
-      syntax_error (p, bad - text, 1, "the text is not valid UTF-8");
+      syntax_error (p, bad - text, 1, _("the text is not valid UTF-8"));
       return FALSE;
     }
   return advance (p);
@@ -247,8 +255,8 @@ parse_name_element (Parser   *p,
           if (first && !tok_starts_path (p))
             {
               g_autofree char *what =
-                g_strdup_printf ("an attribute name (write an attribute called %s in "
-                                 "backticks: `%s`)", p->tok.text, p->tok.text);
+                g_strdup_printf (_("an attribute name (write an attribute called %s in "
+                                   "backticks: `%s`)"), p->tok.text, p->tok.text);
               expected (p, what);
               return NULL;
             }
@@ -258,14 +266,14 @@ parse_name_element (Parser   *p,
           /* DynamoDB (Local) answers `Syntax error; token: "_"`: a bare name starts with a
            * letter, as the Developer Guide says; '_' is allowed after it. */
           syntax_error (p, p->tok.offset, 1,
-                        "\"%s\" is not a valid name; a name that starts with '_' needs an "
-                        "ExpressionAttributeNames placeholder such as #n", p->tok.text);
+                        _("\"%s\" is not a valid name; a name that starts with '_' needs an "
+                          "ExpressionAttributeNames placeholder such as #n"), p->tok.text);
           return NULL;
         }
       else if (dyno_is_reserved_word (p->tok.text))
         {
           semantic_error (p, p->tok.offset, p->tok.length,
-                          "Attribute name is a reserved keyword; reserved keyword: %s",
+                          _("Attribute name is a reserved keyword; reserved keyword: %s"),
                           p->tok.text);
           return NULL;
         }
@@ -282,8 +290,8 @@ parse_name_element (Parser   *p,
         if (resolved == NULL)
           {
             semantic_error (p, p->tok.offset, p->tok.length,
-                            "An expression attribute name used in the document path is not "
-                            "defined; attribute name: %s", p->tok.text);
+                            _("An expression attribute name used in the document path is not "
+                              "defined; attribute name: %s"), p->tok.text);
             return NULL;
           }
         mark_used (p, p->tok.text);
@@ -291,7 +299,7 @@ parse_name_element (Parser   *p,
       }
       break;
     default:
-      expected (p, "an attribute name");
+      expected (p, _("an attribute name"));
       return NULL;
     }
   advance (p);
@@ -318,7 +326,7 @@ parse_path (Parser *p)
           if (p->tok.kind != DYNO_TOKEN_IDENT && p->tok.kind != DYNO_TOKEN_QUOTED_NAME &&
               p->tok.kind != DYNO_TOKEN_NAME_REF)
             {
-              expected (p, "an attribute name after \".\"");
+              expected (p, _("an attribute name after \".\""));
               return NULL;
             }
           name = parse_name_element (p, FALSE);
@@ -335,7 +343,7 @@ parse_path (Parser *p)
             return NULL;
           if (p->tok.kind != DYNO_TOKEN_NUMBER)
             {
-              expected (p, "a list index (a whole number of 0 or more) after \"[\"");
+              expected (p, _("a list index (a whole number of 0 or more) after \"[\""));
               return NULL;
             }
           for (const char *c = p->tok.text; *c != '\0'; c++)
@@ -343,13 +351,13 @@ parse_path (Parser *p)
               if (!g_ascii_isdigit (*c))
                 {
                   syntax_error (p, p->tok.offset, p->tok.length,
-                                "a list index must be a whole number of 0 or more");
+                                _("a list index must be a whole number of 0 or more"));
                   return NULL;
                 }
               index = index * 10 + (guint64) (*c - '0');
               if (index > G_MAXINT32)
                 {
-                  syntax_error (p, p->tok.offset, p->tok.length, "the list index is too large");
+                  syntax_error (p, p->tok.offset, p->tok.length, _("the list index is too large"));
                   return NULL;
                 }
             }
@@ -357,7 +365,7 @@ parse_path (Parser *p)
             return NULL;
           if (p->tok.kind != DYNO_TOKEN_RBRACKET)
             {
-              g_autofree char *what = g_strdup_printf ("\"]\" to close the \"[\" at column %u",
+              g_autofree char *what = g_strdup_printf (_("\"]\" to close the \"[\" at column %u"),
                                                        dyno_text_column (p->lexer.text, open));
               expected (p, what);
               return NULL;
@@ -416,8 +424,8 @@ parse_value (Parser *p)
         if (found == NULL)
           {
             semantic_error (p, p->tok.offset, p->tok.length,
-                            "An expression attribute value used in expression is not "
-                            "defined; attribute value: %s", p->tok.text);
+                            _("An expression attribute value used in expression is not "
+                              "defined; attribute value: %s"), p->tok.text);
             return NULL;
           }
         mark_used (p, p->tok.text);
@@ -442,7 +450,7 @@ parse_value (Parser *p)
             if (n->kind != DYNO_TOKEN_NUMBER || n->offset != p->tok.offset + 1)
               {
                 syntax_error (p, p->tok.offset, p->tok.length,
-                              "\"-\" must be followed directly by a number here");
+                              _("\"-\" must be followed directly by a number here"));
                 return NULL;
               }
             if (!advance (p))
@@ -455,7 +463,7 @@ parse_value (Parser *p)
         if (value == NULL)
           {
             syntax_error (p, start, p->tok.offset + p->tok.length - start, "%s",
-                          value_error != NULL ? value_error->message : "not a valid number");
+                          value_error != NULL ? value_error->message : _("not a valid number"));
             return NULL;
           }
       }
@@ -464,8 +472,8 @@ parse_value (Parser *p)
       value = dyno_value_from_ddb_json (p->tok.text, p->tok.text_len, &value_error);
       if (value == NULL)
         {
-          syntax_error (p, p->tok.offset, p->tok.length, "invalid DynamoDB JSON value: %s",
-                        value_error != NULL ? value_error->message : "unknown error");
+          syntax_error (p, p->tok.offset, p->tok.length, _("invalid DynamoDB JSON value: %s"),
+                        value_error != NULL ? value_error->message : _("unknown error"));
           return NULL;
         }
       break;
@@ -511,7 +519,7 @@ tok_is_function_call (Parser *p)
 static void
 unknown_function (Parser *p)
 {
-  semantic_error (p, p->tok.offset, p->tok.length, "Invalid function name; function: %s",
+  semantic_error (p, p->tok.offset, p->tok.length, _("Invalid function name; function: %s"),
                   p->tok.text);
 }
 
@@ -519,8 +527,8 @@ static void
 literal_in_dynamodb_syntax (Parser *p)
 {
   syntax_error (p, p->tok.offset, p->tok.length,
-                "literal values are not part of DynamoDB's syntax; use an "
-                "ExpressionAttributeValues placeholder such as :v");
+                _("literal values are not part of DynamoDB's syntax; use an "
+                  "ExpressionAttributeValues placeholder such as :v"));
 }
 
 static DynoExpr *parse_operand (Parser *p, const char *what);
@@ -587,7 +595,7 @@ parse_paren_operand (Parser     *p,
     return NULL;
   if (p->tok.kind == DYNO_TOKEN_LPAREN && !is_inline (p))
     {
-      semantic_error (p, start, 2, "The expression has redundant parentheses;");
+      semantic_error (p, start, 2, _("The expression has redundant parentheses;"));
       return NULL;
     }
   inner = parse_operand (p, what);
@@ -595,7 +603,7 @@ parse_paren_operand (Parser     *p,
     return NULL;
   if (p->tok.kind != DYNO_TOKEN_RPAREN)
     {
-      g_autofree char *w = g_strdup_printf ("\")\" to close the \"(\" at column %u",
+      g_autofree char *w = g_strdup_printf (_("\")\" to close the \"(\" at column %u"),
                                             dyno_text_column (p->lexer.text, start));
       dyno_expr_free (inner);
       expected (p, w);
@@ -626,18 +634,18 @@ parse_size (Parser *p)
       if (p->tok.kind == DYNO_TOKEN_RPAREN)
         {
           semantic_error (p, start, p->tok.offset + 1 - start,
-                          "Incorrect number of operands for operator or function; operator "
-                          "or function: size, number of operands: 0");
+                          _("Incorrect number of operands for operator or function; operator "
+                            "or function: size, number of operands: 0"));
           return NULL;
         }
       if (tok_starts_value (p))
         {
           semantic_error (p, p->tok.offset, p->tok.length,
-                          "Operator or function requires a document path; operator or "
-                          "function: size");
+                          _("Operator or function requires a document path; operator or "
+                            "function: size"));
           return NULL;
         }
-      expected (p, "an attribute name inside size()");
+      expected (p, _("an attribute name inside size()"));
       return NULL;
     }
   path = parse_path (p);
@@ -650,21 +658,21 @@ parse_size (Parser *p)
 
       if (!advance (p))
         return NULL;
-      extra = parse_operand (p, "an operand after \",\"");
+      extra = parse_operand (p, _("an operand after \",\""));
       if (extra == NULL)
         return NULL;
       n_args++;
     }
   if (p->tok.kind != DYNO_TOKEN_RPAREN)
     {
-      expected (p, "\")\" to close size(");
+      expected (p, _("\")\" to close size("));
       return NULL;
     }
   if (n_args != 1)
     {
       semantic_error (p, start, p->tok.offset + 1 - start,
-                      "Incorrect number of operands for operator or function; operator or "
-                      "function: size, number of operands: %u", n_args);
+                      _("Incorrect number of operands for operator or function; operator or "
+                        "function: size, number of operands: %u"), n_args);
       return NULL;
     }
   if (!advance (p))
@@ -691,8 +699,8 @@ parse_operand (Parser     *p,
         return parse_size (p);
       if (dyno_function_from_string (p->tok.text, &func))
         semantic_error (p, p->tok.offset, p->tok.length,
-                        "The function is not allowed to be used this way in an expression; "
-                        "function: %s", p->tok.text);
+                        _("The function is not allowed to be used this way in an expression; "
+                          "function: %s"), p->tok.text);
       else
         unknown_function (p);
       return NULL;
@@ -704,7 +712,7 @@ parse_operand (Parser     *p,
       if (p->depth > MAX_TREE_DEPTH)
         {
           syntax_error (p, p->tok.offset, p->tok.length,
-                        "the expression is nested too deeply (more than %d levels)",
+                        _("the expression is nested too deeply (more than %d levels)"),
                         MAX_TREE_DEPTH);
           return NULL;
         }
@@ -780,7 +788,7 @@ parse_function (Parser       *p,
     {
       for (;;)
         {
-          g_autofree char *what = g_strdup_printf ("an operand of %s()", fname);
+          g_autofree char *what = g_strdup_printf (_("an operand of %s()"), fname);
           DynoExpr *arg = parse_operand (p, what);
 
           if (arg == NULL)
@@ -794,15 +802,15 @@ parse_function (Parser       *p,
     }
   if (p->tok.kind != DYNO_TOKEN_RPAREN)
     {
-      g_autofree char *what = g_strdup_printf ("\",\" or \")\" in %s()", fname);
+      g_autofree char *what = g_strdup_printf (_("\",\" or \")\" in %s()"), fname);
       expected (p, what);
       return NULL;
     }
   if (expr->args->len != dyno_function_get_arity (func))
     {
       semantic_error (p, start, p->tok.offset + 1 - start,
-                      "Incorrect number of operands for operator or function; operator or "
-                      "function: %s, number of operands: %u", fname, expr->args->len);
+                      _("Incorrect number of operands for operator or function; operator or "
+                        "function: %s, number of operands: %u"), fname, expr->args->len);
       return NULL;
     }
   if (!advance (p))
@@ -834,8 +842,8 @@ parse_predicate (Parser *p)
               tok_is_word (p, "IN"))
             {
               semantic_error (p, call->offset, call->length,
-                              "The function is not allowed to be used this way in an "
-                              "expression; function: %s", dyno_function_to_string (func));
+                              _("The function is not allowed to be used this way in an "
+                                "expression; function: %s"), dyno_function_to_string (func));
               return NULL;
             }
           return g_steal_pointer (&call);
@@ -849,13 +857,13 @@ parse_predicate (Parser *p)
   if (p->failed)
     return NULL;
 
-  left = parse_operand (p, "a condition (an attribute name, a value, a function or \"(\")");
+  left = parse_operand (p, _("a condition (an attribute name, a value, a function or \"(\")"));
   if (left == NULL)
     return NULL;
 
   if (tok_compare_op (p, &op))
     {
-      g_autofree char *what = g_strdup_printf ("a value after \"%s\"",
+      g_autofree char *what = g_strdup_printf (_("a value after \"%s\""),
                                                dyno_compare_op_to_string (op));
       DynoExpr *right;
       DynoExpr *expr;
@@ -877,17 +885,17 @@ parse_predicate (Parser *p)
 
       if (!advance (p))
         return NULL;
-      low = parse_operand (p, "the lower bound after BETWEEN");
+      low = parse_operand (p, _("the lower bound after BETWEEN"));
       if (low == NULL)
         return NULL;
       if (!tok_is_word (p, "AND"))
         {
-          expected (p, "AND after the lower bound of BETWEEN");
+          expected (p, _("AND after the lower bound of BETWEEN"));
           return NULL;
         }
       if (!advance (p))
         return NULL;
-      high = parse_operand (p, "the upper bound after BETWEEN … AND");
+      high = parse_operand (p, _("the upper bound after BETWEEN … AND"));
       if (high == NULL)
         return NULL;
       expr = dyno_expr_new_between (g_steal_pointer (&left), g_steal_pointer (&low), high);
@@ -903,14 +911,14 @@ parse_predicate (Parser *p)
         return NULL;
       if (p->tok.kind != DYNO_TOKEN_LPAREN)
         {
-          expected (p, "\"(\" after IN");
+          expected (p, _("\"(\" after IN"));
           return NULL;
         }
       if (!advance (p))
         return NULL;
       for (;;)
         {
-          DynoExpr *item = parse_operand (p, "a value in the IN list");
+          DynoExpr *item = parse_operand (p, _("a value in the IN list"));
 
           if (item == NULL)
             return NULL;
@@ -922,7 +930,7 @@ parse_predicate (Parser *p)
         }
       if (p->tok.kind != DYNO_TOKEN_RPAREN)
         {
-          expected (p, "\",\" or \")\" in the IN list");
+          expected (p, _("\",\" or \")\" in the IN list"));
           return NULL;
         }
       if (!advance (p))
@@ -934,14 +942,14 @@ parse_predicate (Parser *p)
   if (left->kind == DYNO_EXPR_SIZE)
     {
       semantic_error (p, left->offset, left->length,
-                      "The function is not allowed to be used this way in an expression; "
-                      "function: size");
+                      _("The function is not allowed to be used this way in an expression; "
+                        "function: size"));
       return NULL;
     }
   {
     g_autofree char *shown = g_strndup (p->lexer.text + left->offset, left->length);
-    g_autofree char *what = g_strdup_printf ("a comparison (=, <>, <, <=, >, >=), BETWEEN or "
-                                             "IN after \"%s\"", shown);
+    g_autofree char *what = g_strdup_printf (_("a comparison (=, <>, <, <=, >, >=), BETWEEN or "
+                                               "IN after \"%s\""), shown);
     expected (p, what);
   }
   return NULL;
@@ -957,7 +965,7 @@ parse_not (Parser *p,
   if (depth > MAX_TREE_DEPTH)
     {
       syntax_error (p, p->tok.offset, p->tok.length,
-                    "the expression is nested too deeply (more than %d levels)",
+                    _("the expression is nested too deeply (more than %d levels)"),
                     MAX_TREE_DEPTH);
       return result;
     }
@@ -986,7 +994,7 @@ parse_not (Parser *p,
         return result;
       if (p->tok.kind != DYNO_TOKEN_RPAREN)
         {
-          g_autofree char *what = g_strdup_printf ("\")\" to close the \"(\" at column %u",
+          g_autofree char *what = g_strdup_printf (_("\")\" to close the \"(\" at column %u"),
                                                    dyno_text_column (p->lexer.text, start));
           dyno_expr_free (inner.expr);
           expected (p, what);
@@ -996,7 +1004,7 @@ parse_not (Parser *p,
         {
           dyno_expr_free (inner.expr);
           semantic_error (p, start, p->tok.offset + 1 - start,
-                          "The expression has redundant parentheses;");
+                          _("The expression has redundant parentheses;"));
           return result;
         }
       if (!advance (p))
@@ -1037,7 +1045,7 @@ parse_chain (Parser       *p,
       if (depth + max_depth + items->len > MAX_TREE_DEPTH)
         {
           syntax_error (p, p->tok.offset, p->tok.length,
-                        "the expression is nested too deeply (more than %d levels)",
+                        _("the expression is nested too deeply (more than %d levels)"),
                         MAX_TREE_DEPTH);
           return result;
         }
@@ -1074,7 +1082,7 @@ parse_or (Parser *p,
 static void
 empty_expression (Parser *p)
 {
-  semantic_error (p, 0, 0, "The expression can not be empty;");
+  semantic_error (p, 0, 0, _("The expression can not be empty;"));
 }
 
 DynoExpr *
@@ -1103,9 +1111,9 @@ dyno_expr_parse_condition (const char         *text,
       if (node.expr != NULL && p.tok.kind != DYNO_TOKEN_EOF)
         {
           if (p.tok.kind == DYNO_TOKEN_RPAREN)
-            syntax_error (&p, p.tok.offset, 1, "this \")\" closes no \"(\"");
+            syntax_error (&p, p.tok.offset, 1, _("this \")\" closes no \"(\""));
           else
-            expected (&p, "AND, OR or the end of the expression");
+            expected (&p, _("AND, OR or the end of the expression"));
           g_clear_pointer (&node.expr, dyno_expr_free);
         }
     }
@@ -1139,7 +1147,7 @@ dyno_expr_parse_projection (const char         *text,
 
           if (!tok_starts_path (&p) && p.tok.kind != DYNO_TOKEN_IDENT)
             {
-              expected (&p, "an attribute name");
+              expected (&p, _("an attribute name"));
               break;
             }
           path = parse_path (&p);
@@ -1150,7 +1158,7 @@ dyno_expr_parse_projection (const char         *text,
             break;
           if (p.tok.kind != DYNO_TOKEN_COMMA)
             {
-              expected (&p, "\",\" or the end of the projection");
+              expected (&p, _("\",\" or the end of the projection"));
               break;
             }
           advance (&p);
@@ -1193,8 +1201,8 @@ parse_set_operand (Parser     *p,
             if (strcmp (p->tok.text, condition_functions[i]) == 0)
               {
                 semantic_error (p, p->tok.offset, p->tok.length,
-                                "The function is not allowed in an update expression; "
-                                "function: %s", p->tok.text);
+                                _("The function is not allowed in an update expression; "
+                                  "function: %s"), p->tok.text);
                 return NULL;
               }
           unknown_function (p);
@@ -1212,10 +1220,10 @@ parse_set_operand (Parser     *p,
             {
               if (tok_starts_value (p) || p->tok.kind == DYNO_TOKEN_IDENT)
                 semantic_error (p, p->tok.offset, p->tok.length,
-                                "Operator or function requires a document path; operator or "
-                                "function: if_not_exists");
+                                _("Operator or function requires a document path; operator or "
+                                  "function: if_not_exists"));
               else
-                expected (p, "an attribute name in if_not_exists()");
+                expected (p, _("an attribute name in if_not_exists()"));
               return NULL;
             }
           {
@@ -1230,7 +1238,7 @@ parse_set_operand (Parser     *p,
         }
       else
         {
-          a = parse_set_operand (p, "an operand of list_append()");
+          a = parse_set_operand (p, _("an operand of list_append()"));
           if (a == NULL)
             return NULL;
         }
@@ -1238,24 +1246,24 @@ parse_set_operand (Parser     *p,
         {
           if (p->tok.kind == DYNO_TOKEN_RPAREN)
             semantic_error (p, start, p->tok.offset + 1 - start,
-                            "Incorrect number of operands for operator or function; operator "
-                            "or function: %s, number of operands: 1", fname);
+                            _("Incorrect number of operands for operator or function; operator "
+                              "or function: %s, number of operands: 1"), fname);
           else
             {
-              g_autofree char *w = g_strdup_printf ("\",\" in %s()", fname);
+              g_autofree char *w = g_strdup_printf (_("\",\" in %s()"), fname);
               expected (p, w);
             }
           return NULL;
         }
       if (!advance (p))
         return NULL;
-      b = is_ine ? parse_set_value (p, "a value in if_not_exists()")
-                 : parse_set_operand (p, "an operand of list_append()");
+      b = is_ine ? parse_set_value (p, _("a value in if_not_exists()"))
+                 : parse_set_operand (p, _("an operand of list_append()"));
       if (b == NULL)
         return NULL;
       if (p->tok.kind != DYNO_TOKEN_RPAREN)
         {
-          g_autofree char *w = g_strdup_printf ("\")\" to close %s(", fname);
+          g_autofree char *w = g_strdup_printf (_("\")\" to close %s("), fname);
           if (p->tok.kind == DYNO_TOKEN_COMMA)
             {
               guint n = 2;
@@ -1265,14 +1273,14 @@ parse_set_operand (Parser     *p,
                   g_autoptr(DynoExpr) extra = NULL;
 
                   advance (p);
-                  extra = parse_set_operand (p, "an operand");
+                  extra = parse_set_operand (p, _("an operand"));
                   if (extra == NULL)
                     return NULL;
                   n++;
                 }
               semantic_error (p, start, p->tok.offset + p->tok.length - start,
-                              "Incorrect number of operands for operator or function; "
-                              "operator or function: %s, number of operands: %u", fname, n);
+                              _("Incorrect number of operands for operator or function; "
+                                "operator or function: %s, number of operands: %u"), fname, n);
               return NULL;
             }
           expected (p, w);
@@ -1323,7 +1331,7 @@ parse_set_value (Parser     *p,
   if (p->tok.kind == DYNO_TOKEN_PLUS || p->tok.kind == DYNO_TOKEN_MINUS)
     {
       DynoExprKind kind = p->tok.kind == DYNO_TOKEN_PLUS ? DYNO_EXPR_PLUS : DYNO_EXPR_MINUS;
-      g_autofree char *w = g_strdup_printf ("an operand after \"%s\"",
+      g_autofree char *w = g_strdup_printf (_("an operand after \"%s\""),
                                             kind == DYNO_EXPR_PLUS ? "+" : "-");
       DynoExpr *right;
       DynoExpr *expr;
@@ -1381,7 +1389,7 @@ dyno_expr_parse_update (const char         *text,
       if (p.tok.kind == DYNO_TOKEN_EOF)
         empty_expression (&p);
       else if (!tok_clause (&p, &action))
-        expected (&p, "SET, REMOVE, ADD or DELETE");
+        expected (&p, _("SET, REMOVE, ADD or DELETE"));
 
       while (!p.failed && p.tok.kind != DYNO_TOKEN_EOF)
         {
@@ -1389,15 +1397,15 @@ dyno_expr_parse_update (const char         *text,
 
           if (!tok_clause (&p, &action))
             {
-              expected (&p, "\",\" or the next clause (SET, REMOVE, ADD, DELETE)");
+              expected (&p, _("\",\" or the next clause (SET, REMOVE, ADD, DELETE)"));
               break;
             }
           cname = clause_names[action];
           if (seen[action])
             {
               semantic_error (&p, p.tok.offset, p.tok.length,
-                              "The \"%s\" section can only be used once in an update "
-                              "expression;", cname);
+                              _("The \"%s\" section can only be used once in an update "
+                                "expression;"), cname);
               break;
             }
           seen[action] = TRUE;
@@ -1410,7 +1418,7 @@ dyno_expr_parse_update (const char         *text,
 
               if (!tok_starts_path (&p))
                 {
-                  g_autofree char *w = g_strdup_printf ("an attribute name after %s", cname);
+                  g_autofree char *w = g_strdup_printf (_("an attribute name after %s"), cname);
 
                   expected (&p, w);
                   break;
@@ -1422,12 +1430,12 @@ dyno_expr_parse_update (const char         *text,
                 {
                   if (p.tok.kind != DYNO_TOKEN_EQ)
                     {
-                      expected (&p, "\"=\" after the attribute name in SET");
+                      expected (&p, _("\"=\" after the attribute name in SET"));
                       break;
                     }
                   if (!advance (&p))
                     break;
-                  operand = parse_set_value (&p, "a value after \"=\"");
+                  operand = parse_set_value (&p, _("a value after \"=\""));
                   if (operand == NULL)
                     break;
                 }
@@ -1436,7 +1444,7 @@ dyno_expr_parse_update (const char         *text,
                   if (!tok_starts_value (&p))
                     {
                       g_autofree char *w =
-                        g_strdup_printf ("a value after the attribute name in %s", cname);
+                        g_strdup_printf (_("a value after the attribute name in %s"), cname);
                       if (!is_inline (&p) && p.tok.kind == DYNO_TOKEN_NUMBER)
                         literal_in_dynamodb_syntax (&p);
                       else
@@ -1475,12 +1483,12 @@ dyno_path_parse_inline (const char  *text,
                    NULL, error))
     {
       if (p.tok.kind == DYNO_TOKEN_EOF)
-        expected (&p, "an attribute name");
+        expected (&p, _("an attribute name"));
       else
         path = parse_path (&p);
       if (path != NULL && p.tok.kind != DYNO_TOKEN_EOF)
         {
-          expected (&p, "\".\", \"[\" or the end of the path");
+          expected (&p, _("\".\", \"[\" or the end of the path"));
           g_clear_pointer (&path, dyno_path_free);
         }
     }

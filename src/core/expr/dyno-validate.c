@@ -7,6 +7,8 @@
 #include "dyno-request.h"
 #include "dyno-expr-private.h"
 
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <string.h>
 
 #define MAX_PARTITION_KEY_BYTES 2048
@@ -61,7 +63,8 @@ add_issue (Validator      *v,
   va_end (ap);
   issue->field = g_strdup (field);
   if (dynamodb != NULL)
-    issue->message = g_strdup_printf ("%s (DynamoDB: %s)", text, dynamodb);
+    /* Translators: our message, then DynamoDB's own (English) words for the problem. */
+    issue->message = g_strdup_printf (_("%s (DynamoDB: %s)"), text, dynamodb);
   else
     issue->message = g_steal_pointer (&text);
   if (node != NULL && (node->offset != 0 || node->length != 0))
@@ -150,7 +153,9 @@ check_path_depth (Validator      *v,
   dynamodb = g_strdup_printf ("Invalid %s: The document path has too many nesting levels; "
                               "nesting levels: %u", field, dyno_path_get_length (path));
   add_issue (v, field, node, dynamodb,
-             "%s: the document path %s is %u levels deep; DynamoDB allows at most %d.",
+             /* Translators: the request field (such as FilterExpression), the path, its depth,
+              * then the limit. */
+             _("%s: the document path %s is %u levels deep; DynamoDB allows at most %d."),
              field, shown, dyno_path_get_length (path), DYNO_EXPR_MAX_PATH_DEPTH);
 }
 
@@ -204,12 +209,16 @@ check_path_set (Validator      *v,
                                     da, db);
         if (relation == PATHS_OVERLAP)
           add_issue (v, field, NULL, dynamodb,
-                     "%s: the paths %s and %s overlap (one is the same as or inside the "
-                     "other); keep only one of them.", field, da, db);
+                     /* Translators: the request field (such as FilterExpression), then the two
+                      * paths. */
+                     _("%s: the paths %s and %s overlap (one is the same as or inside the "
+                       "other); keep only one of them."), field, da, db);
         else
           add_issue (v, field, NULL, dynamodb,
-                     "%s: the paths %s and %s conflict: one uses a map key where the other "
-                     "uses a list index.", field, da, db);
+                     /* Translators: the request field (such as FilterExpression), then the two
+                      * paths. */
+                     _("%s: the paths %s and %s conflict: one uses a map key where the other "
+                       "uses a list index."), field, da, db);
         return;
       }
 }
@@ -238,14 +247,16 @@ check_operand (Validator      *v,
           g_strdup_printf ("The function is not allowed to be used this way in an expression; "
                            "function: %s", dyno_function_to_string (expr->op.function));
         add_issue (v, field, expr, dynamodb,
-                   "%s: %s() is a condition by itself and cannot be compared or used as an "
-                   "operand.", field, dyno_function_to_string (expr->op.function));
+                   /* Translators: the request field (such as FilterExpression), then the
+                    * function. */
+                   _("%s: %s() is a condition by itself and cannot be compared or used as an "
+                     "operand."), field, dyno_function_to_string (expr->op.function));
       }
       break;
     default:
       add_issue (v, field, expr, NULL,
-                 "%s: a condition or an update operation is used where an attribute, a value "
-                 "or size() is expected.", field);
+                 _("%s: a condition or an update operation is used where an attribute, a value "
+                   "or size() is expected."), field);
       break;
     }
 }
@@ -270,7 +281,9 @@ check_distinct (Validator      *v,
                               "for this operator or function; operator: %s, first operand: %s",
                               op, shown);
   add_issue (v, field, node, dynamodb,
-             "%s: %s compares the attribute %s with itself.", field, op, shown);
+             /* Translators: the request field (such as FilterExpression), the operator or
+              * function, then the attribute. */
+             _("%s: %s compares the attribute %s with itself."), field, op, shown);
 }
 
 static void
@@ -285,7 +298,9 @@ operand_type_issue (Validator      *v,
     g_strdup_printf ("Incorrect operand type for operator or function; operator or function: "
                      "%s, operand type: %s", op, type);
 
-  add_issue (v, field, node, dynamodb, "%s: %s takes %s, not a value of type %s.", field, op,
+  /* Translators: the request field (such as FilterExpression), the operator or function, what it
+   * takes (such as "a string or a binary"), then a type. */
+  add_issue (v, field, node, dynamodb, _("%s: %s takes %s, not a value of type %s."), field, op,
              allowed, type);
 }
 
@@ -304,7 +319,8 @@ check_ordered_operand (Validator      *v,
   type = dyno_value_get_kind (expr->value);
   if (is_scalar_key_type (type))
     return TRUE;
-  operand_type_issue (v, field, expr, op, type_name (type), "a string, a number or a binary");
+  operand_type_issue (v, field, expr, op, type_name (type),
+                      _("a string, a number or a binary"));
   return FALSE;
 }
 
@@ -337,8 +353,10 @@ check_between_bounds (Validator      *v,
                                   "AttributeValue: %s, upper bound operand: AttributeValue: %s",
                                   field, rl, rh);
       add_issue (v, field, node, dynamodb,
-                 "%s: the bounds of BETWEEN must have the same type; the lower bound is %s and "
-                 "the upper bound is %s.", field, type_name (tl), type_name (th));
+                 /* Translators: the request field (such as FilterExpression), then the types of
+                  * the two bounds. */
+                 _("%s: the bounds of BETWEEN must have the same type; the lower bound is %s and "
+                   "the upper bound is %s."), field, type_name (tl), type_name (th));
     }
   else if (dyno_value_compare (low->value, high->value) > 0)
     {
@@ -347,9 +365,11 @@ check_between_bounds (Validator      *v,
                                   "AttributeValue: %s, upper bound operand: AttributeValue: %s",
                                   field, rl, rh);
       add_issue (v, field, node, dynamodb,
-                 "%s: the lower bound of BETWEEN (%s) is greater than the upper bound (%s) in "
-                 "DynamoDB's order%s; swap them.", field, rl, rh,
-                 tl == DYNO_VALUE_S ? " (strings compare by UTF-8 bytes)" : "");
+                 /* Translators: the request field (such as FilterExpression), the two bounds,
+                  * then nothing or " (strings compare by UTF-8 bytes)". */
+                 _("%s: the lower bound of BETWEEN (%s) is greater than the upper bound (%s) in "
+                   "DynamoDB's order%s; swap them."), field, rl, rh,
+                 tl == DYNO_VALUE_S ? _(" (strings compare by UTF-8 bytes)") : "");
     }
 }
 
@@ -367,9 +387,14 @@ check_function (Validator      *v,
       g_autofree char *dynamodb =
         g_strdup_printf ("Incorrect number of operands for operator or function; operator or "
                          "function: %s, number of operands: %u", fname, n);
-      add_issue (v, field, expr, dynamodb, "%s: %s() takes %u operand%s, not %u.", field, fname,
-                 dyno_function_get_arity (expr->op.function),
-                 dyno_function_get_arity (expr->op.function) == 1 ? "" : "s", n);
+      guint arity = dyno_function_get_arity (expr->op.function);
+
+      add_issue (v, field, expr, dynamodb,
+                 /* Translators: the request field, the function, the number of operands it
+                  * takes, then the number it was given. */
+                 g_dngettext (GETTEXT_PACKAGE, "%s: %s() takes %u operand, not %u.",
+                              "%s: %s() takes %u operands, not %u.", arity),
+                 field, fname, arity, n);
       return;
     }
   for (guint i = 0; i < n; i++)
@@ -386,8 +411,9 @@ check_function (Validator      *v,
           g_autofree char *dynamodb =
             g_strdup_printf ("Operator or function requires a document path; operator or "
                              "function: %s", fname);
-          add_issue (v, field, first, dynamodb, "%s: the first operand of %s() must be an "
-                     "attribute name.", field, fname);
+          /* Translators: the request field (such as FilterExpression), then the function. */
+          add_issue (v, field, first, dynamodb, _("%s: the first operand of %s() must be an "
+                       "attribute name."), field, fname);
           return;
         }
       if (expr->op.function == DYNO_FUNCTION_ATTRIBUTE_TYPE)
@@ -406,7 +432,7 @@ check_function (Validator      *v,
                                   : type->kind == DYNO_EXPR_SIZE ? "N"
                                   : "{NS,SS,L,BS,N,M,B,BOOL,NULL,S}";
               operand_type_issue (v, field, type, fname, tname,
-                                  "a type name as a string value (\"S\", \"N\", \"M\", …)");
+                                  _("a type name as a string value (\"S\", \"N\", \"M\", …)"));
               return;
             }
           text = dyno_value_get_string (type->value, NULL);
@@ -418,8 +444,8 @@ check_function (Validator      *v,
                 g_strdup_printf ("Invalid attribute type name found; type: %s, valid types: "
                                  "{B,NULL,SS,BOOL,L,BS,N,NS,S,M}", text);
               add_issue (v, field, type, dynamodb,
-                         "%s: \"%s\" is not a DynamoDB type; attribute_type() takes one of S, "
-                         "SS, N, NS, B, BS, BOOL, NULL, L, M.", field, text);
+                         _("%s: \"%s\" is not a DynamoDB type; attribute_type() takes one of S, "
+                           "SS, N, NS, B, BS, BOOL, NULL, L, M."), field, text);
             }
         }
       break;
@@ -440,7 +466,7 @@ check_function (Validator      *v,
             tname = "N";
           if (tname != NULL)
             {
-              operand_type_issue (v, field, arg, fname, tname, "a string or a binary");
+              operand_type_issue (v, field, arg, fname, tname, _("a string or a binary"));
               return;
             }
         }
@@ -512,7 +538,9 @@ check_condition (Validator      *v,
                              "number of operands: %u", field, expr->args->len - 1);
 
           add_issue (v, field, expr, dynamodb,
-                     "%s: IN lists %u values; DynamoDB accepts at most %d.", field,
+                     /* Translators: the request field (such as FilterExpression), the number of
+                      * values, then the limit. */
+                     _("%s: IN lists %u values; DynamoDB accepts at most %d."), field,
                      expr->args->len - 1, DYNO_EXPR_MAX_IN_OPERANDS);
         }
       break;
@@ -522,13 +550,13 @@ check_condition (Validator      *v,
     case DYNO_EXPR_SIZE:
       add_issue (v, field, expr, "The function is not allowed to be used this way in an "
                  "expression; function: size",
-                 "%s: size() gives a number; compare it (size(a) > 3) to make a condition.",
+                 _("%s: size() gives a number; compare it (size(a) > 3) to make a condition."),
                  field);
       break;
     default:
       add_issue (v, field, expr, NULL,
-                 "%s: an attribute, a value or an update operation stands where a condition "
-                 "is expected; compare it with something or use a function.", field);
+                 _("%s: an attribute, a value or an update operation stands where a condition "
+                   "is expected; compare it with something or use a function."), field);
       break;
     }
 }
@@ -576,8 +604,10 @@ check_operator_count (Validator      *v,
   dynamodb = g_strdup_printf ("Invalid %s: The expression contains too many operators; "
                               "operator count: %d", field, MAX_OPERATORS + 1);
   add_issue (v, field, NULL, dynamodb,
-             "%s: the expression has %u operators and functions; DynamoDB allows at most %d "
-             "(split it, or use IN lists, which count once).", field, n, MAX_OPERATORS);
+             /* Translators: the request field (such as FilterExpression), the number of
+              * operators, then the limit. */
+             _("%s: the expression has %u operators and functions; DynamoDB allows at most %d "
+               "(split it, or use IN lists, which count once)."), field, n, MAX_OPERATORS);
 }
 
 /* Every path named in a condition, for the filter-on-key rule. */
@@ -629,8 +659,8 @@ check_query_filter_keys (Validator      *v,
       dynamodb = g_strdup_printf ("Filter Expression can only contain non-primary key "
                                   "attributes: Primary key attribute: %s", name);
       add_issue (v, "FilterExpression", node, dynamodb,
-                 "FilterExpression: %s is a key attribute of the queried table or index; "
-                 "put its condition in KeyConditionExpression instead.", name);
+                 _("FilterExpression: %s is a key attribute of the queried table or index; "
+                   "put its condition in KeyConditionExpression instead."), name);
     }
 }
 
@@ -654,8 +684,8 @@ key_operator_issue (Validator      *v,
     g_strdup_printf ("Invalid operator used in KeyConditionExpression: %s", op);
 
   add_issue (v, "KeyConditionExpression", node, dynamodb,
-             "KeyConditionExpression: %s cannot be used in a key condition; the partition key "
-             "takes =, the sort key =, <, <=, >, >=, BETWEEN or begins_with, joined with AND.",
+             _("KeyConditionExpression: %s cannot be used in a key condition; the partition key "
+               "takes =, the sort key =, <, <=, >, >=, BETWEEN or begins_with, joined with AND."),
              op);
 }
 
@@ -671,12 +701,12 @@ key_operand_is_value (Validator      *v,
     add_issue (v, "KeyConditionExpression", node,
                "Invalid condition in KeyConditionExpression: Multiple attribute names used in "
                "one condition",
-               "KeyConditionExpression: each key condition compares one key attribute with "
-               "values, not with another attribute.");
+               _("KeyConditionExpression: each key condition compares one key attribute with "
+                 "values, not with another attribute."));
   else if (operand->kind == DYNO_EXPR_SIZE)
     add_issue (v, "KeyConditionExpression", node,
                "KeyConditionExpressions cannot contain nested operations",
-               "KeyConditionExpression: size() cannot be used in a key condition.");
+               _("KeyConditionExpression: size() cannot be used in a key condition."));
   else
     check_operand (v, "KeyConditionExpression", operand);
   return FALSE;
@@ -718,15 +748,15 @@ key_term_from_leaf (Validator      *v,
           {
             add_issue (v, "KeyConditionExpression", expr,
                        "KeyConditionExpressions cannot contain nested operations",
-                       "KeyConditionExpression: size() cannot be used in a key condition.");
+                       _("KeyConditionExpression: size() cannot be used in a key condition."));
             return FALSE;
           }
         if (a->kind == DYNO_EXPR_VALUE && b->kind == DYNO_EXPR_VALUE)
           {
             add_issue (v, "KeyConditionExpression", expr,
                        "Invalid condition in KeyConditionExpression: No key attribute specified",
-                       "KeyConditionExpression: this condition compares two values; one side "
-                       "must be a key attribute.");
+                       _("KeyConditionExpression: this condition compares two values; one side "
+                         "must be a key attribute."));
             return FALSE;
           }
         /* `:v < sk` is `sk > :v` */
@@ -760,8 +790,8 @@ key_term_from_leaf (Validator      *v,
             add_issue (v, "KeyConditionExpression", expr,
                        "Invalid condition in KeyConditionExpression: BETWEEN operator must have "
                        "the key attribute as its first operand",
-                       "KeyConditionExpression: BETWEEN must start with the sort key: "
-                       "sk BETWEEN :low AND :high.");
+                       _("KeyConditionExpression: BETWEEN must start with the sort key: "
+                         "sk BETWEEN :low AND :high."));
             return FALSE;
           }
         if (!key_operand_is_value (v, expr, g_ptr_array_index (expr->args, 1)) ||
@@ -793,8 +823,8 @@ key_term_from_leaf (Validator      *v,
             add_issue (v, "KeyConditionExpression", expr,
                        "Invalid condition in KeyConditionExpression: begins_with operator must "
                        "have the key attribute as its first operand",
-                       "KeyConditionExpression: begins_with must start with the sort key: "
-                       "begins_with(sk, :prefix).");
+                       _("KeyConditionExpression: begins_with must start with the sort key: "
+                         "begins_with(sk, :prefix)."));
             return FALSE;
           }
         if (!key_operand_is_value (v, expr, g_ptr_array_index (expr->args, 1)))
@@ -812,8 +842,8 @@ key_term_from_leaf (Validator      *v,
                                  "operator or function; operator or function: begins_with, "
                                  "operand type: %s", type_name (type));
               add_issue (v, "KeyConditionExpression", term->values[0], dynamodb,
-                         "KeyConditionExpression: begins_with takes a string or binary "
-                         "prefix, not a value of type %s.", type_name (type));
+                         _("KeyConditionExpression: begins_with takes a string or binary "
+                           "prefix, not a value of type %s."), type_name (type));
               return FALSE;
             }
         }
@@ -856,8 +886,9 @@ check_key_value (Validator      *v,
       g_autofree char *dynamodb =
         g_strdup_printf ("%s The AttributeValue for a key attribute cannot contain an empty %s "
                          "value. Key: %s", empty_prefix, binary ? "binary" : "string", name);
-      add_issue (v, field, node, dynamodb, "%s: the key attribute %s cannot be an empty %s.",
-                 field, name, binary ? "binary" : "string");
+      /* Translators: the request field, the attribute, then "binary" or "string". */
+      add_issue (v, field, node, dynamodb, _("%s: the key attribute %s cannot be an empty %s."),
+                 field, name, binary ? C_("empty value", "binary") : C_("empty value", "string"));
       return;
     }
   bytes = key_value_bytes (value);
@@ -865,14 +896,18 @@ check_key_value (Validator      *v,
     add_issue (v, field, node,
                "One or more parameter values were invalid: Size of hashkey has exceeded the "
                "maximum size limit of2048 bytes",
-               "%s: the partition key %s is %" G_GSIZE_FORMAT " bytes long; DynamoDB allows "
-               "at most 2048.", field, name, bytes);
+               /* Translators: the request field (such as FilterExpression), the attribute, then
+                * its size. */
+               _("%s: the partition key %s is %zu bytes long; DynamoDB allows "
+                 "at most 2048."), field, name, bytes);
   else if (!is_partition && bytes > MAX_SORT_KEY_BYTES)
     add_issue (v, field, node,
                "One or more parameter values were invalid: Aggregated size of all range keys "
                "has exceeded the size limit of 1024 bytes",
-               "%s: the sort key %s is %" G_GSIZE_FORMAT " bytes long; DynamoDB allows at most "
-               "1024.", field, name, bytes);
+               /* Translators: the request field (such as FilterExpression), the attribute, then
+                * its size. */
+               _("%s: the sort key %s is %zu bytes long; DynamoDB allows at most "
+                 "1024."), field, name, bytes);
 }
 
 static void
@@ -902,8 +937,8 @@ check_key_condition (Validator      *v,
         {
           add_issue (v, field, term.node,
                      "KeyConditionExpressions cannot have conditions on nested attributes",
-                     "KeyConditionExpression: key attributes are top-level attributes; %s "
-                     "goes inside one.",
+                     _("KeyConditionExpression: key attributes are top-level attributes; %s "
+                       "goes inside one."),
                      dyno_path_get_attribute (term.path));
           ok = FALSE;
           continue;
@@ -925,8 +960,8 @@ check_key_condition (Validator      *v,
           {
             add_issue (v, field, term.node,
                        "KeyConditionExpressions must only contain one condition per key",
-                       "KeyConditionExpression: %s has more than one condition; use one "
-                       "(BETWEEN covers a range).", dyno_path_get_attribute (term.path));
+                       _("KeyConditionExpression: %s has more than one condition; use one "
+                         "(BETWEEN covers a range)."), dyno_path_get_attribute (term.path));
             ok = FALSE;
           }
       terms[n_terms++] = term;
@@ -946,8 +981,8 @@ check_key_condition (Validator      *v,
       if (n_terms > 2)
         add_issue (v, field, expr,
                    "KeyConditionExpressions must only contain one condition per key",
-                   "KeyConditionExpression: a key condition has at most two parts: the "
-                   "partition key and the sort key.");
+                   _("KeyConditionExpression: a key condition has at most two parts: the "
+                     "partition key and the sort key."));
       return;
     }
 
@@ -960,15 +995,15 @@ check_key_condition (Validator      *v,
       g_autofree char *dynamodb =
         g_strdup_printf ("Query condition missed key schema element: %s", v->pk_name);
       add_issue (v, field, expr, dynamodb,
-                 "KeyConditionExpression: a Query needs the partition key: %s = :value.",
+                 _("KeyConditionExpression: a Query needs the partition key: %s = :value."),
                  v->pk_name);
       return;
     }
   if (pk_term->is_between || pk_term->is_begins_with || pk_term->op != DYNO_COMPARE_EQ)
     {
       add_issue (v, field, pk_term->node, "Query key condition not supported",
-                 "KeyConditionExpression: the partition key %s can only be tested with =; "
-                 "ranges and prefixes work on the sort key.", v->pk_name);
+                 _("KeyConditionExpression: the partition key %s can only be tested with =; "
+                   "ranges and prefixes work on the sort key."), v->pk_name);
       return;
     }
   for (guint i = 0; i < n_terms; i++)
@@ -985,16 +1020,16 @@ check_key_condition (Validator      *v,
               g_autofree char *dynamodb =
                 g_strdup_printf ("Query condition missed key schema element: %s", v->sk_name);
               add_issue (v, field, term->node, dynamodb,
-                         "KeyConditionExpression: %s is not a key attribute here; only the "
-                         "partition key %s and the sort key %s can be in a key condition "
-                         "(filter other attributes with FilterExpression).",
+                         _("KeyConditionExpression: %s is not a key attribute here; only the "
+                           "partition key %s and the sort key %s can be in a key condition "
+                           "(filter other attributes with FilterExpression)."),
                          name, v->pk_name, v->sk_name);
             }
           else
             add_issue (v, field, term->node, "Query key condition not supported",
-                       "KeyConditionExpression: there is no sort key here, so only the "
-                       "partition key %s can be in the key condition (filter %s with "
-                       "FilterExpression).", v->pk_name, name);
+                       _("KeyConditionExpression: there is no sort key here, so only the "
+                         "partition key %s can be in the key condition (filter %s with "
+                         "FilterExpression)."), v->pk_name, name);
           continue;
         }
       key_type = is_pk ? v->pk_type : v->sk_type;
@@ -1005,8 +1040,8 @@ check_key_condition (Validator      *v,
           add_issue (v, field, term->node,
                      "One or more parameter values were invalid: Condition parameter type "
                      "does not match schema type",
-                     "KeyConditionExpression: begins_with cannot be used on the sort key %s "
-                     "because it is a number.", name);
+                     _("KeyConditionExpression: begins_with cannot be used on the sort key %s "
+                       "because it is a number."), name);
           continue;
         }
       for (guint k = 0; k < 2 && term->values[k] != NULL; k++)
@@ -1019,8 +1054,9 @@ check_key_condition (Validator      *v,
               add_issue (v, field, term->values[k],
                          "One or more parameter values were invalid: Condition parameter type "
                          "does not match schema type",
-                         "KeyConditionExpression: %s is of type %s, but it is compared with a "
-                         "value of type %s.", name, type_name (key_type), type_name (type));
+                         /* Translators: the key attribute, its type, then the value's type. */
+                         _("KeyConditionExpression: %s is of type %s, but it is compared with a "
+                           "value of type %s."), name, type_name (key_type), type_name (type));
               continue;
             }
           if (v->index != NULL && value_is_empty (value))
@@ -1034,8 +1070,12 @@ check_key_condition (Validator      *v,
                                  name);
 
               add_issue (v, field, term->values[k], dynamodb,
-                         "%s: the key attribute %s of the index %s cannot be an empty %s.",
-                         field, name, v->index->name, what);
+                         /* Translators: the request field, the attribute, the index, then
+                          * "binary" or "string". */
+                         _("%s: the key attribute %s of the index %s cannot be an empty %s."),
+                         field, name, v->index->name,
+                         type == DYNO_VALUE_B ? C_("empty value", "binary")
+                                              : C_("empty value", "string"));
               continue;
             }
           /* DynamoDB (Local) does not limit the size of the partition key value in a Query,
@@ -1076,11 +1116,13 @@ check_key_item (Validator      *v,
       add_issue (v, field, NULL,
                  "1 validation error detected: Value null at 'key' failed to satisfy "
                  "constraint: Member must not be null",
-                 "Key: %s needs the key of the item (its partition key%s).",
+                 /* Translators: the operation (such as GetItem), then nothing or " and sort
+                  * key". */
+                 _("Key: %s needs the key of the item (its partition key%s)."),
                  dyno_operation_to_string (v->request->operation),
                  v->schema != NULL && dyno_table_info_get_sort_key (v->schema) != NULL &&
                  dyno_table_info_get_sort_key (v->schema)->name != NULL
-                 ? " and sort key" : "");
+                 ? _(" and sort key") : "");
       return;
     }
   if (v->schema == NULL)
@@ -1111,14 +1153,16 @@ check_key_item (Validator      *v,
       if (value == NULL)
         {
           add_issue (v, field, NULL, "The provided key element does not match the schema",
-                     "Key: the %s key %s is missing.", k == 0 ? "partition" : "sort",
-                     attr->name);
+                     /* Translators: "partition" or "sort", then the attribute. */
+                     _("Key: the %s key %s is missing."),
+                     k == 0 ? C_("key", "partition") : C_("key", "sort"), attr->name);
           return;
         }
       if (dyno_value_get_kind (value) != attr->type)
         {
           add_issue (v, field, NULL, "The provided key element does not match the schema",
-                     "Key: %s must be of type %s, not %s.", attr->name, type_name (attr->type),
+                     /* Translators: the attribute, the type it must have, then the type it has. */
+                     _("Key: %s must be of type %s, not %s."), attr->name, type_name (attr->type),
                      type_name (dyno_value_get_kind (value)));
           return;
         }
@@ -1127,7 +1171,8 @@ check_key_item (Validator      *v,
     }
   if (dyno_item_get_n_attributes (key) > expected)
     add_issue (v, field, NULL, "The provided key element does not match the schema",
-               "Key: the key may contain only the table's key attributes (%s%s%s).",
+               /* Translators: the partition key, then ", " and the sort key, or nothing. */
+               _("Key: the key may contain only the table's key attributes (%s%s%s)."),
                pk->name, sk != NULL && sk->name != NULL ? ", " : "",
                sk != NULL && sk->name != NULL ? sk->name : "");
 }
@@ -1149,9 +1194,12 @@ check_index_key_size (Validator           *v,
   if (bytes <= max)
     return;
   add_issue (v, field, node, "One or more parameter values were invalid: Size limit exceeded",
-             "%s: %s is the %s key of the index %s; its value is %" G_GSIZE_FORMAT " bytes "
-             "long and DynamoDB allows at most %" G_GSIZE_FORMAT ".", field, name,
-             is_partition ? "partition" : "sort", index->name, bytes, max);
+             /* Translators: the request field, the attribute, "partition" or "sort", the index,
+              * then the value's size and the limit in bytes. */
+             _("%s: %s is the %s key of the index %s; its value is %zu bytes "
+               "long and DynamoDB allows at most %zu."), field, name,
+             is_partition ? C_("key", "partition") : C_("key", "sort"), index->name, bytes,
+             max);
 }
 
 /* The index and key position of NAME when it is an index key but not a table key. */
@@ -1195,7 +1243,7 @@ check_put_item (Validator      *v,
       add_issue (v, field, NULL,
                  "1 validation error detected: Value null at 'item' failed to satisfy "
                  "constraint: Member must not be null",
-                 "Item: PutItem needs the item to write.");
+                 _("Item: PutItem needs the item to write."));
       return;
     }
   if (v->schema == NULL)
@@ -1214,8 +1262,9 @@ check_put_item (Validator      *v,
           g_autofree char *dynamodb =
             g_strdup_printf ("One or more parameter values were invalid: Missing the key %s "
                              "in the item", attr->name);
-          add_issue (v, field, NULL, dynamodb, "Item: the item must contain the %s key %s.",
-                     k == 0 ? "partition" : "sort", attr->name);
+          /* Translators: "partition" or "sort", then the attribute. */
+          add_issue (v, field, NULL, dynamodb, _("Item: the item must contain the %s key %s."),
+                     k == 0 ? C_("key", "partition") : C_("key", "sort"), attr->name);
           continue;
         }
       if (dyno_value_get_kind (value) != attr->type)
@@ -1224,7 +1273,8 @@ check_put_item (Validator      *v,
             g_strdup_printf ("One or more parameter values were invalid: Type mismatch for key "
                              "%s expected: %s actual: %s", attr->name, type_name (attr->type),
                              type_name (dyno_value_get_kind (value)));
-          add_issue (v, field, NULL, dynamodb, "Item: the key %s must be of type %s, not %s.",
+          /* Translators: the attribute, the type it must have, then the type it has. */
+          add_issue (v, field, NULL, dynamodb, _("Item: the key %s must be of type %s, not %s."),
                      attr->name, type_name (attr->type),
                      type_name (dyno_value_get_kind (value)));
           continue;
@@ -1260,7 +1310,9 @@ check_put_item (Validator      *v,
                                  attr->name, type_name (attr->type),
                                  type_name (dyno_value_get_kind (value)), index->name);
               add_issue (v, field, NULL, dynamodb,
-                         "Item: %s is a key of the index %s and must be of type %s, not %s.",
+                         /* Translators: the attribute, the index, the type it must have, then
+                          * the type it has. */
+                         _("Item: %s is a key of the index %s and must be of type %s, not %s."),
                          attr->name, index->name, type_name (attr->type),
                          type_name (dyno_value_get_kind (value)));
             }
@@ -1275,8 +1327,8 @@ check_put_item (Validator      *v,
                                                                              : "string",
                                  index->name, attr->name);
               add_issue (v, field, NULL, dynamodb,
-                         "Item: %s is a key of the index %s and cannot be empty (leave it out "
-                         "to keep the item out of the index).", attr->name, index->name);
+                         _("Item: %s is a key of the index %s and cannot be empty (leave it out "
+                           "to keep the item out of the index)."), attr->name, index->name);
             }
           else
             check_index_key_size (v, field, NULL, index, attr->name, k == 0, value);
@@ -1284,8 +1336,8 @@ check_put_item (Validator      *v,
     }
   if (dyno_item_get_size (item) > MAX_ITEM_BYTES)
     add_issue (v, field, NULL, "Item size has exceeded the maximum allowed size",
-               "Item: the item is %" G_GSIZE_FORMAT " bytes; DynamoDB stores items of at most "
-               "400 KB (409600 bytes).", dyno_item_get_size (item));
+               _("Item: the item is %zu bytes; DynamoDB stores items of at most "
+                 "400 KB (409600 bytes)."), dyno_item_get_size (item));
 }
 
 /* ---- key attributes are scalars --------------------------------------------------------- */
@@ -1316,16 +1368,16 @@ check_scalar_key_path (Validator      *v,
       dynamodb = g_strdup_printf ("Key attributes must be scalars; list random access '[]' and "
                                   "map lookup '.' are not allowed: Key: %s", name);
       add_issue (v, field, node, dynamodb,
-                 "%s: %s is a key attribute, so its value is a string, number or binary; it "
-                 "has no elements to reach with '.' or '[]'.", field, name);
+                 _("%s: %s is a key attribute, so its value is a string, number or binary; it "
+                   "has no elements to reach with '.' or '[]'."), field, name);
     }
   else if ((index = find_index_key (v, name, &is_partition)) != NULL)
     {
       dynamodb = g_strdup_printf ("Key attributes must be scalars; list random access '[]' and "
                                   "map lookup '.' are not allowed: IndexKey: %s", name);
       add_issue (v, field, node, dynamodb,
-                 "%s: %s is a key attribute of the index %s, so its value is a string, number "
-                 "or binary; it has no elements to reach with '.' or '[]'.", field, name,
+                 _("%s: %s is a key attribute of the index %s, so its value is a string, number "
+                   "or binary; it has no elements to reach with '.' or '[]'."), field, name,
                  index->name);
     }
   else
@@ -1390,7 +1442,8 @@ check_update_operand (Validator      *v,
                                 expr->kind == DYNO_EXPR_PLUS ? "+"
                                 : expr->kind == DYNO_EXPR_MINUS ? "-" : "list_append",
                                 type_name (dyno_value_get_kind (arg->value)),
-                                expr->kind == DYNO_EXPR_LIST_APPEND ? "lists" : "numbers");
+                                expr->kind == DYNO_EXPR_LIST_APPEND ? _("lists")
+                                                                    : _("numbers"));
         }
       if ((expr->kind == DYNO_EXPR_PLUS || expr->kind == DYNO_EXPR_MINUS) &&
           (((const DynoExpr *) g_ptr_array_index (expr->args, 0))->kind == DYNO_EXPR_PLUS ||
@@ -1398,19 +1451,19 @@ check_update_operand (Validator      *v,
            ((const DynoExpr *) g_ptr_array_index (expr->args, 1))->kind == DYNO_EXPR_PLUS ||
            ((const DynoExpr *) g_ptr_array_index (expr->args, 1))->kind == DYNO_EXPR_MINUS))
         add_issue (v, field, expr, NULL,
-                   "UpdateExpression: a SET action takes one + or -, not a chain (a + b + c); "
-                   "split it over two updates or compute the value first.");
+                   _("UpdateExpression: a SET action takes one + or -, not a chain (a + b + c); "
+                     "split it over two updates or compute the value first."));
       if (expr->kind == DYNO_EXPR_IF_NOT_EXISTS &&
           ((const DynoExpr *) g_ptr_array_index (expr->args, 0))->kind != DYNO_EXPR_PATH)
         add_issue (v, field, expr, "Operator or function requires a document path; operator or "
                    "function: if_not_exists",
-                   "UpdateExpression: the first operand of if_not_exists() must be an "
-                   "attribute name.");
+                   _("UpdateExpression: the first operand of if_not_exists() must be an "
+                     "attribute name."));
       break;
     default:
       add_issue (v, field, expr, NULL,
-                 "UpdateExpression: only attributes, values, +, -, if_not_exists() and "
-                 "list_append() can be assigned with SET.");
+                 _("UpdateExpression: only attributes, values, +, -, if_not_exists() and "
+                   "list_append() can be assigned with SET."));
       break;
     }
 }
@@ -1452,8 +1505,10 @@ check_update_values (Validator        *v,
                              type_name (want), type_name (type), index->name);
 
           add_issue (v, field, clause->operand, dynamodb,
-                     "UpdateExpression: %s is a key of the index %s and must be of type %s, "
-                     "not %s.", name, index->name, type_name (want), type_name (type));
+                     /* Translators: the attribute, the index, the type it must have, then the
+                      * type it has. */
+                     _("UpdateExpression: %s is a key of the index %s and must be of type %s, "
+                       "not %s."), name, index->name, type_name (want), type_name (type));
         }
       else if (value_is_empty (value))
         {
@@ -1464,8 +1519,8 @@ check_update_values (Validator        *v,
                              "an empty %s value.", type == DYNO_VALUE_B ? "binary" : "string");
 
           add_issue (v, field, clause->operand, dynamodb,
-                     "UpdateExpression: %s is a key of the index %s and cannot be set to an "
-                     "empty value (REMOVE it to take the item out of the index).", name,
+                     _("UpdateExpression: %s is a key of the index %s and cannot be set to an "
+                       "empty value (REMOVE it to take the item out of the index)."), name,
                      index->name);
         }
       else
@@ -1473,8 +1528,8 @@ check_update_values (Validator        *v,
     }
   if (size > MAX_ITEM_BYTES)
     add_issue (v, field, NULL, "Item size to update has exceeded the maximum allowed size",
-               "UpdateExpression: the key and the values it sets come to %" G_GSIZE_FORMAT
-               " bytes, more than the 400 KB (409600 bytes) DynamoDB stores in one item.", size);
+               _("UpdateExpression: the key and the values it sets come to %zu bytes, more "
+                 "than the 400 KB (409600 bytes) DynamoDB stores in one item."), size);
 }
 
 static void
@@ -1503,14 +1558,15 @@ check_update (Validator        *v,
                 g_strdup_printf ("Cannot update attribute %s. This attribute is part of the key",
                                  name);
               add_issue (v, field, clause->operand, dynamodb,
-                         "UpdateExpression: %s is part of the table's key and cannot be "
-                         "changed; write a new item instead.", name);
+                         _("UpdateExpression: %s is part of the table's key and cannot be "
+                           "changed; write a new item instead."), name);
             }
         }
       if (clause->operand == NULL)
         {
           if (clause->action != DYNO_UPDATE_REMOVE)
-            add_issue (v, field, NULL, NULL, "UpdateExpression: %s of %s needs a value.",
+            /* Translators: the clause (ADD or DELETE), then the path. */
+            add_issue (v, field, NULL, NULL, _("UpdateExpression: %s of %s needs a value."),
                        clause->action == DYNO_UPDATE_SET ? "SET"
                        : clause->action == DYNO_UPDATE_ADD ? "ADD" : "DELETE", name);
           continue;
@@ -1529,8 +1585,8 @@ check_update (Validator        *v,
             if (clause->operand->kind != DYNO_EXPR_VALUE)
               {
                 add_issue (v, field, clause->operand, NULL,
-                           "UpdateExpression: %s takes a value, not an attribute or an "
-                           "operation.", is_add ? "ADD" : "DELETE");
+                           _("UpdateExpression: %s takes a value, not an attribute or an "
+                             "operation."), is_add ? "ADD" : "DELETE");
                 break;
               }
             type = dyno_value_get_kind (clause->operand->value);
@@ -1544,9 +1600,11 @@ check_update (Validator        *v,
                                    "operator or function; operator: %s, operand type: %s",
                                    is_add ? "ADD" : "DELETE", type_name (type));
                 add_issue (v, field, clause->operand, dynamodb,
-                           "UpdateExpression: %s takes %s, not a value of type %s.",
+                           /* Translators: ADD or DELETE, what it takes ("a number or a set" or
+                            * "a set"), then a type. */
+                           _("UpdateExpression: %s takes %s, not a value of type %s."),
                            is_add ? "ADD" : "DELETE",
-                           is_add ? "a number or a set" : "a set", type_name (type));
+                           is_add ? _("a number or a set") : _("a set"), type_name (type));
               }
           }
           break;
@@ -1606,15 +1664,15 @@ check_options (Validator *v)
         g_strdup_printf ("1 validation error detected: Value '%" G_GINT64_FORMAT "' at 'limit' "
                          "failed to satisfy constraint: Member must have value greater than or "
                          "equal to 1", r->limit);
-      add_issue (v, "Limit", NULL, dynamodb, "Limit must be 1 or more (it is %" G_GINT64_FORMAT
-                 ").", r->limit);
+      add_issue (v, "Limit", NULL, dynamodb, _("Limit must be 1 or more (it is %" PRId64
+                   ")."), r->limit);
     }
   if ((r->operation == DYNO_OP_PUT_ITEM || r->operation == DYNO_OP_DELETE_ITEM) &&
       r->return_values != DYNO_RETURN_VALUES_UNSET &&
       r->return_values != DYNO_RETURN_VALUES_NONE &&
       r->return_values != DYNO_RETURN_VALUES_ALL_OLD)
     add_issue (v, "ReturnValues", NULL, "ReturnValues can only be ALL_OLD or NONE",
-               "ReturnValues: %s can only return the old item (ALL_OLD) or nothing (NONE).",
+               _("ReturnValues: %s can only return the old item (ALL_OLD) or nothing (NONE)."),
                dyno_operation_to_string (r->operation));
   if (r->operation == DYNO_OP_SCAN)
     {
@@ -1625,13 +1683,13 @@ check_options (Validator *v)
         add_issue (v, "TotalSegments", NULL,
                    "The TotalSegments parameter is required but was not present in the request "
                    "when Segment parameter is present",
-                   "TotalSegments: a parallel scan with Segment also needs TotalSegments.");
+                   _("TotalSegments: a parallel scan with Segment also needs TotalSegments."));
       else if (has_total && !has_segment)
         add_issue (v, "Segment", NULL,
                    "The Segment parameter is required but was not present in the request when "
                    "parameter TotalSegments is present",
-                   "Segment: a parallel scan with TotalSegments also needs Segment (0 to "
-                   "TotalSegments - 1).");
+                   _("Segment: a parallel scan with TotalSegments also needs Segment (0 to "
+                     "TotalSegments - 1)."));
       if (has_total && (r->total_segments < 1 || r->total_segments > MAX_TOTAL_SEGMENTS))
         {
           g_autofree char *dynamodb =
@@ -1640,7 +1698,7 @@ check_options (Validator *v)
                              r->total_segments < 1 ? "greater than or equal to 1"
                                                    : "less than or equal to 1000000");
           add_issue (v, "TotalSegments", NULL, dynamodb,
-                     "TotalSegments must be from 1 to 1000000 (it is %d).", r->total_segments);
+                     _("TotalSegments must be from 1 to 1000000 (it is %d)."), r->total_segments);
         }
       else if (has_segment && r->segment < 0)
         {
@@ -1648,7 +1706,7 @@ check_options (Validator *v)
             g_strdup_printf ("1 validation error detected: Value '%d' at 'segment' failed to "
                              "satisfy constraint: Member must have value greater than or equal "
                              "to 0", r->segment);
-          add_issue (v, "Segment", NULL, dynamodb, "Segment must be 0 or more (it is %d).",
+          add_issue (v, "Segment", NULL, dynamodb, _("Segment must be 0 or more (it is %d)."),
                      r->segment);
         }
       else if (has_segment && has_total && r->segment >= r->total_segments)
@@ -1658,8 +1716,10 @@ check_options (Validator *v)
                              "parameter TotalSegments: Segment: %d is out of bounds for "
                              "TotalSegments: %d", r->segment, r->total_segments);
           add_issue (v, "Segment", NULL, dynamodb,
-                     "Segment counts from 0 and must be less than TotalSegments (%d), so at "
-                     "most %d; it is %d.", r->total_segments, r->total_segments - 1, r->segment);
+                     /* Translators: TotalSegments, the largest allowed Segment, then the Segment
+                      * given. */
+                     _("Segment counts from 0 and must be less than TotalSegments (%d), so at "
+                       "most %d; it is %d."), r->total_segments, r->total_segments - 1, r->segment);
         }
     }
 }
@@ -1680,15 +1740,15 @@ check_select (Validator *v)
         add_issue (v, "Select", NULL,
                    "Must specify the AttributesToGet or ProjectionExpression when choosing to "
                    "get SPECIFIC_ATTRIBUTES",
-                   "Select: SPECIFIC_ATTRIBUTES needs a ProjectionExpression naming the "
-                   "attributes to return.");
+                   _("Select: SPECIFIC_ATTRIBUTES needs a ProjectionExpression naming the "
+                     "attributes to return."));
       return;
     case DYNO_SELECT_ALL_PROJECTED_ATTRIBUTES:
       if (!has_index)
         add_issue (v, "Select", NULL,
                    "ALL_PROJECTED_ATTRIBUTES can be used only when Querying using an IndexName",
-                   "Select: ALL_PROJECTED_ATTRIBUTES only applies when reading an index; "
-                   "choose an IndexName or ALL_ATTRIBUTES.");
+                   _("Select: ALL_PROJECTED_ATTRIBUTES only applies when reading an index; "
+                     "choose an IndexName or ALL_ATTRIBUTES."));
       what = "ALL_PROJECTED_ATTRIBUTES";
       break;
     case DYNO_SELECT_ALL_ATTRIBUTES:
@@ -1700,9 +1760,10 @@ check_select (Validator *v)
                              "ALL_ATTRIBUTES is not supported for global secondary index %s "
                              "because its projection type is not ALL", v->index->name);
           add_issue (v, "Select", NULL, dynamodb,
-                     "Select: the global secondary index %s holds only some attributes of each "
-                     "item (projection %s), so ALL_ATTRIBUTES cannot be read from it; use "
-                     "ALL_PROJECTED_ATTRIBUTES or name the attributes.", v->index->name,
+                     /* Translators: the index, then its projection type (KEYS_ONLY or INCLUDE). */
+                     _("Select: the global secondary index %s holds only some attributes of each "
+                       "item (projection %s), so ALL_ATTRIBUTES cannot be read from it; use "
+                       "ALL_PROJECTED_ATTRIBUTES or name the attributes."), v->index->name,
                      v->index->projection == DYNO_PROJECTION_KEYS_ONLY ? "KEYS_ONLY"
                                                                          : "INCLUDE");
         }
@@ -1719,9 +1780,10 @@ check_select (Validator *v)
       g_autofree char *dynamodb =
         g_strdup_printf ("Cannot specify the ProjectionExpression when choosing to get %s", what);
       add_issue (v, "Select", NULL, dynamodb,
-                 "Select: %s returns %s, so a ProjectionExpression cannot be given with it; "
-                 "use SPECIFIC_ATTRIBUTES.", what,
-                 r->select == DYNO_SELECT_COUNT ? "only the count" : "whole items");
+                 /* Translators: the Select value, then "only the count" or "whole items". */
+                 _("Select: %s returns %s, so a ProjectionExpression cannot be given with it; "
+                   "use SPECIFIC_ATTRIBUTES."), what,
+                 r->select == DYNO_SELECT_COUNT ? _("only the count") : _("whole items"));
     }
 }
 
@@ -1781,9 +1843,9 @@ check_start_key_in_range (Validator      *v,
       add_issue (v, "ExclusiveStartKey", NULL,
                  "The provided starting key is outside query boundaries based on provided "
                  "conditions",
-                 "ExclusiveStartKey: the starting key's %s is not the partition key value the "
-                 "key condition queries (pass the LastEvaluatedKey of the previous page "
-                 "unchanged).", v->pk_name);
+                 _("ExclusiveStartKey: the starting key's %s is not the partition key value the "
+                   "key condition queries (pass the LastEvaluatedKey of the previous page "
+                   "unchanged)."), v->pk_name);
       return;
     }
   if (v->kc_sk_node == NULL || v->sk_name == NULL)
@@ -1792,8 +1854,8 @@ check_start_key_in_range (Validator      *v,
   if (value != NULL && !sort_key_matches (v, value))
     add_issue (v, "ExclusiveStartKey", NULL,
                "The provided starting key does not match the range key predicate",
-               "ExclusiveStartKey: the starting key's %s is outside the range the key condition "
-               "selects (pass the LastEvaluatedKey of the previous page unchanged).",
+               _("ExclusiveStartKey: the starting key's %s is outside the range the key condition "
+                 "selects (pass the LastEvaluatedKey of the previous page unchanged)."),
                v->sk_name);
 }
 
@@ -1826,8 +1888,8 @@ check_start_key (Validator *v)
           add_issue (v, "ExclusiveStartKey", NULL,
                      "The provided starting key is invalid: The provided key element does not "
                      "match the schema",
-                     "ExclusiveStartKey: the starting key needs %s of type %s (pass the "
-                     "LastEvaluatedKey of the previous page unchanged).", attrs[i]->name,
+                     _("ExclusiveStartKey: the starting key needs %s of type %s (pass the "
+                       "LastEvaluatedKey of the previous page unchanged)."), attrs[i]->name,
                      type_name (attrs[i]->type));
           return;
         }
@@ -1848,7 +1910,9 @@ check_table_name (Validator  *v,
   if (len < 3 || len > 255)
     {
       add_issue (v, field, NULL, NULL,
-                 "%s: a name is 3 to 255 characters long; “%s” has %" G_GSIZE_FORMAT ".",
+                 /* Translators: the request field (TableName or IndexName), the name, then its
+                  * length. */
+                 _("%s: a name is 3 to 255 characters long; “%s” has %zu."),
                  field, name ? name : "", len);
       return;
     }
@@ -1857,7 +1921,9 @@ check_table_name (Validator  *v,
     if (!g_ascii_isalnum (name[i]) && name[i] != '_' && name[i] != '.' && name[i] != '-')
       {
         add_issue (v, field, NULL, NULL,
-                   "%s: “%s” contains “%c”; names use only letters, digits, '_', '.' and '-'.",
+                   /* Translators: the request field (TableName or IndexName), the name, then the
+                    * character. */
+                   _("%s: “%s” contains “%c”; names use only letters, digits, '_', '.' and '-'."),
                    field, name, name[i]);
         return;
       }
@@ -1906,7 +1972,8 @@ dyno_request_validate (const DynoRequest   *request,
                 g_strdup_printf ("The table does not have the specified index: %s",
                                  r->index_name);
               add_issue (&v, "IndexName", NULL, dynamodb,
-                         "IndexName: the table %s has no index called %s.",
+                         /* Translators: the table, then the index. */
+                         _("IndexName: the table %s has no index called %s."),
                          dyno_table_info_get_name (schema), r->index_name);
               v.pk_name = NULL;
               v.sk_name = NULL;
@@ -1920,8 +1987,8 @@ dyno_request_validate (const DynoRequest   *request,
               if (v.index->global && r->consistent_read == DYNO_TRISTATE_TRUE)
                 add_issue (&v, "ConsistentRead", NULL,
                            "Consistent reads are not supported on global secondary indexes",
-                           "ConsistentRead: %s is a global secondary index, which only "
-                           "supports eventually consistent reads; turn ConsistentRead off.",
+                           _("ConsistentRead: %s is a global secondary index, which only "
+                             "supports eventually consistent reads; turn ConsistentRead off."),
                            r->index_name);
             }
         }
@@ -1933,8 +2000,8 @@ dyno_request_validate (const DynoRequest   *request,
         add_issue (&v, "KeyConditionExpression", NULL,
                    "Either the KeyConditions or KeyConditionExpression parameter must be "
                    "specified in the request.",
-                   "KeyConditionExpression: a Query needs a key condition (at least "
-                   "partition key = value).");
+                   _("KeyConditionExpression: a Query needs a key condition (at least "
+                     "partition key = value)."));
       else if (schema == NULL || v.index != NULL || r->index_name == NULL ||
                r->index_name[0] == '\0')
         check_key_condition (&v, r->key_condition);

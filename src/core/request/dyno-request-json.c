@@ -7,6 +7,8 @@
 #include "dyno-request.h"
 #include "dyno-request-private.h"
 
+#include <glib/gi18n-lib.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -334,7 +336,7 @@ static const LegacyInfo legacy_members[] = {
   { "AttributesToGet", "ProjectionExpression" },
   { "Expected", "ConditionExpression" },
   { "AttributeUpdates", "UpdateExpression" },
-  { "ConditionalOperator", "AND/OR inside the expression" },
+  { "ConditionalOperator", N_("AND/OR inside the expression") },
 };
 
 /* Members DynamoDB takes that DynoTable does not model.  Their default value changes
@@ -435,10 +437,10 @@ guess_operation (JsonObject     *object,
           has_member (object, "Expected"))
         {
           g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                               "The operation cannot be told from the members: a request with "
-                               "Key and ConditionExpression or ReturnValues but no "
-                               "UpdateExpression may be a DeleteItem or an UpdateItem; "
-                               "give the operation");
+                               _("The operation cannot be told from the members: a request with "
+                                 "Key and ConditionExpression or ReturnValues but no "
+                                 "UpdateExpression may be a DeleteItem or an UpdateItem; "
+                                 "give the operation"));
           return FALSE;
         }
       *out_op = DYNO_OP_GET_ITEM;
@@ -461,8 +463,9 @@ check_legacy_members (JsonObject  *object,
       if (json_object_has_member (object, legacy_members[i].name))
         {
           g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                       "%s is a legacy parameter, not supported: use %s instead",
-                       legacy_members[i].name, legacy_members[i].instead);
+                       /* Translators: the legacy member, then what to use instead. */
+                       _("%s is a legacy parameter, not supported: use %s instead"),
+                       legacy_members[i].name, _(legacy_members[i].instead));
           return FALSE;
         }
     }
@@ -500,29 +503,41 @@ check_members (ReadContext  *ctx,
                 continue;
 
               g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                           "%s is not supported; only its default, \"NONE\", can be read",
+                           _("%s is not supported; only its default, \"NONE\", can be read"),
                            name);
               return FALSE;
             }
 
           if (suggestion != NULL)
             g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                         "Unknown member in the request: %s (member names are "
-                         "case-sensitive: did you mean %s?)", name, suggestion);
+                         /* Translators: the member found, then the member with the right case. */
+                         _("Unknown member in the request: %s (member names are "
+                           "case-sensitive: did you mean %s?)"), name, suggestion);
           else
             g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                         "Unknown member in the request: %s", name);
+                         _("Unknown member in the request: %s"), name);
           return FALSE;
         }
 
       if ((ctx->allowed & info->member) == 0)
         {
-          g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                       "%s is not a member of a%s %s request%s", name,
-                       ctx->op == DYNO_OP_UPDATE_ITEM ? "n" : "",
-                       dyno_operation_to_string (ctx->op),
-                       ctx->guessed ? " (the operation was guessed from the members; give "
-                                      "it to read the request as another one)" : "");
+          const char *guessed = ctx->guessed
+                                ? _(" (the operation was guessed from the members; give it to "
+                                    "read the request as another one)")
+                                : "";
+
+          if (ctx->op == DYNO_OP_UPDATE_ITEM)
+            g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                         /* Translators: the member, the operation (such as Query), then either
+                          * nothing or a note that the operation was guessed. */
+                         _("%s is not a member of an %s request%s"), name,
+                         dyno_operation_to_string (ctx->op), guessed);
+          else
+            g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                         /* Translators: the member, the operation (such as Query), then either
+                          * nothing or a note that the operation was guessed. */
+                         _("%s is not a member of a %s request%s"), name,
+                         dyno_operation_to_string (ctx->op), guessed);
           return FALSE;
         }
     }
@@ -536,9 +551,9 @@ json_type_name (JsonNode *node)
   switch (json_node_get_node_type (node))
     {
     case JSON_NODE_OBJECT:
-      return "an object";
+      return _("an object");
     case JSON_NODE_ARRAY:
-      return "an array";
+      return _("an array");
     case JSON_NODE_NULL:
       return "null";
     case JSON_NODE_VALUE:
@@ -546,11 +561,11 @@ json_type_name (JsonNode *node)
       switch (json_node_get_value_type (node))
         {
         case G_TYPE_STRING:
-          return "a string";
+          return _("a string");
         case G_TYPE_BOOLEAN:
-          return "a boolean";
+          return _("a boolean");
         default:
-          return "a number";
+          return _("a number");
         }
     }
 }
@@ -570,7 +585,8 @@ get_string_member (JsonObject  *object,
   if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_STRING)
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                   "%s must be a string, not %s", name, json_type_name (node));
+                   /* Translators: the member, then a JSON kind (such as "an object"). */
+                   _("%s must be a string, not %s"), name, json_type_name (node));
       return FALSE;
     }
 
@@ -594,8 +610,8 @@ get_expression_member (JsonObject  *object,
   if (*out == NULL || (len = strlen (*out)) <= MAX_EXPRESSION_BYTES)
     return TRUE;
   g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-               "Invalid %s: Expression size has exceeded the maximum allowed size; expression "
-               "size: %" G_GSIZE_FORMAT, name, len);
+               _("Invalid %s: Expression size has exceeded the maximum allowed size; expression "
+                 "size: %zu"), name, len);
   *out = NULL;
   return FALSE;
 }
@@ -614,7 +630,8 @@ get_bool_member (JsonObject    *object,
   if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_BOOLEAN)
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                   "%s must be true or false, not %s", name, json_type_name (node));
+                   /* Translators: the member, then a JSON kind (such as "a string"). */
+                   _("%s must be true or false, not %s"), name, json_type_name (node));
       return FALSE;
     }
 
@@ -639,10 +656,11 @@ get_int_member (JsonObject  *object,
   if (!JSON_NODE_HOLDS_VALUE (node) || json_node_get_value_type (node) != G_TYPE_INT64)
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                   "%s must be a whole number, not %s", name,
+                   /* Translators: the member, then a JSON kind (such as "a string"). */
+                   _("%s must be a whole number, not %s"), name,
                    JSON_NODE_HOLDS_VALUE (node) &&
                    json_node_get_value_type (node) == G_TYPE_DOUBLE
-                     ? "a fraction or a number this large" : json_type_name (node));
+                     ? _("a fraction or a number this large") : json_type_name (node));
       return FALSE;
     }
 
@@ -650,8 +668,9 @@ get_int_member (JsonObject  *object,
   if (value < min || value > max)
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                   "%s must be between %" G_GINT64_FORMAT " and %" G_GINT64_FORMAT
-                   ", not %" G_GINT64_FORMAT, name, min, max, value);
+                   /* Translators: the member, the minimum, the maximum, then the value given. */
+                   _("%s must be between %" PRId64 " and %" PRId64
+                     ", not %" PRId64), name, min, max, value);
       return FALSE;
     }
 
@@ -675,7 +694,8 @@ get_item_member (JsonObject  *object,
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                   "%s must be an object of attributes in DynamoDB JSON, not %s", name,
+                   /* Translators: the member, then a JSON kind (such as "a string"). */
+                   _("%s must be an object of attributes in DynamoDB JSON, not %s"), name,
                    json_type_name (node));
       return FALSE;
     }
@@ -726,7 +746,8 @@ get_enum_member (JsonObject          *object,
     }
 
   g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-               "%s must be one of %s, not \"%s\"", name, list->str, text);
+               /* Translators: the member, the allowed values, then the value given. */
+               _("%s must be one of %s, not \"%s\""), name, list->str, text);
   return FALSE;
 }
 
@@ -741,8 +762,8 @@ check_placeholder_length (const char  *member,
   if (len <= 255)
     return TRUE;
   g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-               "%s contains invalid key: The expression attribute map contains a key that is "
-               "too long; size of key: %" G_GSIZE_FORMAT " (at most 255 bytes): %.20s…",
+               _("%s contains invalid key: The expression attribute map contains a key that is "
+                 "too long; size of key: %zu (at most 255 bytes): %.20s…"),
                member, len, key);
   return FALSE;
 }
@@ -774,8 +795,8 @@ read_names (ReadContext  *ctx,
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                   "ExpressionAttributeNames must be an object of \"#name\": \"attribute\", "
-                   "not %s", json_type_name (node));
+                   _("ExpressionAttributeNames must be an object of \"#name\": \"attribute\", "
+                     "not %s"), json_type_name (node));
       return FALSE;
     }
 
@@ -783,7 +804,7 @@ read_names (ReadContext  *ctx,
   if (json_object_get_size (object) == 0)
     {
       g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                           "ExpressionAttributeNames must not be empty");
+                           _("ExpressionAttributeNames must not be empty"));
       return FALSE;
     }
 
@@ -796,8 +817,8 @@ read_names (ReadContext  *ctx,
       if (!is_placeholder_key (key, '#'))
         {
           g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                       "ExpressionAttributeNames contains invalid key: Syntax error; "
-                       "key: \"%s\"", key);
+                       _("ExpressionAttributeNames contains invalid key: Syntax error; "
+                         "key: \"%s\""), key);
           return FALSE;
         }
       if (!check_placeholder_length ("ExpressionAttributeNames", key, error))
@@ -806,16 +827,17 @@ read_names (ReadContext  *ctx,
       if (!JSON_NODE_HOLDS_VALUE (value) || json_node_get_value_type (value) != G_TYPE_STRING)
         {
           g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                       "ExpressionAttributeNames: the value of %s must be a string (the "
-                       "attribute name), not %s", key, json_type_name (value));
+                       /* Translators: the placeholder, then a JSON kind (such as "a number"). */
+                       _("ExpressionAttributeNames: the value of %s must be a string (the "
+                         "attribute name), not %s"), key, json_type_name (value));
           return FALSE;
         }
 
       if (*json_node_get_string (value) == '\0')
         {
           g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                       "ExpressionAttributeNames contains invalid value: Empty attribute "
-                       "name for key %s", key);
+                       _("ExpressionAttributeNames contains invalid value: Empty attribute "
+                         "name for key %s"), key);
           return FALSE;
         }
 
@@ -836,8 +858,8 @@ read_values (ReadContext  *ctx,
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                   "ExpressionAttributeValues must be an object of \":name\": "
-                   "{\"<type>\": value}, not %s", json_type_name (node));
+                   _("ExpressionAttributeValues must be an object of \":name\": "
+                     "{\"<type>\": value}, not %s"), json_type_name (node));
       return FALSE;
     }
 
@@ -845,7 +867,7 @@ read_values (ReadContext  *ctx,
   if (json_object_get_size (object) == 0)
     {
       g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                           "ExpressionAttributeValues must not be empty");
+                           _("ExpressionAttributeValues must not be empty"));
       return FALSE;
     }
 
@@ -859,8 +881,8 @@ read_values (ReadContext  *ctx,
       if (!is_placeholder_key (key, ':'))
         {
           g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                       "ExpressionAttributeValues contains invalid key: Syntax error; "
-                       "key: \"%s\"", key);
+                       _("ExpressionAttributeValues contains invalid key: Syntax error; "
+                         "key: \"%s\""), key);
           return FALSE;
         }
       if (!check_placeholder_length ("ExpressionAttributeValues", key, error))
@@ -872,7 +894,8 @@ read_values (ReadContext  *ctx,
           g_set_error (error, DYNO_ERROR,
                        local_error->domain == DYNO_ERROR ? local_error->code
                                                          : DYNO_ERROR_INVALID_VALUE,
-                       "ExpressionAttributeValues contains invalid value: %s for key %s",
+                       /* Translators: the parser's message, then the placeholder. */
+                       _("ExpressionAttributeValues contains invalid value: %s for key %s"),
                        local_error->message, key);
           return FALSE;
         }
@@ -892,7 +915,7 @@ propagate_expression_error (GError     **error,
   if (strstr (local_error->message, member) != NULL)
     g_propagate_error (error, local_error);
   else
-    g_propagate_prefixed_error (error, local_error, "Invalid %s: ", member);
+    g_propagate_prefixed_error (error, local_error, _("Invalid %s: "), member);
 }
 
 static int
@@ -934,7 +957,8 @@ report_unused (GHashTable  *map,
     }
 
   g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-               "Value provided in %s unused in expressions: keys: {%s}", member, keys->str);
+               /* Translators: the member, then the unused placeholders. */
+               _("Value provided in %s unused in expressions: keys: {%s}"), member, keys->str);
   return FALSE;
 }
 
@@ -956,12 +980,12 @@ describe_value_expressions (guint allowed)
       if ((allowed & value_members[i]) == 0)
         continue;
       if (n > 0)
-        g_string_append (text, " and ");
+        g_string_append (text, _(" and "));
       g_string_append (text, member_name (value_members[i]));
       n++;
     }
 
-  g_string_append (text, n > 1 ? " are null" : " is null");
+  g_string_append (text, n > 1 ? _(" are null") : _(" is null"));
   return g_string_free (g_steal_pointer (&text), FALSE);
 }
 
@@ -1011,10 +1035,10 @@ read_request (ReadContext  *ctx,
     {
       if (ctx->guessed)
         g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                             "The request has no TableName");
+                             _("The request has no TableName"));
       else
         g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                     "The %s request has no TableName", dyno_operation_to_string (ctx->op));
+                     _("The %s request has no TableName"), dyno_operation_to_string (ctx->op));
       return FALSE;
     }
   request->table_name = g_strdup (text);
@@ -1024,7 +1048,7 @@ read_request (ReadContext  *ctx,
   if (text != NULL && *text == '\0')
     {
       g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                           "IndexName must not be empty (leave it out to use the table)");
+                           _("IndexName must not be empty (leave it out to use the table)"));
       return FALSE;
     }
   request->index_name = g_strdup (text);
@@ -1037,14 +1061,14 @@ read_request (ReadContext  *ctx,
   if ((ctx->allowed & DYNO_MEMBER_KEY) && request->key == NULL)
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                   "The %s request has no Key (the item's primary key)",
+                   _("The %s request has no Key (the item's primary key)"),
                    dyno_operation_to_string (ctx->op));
       return FALSE;
     }
   if ((ctx->allowed & DYNO_MEMBER_ITEM) && request->item == NULL)
     {
       g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                           "The PutItem request has no Item");
+                           _("The PutItem request has no Item"));
       return FALSE;
     }
 
@@ -1072,8 +1096,8 @@ read_request (ReadContext  *ctx,
       if (!has_expression)
         {
           g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                               "ExpressionAttributeNames can only be specified when using "
-                               "expressions");
+                               _("ExpressionAttributeNames can only be specified when using "
+                                 "expressions"));
           return FALSE;
         }
     }
@@ -1088,8 +1112,8 @@ read_request (ReadContext  *ctx,
           g_autofree char *which = describe_value_expressions (ctx->allowed);
 
           g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                       "ExpressionAttributeValues can only be specified when using "
-                       "expressions: %s", which);
+                       _("ExpressionAttributeValues can only be specified when using "
+                         "expressions: %s"), which);
           return FALSE;
         }
     }
@@ -1140,8 +1164,8 @@ read_request (ReadContext  *ctx,
   if (ctx->op == DYNO_OP_QUERY && request->key_condition == NULL)
     {
       g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                           "Either the KeyConditions or KeyConditionExpression parameter must "
-                           "be specified in the request.");
+                           _("Either the KeyConditions or KeyConditionExpression parameter must "
+                             "be specified in the request."));
       return FALSE;
     }
 
@@ -1218,11 +1242,12 @@ describe_json_error (const GError *error)
 
       if (g_str_has_prefix (what, "Parse error: "))
         what += strlen ("Parse error: ");
-      return g_strdup_printf ("The request is not valid JSON: line %u, column %u: %s",
+      /* Translators: the line, the column, then the parser's message. */
+      return g_strdup_printf (_("The request is not valid JSON: line %u, column %u: %s"),
                               line, column, what);
     }
 
-  return g_strdup_printf ("The request is not valid JSON: %s", message);
+  return g_strdup_printf (_("The request is not valid JSON: %s"), message);
 }
 
 DynoRequest *
@@ -1264,7 +1289,7 @@ dyno_request_from_json_located (const char         *json,
    * nodes it built when it fails half-way through (e.g. on "7{…}"). */
   if (!dyno_json_validate (json, len, &local_error))
     {
-      g_set_error (error, DYNO_ERROR, DYNO_ERROR_JSON, "The request is not valid JSON: %s",
+      g_set_error (error, DYNO_ERROR, DYNO_ERROR_JSON, _("The request is not valid JSON: %s"),
                    local_error->message);
       return NULL;
     }
@@ -1282,8 +1307,8 @@ dyno_request_from_json_located (const char         *json,
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_JSON,
-                   "The request must be a JSON object ({\"TableName\": …}), not %s",
-                   root == NULL ? "nothing" : json_type_name (root));
+                   _("The request must be a JSON object ({\"TableName\": …}), not %s"),
+                   root == NULL ? _("nothing") : json_type_name (root));
       return NULL;
     }
 

@@ -6,6 +6,7 @@
 
 #include "dyno-json.h"
 
+#include <glib/gi18n-lib.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -103,7 +104,7 @@ _dyno_json_fail_syntax (DynoJsonScanner *sc,
   va_list args;
   g_autofree char *what = NULL;
   g_autofree char *path = NULL;
-  GString *msg;
+  g_autofree char *msg = NULL;
 
   if (sc->error != NULL)
     return FALSE;
@@ -112,21 +113,28 @@ _dyno_json_fail_syntax (DynoJsonScanner *sc,
   what = g_strdup_vprintf (format, args);
   va_end (args);
 
-  msg = g_string_new ("Invalid JSON");
+  path = format_path (sc);
+  /* Whole sentences, so that translations can order their parts. */
   if (sc->positions)
     {
       guint line, column;
 
       location (sc, sc->p, &line, &column);
-      g_string_append_printf (msg, " at line %u, column %u", line, column);
+      if (path[0] != '\0')
+        /* Translators: the line, the column, what is wrong, then the attribute's path. */
+        msg = g_strdup_printf (_("Invalid JSON at line %u, column %u: %s (in attribute %s)"),
+                               line, column, what, path);
+      else
+        /* Translators: the line, the column, then what is wrong. */
+        msg = g_strdup_printf (_("Invalid JSON at line %u, column %u: %s"), line, column, what);
     }
-  g_string_append_printf (msg, ": %s", what);
-  path = format_path (sc);
-  if (path[0] != '\0')
-    g_string_append_printf (msg, " (in attribute %s)", path);
+  else if (path[0] != '\0')
+    /* Translators: what is wrong, then the attribute's path. */
+    msg = g_strdup_printf (_("Invalid JSON: %s (in attribute %s)"), what, path);
+  else
+    msg = g_strdup_printf (_("Invalid JSON: %s"), what);
 
-  sc->error = g_error_new_literal (DYNO_ERROR, DYNO_ERROR_JSON, msg->str);
-  g_string_free (msg, TRUE);
+  sc->error = g_error_new_literal (DYNO_ERROR, DYNO_ERROR_JSON, msg);
 
   return FALSE;
 }
@@ -152,14 +160,16 @@ _dyno_json_fail_value (DynoJsonScanner *sc,
   msg = g_string_new (NULL);
   path = format_path (sc);
   if (path[0] != '\0')
-    g_string_append_printf (msg, "Attribute %s: ", path);
+    /* Translators: the start of a message about a value; %s is the attribute's path. */
+    g_string_append_printf (msg, _("Attribute %s: "), path);
   g_string_append (msg, what);
   if (sc->positions)
     {
       guint line, column;
 
       location (sc, at, &line, &column);
-      g_string_append_printf (msg, " (line %u, column %u)", line, column);
+      /* Translators: added after a message about a value: the line, then the column. */
+      g_string_append_printf (msg, _(" (line %u, column %u)"), line, column);
     }
 
   sc->error = g_error_new_literal (DYNO_ERROR, DYNO_ERROR_INVALID_VALUE, msg->str);
@@ -172,7 +182,7 @@ static const char *
 describe_byte (DynoJsonScanner *sc)
 {
   if (sc->p >= sc->end)
-    return "the end of the text";
+    return _("the end of the text");
 
   switch (*sc->p)
     {
@@ -182,12 +192,12 @@ describe_byte (DynoJsonScanner *sc)
     case ']': return "\u201c]\u201d";
     case ',': return "\u201c,\u201d";
     case ':': return "\u201c:\u201d";
-    case '"': return "a string";
-    case 't': case 'f': case 'n': return "a literal";
+    case '"': return _("a string");
+    case 't': case 'f': case 'n': return _("a literal");
     default:
       if (*sc->p == '-' || (*sc->p >= '0' && *sc->p <= '9'))
-        return "a number";
-      return "an unexpected character";
+        return _("a number");
+      return _("an unexpected character");
     }
 }
 
@@ -203,7 +213,9 @@ _dyno_json_expect_slow (DynoJsonScanner *sc,
       return TRUE;
     }
 
-  return _dyno_json_fail_syntax (sc, "expected %s but found %s", what, describe_byte (sc));
+  /* Translators: what was expected (such as "an object"), then what was found (such as "a
+   * number"). */
+  return _dyno_json_fail_syntax (sc, _("expected %s but found %s"), what, describe_byte (sc));
 }
 
 gboolean
@@ -227,7 +239,7 @@ _dyno_json_next_slow (DynoJsonScanner *sc,
     }
 
   *more = FALSE;
-  return _dyno_json_fail_syntax (sc, "expected \u201c,\u201d or \u201c%c\u201d but found %s",
+  return _dyno_json_fail_syntax (sc, _("expected \u201c,\u201d or \u201c%c\u201d but found %s"),
                                  close, describe_byte (sc));
 }
 
@@ -293,8 +305,8 @@ read_string_slow (DynoJsonScanner *sc,
       if ((guchar) *q < 0x20)
         {
           sc->p = q;
-          return _dyno_json_fail_syntax (sc, "control character U+%04X must be escaped in a "
-                                         "string", (guint) (guchar) *q);
+          return _dyno_json_fail_syntax (sc, _("control character U+%04X must be escaped in a "
+                                           "string"), (guint) (guchar) *q);
         }
 
       /* A backslash. */
@@ -317,13 +329,13 @@ read_string_slow (DynoJsonScanner *sc,
             if (!read_hex4 (sc, q + 2, &c))
               {
                 sc->p = q;
-                return _dyno_json_fail_syntax (sc, "\\u must be followed by four hex digits");
+                return _dyno_json_fail_syntax (sc, _("\\u must be followed by four hex digits"));
               }
             if (c >= 0xDC00 && c <= 0xDFFF)
               {
                 sc->p = q;
-                return _dyno_json_fail_syntax (sc, "lone low surrogate \\u%04X in a string "
-                                               "(not valid Unicode)", c);
+                return _dyno_json_fail_syntax (sc, _("lone low surrogate \\u%04X in a string "
+                                                 "(not valid Unicode)"), c);
               }
             if (c >= 0xD800 && c <= 0xDBFF)
               {
@@ -331,8 +343,8 @@ read_string_slow (DynoJsonScanner *sc,
                     !read_hex4 (sc, q + 8, &low) || low < 0xDC00 || low > 0xDFFF)
                   {
                     sc->p = q;
-                    return _dyno_json_fail_syntax (sc, "lone high surrogate \\u%04X in a "
-                                                   "string (not valid Unicode)", c);
+                    return _dyno_json_fail_syntax (sc, _("lone high surrogate \\u%04X in a "
+                                                     "string (not valid Unicode)"), c);
                   }
                 c = 0x10000 + ((c - 0xD800) << 10) + (low - 0xDC00);
                 q += 12;
@@ -344,13 +356,13 @@ read_string_slow (DynoJsonScanner *sc,
           break;
         default:
           sc->p = q;
-          return _dyno_json_fail_syntax (sc, "invalid escape \u201c\\%c\u201d in a string",
+          return _dyno_json_fail_syntax (sc, _("invalid escape \u201c\\%c\u201d in a string"),
                                          g_ascii_isprint (q[1]) ? q[1] : '?');
         }
     }
 
   sc->p = from - 1;
-  return _dyno_json_fail_syntax (sc, "unterminated string");
+  return _dyno_json_fail_syntax (sc, _("unterminated string"));
 }
 
 /* Checks the raw text of the string just read.  Escapes decode to valid UTF-8, so the raw
@@ -363,7 +375,7 @@ validate_utf8 (DynoJsonScanner *sc)
   if (!g_utf8_validate_len (sc->raw, sc->raw_len, &bad))
     {
       sc->p = bad;
-      return _dyno_json_fail_syntax (sc, "invalid UTF-8 in a string");
+      return _dyno_json_fail_syntax (sc, _("invalid UTF-8 in a string"));
     }
   return TRUE;
 }
@@ -378,7 +390,7 @@ _dyno_json_read_string (DynoJsonScanner *sc,
 
   _dyno_json_skip_ws (sc);
   if (G_UNLIKELY (sc->p >= sc->end || *sc->p != '"'))
-    return _dyno_json_fail_syntax (sc, "expected a string but found %s", describe_byte (sc));
+    return _dyno_json_fail_syntax (sc, _("expected a string but found %s"), describe_byte (sc));
 
   from = q = sc->p + 1;
 
@@ -423,7 +435,7 @@ _dyno_json_read_string (DynoJsonScanner *sc,
 
       if (G_UNLIKELY (q >= sc->end))
         {
-          return _dyno_json_fail_syntax (sc, "unterminated string");
+          return _dyno_json_fail_syntax (sc, _("unterminated string"));
         }
       c = (guchar) *q;
       if (c == '"')
@@ -439,8 +451,8 @@ _dyno_json_read_string (DynoJsonScanner *sc,
       if (G_UNLIKELY (c < 0x20))
         {
           sc->p = q;
-          return _dyno_json_fail_syntax (sc, "control character U+%04X must be escaped in a "
-                                         "string", (guint) c);
+          return _dyno_json_fail_syntax (sc, _("control character U+%04X must be escaped in a "
+                                           "string"), (guint) c);
         }
       ascii &= c < 0x80;
       q++;
@@ -514,7 +526,7 @@ _dyno_json_read_number (DynoJsonScanner *sc,
   if (to == NULL)
     {
       sc->p = stop;
-      return _dyno_json_fail_syntax (sc, "malformed number");
+      return _dyno_json_fail_syntax (sc, _("malformed number"));
     }
 
   *out = from;
@@ -552,14 +564,14 @@ read_literal (DynoJsonScanner *sc,
       return TRUE;
     }
 
-  return _dyno_json_fail_syntax (sc, "expected a value but found %s", describe_byte (sc));
+  return _dyno_json_fail_syntax (sc, _("expected a value but found %s"), describe_byte (sc));
 }
 
 static gboolean
 enter (DynoJsonScanner *sc)
 {
   if (G_UNLIKELY (++sc->depth > DYNO_JSON_MAX_DEPTH))
-    return _dyno_json_fail_syntax (sc, "values are nested more than %d levels deep",
+    return _dyno_json_fail_syntax (sc, _("values are nested more than %d levels deep"),
                                    DYNO_JSON_MAX_DEPTH);
   return TRUE;
 }
@@ -617,7 +629,7 @@ _dyno_json_skip_value (DynoJsonScanner *sc)
     default:
       if (c == '-' || (c >= '0' && c <= '9'))
         return _dyno_json_read_number (sc, &s, &len);
-      return _dyno_json_fail_syntax (sc, "expected a value but found %s", describe_byte (sc));
+      return _dyno_json_fail_syntax (sc, _("expected a value but found %s"), describe_byte (sc));
     }
 }
 
@@ -626,7 +638,7 @@ expect_end (DynoJsonScanner *sc)
 {
   _dyno_json_skip_ws (sc);
   if (sc->p != sc->end)
-    return _dyno_json_fail_syntax (sc, "unexpected text after the end of the document");
+    return _dyno_json_fail_syntax (sc, _("unexpected text after the end of the document"));
   return TRUE;
 }
 
@@ -668,19 +680,19 @@ base64_decode (const char *text,
   while (data_len > 0 && text[data_len - 1] == '=')
     data_len--;
   if (len - data_len > 2)
-    return "too much \u201c=\u201d padding";
+    return _("too much \u201c=\u201d padding");
   if (len != data_len && len % 4 != 0)
-    return "the padded length is not a multiple of 4";
+    return _("the padded length is not a multiple of 4");
   if (data_len % 4 == 1)
-    return "the length is not possible for base64";
+    return _("the length is not possible for base64");
 
   for (gsize i = 0; i < data_len; i++)
     {
       gint8 v = b64_table[(guchar) text[i]];
 
       if (v < 0)
-        return text[i] == '=' ? "\u201c=\u201d inside the data"
-                              : "a character outside the base64 alphabet";
+        return text[i] == '=' ? _("\u201c=\u201d inside the data")
+                              : _("a character outside the base64 alphabet");
       acc = (acc << 6) | (guint32) v;
       bits += 6;
       if (bits >= 8)
@@ -737,7 +749,8 @@ add_base64 (DynoJsonScanner  *sc,
   const char *why = base64_decode (text, len, sc->bin);
 
   if (why != NULL)
-    return _dyno_json_fail_value (sc, at, "The %s value is not valid base64: %s", what, why);
+    /* Translators: "B" or "BS member", then what is wrong. */
+    return _dyno_json_fail_value (sc, at, _("The %s value is not valid base64: %s"), what, why);
 
   dyno_builder_fast_scalar (builder, DYNO_VALUE_B, sc->bin->str, sc->bin->len);
   return TRUE;
@@ -871,7 +884,7 @@ add_set_member (DynoJsonScanner  *sc,
   if (type == DYNO_VALUE_NS)
     return add_number (sc, builder, s, len, member_at);
 
-  return add_base64 (sc, builder, s, len, member_at, "BS member");
+  return add_base64 (sc, builder, s, len, member_at, _("BS member"));
 }
 
 static gboolean
@@ -884,7 +897,7 @@ parse_ddb_set (DynoJsonScanner  *sc,
   gsize index = 0;
 
   if (_dyno_json_peek (sc) != '[')
-    return _dyno_json_fail_value (sc, sc->p, "The %s value must be a JSON array of strings",
+    return _dyno_json_fail_value (sc, sc->p, _("The %s value must be a JSON array of strings"),
                                   dyno_value_type_to_string (type));
   sc->p++;
   dyno_builder_fast_begin (builder, type);
@@ -900,9 +913,13 @@ parse_ddb_set (DynoJsonScanner  *sc,
 
         _dyno_json_path_push_index (sc, index++);
         member_at = sc->p;
+        if (_dyno_json_peek (sc) != '"' && type == DYNO_VALUE_NS)
+          /* Translators: %s is the set type, NS. */
+          return _dyno_json_fail_value (sc, sc->p, _("The members of an %s must be JSON strings"),
+                                        dyno_value_type_to_string (type));
         if (_dyno_json_peek (sc) != '"')
-          return _dyno_json_fail_value (sc, sc->p, "The members of a%s %s must be JSON "
-                                        "strings", type == DYNO_VALUE_NS ? "n" : "",
+          /* Translators: %s is the set type, SS or BS. */
+          return _dyno_json_fail_value (sc, sc->p, _("The members of a %s must be JSON strings"),
                                         dyno_value_type_to_string (type));
         if (!_dyno_json_read_string (sc, &s, &len))
           return FALSE;
@@ -940,16 +957,16 @@ _dyno_json_parse_ddb_value (DynoJsonScanner  *sc,
       if (sc->p < sc->end && (*sc->p == '"' || *sc->p == '[' || *sc->p == '-' ||
                               g_ascii_isdigit (*sc->p) || *sc->p == 't' ||
                               *sc->p == 'f' || *sc->p == 'n'))
-        return _dyno_json_fail_value (sc, at, "Expected an AttributeValue such as "
-                                      "{\"S\":\"text\"}, but found %s", describe_byte (sc));
-      return _dyno_json_fail_syntax (sc, "expected an AttributeValue object but found %s",
+        return _dyno_json_fail_value (sc, at, _("Expected an AttributeValue such as "
+                                        "{\"S\":\"text\"}, but found %s"), describe_byte (sc));
+      return _dyno_json_fail_syntax (sc, _("expected an AttributeValue object but found %s"),
                                      describe_byte (sc));
     }
   sc->p++;
 
   if (_dyno_json_peek (sc) == '}')
-    return _dyno_json_fail_value (sc, at, "Supplied AttributeValue is empty, must contain "
-                                  "exactly one of the supported datatypes");
+    return _dyno_json_fail_value (sc, at, _("Supplied AttributeValue is empty, must contain "
+                                    "exactly one of the supported datatypes"));
 
   /* The type key is one of ten short upper-case names: read it without the general string
    * reader when it looks like one. */
@@ -978,9 +995,9 @@ _dyno_json_parse_ddb_value (DynoJsonScanner  *sc,
     {
       g_autofree char *shown = g_utf8_make_valid (key, MIN (key_len, 64));
 
-      return _dyno_json_fail_value (sc, at, "Unknown AttributeValue type \u201c%s\u201d; the "
-                                    "supported datatypes are S, N, B, BOOL, NULL, M, L, SS, "
-                                    "NS and BS", shown);
+      return _dyno_json_fail_value (sc, at, _("Unknown AttributeValue type \u201c%s\u201d; the "
+                                      "supported datatypes are S, N, B, BOOL, NULL, M, L, SS, "
+                                      "NS and BS"), shown);
     }
   if (!_dyno_json_expect (sc, ':', "\u201c:\u201d"))
     return FALSE;
@@ -993,9 +1010,9 @@ _dyno_json_parse_ddb_value (DynoJsonScanner  *sc,
       if (_dyno_json_peek (sc) != '"')
         {
           if (type == DYNO_VALUE_N)
-            return _dyno_json_fail_value (sc, sc->p, "The N value must be a number written as "
-                                          "a JSON string, such as {\"N\":\"42\"}");
-          return _dyno_json_fail_value (sc, sc->p, "The %s value must be a JSON string",
+            return _dyno_json_fail_value (sc, sc->p, _("The N value must be a number written as "
+                                            "a JSON string, such as {\"N\":\"42\"}"));
+          return _dyno_json_fail_value (sc, sc->p, _("The %s value must be a JSON string"),
                                         dyno_value_type_to_string (type));
         }
       if (!_dyno_json_read_string (sc, &s, &len))
@@ -1019,9 +1036,10 @@ _dyno_json_parse_ddb_value (DynoJsonScanner  *sc,
         _dyno_json_skip_ws (sc);
         lit_at = sc->p;
         if (sc->p >= sc->end || (*sc->p != 't' && *sc->p != 'f'))
-          return _dyno_json_fail_value (sc, lit_at, "The %s value must be %s",
+          /* Translators: the type (BOOL or NULL), then "true or false" or "true". */
+          return _dyno_json_fail_value (sc, lit_at, _("The %s value must be %s"),
                                         dyno_value_type_to_string (type),
-                                        type == DYNO_VALUE_BOOL ? "true or false" : "true");
+                                        type == DYNO_VALUE_BOOL ? _("true or false") : "true");
         if (!read_literal (sc, &lit))
           return FALSE;
         if (type == DYNO_VALUE_BOOL)
@@ -1029,15 +1047,15 @@ _dyno_json_parse_ddb_value (DynoJsonScanner  *sc,
         else if (lit == 1)
           dyno_value_builder_add_null (builder);
         else
-          return _dyno_json_fail_value (sc, lit_at, "One or more parameter values were invalid: "
-                                        "Null attribute value types must have the value of "
-                                        "true");
+          return _dyno_json_fail_value (sc, lit_at, _("One or more parameter values were invalid: "
+                                          "Null attribute value types must have the value of "
+                                          "true"));
       }
       break;
 
     case DYNO_VALUE_M:
       if (_dyno_json_peek (sc) != '{')
-        return _dyno_json_fail_value (sc, sc->p, "The M value must be a JSON object");
+        return _dyno_json_fail_value (sc, sc->p, _("The M value must be a JSON object"));
       sc->p++;
       if (!parse_ddb_members (sc, builder, at))
         return FALSE;
@@ -1048,7 +1066,7 @@ _dyno_json_parse_ddb_value (DynoJsonScanner  *sc,
         gsize index = 0;
 
         if (_dyno_json_peek (sc) != '[')
-          return _dyno_json_fail_value (sc, sc->p, "The L value must be a JSON array");
+          return _dyno_json_fail_value (sc, sc->p, _("The L value must be a JSON array"));
         sc->p++;
         dyno_builder_fast_begin (builder, DYNO_VALUE_L);
         if (_dyno_json_peek (sc) == ']')
@@ -1081,8 +1099,8 @@ _dyno_json_parse_ddb_value (DynoJsonScanner  *sc,
     }
 
   if (_dyno_json_peek (sc) == ',')
-    return _dyno_json_fail_value (sc, at, "Supplied AttributeValue has more than one datatypes "
-                                  "set, must contain exactly one of the supported datatypes");
+    return _dyno_json_fail_value (sc, at, _("Supplied AttributeValue has more than one datatypes "
+                                    "set, must contain exactly one of the supported datatypes"));
   if (!_dyno_json_expect (sc, '}', "\u201c}\u201d"))
     return FALSE;
 
@@ -1098,7 +1116,7 @@ _dyno_json_parse_ddb_item (DynoJsonScanner  *sc,
 
   _dyno_json_skip_ws (sc);
   at = sc->p;
-  if (!_dyno_json_expect (sc, '{', "an item object such as {\"id\":{\"S\":\"1\"}}"))
+  if (!_dyno_json_expect (sc, '{', _("an item object such as {\"id\":{\"S\":\"1\"}}")))
     return FALSE;
 
   return parse_ddb_members (sc, builder, at);
@@ -1463,12 +1481,12 @@ json_kind_name (char c)
 {
   switch (c)
     {
-    case '"': return "a string";
-    case '{': return "an object";
-    case '[': return "an array";
-    case 't': case 'f': return "a boolean";
+    case '"': return _("a string");
+    case '{': return _("an object");
+    case '[': return _("an array");
+    case 't': case 'f': return _("a boolean");
     case 'n': return "null";
-    default: return "a number";
+    default: return _("a number");
     }
 }
 
@@ -1477,7 +1495,8 @@ hint_mismatch (DynoJsonScanner *sc,
                int              hint,
                char             c)
 {
-  return _dyno_json_fail_value (sc, sc->p, "The type hint is %s, but the JSON value is %s",
+  /* Translators: the type (such as SS), then a JSON kind (such as "an object"). */
+  return _dyno_json_fail_value (sc, sc->p, _("The type hint is %s, but the JSON value is %s"),
                                 dyno_value_type_to_string ((DynoValueType) hint),
                                 json_kind_name (c));
 }
@@ -1521,11 +1540,18 @@ parse_plain_set (DynoJsonScanner  *sc,
               return FALSE;
           }
         else
-          return _dyno_json_fail_value (sc, member_at, "The members of a%s %s must be %s",
-                                        type == DYNO_VALUE_NS ? "n" : "",
-                                        dyno_value_type_to_string (type),
-                                        type == DYNO_VALUE_BS ? "base64 strings"
-                                                              : "strings or numbers");
+          {
+            const char *allowed = type == DYNO_VALUE_BS ? _("base64 strings")
+                                                        : _("strings or numbers");
+
+            if (type == DYNO_VALUE_NS)
+              /* Translators: the set type (NS, SS or BS), then what its members must be. */
+              return _dyno_json_fail_value (sc, member_at, _("The members of an %s must be %s"),
+                                            dyno_value_type_to_string (type), allowed);
+            /* Translators: the set type (SS or BS), then what its members must be. */
+            return _dyno_json_fail_value (sc, member_at, _("The members of a %s must be %s"),
+                                          dyno_value_type_to_string (type), allowed);
+          }
 
         if (!add_set_member (sc, builder, type, s, len, member_at))
           return FALSE;
@@ -1601,7 +1627,7 @@ parse_plain_value (DynoJsonScanner  *sc,
     return FALSE;
 
   if (hint != NO_HINT && (hint < 0 || hint >= DYNO_VALUE_N_TYPES))
-    return _dyno_json_fail_value (sc, at, "Invalid type hint %d", hint);
+    return _dyno_json_fail_value (sc, at, _("Invalid type hint %d"), hint);
 
   switch (c)
     {
@@ -1672,7 +1698,7 @@ parse_plain_value (DynoJsonScanner  *sc,
 
     default:
       if (c != '-' && !g_ascii_isdigit (c))
-        return _dyno_json_fail_syntax (sc, "expected a value but found %s",
+        return _dyno_json_fail_syntax (sc, _("expected a value but found %s"),
                                        describe_byte (sc));
       if (hint != NO_HINT && hint != DYNO_VALUE_N && hint != DYNO_VALUE_S)
         return hint_mismatch (sc, hint, c);
@@ -1727,7 +1753,7 @@ dyno_item_from_plain_json (const char  *json,
 
   scanner_begin (&sc, json != NULL ? json : "", len);
   if (_dyno_json_peek (&sc) != '{')
-    ok = _dyno_json_fail_syntax (&sc, "expected an item object but found %s",
+    ok = _dyno_json_fail_syntax (&sc, _("expected an item object but found %s"),
                                  describe_byte (&sc));
   else
     ok = parse_plain_value (&sc, builder, NO_HINT, hints) && expect_end (&sc);
@@ -1837,7 +1863,7 @@ dyno_json_validate (const char  *json,
     {
       _dyno_json_skip_ws (&sc);
       if (sc.p != sc.end)
-        ok = _dyno_json_fail_syntax (&sc, "unexpected text after the JSON value");
+        ok = _dyno_json_fail_syntax (&sc, _("unexpected text after the JSON value"));
     }
   if (!ok)
     g_propagate_error (error, g_steal_pointer (&sc.error));

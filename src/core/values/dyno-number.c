@@ -6,6 +6,7 @@
 
 #include "dyno-number.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 #include "dyno-error.h"
@@ -34,14 +35,15 @@ set_not_a_number (GError     **error,
   if (len == 0)
     {
       g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_INVALID_VALUE,
-                           "The parameter cannot be converted to a numeric value");
+                           _("The parameter cannot be converted to a numeric value"));
       return;
     }
 
   /* Messages end up in the UI: keep them short and valid UTF-8. */
   shown = g_utf8_make_valid (text, MIN (len, 200));
   g_set_error (error, DYNO_ERROR, DYNO_ERROR_INVALID_VALUE,
-               "The parameter cannot be converted to a numeric value: %s%s",
+               /* Translators: the text, then "…" when it was cut, or nothing. */
+               _("The parameter cannot be converted to a numeric value: %s%s"),
                shown, len > 200 ? "\u2026" : "");
 }
 
@@ -152,21 +154,21 @@ check_decimal (const Decimal  *d,
   if (first > MAX_EXPONENT)
     {
       g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_INVALID_VALUE,
-                           "Number overflow. Attempting to store a number with magnitude "
-                           "larger than supported range");
+                           _("Number overflow. Attempting to store a number with magnitude "
+                             "larger than supported range"));
       return FALSE;
     }
   if (first < MIN_EXPONENT)
     {
       g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_INVALID_VALUE,
-                           "Number underflow. Attempting to store a number with magnitude "
-                           "smaller than supported range");
+                           _("Number underflow. Attempting to store a number with magnitude "
+                             "smaller than supported range"));
       return FALSE;
     }
   if (d->n > DYNO_NUMBER_MAX_DIGITS)
     {
       g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_INVALID_VALUE,
-                           "Attempting to store more than 38 significant digits in a Number");
+                           _("Attempting to store more than 38 significant digits in a Number"));
       return FALSE;
     }
 

@@ -6,6 +6,7 @@
 
 #include "dyno-page.h"
 
+#include <glib/gi18n-lib.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -38,12 +39,12 @@ read_count (DynoJsonScanner *sc,
   if (!_dyno_json_read_number (sc, &s, &len))
     return FALSE;
   if (len >= sizeof buf)
-    return _dyno_json_fail_value (sc, at, "The count is not a whole number");
+    return _dyno_json_fail_value (sc, at, _("The count is not a whole number"));
   memcpy (buf, s, len);
   buf[len] = '\0';
   *out = g_ascii_strtoll (buf, &end, 10);
   if (end == NULL || *end != '\0' || *out < 0)
-    return _dyno_json_fail_value (sc, at, "The count is not a whole number");
+    return _dyno_json_fail_value (sc, at, _("The count is not a whole number"));
   return TRUE;
 }
 
@@ -54,7 +55,7 @@ parse_items (DynoJsonScanner  *sc,
 {
   gboolean more;
 
-  if (!_dyno_json_expect (sc, '[', "an array of items"))
+  if (!_dyno_json_expect (sc, '[', _("an array of items")))
     return FALSE;
   if (_dyno_json_peek (sc) == ']')
     {
@@ -143,7 +144,7 @@ parse_page (DynoJsonScanner  *sc,
   g_autofree char *error_type = NULL;
   g_autofree char *error_message = NULL;
 
-  if (!_dyno_json_expect (sc, '{', "a response object"))
+  if (!_dyno_json_expect (sc, '{', _("a response object")))
     return FALSE;
 
   if (_dyno_json_peek (sc) == '}')
@@ -226,13 +227,15 @@ parse_page (DynoJsonScanner  *sc,
 
   _dyno_json_skip_ws (sc);
   if (sc->p != sc->end)
-    return _dyno_json_fail_syntax (sc, "unexpected text after the end of the document");
+    return _dyno_json_fail_syntax (sc, _("unexpected text after the end of the document"));
 
   /* An error body handed to the page parser by mistake must not look like an empty page. */
   if (error_type != NULL)
     {
       sc->error = g_error_new (DYNO_ERROR, DYNO_ERROR_SERVICE,
-                               "The response is an error, not a page: %s%s%s",
+                               /* Translators: the error type, then ": " and its message, or
+                                * nothing. */
+                               _("The response is an error, not a page: %s%s%s"),
                                error_type,
                                error_message ? ": " : "",
                                error_message ? error_message : "");

@@ -6,6 +6,7 @@
 
 #include "dyno-table-info.h"
 
+#include <glib/gi18n-lib.h>
 #include <string.h>
 
 #include "dyno-error.h"
@@ -162,7 +163,7 @@ fail (GError     **error,
   va_end (args);
 
   g_set_error (error, DYNO_ERROR, DYNO_ERROR_INVALID_VALUE,
-               "Not a valid DescribeTable response: %s", msg);
+               _("Not a valid DescribeTable response: %s"), msg);
   return FALSE;
 }
 
@@ -230,7 +231,7 @@ read_key_schema (DynoTableInfo  *info,
   JsonArray *schema = get_array (obj, "KeySchema");
 
   if (schema == NULL)
-    return fail (error, "%s has no KeySchema", owner);
+    return fail (error, _("%s has no KeySchema"), owner);
 
   for (guint i = 0; i < json_array_get_length (schema); i++)
     {
@@ -241,32 +242,34 @@ read_key_schema (DynoTableInfo  *info,
       gpointer type;
 
       if (!JSON_NODE_HOLDS_OBJECT (node))
-        return fail (error, "KeySchema of %s has an element that is not an object", owner);
+        return fail (error, _("KeySchema of %s has an element that is not an object"), owner);
       element = json_node_get_object (node);
       name = get_string (element, "AttributeName");
       key_type = get_string (element, "KeyType");
       if (name == NULL || key_type == NULL)
-        return fail (error, "KeySchema of %s needs AttributeName and KeyType", owner);
+        return fail (error, _("KeySchema of %s needs AttributeName and KeyType"), owner);
 
       if (strcmp (key_type, "HASH") == 0)
         attr = pk;
       else if (strcmp (key_type, "RANGE") == 0)
         attr = sk;
       else
-        return fail (error, "KeySchema of %s has the unknown KeyType \u201c%s\u201d", owner,
+        /* Translators: "the table" or "index “NAME”", then the key type found. */
+        return fail (error, _("KeySchema of %s has the unknown KeyType \u201c%s\u201d"), owner,
                      key_type);
 
       if (attr->name != NULL)
-        return fail (error, "KeySchema of %s has more than one %s key", owner, key_type);
+        /* Translators: "the table" or "index “NAME”", then HASH or RANGE. */
+        return fail (error, _("KeySchema of %s has more than one %s key"), owner, key_type);
       if (!g_hash_table_lookup_extended (info->attribute_types, name, NULL, &type))
-        return fail (error, "the key attribute \u201c%s\u201d of %s is not in "
-                     "AttributeDefinitions", name, owner);
+        return fail (error, _("the key attribute \u201c%s\u201d of %s is not in "
+                       "AttributeDefinitions"), name, owner);
       attr->name = g_strdup (name);
       attr->type = GPOINTER_TO_INT (type);
     }
 
   if (pk->name == NULL)
-    return fail (error, "KeySchema of %s has no HASH key", owner);
+    return fail (error, _("KeySchema of %s has no HASH key"), owner);
 
   return TRUE;
 }
@@ -292,13 +295,13 @@ read_indexes (DynoTableInfo  *info,
       DynoIndexInfo *index;
 
       if (!JSON_NODE_HOLDS_OBJECT (node))
-        return fail (error, "%s has an element that is not an object", member);
+        return fail (error, _("%s has an element that is not an object"), member);
       obj = json_node_get_object (node);
       name = get_string (obj, "IndexName");
       if (name == NULL)
-        return fail (error, "an index in %s has no IndexName", member);
+        return fail (error, _("an index in %s has no IndexName"), member);
 
-      owner = g_strdup_printf ("index \u201c%s\u201d", name);
+      owner = g_strdup_printf (_("index \u201c%s\u201d"), name);
       index = g_new0 (DynoIndexInfo, 1);
       index->name = g_strdup (name);
       index->global = global;
@@ -332,7 +335,8 @@ read_indexes (DynoTableInfo  *info,
           index->non_key_attributes = (GStrv) g_ptr_array_free (names, FALSE);
         }
       else
-        return fail (error, "%s has the unknown ProjectionType \u201c%s\u201d", owner,
+        /* Translators: "index “NAME”", then the projection type found. */
+        return fail (error, _("%s has the unknown ProjectionType \u201c%s\u201d"), owner,
                      projection_type);
 
       index->status = g_strdup (get_string (obj, "IndexStatus"));
@@ -358,7 +362,7 @@ dyno_table_info_new_from_node (JsonNode  *node,
 
   if (!JSON_NODE_HOLDS_OBJECT (node))
     {
-      fail (error, "expected a JSON object");
+      fail (error, _("expected a JSON object"));
       return NULL;
     }
   table = json_node_get_object (node);
@@ -369,7 +373,7 @@ dyno_table_info_new_from_node (JsonNode  *node,
   name = get_string (table, "TableName");
   if (name == NULL)
     {
-      fail (error, "TableName is missing");
+      fail (error, _("TableName is missing"));
       return NULL;
     }
 
@@ -379,7 +383,7 @@ dyno_table_info_new_from_node (JsonNode  *node,
   defs = get_array (table, "AttributeDefinitions");
   if (defs == NULL)
     {
-      fail (error, "AttributeDefinitions is missing");
+      fail (error, _("AttributeDefinitions is missing"));
       return NULL;
     }
   for (guint i = 0; i < json_array_get_length (defs); i++)
@@ -391,7 +395,7 @@ dyno_table_info_new_from_node (JsonNode  *node,
 
       if (!JSON_NODE_HOLDS_OBJECT (n))
         {
-          fail (error, "AttributeDefinitions has an element that is not an object");
+          fail (error, _("AttributeDefinitions has an element that is not an object"));
           return NULL;
         }
       def = json_node_get_object (n);
@@ -399,20 +403,20 @@ dyno_table_info_new_from_node (JsonNode  *node,
       type_name = get_string (def, "AttributeType");
       if (attr == NULL || type_name == NULL)
         {
-          fail (error, "AttributeDefinitions needs AttributeName and AttributeType");
+          fail (error, _("AttributeDefinitions needs AttributeName and AttributeType"));
           return NULL;
         }
       if (!dyno_value_type_from_string (type_name, &type) ||
           (type != DYNO_VALUE_S && type != DYNO_VALUE_N && type != DYNO_VALUE_B))
         {
-          fail (error, "the attribute \u201c%s\u201d has the type \u201c%s\u201d; key "
-                "attributes must be S, N or B", attr, type_name);
+          fail (error, _("the attribute \u201c%s\u201d has the type \u201c%s\u201d; key "
+                  "attributes must be S, N or B"), attr, type_name);
           return NULL;
         }
       define_attribute (info, attr, type);
     }
 
-  if (!read_key_schema (info, table, "the table", &info->partition_key, &info->sort_key,
+  if (!read_key_schema (info, table, _("the table"), &info->partition_key, &info->sort_key,
                         error) ||
       !read_indexes (info, table, "GlobalSecondaryIndexes", TRUE, error) ||
       !read_indexes (info, table, "LocalSecondaryIndexes", FALSE, error))
@@ -455,7 +459,7 @@ dyno_table_info_new_from_json (const char  *json,
   if (!json_parser_load_from_data (parser, json, len, &local))
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_JSON,
-                   "The DescribeTable response is not valid JSON: %s", local->message);
+                   _("The DescribeTable response is not valid JSON: %s"), local->message);
       return NULL;
     }
 

@@ -6,6 +6,7 @@
 
 #include "dyno-value.h"
 
+#include <glib/gi18n-lib.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1043,12 +1044,12 @@ check_set (DynoValueBuilder  *builder,
 
   if (n == 0)
     {
-      const char *what = frame->type == DYNO_VALUE_SS ? "A string set may not be empty"
-                       : frame->type == DYNO_VALUE_NS ? "A number set may not be empty"
-                       : "Binary sets should not be empty";
+      const char *what = frame->type == DYNO_VALUE_SS ? _("A string set may not be empty")
+                       : frame->type == DYNO_VALUE_NS ? _("A number set may not be empty")
+                       : _("Binary sets should not be empty");
 
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_INVALID_VALUE,
-                   "One or more parameter values were invalid: %s", what);
+                   _("One or more parameter values were invalid: %s"), what);
       return FALSE;
     }
 
@@ -1058,12 +1059,14 @@ check_set (DynoValueBuilder  *builder,
 
       if (frame->type == DYNO_VALUE_SS)
         g_set_error (error, DYNO_ERROR, DYNO_ERROR_INVALID_VALUE,
-                     "One or more parameter values were invalid: Input collection %s "
-                     "contains duplicates.", list);
+                     _("One or more parameter values were invalid: Input collection %s "
+                       "contains duplicates."), list);
       else
         g_set_error (error, DYNO_ERROR, DYNO_ERROR_INVALID_VALUE,
-                     "One or more parameter values were invalid: Input collection %s "
-                     "of type %s contains duplicates.", list,
+                     /* Translators: DynamoDB's wording: the set as text, then its type (such as
+                      * SS). */
+                     _("One or more parameter values were invalid: Input collection %s "
+                       "of type %s contains duplicates."), list,
                      type_names[frame->type]);
       return FALSE;
     }
@@ -1088,7 +1091,7 @@ check_map (DynoValueBuilder  *builder,
                                                  MIN (dyno_record_len (dup), 200));
 
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_INVALID_VALUE,
-                   "The map has the attribute name \u201c%s\u201d more than once", name);
+                   _("The map has the attribute name \u201c%s\u201d more than once"), name);
       return FALSE;
     }
 
@@ -1128,7 +1131,7 @@ dyno_value_builder_end (DynoValueBuilder  *builder,
   if (builder->len - frame.start > G_MAXUINT32)
     {
       g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_INVALID_VALUE,
-                           "The value is too large (over 4 GiB)");
+                           _("The value is too large (over 4 GiB)"));
       _dyno_value_builder_reset (builder);
       return FALSE;
     }
