@@ -1,0 +1,1206 @@
+/* dyno-table-designer.c: design a new table, or a new GSI for an existing one, and create it
+ *
+ * The fields are the source of truth: every change rebuilds a DynoTableDesign from them,
+ * validates it and shows each problem under its field, so what is sent is always what is
+ * shown in the Request expander.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "dyno-table-designer.h"
+
+#include <glib/gi18n.h>
+
+#include "dyno-http-error.h"
+
+/* One input and the error label under it.  @field is the validator's field id (for index
+ * rows, the part after "index:<i>:"). */
+typedef struct _DynoTableDesigner DynoTableDesigner;
+
+typedef struct {
+  DynoTableDesigner *designer;
+  const char        *field;
+  GtkWidget         *input;
+  GtkWidget         *error;
+  /* Fields that start empty say "Enter …" only once the user has been there. */
+  gboolean           needs_touch;
+  gboolean           touched;
+} Field;
+
+enum {
+  TABLE_NAME,
+  PK_NAME,
+  PK_TYPE,
+  SK_NAME,
+  SK_TYPE,
+  BILLING,
+  RCU,
+  WCU,
+  INDEXES,
+  N_TABLE_FIELDS
+};
+
+enum {
+  IX_TYPE,
+  IX_NAME,
+  IX_PK_NAME,
+  IX_PK_TYPE,
+  IX_SK_NAME,
+  IX_SK_TYPE,
+  IX_PROJECTION,
+  IX_ATTRIBUTES,
+  IX_RCU,
+  IX_WCU,
+  N_INDEX_FIELDS
+};
+
+typedef struct {
+  DynoTableDesigner *designer;
+  GtkWidget         *box;
+  GtkWidget         *title;
+  GtkWidget         *remove_button;
+  GtkWidget         *capacity_box;
+  Field              fields[N_INDEX_FIELDS];
+} IndexRow;
+
+struct _DynoTableDesigner
+{
+  AdwWindow        parent_instance;
+
+  DynoBackend     *backend;
+  DynoTableInfo   *existing;
+  DynoTableDesign *design;
+  GCancellable    *cancellable;
+  guint            poll_id;
+  gboolean         building;
+  gboolean         busy;
+
+  GtkWidget       *window_title;
+  GtkWidget       *cancel_button;
+  GtkWidget       *create_button;
+  GtkWidget       *form;
+  GtkWidget       *capacity_box;
+  GtkWidget       *index_list;
+  GtkWidget       *add_index_button;
+  GtkWidget       *create_reason;
+  GtkWidget       *request_label;
+  GtkWidget       *server_error;
+  GtkWidget       *progress;
+  GtkWidget       *progress_spinner;
+  GtkWidget       *progress_label;
+
+  Field            fields[N_TABLE_FIELDS];
+  GPtrArray       *rows;             /* IndexRow* */
+};
+
+G_DEFINE_FINAL_TYPE (DynoTableDesigner, dyno_table_designer, ADW_TYPE_WINDOW)
+
+enum {
+  SIGNAL_TABLE_CREATED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static void update (DynoTableDesigner *self);
+static void poll_table (DynoTableDesigner *self);
+
+static const DynoValueType key_types[] = { DYNO_VALUE_S, DYNO_VALUE_N, DYNO_VALUE_B };
+static const DynoProjectionType projections[] = {
+  DYNO_PROJECTION_ALL, DYNO_PROJECTION_KEYS_ONLY, DYNO_PROJECTION_INCLUDE
+};
+
+/* ---- building blocks ------------------------------------------------------------------- */
+
+static void
+set_accessible_name (GtkWidget  *widget,
+                     const char *name)
+{
+  gtk_accessible_update_property (GTK_ACCESSIBLE (widget),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, name,
+                                  -1);
+}
+
+static GtkWidget *
+new_error_label (void)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_widget_add_css_class (label, "error");
+  gtk_widget_add_css_class (label, "caption");
+  gtk_widget_set_visible (label, FALSE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (label),
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, _("Error message"),
+                                  -1);
+  return label;
+}
+
+static GtkWidget *
+new_heading (const char *text)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_add_css_class (label, "heading");
+  gtk_widget_set_margin_top (label, 12);
+  return label;
+}
+
+static GtkWidget *
+new_caption (const char *text)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_add_css_class (label, "caption");
+  gtk_widget_add_css_class (label, "dim-label");
+  return label;
+}
+
+static GtkWidget *
+new_entry (const char *name,
+           const char *accessible_name,
+           const char *placeholder)
+{
+  GtkWidget *entry = gtk_entry_new ();
+
+  gtk_widget_set_name (entry, name);
+  gtk_widget_set_hexpand (entry, TRUE);
+  if (placeholder != NULL)
+    gtk_entry_set_placeholder_text (GTK_ENTRY (entry), placeholder);
+  set_accessible_name (entry, accessible_name);
+  return entry;
+}
+
+static GtkWidget *
+new_dropdown (const char         *name,
+              const char         *accessible_name,
+              const char * const *options)
+{
+  GtkWidget *dropdown = gtk_drop_down_new_from_strings (options);
+
+  gtk_widget_set_name (dropdown, name);
+  gtk_widget_set_valign (dropdown, GTK_ALIGN_START);
+  set_accessible_name (dropdown, accessible_name);
+  return dropdown;
+}
+
+static GtkWidget *
+new_key_type_dropdown (const char *name,
+                       const char *accessible_name)
+{
+  const char *options[] = { _("String (S)"), _("Number (N)"), _("Binary (B)"), NULL };
+
+  return new_dropdown (name, accessible_name, options);
+}
+
+static GtkWidget *
+new_spin (const char *name,
+          const char *accessible_name)
+{
+  GtkWidget *spin = gtk_spin_button_new_with_range (0, 1000000, 1);
+
+  gtk_widget_set_name (spin, name);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), 5);
+  gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), TRUE);
+  set_accessible_name (spin, accessible_name);
+  return spin;
+}
+
+static void
+init_field (DynoTableDesigner *self,
+            Field             *field,
+            const char        *id,
+            GtkWidget         *input,
+            const char        *widget_name,
+            gboolean           needs_touch)
+{
+  g_autofree char *error_name = g_strconcat (widget_name, "-error", NULL);
+
+  field->designer = self;
+  field->field = id;
+  field->input = input;
+  field->error = new_error_label ();
+  field->needs_touch = needs_touch;
+  gtk_widget_set_name (field->error, error_name);
+  /* a screen reader reads the problem with the field */
+  if (input != NULL)
+    gtk_accessible_update_relation (GTK_ACCESSIBLE (input),
+                                    GTK_ACCESSIBLE_RELATION_DESCRIBED_BY, field->error, NULL,
+                                    -1);
+}
+
+/* A labelled column: caption, input, error. */
+static GtkWidget *
+field_column (const char *caption,
+              Field      *field)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
+
+  gtk_widget_set_hexpand (box, TRUE);
+  gtk_box_append (GTK_BOX (box), new_caption (caption));
+  gtk_box_append (GTK_BOX (box), field->input);
+  gtk_box_append (GTK_BOX (box), field->error);
+  return box;
+}
+
+static GtkWidget *
+hbox (void)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
+
+  gtk_widget_set_valign (box, GTK_ALIGN_START);
+  return box;
+}
+
+static const char *
+entry_text (GtkWidget *entry)
+{
+  return gtk_editable_get_text (GTK_EDITABLE (entry));
+}
+
+static DynoValueType
+selected_type (GtkWidget *dropdown)
+{
+  guint i = gtk_drop_down_get_selected (GTK_DROP_DOWN (dropdown));
+
+  return key_types[MIN (i, G_N_ELEMENTS (key_types) - 1)];
+}
+
+static void
+select_type (GtkWidget     *dropdown,
+             DynoValueType  type)
+{
+  for (guint i = 0; i < G_N_ELEMENTS (key_types); i++)
+    if (key_types[i] == type)
+      gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown), i);
+}
+
+static gint64
+spin_value (GtkWidget *spin)
+{
+  return gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (spin));
+}
+
+static gboolean
+provisioned (DynoTableDesigner *self)
+{
+  if (self->existing != NULL)
+    return dyno_table_info_get_billing_mode (self->existing) == DYNO_BILLING_PROVISIONED;
+  return gtk_drop_down_get_selected (GTK_DROP_DOWN (self->fields[BILLING].input)) == 1;
+}
+
+static gboolean
+row_is_global (IndexRow *row)
+{
+  return gtk_drop_down_get_selected (GTK_DROP_DOWN (row->fields[IX_TYPE].input)) == 0;
+}
+
+/* ---- design <-> fields ----------------------------------------------------------------- */
+
+static DynoTableDesign *
+design_from_fields (DynoTableDesigner *self)
+{
+  DynoTableDesign *design;
+
+  if (self->existing != NULL)
+    {
+      design = dyno_table_design_new_for_index (self->existing);
+    }
+  else
+    {
+      design = dyno_table_design_new ();
+      dyno_table_design_set_table_name (design, entry_text (self->fields[TABLE_NAME].input));
+      dyno_table_design_set_partition_key (design, entry_text (self->fields[PK_NAME].input),
+                                           selected_type (self->fields[PK_TYPE].input));
+      dyno_table_design_set_sort_key (design, entry_text (self->fields[SK_NAME].input),
+                                      selected_type (self->fields[SK_TYPE].input));
+      dyno_table_design_set_billing_mode (design, provisioned (self)
+                                                  ? DYNO_BILLING_PROVISIONED
+                                                  : DYNO_BILLING_PAY_PER_REQUEST);
+      if (provisioned (self))
+        dyno_table_design_set_capacity (design, spin_value (self->fields[RCU].input),
+                                        spin_value (self->fields[WCU].input));
+    }
+
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      IndexRow *row = g_ptr_array_index (self->rows, i);
+      gboolean global = row_is_global (row);
+      DynoIndexDesign *index;
+      guint at;
+
+      /* the add-index design starts with its one GSI */
+      at = self->existing != NULL && i == 0 ? 0 : dyno_table_design_add_index (design, global);
+      index = dyno_table_design_get_index (design, at);
+      dyno_table_design_index_set_global (index, global);
+      dyno_table_design_index_set_name (index, entry_text (row->fields[IX_NAME].input));
+      dyno_table_design_index_set_partition_key (index,
+                                                 global ? entry_text (row->fields[IX_PK_NAME].input)
+                                                        : NULL,
+                                                 selected_type (row->fields[IX_PK_TYPE].input));
+      dyno_table_design_index_set_sort_key (index, entry_text (row->fields[IX_SK_NAME].input),
+                                            selected_type (row->fields[IX_SK_TYPE].input));
+      dyno_table_design_index_set_projection (
+        index, projections[MIN (gtk_drop_down_get_selected (GTK_DROP_DOWN (
+                                  row->fields[IX_PROJECTION].input)), 2)]);
+      dyno_table_design_index_set_non_key_attributes_text (
+        index, entry_text (row->fields[IX_ATTRIBUTES].input));
+      if (global && provisioned (self))
+        dyno_table_design_index_set_capacity (index, spin_value (row->fields[IX_RCU].input),
+                                              spin_value (row->fields[IX_WCU].input));
+    }
+  return design;
+}
+
+static void
+show_field_error (Field     *field,
+                  GPtrArray *problems,
+                  const char *id)
+{
+  g_autofree char *messages = dyno_design_problems_for_field (problems, id);
+  gboolean show = messages != NULL && (!field->needs_touch || field->touched);
+
+  gtk_label_set_label (GTK_LABEL (field->error), show ? messages : "");
+  gtk_widget_set_visible (field->error, show);
+  if (field->input != NULL)
+    {
+      if (messages != NULL && show)
+        gtk_widget_add_css_class (field->input, "error");
+      else
+        gtk_widget_remove_css_class (field->input, "error");
+    }
+}
+
+static void
+update_visibility (DynoTableDesigner *self)
+{
+  gboolean prov = provisioned (self);
+
+  if (self->existing == NULL)
+    gtk_widget_set_visible (self->capacity_box, prov);
+
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      IndexRow *row = g_ptr_array_index (self->rows, i);
+      gboolean global = row_is_global (row);
+      GtkWidget *pk = row->fields[IX_PK_NAME].input;
+
+      gtk_widget_set_visible (row->capacity_box, prov && global);
+      gtk_widget_set_sensitive (pk, global);
+      gtk_widget_set_sensitive (row->fields[IX_PK_TYPE].input, global);
+      if (!global && self->existing == NULL)
+        {
+          /* an LSI has the table's partition key: show it, read-only */
+          const char *table_pk = entry_text (self->fields[PK_NAME].input);
+
+          if (g_strcmp0 (entry_text (pk), table_pk) != 0)
+            gtk_editable_set_text (GTK_EDITABLE (pk), table_pk);
+          select_type (row->fields[IX_PK_TYPE].input,
+                       selected_type (self->fields[PK_TYPE].input));
+        }
+    }
+}
+
+static void
+update (DynoTableDesigner *self)
+{
+  g_autoptr(GPtrArray) problems = NULL;
+  g_autofree char *json = NULL;
+  g_autofree char *reason = NULL;
+
+  if (self->building)
+    return;
+
+  self->building = TRUE;
+  update_visibility (self);
+  self->building = FALSE;
+
+  g_clear_pointer (&self->design, dyno_table_design_unref);
+  self->design = design_from_fields (self);
+  problems = dyno_table_design_validate (self->design);
+
+  for (guint f = 0; f < N_TABLE_FIELDS; f++)
+    show_field_error (&self->fields[f], problems, self->fields[f].field);
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      IndexRow *row = g_ptr_array_index (self->rows, i);
+
+      for (guint f = 0; f < N_INDEX_FIELDS; f++)
+        {
+          g_autofree char *id = g_strdup_printf ("index:%u:%s", i, row->fields[f].field);
+
+          show_field_error (&row->fields[f], problems, id);
+        }
+    }
+
+  if (problems->len > 0)
+    {
+      const DynoDesignProblem *first = g_ptr_array_index (problems, 0);
+
+      if (problems->len == 1)
+        reason = g_strdup (first->message);
+      else
+        reason = g_strdup_printf (ngettext ("%s (and %u more problem)",
+                                            "%s (and %u more problems)",
+                                            problems->len - 1),
+                                  first->message, problems->len - 1);
+    }
+  gtk_label_set_label (GTK_LABEL (self->create_reason), reason ? reason : "");
+  gtk_widget_set_visible (self->create_reason, reason != NULL);
+  gtk_widget_set_tooltip_text (self->create_button, reason);
+  gtk_widget_set_sensitive (self->create_button, reason == NULL && !self->busy);
+
+  json = dyno_table_design_to_json_text (self->design);
+  gtk_label_set_label (GTK_LABEL (self->request_label), json);
+}
+
+/* ---- callbacks ------------------------------------------------------------------------- */
+
+static void
+field_changed_cb (GtkWidget *input,
+                  gpointer   user_data)
+{
+  Field *field = user_data;
+  DynoTableDesigner *self = field->designer;
+
+  if (self->building)
+    return;
+  field->touched = TRUE;
+  update (self);
+}
+
+static void
+field_notified_cb (GtkWidget  *input,
+                   GParamSpec *pspec,
+                   gpointer    user_data)
+{
+  field_changed_cb (input, user_data);
+}
+
+/* Each input notifies the designer through its own Field (marks it touched). */
+static void
+watch_field (Field *field)
+{
+  GtkWidget *input = field->input;
+
+  if (GTK_IS_EDITABLE (input) && !GTK_IS_SPIN_BUTTON (input))
+    g_signal_connect (input, "changed", G_CALLBACK (field_changed_cb), field);
+  else if (GTK_IS_SPIN_BUTTON (input))
+    g_signal_connect (input, "value-changed", G_CALLBACK (field_changed_cb), field);
+  else if (GTK_IS_DROP_DOWN (input))
+    g_signal_connect (input, "notify::selected", G_CALLBACK (field_notified_cb), field);
+}
+
+static void rename_rows (DynoTableDesigner *self);
+
+static void
+remove_index_clicked_cb (GtkButton *button,
+                         IndexRow  *row)
+{
+  DynoTableDesigner *self = row->designer;
+
+  gtk_box_remove (GTK_BOX (self->index_list), row->box);
+  g_ptr_array_remove (self->rows, row);
+  rename_rows (self);
+  update (self);
+}
+
+static void
+set_row_names (IndexRow *row,
+               guint     i)
+{
+  static const char * const accessible[N_INDEX_FIELDS] = {
+    N_("Index type"), N_("Index name"), N_("Index partition key name"),
+    N_("Index partition key type"), N_("Index sort key name"), N_("Index sort key type"),
+    N_("Projection"), N_("Projected attributes"), N_("Index read capacity"),
+    N_("Index write capacity"),
+  };
+  g_autofree char *title = g_strdup_printf (_("Index %u"), i + 1);
+  g_autofree char *remove_name = g_strdup_printf ("index-%u-remove", i);
+
+  gtk_label_set_label (GTK_LABEL (row->title), title);
+  gtk_widget_set_name (row->remove_button, remove_name);
+  for (guint f = 0; f < N_INDEX_FIELDS; f++)
+    {
+      g_autofree char *name = g_strdup_printf ("index-%u-%s", i, row->fields[f].field);
+      g_autofree char *error_name = g_strconcat (name, "-error", NULL);
+      g_autofree char *label = i == 0 ? g_strdup (_(accessible[f]))
+                                      : g_strdup_printf (_("%s (index %u)"), _(accessible[f]),
+                                                         i + 1);
+
+      gtk_widget_set_name (row->fields[f].input, name);
+      gtk_widget_set_name (row->fields[f].error, error_name);
+      set_accessible_name (row->fields[f].input, label);
+    }
+  {
+    g_autofree char *label = i == 0 ? g_strdup (_("Remove index"))
+                                    : g_strdup_printf (_("Remove index %u"), i + 1);
+    set_accessible_name (row->remove_button, label);
+  }
+}
+
+static void
+rename_rows (DynoTableDesigner *self)
+{
+  for (guint i = 0; i < self->rows->len; i++)
+    set_row_names (g_ptr_array_index (self->rows, i), i);
+}
+
+static IndexRow *
+add_index_row (DynoTableDesigner *self,
+               gboolean           global)
+{
+  IndexRow *row = g_new0 (IndexRow, 1);
+  const char *index_types[] = { _("Global (GSI)"), _("Local (LSI)"), NULL };
+  const char *projection_names[] = { "ALL", "KEYS_ONLY", "INCLUDE", NULL };
+  GtkWidget *header, *line, *box;
+
+  row->designer = self;
+  row->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  gtk_widget_add_css_class (row->box, "card");
+  gtk_widget_set_margin_bottom (row->box, 6);
+
+  /* names are set by set_row_names() */
+  init_field (self, &row->fields[IX_TYPE], "type", new_dropdown ("x", "x", index_types), "x",
+              FALSE);
+  init_field (self, &row->fields[IX_NAME], "name", new_entry ("x", "x", _("gsi1")), "x",
+              TRUE);
+  init_field (self, &row->fields[IX_PK_NAME], "partition-key-name",
+              new_entry ("x", "x", _("gsi1pk")), "x", TRUE);
+  init_field (self, &row->fields[IX_PK_TYPE], "partition-key-type",
+              new_key_type_dropdown ("x", "x"), "x", FALSE);
+  init_field (self, &row->fields[IX_SK_NAME], "sort-key-name",
+              new_entry ("x", "x", _("none")), "x", FALSE);
+  init_field (self, &row->fields[IX_SK_TYPE], "sort-key-type",
+              new_key_type_dropdown ("x", "x"), "x", FALSE);
+  init_field (self, &row->fields[IX_PROJECTION], "projection",
+              new_dropdown ("x", "x", projection_names), "x", FALSE);
+  init_field (self, &row->fields[IX_ATTRIBUTES], "projection-attributes",
+              new_entry ("x", "x", _("attr1, attr2")), "x", FALSE);
+  init_field (self, &row->fields[IX_RCU], "read-capacity", new_spin ("x", "x"), "x", FALSE);
+  init_field (self, &row->fields[IX_WCU], "write-capacity", new_spin ("x", "x"), "x", FALSE);
+
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (row->fields[IX_TYPE].input), global ? 0 : 1);
+  gtk_widget_set_sensitive (row->fields[IX_TYPE].input, self->existing == NULL);
+
+  header = hbox ();
+  row->title = gtk_label_new (NULL);
+  gtk_widget_add_css_class (row->title, "heading");
+  gtk_widget_set_hexpand (row->title, TRUE);
+  gtk_label_set_xalign (GTK_LABEL (row->title), 0);
+  gtk_box_append (GTK_BOX (header), row->title);
+  row->remove_button = gtk_button_new_from_icon_name ("user-trash-symbolic");
+  gtk_widget_add_css_class (row->remove_button, "flat");
+  gtk_widget_set_tooltip_text (row->remove_button, _("Remove this index"));
+  gtk_widget_set_visible (row->remove_button, self->existing == NULL);
+  g_signal_connect (row->remove_button, "clicked", G_CALLBACK (remove_index_clicked_cb), row);
+  gtk_box_append (GTK_BOX (header), row->remove_button);
+  gtk_box_append (GTK_BOX (row->box), header);
+
+  line = hbox ();
+  gtk_box_append (GTK_BOX (line), field_column (_("Type"), &row->fields[IX_TYPE]));
+  gtk_box_append (GTK_BOX (line), field_column (_("Name"), &row->fields[IX_NAME]));
+  gtk_box_append (GTK_BOX (row->box), line);
+
+  line = hbox ();
+  gtk_box_append (GTK_BOX (line), field_column (_("Partition key"), &row->fields[IX_PK_NAME]));
+  gtk_box_append (GTK_BOX (line), field_column (_("Type"), &row->fields[IX_PK_TYPE]));
+  gtk_box_append (GTK_BOX (row->box), line);
+
+  line = hbox ();
+  gtk_box_append (GTK_BOX (line), field_column (_("Sort key (optional for a GSI)"),
+                                                &row->fields[IX_SK_NAME]));
+  gtk_box_append (GTK_BOX (line), field_column (_("Type"), &row->fields[IX_SK_TYPE]));
+  gtk_box_append (GTK_BOX (row->box), line);
+
+  line = hbox ();
+  gtk_box_append (GTK_BOX (line), field_column (_("Projection"), &row->fields[IX_PROJECTION]));
+  gtk_box_append (GTK_BOX (line), field_column (_("Projected attributes (comma-separated)"),
+                                                &row->fields[IX_ATTRIBUTES]));
+  gtk_box_append (GTK_BOX (row->box), line);
+
+  box = hbox ();
+  gtk_box_append (GTK_BOX (box), field_column (_("Read capacity units"), &row->fields[IX_RCU]));
+  gtk_box_append (GTK_BOX (box), field_column (_("Write capacity units"),
+                                               &row->fields[IX_WCU]));
+  row->capacity_box = box;
+  gtk_box_append (GTK_BOX (row->box), box);
+
+  for (guint f = 0; f < N_INDEX_FIELDS; f++)
+    watch_field (&row->fields[f]);
+
+  g_ptr_array_add (self->rows, row);
+  set_row_names (row, self->rows->len - 1);
+  gtk_box_append (GTK_BOX (self->index_list), row->box);
+  return row;
+}
+
+static void
+add_index_clicked_cb (DynoTableDesigner *self)
+{
+  IndexRow *row;
+
+  row = add_index_row (self, TRUE);
+  update (self);
+  gtk_widget_grab_focus (row->fields[IX_NAME].input);
+}
+
+static void
+copy_request_clicked_cb (DynoTableDesigner *self,
+                         GtkButton         *button)
+{
+  gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (button)),
+                          gtk_label_get_label (GTK_LABEL (self->request_label)));
+}
+
+static void
+set_busy (DynoTableDesigner *self,
+          gboolean           busy,
+          const char        *status)
+{
+  self->busy = busy;
+  /* the focused entry would go insensitive under the keyboard: Cancel is what can be used now */
+  if (busy)
+    gtk_widget_grab_focus (self->cancel_button);
+  gtk_widget_set_sensitive (self->form, !busy);
+  gtk_widget_set_visible (self->progress, busy);
+  gtk_spinner_set_spinning (GTK_SPINNER (self->progress_spinner), busy);
+  gtk_label_set_label (GTK_LABEL (self->progress_label), status ? status : "");
+  update (self);
+  /* update() keeps the button insensitive while busy */
+}
+
+static void
+show_server_error (DynoTableDesigner *self,
+                   const GError      *error)
+{
+  const DynoServiceError *info = dyno_error_get_service_info (error);
+  g_autofree char *text = NULL;
+
+  if (info != NULL && info->type != NULL)
+    text = g_strdup_printf ("%s: %s", info->type, info->message ? info->message : "");
+  else
+    text = g_strdup (error->message);
+  gtk_label_set_label (GTK_LABEL (self->server_error), text);
+  gtk_widget_set_visible (self->server_error, TRUE);
+}
+
+static gboolean
+is_ready (DynoTableDesigner *self,
+          DynoTableInfo     *info)
+{
+  if (g_strcmp0 (dyno_table_info_get_status (info), "ACTIVE") != 0)
+    return FALSE;
+  for (guint i = 0; i < dyno_table_design_get_n_indexes (self->design); i++)
+    {
+      DynoIndexDesign *wanted = dyno_table_design_get_index (self->design, i);
+      const DynoIndexInfo *index = dyno_table_info_find_index (info, wanted->name);
+
+      if (!wanted->global)
+        continue;
+      /* a new GSI may not be listed yet right after UpdateTable */
+      if (index == NULL || (index->status != NULL && g_strcmp0 (index->status, "ACTIVE") != 0))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+poll_timeout_cb (gpointer user_data)
+{
+  DynoTableDesigner *self = user_data;
+
+  self->poll_id = 0;
+  poll_table (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+described_cb (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(DynoTableDesigner) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynoTableInfo) info = NULL;
+
+  info = dyno_backend_describe_table_finish (DYNO_BACKEND (source), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (info == NULL)
+    {
+      set_busy (self, FALSE, NULL);
+      show_server_error (self, error);
+      return;
+    }
+  if (!is_ready (self, info))
+    {
+      self->poll_id = g_timeout_add (1000, poll_timeout_cb, self);
+      return;
+    }
+
+  set_busy (self, FALSE, NULL);
+  g_signal_emit (self, signals[SIGNAL_TABLE_CREATED], 0,
+                 dyno_table_design_get_table_name (self->design));
+  gtk_window_set_focus (GTK_WINDOW (self), NULL);
+  gtk_window_close (GTK_WINDOW (self));
+}
+
+static void
+poll_table (DynoTableDesigner *self)
+{
+  dyno_backend_describe_table_async (self->backend,
+                                     dyno_table_design_get_table_name (self->design),
+                                     self->cancellable, described_cb, g_object_ref (self));
+}
+
+static void
+sent_cb (GObject      *source,
+         GAsyncResult *result,
+         gpointer      user_data)
+{
+  g_autoptr(DynoTableDesigner) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) response = NULL;
+
+  response = dyno_backend_call_json_finish (DYNO_BACKEND (source), result, &error);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    return;
+  if (response == NULL)
+    {
+      set_busy (self, FALSE, NULL);
+      show_server_error (self, error);
+      return;
+    }
+  set_busy (self, TRUE, self->existing ? _("Waiting for the index to become active…")
+                                       : _("Waiting for the table to become active…"));
+  poll_table (self);
+}
+
+static void
+create_clicked_cb (DynoTableDesigner *self)
+{
+  g_autoptr(JsonNode) body = NULL;
+
+  /* a number typed into a spin button counts once the spin button has parsed it */
+  self->building = TRUE;
+  for (guint f = RCU; f <= WCU; f++)
+    if (self->fields[f].input != NULL)
+      gtk_spin_button_update (GTK_SPIN_BUTTON (self->fields[f].input));
+  for (guint i = 0; i < self->rows->len; i++)
+    {
+      IndexRow *row = g_ptr_array_index (self->rows, i);
+
+      gtk_spin_button_update (GTK_SPIN_BUTTON (row->fields[IX_RCU].input));
+      gtk_spin_button_update (GTK_SPIN_BUTTON (row->fields[IX_WCU].input));
+    }
+  self->building = FALSE;
+
+  update (self);
+  if (!gtk_widget_get_sensitive (self->create_button) || self->backend == NULL)
+    return;
+
+  gtk_widget_set_visible (self->server_error, FALSE);
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  self->cancellable = g_cancellable_new ();
+
+  body = self->existing ? dyno_table_design_to_update_table_json (self->design)
+                        : dyno_table_design_to_create_table_json (self->design);
+  set_busy (self, TRUE, self->existing ? _("Adding the index…") : _("Creating the table…"));
+  dyno_backend_call_json_async (self->backend, self->existing ? "UpdateTable" : "CreateTable",
+                                body, self->cancellable, sent_cb, g_object_ref (self));
+}
+
+static void
+cancel_clicked_cb (DynoTableDesigner *self)
+{
+  if (!self->busy)
+    {
+      gtk_window_close (GTK_WINDOW (self));
+      return;
+    }
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_handle_id (&self->poll_id, g_source_remove);
+  set_busy (self, FALSE, NULL);
+  gtk_label_set_label (GTK_LABEL (self->server_error),
+                       _("Stopped waiting. The request may already have been accepted: "
+                         "refresh the table list to see whether the table exists."));
+  gtk_widget_set_visible (self->server_error, TRUE);
+}
+
+/* ---- construction ---------------------------------------------------------------------- */
+
+static void
+build_table_fields (DynoTableDesigner *self,
+                    GtkWidget         *form)
+{
+  const char *billing_options[] = { _("On-demand"), _("Provisioned"), NULL };
+  GtkWidget *line;
+  Field *f = self->fields;
+
+  init_field (self, &f[TABLE_NAME], "table-name",
+              new_entry ("table-name", _("Table name"), _("my-table")), "table-name", TRUE);
+  init_field (self, &f[PK_NAME], "partition-key-name",
+              new_entry ("partition-key-name", _("Partition key name"), "pk"),
+              "partition-key-name", TRUE);
+  init_field (self, &f[PK_TYPE], "partition-key-type",
+              new_key_type_dropdown ("partition-key-type", _("Partition key type")),
+              "partition-key-type", FALSE);
+  init_field (self, &f[SK_NAME], "sort-key-name",
+              new_entry ("sort-key-name", _("Sort key name"), _("none")), "sort-key-name",
+              FALSE);
+  init_field (self, &f[SK_TYPE], "sort-key-type",
+              new_key_type_dropdown ("sort-key-type", _("Sort key type")), "sort-key-type",
+              FALSE);
+  init_field (self, &f[BILLING], "billing-mode",
+              new_dropdown ("billing-mode", _("Billing mode"), billing_options),
+              "billing-mode", FALSE);
+  init_field (self, &f[RCU], "read-capacity", new_spin ("read-capacity", _("Read capacity")),
+              "read-capacity", FALSE);
+  init_field (self, &f[WCU], "write-capacity", new_spin ("write-capacity", _("Write capacity")),
+              "write-capacity", FALSE);
+  gtk_editable_set_text (GTK_EDITABLE (f[PK_NAME].input), "pk");
+
+  gtk_box_append (GTK_BOX (form), new_heading (_("Table")));
+  gtk_box_append (GTK_BOX (form), field_column (_("Table name"), &f[TABLE_NAME]));
+
+  line = hbox ();
+  gtk_box_append (GTK_BOX (line), field_column (_("Partition key"), &f[PK_NAME]));
+  gtk_box_append (GTK_BOX (line), field_column (_("Type"), &f[PK_TYPE]));
+  gtk_box_append (GTK_BOX (form), line);
+
+  line = hbox ();
+  gtk_box_append (GTK_BOX (line), field_column (_("Sort key (optional)"), &f[SK_NAME]));
+  gtk_box_append (GTK_BOX (line), field_column (_("Type"), &f[SK_TYPE]));
+  gtk_box_append (GTK_BOX (form), line);
+
+  gtk_box_append (GTK_BOX (form), new_heading (_("Capacity")));
+  gtk_box_append (GTK_BOX (form), field_column (_("Billing mode"), &f[BILLING]));
+  self->capacity_box = hbox ();
+  gtk_box_append (GTK_BOX (self->capacity_box),
+                  field_column (_("Read capacity units"), &f[RCU]));
+  gtk_box_append (GTK_BOX (self->capacity_box),
+                  field_column (_("Write capacity units"), &f[WCU]));
+  gtk_box_append (GTK_BOX (form), self->capacity_box);
+
+  for (guint i = 0; i < INDEXES; i++)
+    watch_field (&f[i]);
+}
+
+static void
+build (DynoTableDesigner *self)
+{
+  GtkWidget *toolbar, *header, *scrolled, *clamp, *content, *expander, *request_box;
+  GtkWidget *copy;
+  Field *f = self->fields;
+
+  self->building = TRUE;
+
+  toolbar = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  header = adw_header_bar_new ();
+  adw_header_bar_set_show_end_title_buttons (ADW_HEADER_BAR (header), FALSE);
+  adw_header_bar_set_show_start_title_buttons (ADW_HEADER_BAR (header), FALSE);
+  self->window_title = adw_window_title_new (self->existing ? _("Add Global Secondary Index")
+                                                            : _("New Table"),
+                                             self->existing
+                                             ? dyno_table_info_get_name (self->existing)
+                                             : NULL);
+  adw_header_bar_set_title_widget (ADW_HEADER_BAR (header), self->window_title);
+
+  self->cancel_button = gtk_button_new_with_mnemonic (_("_Cancel"));
+  gtk_widget_set_name (self->cancel_button, "cancel-button");
+  set_accessible_name (self->cancel_button, _("Cancel"));
+  g_signal_connect_swapped (self->cancel_button, "clicked", G_CALLBACK (cancel_clicked_cb),
+                            self);
+  adw_header_bar_pack_start (ADW_HEADER_BAR (header), self->cancel_button);
+
+  self->create_button = gtk_button_new_with_mnemonic (self->existing ? _("_Add Index")
+                                                                     : _("C_reate Table"));
+  gtk_widget_set_name (self->create_button, "create-button");
+  gtk_widget_add_css_class (self->create_button, "suggested-action");
+  set_accessible_name (self->create_button, self->existing ? _("Add index")
+                                                           : _("Create table"));
+  g_signal_connect_swapped (self->create_button, "clicked", G_CALLBACK (create_clicked_cb),
+                            self);
+  adw_header_bar_pack_end (ADW_HEADER_BAR (header), self->create_button);
+  gtk_box_append (GTK_BOX (toolbar), header);
+
+  scrolled = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER,
+                                  GTK_POLICY_AUTOMATIC);
+  gtk_widget_set_vexpand (scrolled, TRUE);
+  clamp = adw_clamp_new ();
+  adw_clamp_set_maximum_size (ADW_CLAMP (clamp), 720);
+  content = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  gtk_widget_set_margin_start (content, 12);
+  gtk_widget_set_margin_end (content, 12);
+  gtk_widget_set_margin_top (content, 6);
+  gtk_widget_set_margin_bottom (content, 18);
+  adw_clamp_set_child (ADW_CLAMP (clamp), content);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), clamp);
+  gtk_box_append (GTK_BOX (toolbar), scrolled);
+
+  self->form = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  gtk_box_append (GTK_BOX (content), self->form);
+
+  if (self->existing == NULL)
+    {
+      build_table_fields (self, self->form);
+    }
+  else
+    {
+      g_autofree char *keys = dyno_table_info_describe_keys (self->existing, NULL);
+      g_autofree char *text = g_strdup_printf (_("Table keys: %s"), keys);
+
+      /* the table's fields exist (for the field ids) but are not shown */
+      init_field (self, &f[TABLE_NAME], "table-name", NULL, "table-name", FALSE);
+      init_field (self, &f[PK_NAME], "partition-key-name", NULL, "partition-key-name", FALSE);
+      init_field (self, &f[PK_TYPE], "partition-key-type", NULL, "partition-key-type", FALSE);
+      init_field (self, &f[SK_NAME], "sort-key-name", NULL, "sort-key-name", FALSE);
+      init_field (self, &f[SK_TYPE], "sort-key-type", NULL, "sort-key-type", FALSE);
+      init_field (self, &f[BILLING], "billing-mode", NULL, "billing-mode", FALSE);
+      init_field (self, &f[RCU], "read-capacity", NULL, "read-capacity", FALSE);
+      init_field (self, &f[WCU], "write-capacity", NULL, "write-capacity", FALSE);
+      gtk_box_append (GTK_BOX (self->form), new_caption (text));
+      for (guint i = 0; i < INDEXES; i++)
+        gtk_box_append (GTK_BOX (self->form), f[i].error);
+    }
+
+  gtk_box_append (GTK_BOX (self->form), new_heading (self->existing ? _("New index")
+                                                                    : _("Secondary indexes")));
+  self->index_list = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  gtk_box_append (GTK_BOX (self->form), self->index_list);
+  init_field (self, &f[INDEXES], "indexes", NULL, "indexes", FALSE);
+  gtk_box_append (GTK_BOX (self->form), f[INDEXES].error);
+
+  self->add_index_button = gtk_button_new_with_mnemonic (_("Add _Index"));
+  gtk_widget_set_name (self->add_index_button, "add-index");
+  gtk_widget_set_halign (self->add_index_button, GTK_ALIGN_START);
+  set_accessible_name (self->add_index_button, _("Add index"));
+  gtk_widget_set_visible (self->add_index_button, self->existing == NULL);
+  g_signal_connect_swapped (self->add_index_button, "clicked",
+                            G_CALLBACK (add_index_clicked_cb), self);
+  gtk_box_append (GTK_BOX (self->form), self->add_index_button);
+  if (self->existing != NULL)
+    add_index_row (self, TRUE);
+
+  /* why Create is insensitive, what went wrong on the server, and progress */
+  self->create_reason = new_error_label ();
+  gtk_widget_set_name (self->create_reason, "create-reason");
+  gtk_widget_set_margin_top (self->create_reason, 12);
+  gtk_box_append (GTK_BOX (content), self->create_reason);
+
+  self->server_error = new_error_label ();
+  gtk_widget_set_name (self->server_error, "server-error");
+  gtk_widget_remove_css_class (self->server_error, "caption");
+  gtk_box_append (GTK_BOX (content), self->server_error);
+
+  self->progress = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_widget_set_name (self->progress, "progress");
+  self->progress_spinner = gtk_spinner_new ();
+  self->progress_label = gtk_label_new (NULL);
+  gtk_box_append (GTK_BOX (self->progress), self->progress_spinner);
+  gtk_box_append (GTK_BOX (self->progress), self->progress_label);
+  gtk_widget_set_visible (self->progress, FALSE);
+  gtk_box_append (GTK_BOX (content), self->progress);
+
+  expander = gtk_expander_new (_("Request"));
+  gtk_widget_set_name (expander, "request-expander");
+  set_accessible_name (expander, _("Request"));
+  gtk_widget_set_margin_top (expander, 12);
+  request_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  self->request_label = gtk_label_new (NULL);
+  gtk_widget_set_name (self->request_label, "request-text");
+  gtk_label_set_xalign (GTK_LABEL (self->request_label), 0);
+  gtk_label_set_selectable (GTK_LABEL (self->request_label), TRUE);
+  gtk_label_set_wrap (GTK_LABEL (self->request_label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (self->request_label), PANGO_WRAP_WORD_CHAR);
+  gtk_widget_add_css_class (self->request_label, "monospace");
+  set_accessible_name (self->request_label, self->existing ? _("UpdateTable request")
+                                                           : _("CreateTable request"));
+  copy = gtk_button_new_with_mnemonic (_("Co_py Request"));
+  gtk_widget_set_name (copy, "copy-request");
+  gtk_widget_set_halign (copy, GTK_ALIGN_START);
+  set_accessible_name (copy, _("Copy request"));
+  g_signal_connect_swapped (copy, "clicked", G_CALLBACK (copy_request_clicked_cb), self);
+  gtk_box_append (GTK_BOX (request_box), copy);
+  gtk_box_append (GTK_BOX (request_box), self->request_label);
+  gtk_expander_set_child (GTK_EXPANDER (expander), request_box);
+  gtk_box_append (GTK_BOX (content), expander);
+
+  adw_window_set_content (ADW_WINDOW (self), toolbar);
+  self->building = FALSE;
+}
+
+static void
+index_row_free (IndexRow *row)
+{
+  g_free (row);
+}
+
+static void
+dyno_table_designer_dispose (GObject *object)
+{
+  DynoTableDesigner *self = DYNO_TABLE_DESIGNER (object);
+
+  g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
+  g_clear_handle_id (&self->poll_id, g_source_remove);
+  g_clear_object (&self->backend);
+
+  G_OBJECT_CLASS (dyno_table_designer_parent_class)->dispose (object);
+}
+
+static void
+dyno_table_designer_finalize (GObject *object)
+{
+  DynoTableDesigner *self = DYNO_TABLE_DESIGNER (object);
+
+  g_clear_pointer (&self->existing, dyno_table_info_unref);
+  g_clear_pointer (&self->design, dyno_table_design_unref);
+  g_clear_pointer (&self->rows, g_ptr_array_unref);
+
+  G_OBJECT_CLASS (dyno_table_designer_parent_class)->finalize (object);
+}
+
+static void
+dyno_table_designer_class_init (DynoTableDesignerClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = dyno_table_designer_dispose;
+  object_class->finalize = dyno_table_designer_finalize;
+
+  /* The table now exists (ACTIVE, with the new index ACTIVE): its name. */
+  signals[SIGNAL_TABLE_CREATED] =
+    g_signal_new ("table-created",
+                  G_TYPE_FROM_CLASS (klass),
+                  G_SIGNAL_RUN_LAST,
+                  0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_STRING);
+}
+
+static void
+dyno_table_designer_init (DynoTableDesigner *self)
+{
+  self->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) index_row_free);
+  self->cancellable = g_cancellable_new ();
+}
+
+/* ---- public API ------------------------------------------------------------------------ */
+
+GtkWidget *
+dyno_table_designer_new (GtkWindow     *parent,
+                         DynoBackend   *backend,
+                         DynoTableInfo *existing)
+{
+  DynoTableDesigner *self;
+
+  g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
+  g_return_val_if_fail (backend == NULL || DYNO_IS_BACKEND (backend), NULL);
+
+  self = g_object_new (DYNO_TYPE_TABLE_DESIGNER,
+                       "modal", TRUE,
+                       "transient-for", parent,
+                       "default-width", 640,
+                       "default-height", 720,
+                       "title", existing ? _("Add Global Secondary Index") : _("New Table"),
+                       NULL);
+  self->backend = backend ? g_object_ref (backend) : NULL;
+  self->existing = existing ? dyno_table_info_ref (existing) : NULL;
+  build (self);
+  update (self);
+  return GTK_WIDGET (self);
+}
+
+DynoTableDesign *
+dyno_table_designer_get_design (DynoTableDesigner *self)
+{
+  g_return_val_if_fail (DYNO_IS_TABLE_DESIGNER (self), NULL);
+  return self->design;
+}
+
+void
+dyno_table_designer_load_design (DynoTableDesigner *self,
+                                 DynoTableDesign   *design)
+{
+  Field *f;
+  const char *sk;
+
+  g_return_if_fail (DYNO_IS_TABLE_DESIGNER (self));
+  g_return_if_fail (design != NULL);
+  g_return_if_fail (self->existing == NULL);
+
+  f = self->fields;
+  self->building = TRUE;
+  while (self->rows->len > 0)
+    {
+      IndexRow *row = g_ptr_array_index (self->rows, self->rows->len - 1);
+
+      gtk_box_remove (GTK_BOX (self->index_list), row->box);
+      g_ptr_array_remove_index (self->rows, self->rows->len - 1);
+    }
+
+  gtk_editable_set_text (GTK_EDITABLE (f[TABLE_NAME].input),
+                         dyno_table_design_get_table_name (design)
+                         ? dyno_table_design_get_table_name (design) : "");
+  gtk_editable_set_text (GTK_EDITABLE (f[PK_NAME].input),
+                         dyno_table_design_get_partition_key_name (design)
+                         ? dyno_table_design_get_partition_key_name (design) : "");
+  select_type (f[PK_TYPE].input, dyno_table_design_get_partition_key_type (design));
+  sk = dyno_table_design_get_sort_key_name (design);
+  gtk_editable_set_text (GTK_EDITABLE (f[SK_NAME].input), sk ? sk : "");
+  select_type (f[SK_TYPE].input, dyno_table_design_get_sort_key_type (design));
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (f[BILLING].input),
+                              dyno_table_design_get_billing_mode (design)
+                              == DYNO_BILLING_PROVISIONED ? 1 : 0);
+  if (dyno_table_design_get_read_capacity (design) >= 0)
+    gtk_spin_button_set_value (GTK_SPIN_BUTTON (f[RCU].input),
+                               dyno_table_design_get_read_capacity (design));
+  if (dyno_table_design_get_write_capacity (design) >= 0)
+    gtk_spin_button_set_value (GTK_SPIN_BUTTON (f[WCU].input),
+                               dyno_table_design_get_write_capacity (design));
+
+  for (guint i = 0; i < dyno_table_design_get_n_indexes (design); i++)
+    {
+      DynoIndexDesign *index = dyno_table_design_get_index (design, i);
+      IndexRow *row = add_index_row (self, index->global);
+      g_autofree char *attrs = NULL;
+
+      g_ptr_array_add (index->non_key_attributes, NULL);
+      attrs = g_strjoinv (", ", (char **) index->non_key_attributes->pdata);
+      g_ptr_array_set_size (index->non_key_attributes, index->non_key_attributes->len - 1);
+
+      gtk_editable_set_text (GTK_EDITABLE (row->fields[IX_NAME].input),
+                             index->name ? index->name : "");
+      gtk_editable_set_text (GTK_EDITABLE (row->fields[IX_PK_NAME].input),
+                             index->partition_key_name ? index->partition_key_name : "");
+      select_type (row->fields[IX_PK_TYPE].input, index->partition_key_type);
+      gtk_editable_set_text (GTK_EDITABLE (row->fields[IX_SK_NAME].input),
+                             index->sort_key_name ? index->sort_key_name : "");
+      select_type (row->fields[IX_SK_TYPE].input, index->sort_key_type);
+      for (guint p = 0; p < G_N_ELEMENTS (projections); p++)
+        if (projections[p] == index->projection)
+          gtk_drop_down_set_selected (GTK_DROP_DOWN (row->fields[IX_PROJECTION].input), p);
+      gtk_editable_set_text (GTK_EDITABLE (row->fields[IX_ATTRIBUTES].input), attrs);
+      if (index->read_capacity >= 0)
+        gtk_spin_button_set_value (GTK_SPIN_BUTTON (row->fields[IX_RCU].input),
+                                   index->read_capacity);
+      if (index->write_capacity >= 0)
+        gtk_spin_button_set_value (GTK_SPIN_BUTTON (row->fields[IX_WCU].input),
+                                   index->write_capacity);
+      for (guint k = 0; k < N_INDEX_FIELDS; k++)
+        row->fields[k].touched = TRUE;
+    }
+  for (guint k = 0; k < N_TABLE_FIELDS; k++)
+    f[k].touched = TRUE;
+  self->building = FALSE;
+  update (self);
+}

@@ -1,0 +1,710 @@
+/* test-table-designer.c: the table designer and the delete-table dialog, worked in-process
+ *
+ * The fields are filled through their GTK API and the designer is judged by what it shows
+ * (messages under the fields, the Create button and its reason, the request text) and by the
+ * requests it sends to a fake backend.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <adwaita.h>
+#include <string.h>
+
+#include "dyno-backend.h"
+#include "dyno-delete-table-dialog.h"
+#include "dyno-http-error.h"
+#include "dyno-table-designer.h"
+#include "widget-test-util.h"
+
+/* ---- a backend that records calls and answers from a script ---------------------------- */
+
+#define TEST_TYPE_DESIGN_BACKEND (test_design_backend_get_type ())
+G_DECLARE_FINAL_TYPE (TestDesignBackend, test_design_backend, TEST, DESIGN_BACKEND, GObject)
+
+struct _TestDesignBackend
+{
+  GObject     parent_instance;
+  GPtrArray  *operations;     /* char*: operations in call order */
+  GPtrArray  *bodies;         /* char*: request bodies */
+  char       *fail_with;      /* an AWS error body to answer the next write with, or NULL */
+  guint       creating_polls; /* DescribeTable answers CREATING this many times first */
+  char       *table;          /* the last CreateTable body: what DescribeTable describes */
+};
+
+static void test_design_backend_iface_init (DynoBackendInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TestDesignBackend, test_design_backend, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (DYNO_TYPE_BACKEND,
+                                                      test_design_backend_iface_init))
+
+static char *
+describe_body (TestDesignBackend *self,
+               const char        *status)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *table, *wrapper;
+
+  g_assert_nonnull (self->table);
+  g_assert_true (json_parser_load_from_data (parser, self->table, -1, NULL));
+  table = json_node_get_object (json_parser_get_root (parser));
+  json_object_set_string_member (table, "TableStatus", status);
+  if (json_object_has_member (table, "GlobalSecondaryIndexes"))
+    {
+      JsonArray *gsis = json_object_get_array_member (table, "GlobalSecondaryIndexes");
+
+      for (guint i = 0; i < json_array_get_length (gsis); i++)
+        json_object_set_string_member (json_array_get_object_element (gsis, i),
+                                       "IndexStatus", status);
+    }
+  wrapper = json_object_new ();
+  json_object_set_object_member (wrapper, "Table", json_object_ref (table));
+  root = json_node_init_object (json_node_alloc (), wrapper);
+  json_object_unref (wrapper);
+  return json_to_string (root, FALSE);
+}
+
+static void
+design_call_async (DynoBackend         *backend,
+                   const char          *operation,
+                   GBytes              *body,
+                   GCancellable        *cancellable,
+                   GAsyncReadyCallback  callback,
+                   gpointer             user_data)
+{
+  TestDesignBackend *self = TEST_DESIGN_BACKEND (backend);
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+  g_autofree char *text = g_strndup (g_bytes_get_data (body, NULL), g_bytes_get_size (body));
+  char *answer;
+
+  g_ptr_array_add (self->operations, g_strdup (operation));
+  g_ptr_array_add (self->bodies, g_strdup (text));
+
+  if (!g_str_equal (operation, "DescribeTable") && self->fail_with != NULL)
+    {
+      g_autoptr(GBytes) error_body = g_bytes_new (self->fail_with, strlen (self->fail_with));
+
+      g_task_return_error (task, dyno_http_error_new (400, "Bad Request", error_body, NULL));
+      g_clear_pointer (&self->fail_with, g_free);
+      return;
+    }
+
+  if (g_str_equal (operation, "CreateTable"))
+    {
+      g_free (self->table);
+      self->table = g_strdup (text);
+      answer = g_strdup ("{\"TableDescription\":{\"TableStatus\":\"CREATING\"}}");
+    }
+  else if (g_str_equal (operation, "DescribeTable"))
+    {
+      gboolean creating = self->creating_polls > 0;
+
+      if (creating)
+        self->creating_polls--;
+      answer = describe_body (self, creating ? "CREATING" : "ACTIVE");
+    }
+  else
+    {
+      answer = g_strdup ("{}");
+    }
+  g_task_return_pointer (task, g_bytes_new_take (answer, strlen (answer)),
+                         (GDestroyNotify) g_bytes_unref);
+}
+
+static GBytes *
+design_call_finish (DynoBackend   *backend,
+                    GAsyncResult  *result,
+                    GError       **error)
+{
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+test_design_backend_iface_init (DynoBackendInterface *iface)
+{
+  iface->call_async = design_call_async;
+  iface->call_finish = design_call_finish;
+}
+
+static void
+test_design_backend_finalize (GObject *object)
+{
+  TestDesignBackend *self = TEST_DESIGN_BACKEND (object);
+
+  g_ptr_array_unref (self->operations);
+  g_ptr_array_unref (self->bodies);
+  g_free (self->fail_with);
+  g_free (self->table);
+  G_OBJECT_CLASS (test_design_backend_parent_class)->finalize (object);
+}
+
+static void
+test_design_backend_class_init (TestDesignBackendClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = test_design_backend_finalize;
+}
+
+static void
+test_design_backend_init (TestDesignBackend *self)
+{
+  self->operations = g_ptr_array_new_with_free_func (g_free);
+  self->bodies = g_ptr_array_new_with_free_func (g_free);
+}
+
+static guint
+count_calls (TestDesignBackend *backend,
+             const char        *operation)
+{
+  guint n = 0;
+
+  for (guint i = 0; i < backend->operations->len; i++)
+    if (g_str_equal (g_ptr_array_index (backend->operations, i), operation))
+      n++;
+  return n;
+}
+
+static const char *
+body_of (TestDesignBackend *backend,
+         const char        *operation)
+{
+  for (guint i = 0; i < backend->operations->len; i++)
+    if (g_str_equal (g_ptr_array_index (backend->operations, i), operation))
+      return g_ptr_array_index (backend->bodies, i);
+  return NULL;
+}
+
+/* ---- helpers --------------------------------------------------------------------------- */
+
+static gboolean
+timed_out_cb (gpointer data)
+{
+  g_error ("timed out waiting for the widget (no answer after 20 s)");
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the main loop until *@flag is set (a failsafe aborts a hung test; not an assertion
+ * on how long anything takes). */
+static void
+wait_for (gboolean *flag)
+{
+  guint id = g_timeout_add_seconds (20, timed_out_cb, NULL);
+
+  while (!*flag)
+    g_main_context_iteration (NULL, TRUE);
+  g_source_remove (id);
+}
+
+static void
+window_gone_cb (gpointer  data,
+                GObject  *where)
+{
+  *(gboolean *) data = TRUE;
+}
+
+static void
+table_created_cb (GtkWidget  *designer,
+                  const char *name,
+                  char      **out)
+{
+  g_free (*out);
+  *out = g_strdup (name);
+}
+
+static GtkWidget *
+new_designer (TestDesignBackend *backend,
+              DynoTableInfo     *existing)
+{
+  GtkWidget *designer = dyno_table_designer_new (NULL, DYNO_BACKEND (backend), existing);
+
+  gtk_window_present (GTK_WINDOW (designer));
+  drain_main_context ();
+  return designer;
+}
+
+/* A click as a person makes it: only on a sensitive, visible button.  (gtk_widget_activate()
+ * would delay "clicked" by GTK's activation animation.) */
+static void
+click (GtkWidget *button)
+{
+  g_assert_true (gtk_widget_is_sensitive (button));
+  g_assert_true (gtk_widget_get_mapped (button));
+  g_signal_emit_by_name (button, "clicked");
+  drain_main_context ();
+}
+
+static void
+choose_index (GtkWidget  *root,
+              const char *name,
+              guint       position)
+{
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (get_named (root, name)), position);
+}
+
+static void
+set_spin (GtkWidget  *root,
+          const char *name,
+          double      value)
+{
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (get_named (root, name)), value);
+}
+
+/* The request text (a collapsed GtkExpander keeps its child out of the widget tree). */
+static const char *
+request_text (GtkWidget *designer)
+{
+  gtk_expander_set_expanded (GTK_EXPANDER (get_named (designer, "request-expander")), TRUE);
+  return gtk_label_get_label (GTK_LABEL (get_named (designer, "request-text")));
+}
+
+static JsonNode *
+request_json (GtkWidget *designer)
+{
+  const char *text = request_text (designer);
+  g_autoptr(GError) error = NULL;
+  JsonNode *node = json_from_string (text, &error);
+
+  g_assert_no_error (error);
+  return node;
+}
+
+static void
+fill_valid_table (GtkWidget *designer)
+{
+  type_text (get_named (designer, "table-name"), "orders");
+  type_text (get_named (designer, "partition-key-name"), "pk");
+  type_text (get_named (designer, "sort-key-name"), "sk");
+}
+
+/* ---- tests: new table ------------------------------------------------------------------ */
+
+static void
+test_untouched (void)
+{
+  g_autoptr(TestDesignBackend) backend = g_object_new (TEST_TYPE_DESIGN_BACKEND, NULL);
+  GtkWidget *designer = new_designer (backend, NULL);
+  GtkWidget *create = get_named (designer, "create-button");
+
+  /* nothing typed yet: no red text under the name, but Create says why it waits */
+  g_assert_null (shown_error (get_named (designer, "table-name-error")));
+  g_assert_false (gtk_widget_get_sensitive (create));
+  g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (create), "table name"));
+  g_assert_nonnull (shown_error (get_named (designer, "create-reason")));
+  /* on-demand by default: no capacity fields */
+  g_assert_false (gtk_widget_get_mapped (get_named (designer, "read-capacity")));
+
+  gtk_window_destroy (GTK_WINDOW (designer));
+  drain_main_context ();
+}
+
+static void
+test_errors_as_you_type (void)
+{
+  g_autoptr(TestDesignBackend) backend = g_object_new (TEST_TYPE_DESIGN_BACKEND, NULL);
+  GtkWidget *designer = new_designer (backend, NULL);
+  GtkWidget *create = get_named (designer, "create-button");
+
+  /* table name */
+  type_text (get_named (designer, "table-name"), "ab");
+  g_assert_nonnull (strstr (shown_error (get_named (designer, "table-name-error")),
+                            "3 to 255"));
+  g_assert_false (gtk_widget_get_sensitive (create));
+  fill_valid_table (designer);
+  g_assert_null (shown_error (get_named (designer, "table-name-error")));
+  g_assert_true (gtk_widget_get_sensitive (create));
+  g_assert_null (shown_error (get_named (designer, "create-reason")));
+
+  /* sort key equal to the partition key */
+  type_text (get_named (designer, "sort-key-name"), "pk");
+  g_assert_nonnull (shown_error (get_named (designer, "sort-key-name-error")));
+  g_assert_false (gtk_widget_get_sensitive (create));
+  type_text (get_named (designer, "sort-key-name"), "sk");
+
+  /* provisioned: capacity shown and checked */
+  dropdown_choose (get_named (designer, "billing-mode"), "Provisioned");
+  drain_main_context ();
+  g_assert_true (gtk_widget_get_mapped (get_named (designer, "read-capacity")));
+  set_spin (designer, "read-capacity", 0);
+  g_assert_nonnull (strstr (shown_error (get_named (designer, "read-capacity-error")),
+                            "at least 1"));
+  g_assert_false (gtk_widget_get_sensitive (create));
+  set_spin (designer, "read-capacity", 3);
+  g_assert_null (shown_error (get_named (designer, "read-capacity-error")));
+  g_assert_true (gtk_widget_get_sensitive (create));
+
+  /* an index with INCLUDE and no attributes */
+  click (get_named (designer, "add-index"));
+  drain_main_context ();
+  g_assert_false (gtk_widget_get_sensitive (create));
+  type_text (get_named (designer, "index-0-name"), "gsi1");
+  type_text (get_named (designer, "index-0-partition-key-name"), "gsi1pk");
+  dropdown_choose (get_named (designer, "index-0-projection"), "INCLUDE");
+  g_assert_nonnull (strstr (shown_error (get_named (designer,
+                                                    "index-0-projection-attributes-error")),
+                            "at least one"));
+  type_text (get_named (designer, "index-0-projection-attributes"), "total, status");
+  g_assert_null (shown_error (get_named (designer, "index-0-projection-attributes-error")));
+  g_assert_true (gtk_widget_get_sensitive (create));
+
+  /* a key attribute among them */
+  type_text (get_named (designer, "index-0-projection-attributes"), "total, sk");
+  g_assert_nonnull (strstr (shown_error (get_named (designer,
+                                                    "index-0-projection-attributes-error")),
+                            "“sk”"));
+  type_text (get_named (designer, "index-0-projection-attributes"), "total");
+
+  /* the same attribute with two types */
+  type_text (get_named (designer, "index-0-partition-key-name"), "sk");
+  choose_index (designer, "index-0-partition-key-type", 1);
+  g_assert_nonnull (shown_error (get_named (designer, "index-0-partition-key-type-error")));
+  choose_index (designer, "index-0-partition-key-type", 0);
+  g_assert_null (shown_error (get_named (designer, "index-0-partition-key-type-error")));
+
+  /* a second index, an LSI: it takes the table's partition key, read-only */
+  click (get_named (designer, "add-index"));
+  drain_main_context ();
+  dropdown_choose (get_named (designer, "index-1-type"), "Local (LSI)");
+  type_text (get_named (designer, "index-1-name"), "gsi1");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (get_named (designer,
+                                                                   "index-1-partition-key-name"))),
+                   ==, "pk");
+  g_assert_false (gtk_widget_get_sensitive (get_named (designer, "index-1-partition-key-name")));
+  g_assert_nonnull (strstr (shown_error (get_named (designer, "index-1-name-error")),
+                            "share one set of names"));
+  g_assert_nonnull (shown_error (get_named (designer, "index-1-sort-key-name-error")));
+  type_text (get_named (designer, "index-1-name"), "by-date");
+  type_text (get_named (designer, "index-1-sort-key-name"), "created");
+  g_assert_true (gtk_widget_get_sensitive (create));
+  /* an LSI has no capacity of its own */
+  g_assert_false (gtk_widget_get_mapped (get_named (designer, "index-1-read-capacity")));
+  g_assert_true (gtk_widget_get_mapped (get_named (designer, "index-0-read-capacity")));
+
+  /* removing the first index renumbers the rest */
+  click (get_named (designer, "index-0-remove"));
+  drain_main_context ();
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (get_named (designer, "index-0-name"))),
+                   ==, "by-date");
+  g_assert_null (find_named (designer, "index-1-name"));
+  g_assert_true (gtk_widget_get_sensitive (create));
+
+  /* the request shown is the one the design sends */
+  {
+    g_autoptr(JsonNode) node = request_json (designer);
+    JsonObject *req = json_node_get_object (node);
+    JsonObject *lsi;
+
+    g_assert_cmpstr (json_object_get_string_member (req, "TableName"), ==, "orders");
+    g_assert_cmpstr (json_object_get_string_member (req, "BillingMode"), ==, "PROVISIONED");
+    g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (
+                       req, "ProvisionedThroughput"), "ReadCapacityUnits"), ==, 3);
+    g_assert_false (json_object_has_member (req, "GlobalSecondaryIndexes"));
+    lsi = json_array_get_object_element (json_object_get_array_member (req,
+                                                                       "LocalSecondaryIndexes"),
+                                         0);
+    g_assert_cmpstr (json_object_get_string_member (lsi, "IndexName"), ==, "by-date");
+  }
+
+  gtk_window_destroy (GTK_WINDOW (designer));
+  drain_main_context ();
+}
+
+static void
+test_create (void)
+{
+  g_autoptr(TestDesignBackend) backend = g_object_new (TEST_TYPE_DESIGN_BACKEND, NULL);
+  GtkWidget *designer = new_designer (backend, NULL);
+  g_autofree char *created = NULL;
+  g_autofree char *shown = NULL;
+  gboolean gone = FALSE;
+
+  fill_valid_table (designer);
+  click (get_named (designer, "add-index"));
+  type_text (get_named (designer, "index-0-name"), "gsi1");
+  type_text (get_named (designer, "index-0-partition-key-name"), "gsi1pk");
+  type_text (get_named (designer, "index-0-sort-key-name"), "gsi1sk");
+  shown = g_strdup (request_text (designer));
+
+  backend->creating_polls = 1;
+  g_signal_connect (designer, "table-created", G_CALLBACK (table_created_cb), &created);
+  g_object_weak_ref (G_OBJECT (designer), window_gone_cb, &gone);
+  /* not click(): draining the main loop while the spinner animates could run it all */
+  g_assert_true (gtk_widget_is_sensitive (get_named (designer, "create-button")));
+  g_signal_emit_by_name (get_named (designer, "create-button"), "clicked");
+  g_assert_true (gtk_widget_get_visible (get_named (designer, "progress")));
+  g_assert_false (gtk_widget_is_sensitive (get_named (designer, "table-name")));
+  wait_for (&gone);
+
+  g_assert_cmpstr (created, ==, "orders");
+  g_assert_cmpuint (count_calls (backend, "CreateTable"), ==, 1);
+  /* polled until ACTIVE: once CREATING, then ACTIVE */
+  g_assert_cmpuint (count_calls (backend, "DescribeTable"), ==, 2);
+  /* what was sent is what the Request expander showed */
+  {
+    g_autoptr(JsonNode) a = json_from_string (shown, NULL);
+    g_autoptr(JsonNode) b = json_from_string (body_of (backend, "CreateTable"), NULL);
+
+    g_assert_true (json_node_equal (a, b));
+  }
+}
+
+static void
+test_cancel_waiting (void)
+{
+  g_autoptr(TestDesignBackend) backend = g_object_new (TEST_TYPE_DESIGN_BACKEND, NULL);
+  GtkWidget *designer = new_designer (backend, NULL);
+  guint polls;
+
+  fill_valid_table (designer);
+  backend->creating_polls = G_MAXUINT;
+  g_signal_emit_by_name (get_named (designer, "create-button"), "clicked");
+  while (count_calls (backend, "DescribeTable") == 0)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (gtk_widget_get_visible (get_named (designer, "progress")));
+
+  /* Cancel stops waiting (it does not close: the request may have been accepted) */
+  click (get_named (designer, "cancel-button"));
+  polls = count_calls (backend, "DescribeTable");
+  g_assert_false (gtk_widget_get_visible (get_named (designer, "progress")));
+  g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (get_named (designer,
+                                                                       "server-error"))),
+                            "Stopped waiting"));
+  g_assert_true (gtk_widget_is_sensitive (get_named (designer, "table-name")));
+  g_assert_true (gtk_widget_is_sensitive (get_named (designer, "create-button")));
+  drain_main_context ();
+  g_assert_cmpuint (count_calls (backend, "DescribeTable"), ==, polls);
+
+  gtk_window_destroy (GTK_WINDOW (designer));
+  drain_main_context ();
+}
+
+static void
+test_server_error (void)
+{
+  g_autoptr(TestDesignBackend) backend = g_object_new (TEST_TYPE_DESIGN_BACKEND, NULL);
+  GtkWidget *designer = new_designer (backend, NULL);
+  GtkWidget *error_label = get_named (designer, "server-error");
+
+  fill_valid_table (designer);
+  backend->fail_with = g_strdup ("{\"__type\":\"com.amazonaws.dynamodb.v20120810#"
+                                 "ResourceInUseException\",\"message\":\"Table already exists: "
+                                 "orders\"}");
+  click (get_named (designer, "create-button"));
+  while (count_calls (backend, "CreateTable") == 0 || gtk_widget_get_visible (
+           get_named (designer, "progress")))
+    g_main_context_iteration (NULL, TRUE);
+
+  g_assert_true (gtk_widget_get_visible (error_label));
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (error_label)), ==,
+                   "ResourceInUseException: Table already exists: orders");
+  /* the form is usable again and nothing was polled */
+  g_assert_true (gtk_widget_get_sensitive (get_named (designer, "create-button")));
+  g_assert_cmpuint (count_calls (backend, "DescribeTable"), ==, 0);
+
+  gtk_window_destroy (GTK_WINDOW (designer));
+  drain_main_context ();
+}
+
+static void
+test_load_sample (void)
+{
+  g_autoptr(TestDesignBackend) backend = g_object_new (TEST_TYPE_DESIGN_BACKEND, NULL);
+  GtkWidget *designer = new_designer (backend, NULL);
+  g_autofree char *path = g_build_filename (g_getenv ("DYNO_SOURCE_ROOT")
+                                            ? g_getenv ("DYNO_SOURCE_ROOT") : TEST_SRCDIR "/..",
+                                            "data", "samples", "tenant", "table.json", NULL);
+  g_autofree char *contents = NULL;
+  g_autoptr(DynoTableDesign) design = NULL;
+  g_autoptr(GError) error = NULL;
+
+  if (!g_file_get_contents (path, &contents, NULL, &error))
+    {
+      g_test_skip (error->message);
+      gtk_window_destroy (GTK_WINDOW (designer));
+      return;
+    }
+  design = dyno_table_design_new_from_json (contents, -1, &error);
+  g_assert_no_error (error);
+  dyno_table_designer_load_design (DYNO_TABLE_DESIGNER (designer), design);
+
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (get_named (designer, "table-name"))),
+                   ==, "tenant");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (get_named (designer,
+                                                                   "index-0-sort-key-name"))),
+                   ==, "gsi1sk");
+  g_assert_true (gtk_widget_get_sensitive (get_named (designer, "create-button")));
+  {
+    g_autoptr(JsonNode) shown = request_json (designer);
+    g_autoptr(JsonNode) original = dyno_table_design_to_create_table_json (design);
+
+    g_assert_true (json_node_equal (shown, original));
+  }
+
+  gtk_window_destroy (GTK_WINDOW (designer));
+  drain_main_context ();
+}
+
+/* ---- tests: a GSI on an existing table ------------------------------------------------- */
+
+static DynoTableInfo *
+provisioned_table (void)
+{
+  const char *json =
+    "{\"Table\":{\"TableName\":\"tenant\",\"TableStatus\":\"ACTIVE\","
+    "\"AttributeDefinitions\":[{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"},"
+    "{\"AttributeName\":\"sk\",\"AttributeType\":\"S\"}],"
+    "\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"},"
+    "{\"AttributeName\":\"sk\",\"KeyType\":\"RANGE\"}],"
+    "\"ProvisionedThroughput\":{\"ReadCapacityUnits\":5,\"WriteCapacityUnits\":5},"
+    "\"GlobalSecondaryIndexes\":[{\"IndexName\":\"gsi1\",\"KeySchema\":[{\"AttributeName\":"
+    "\"sk\",\"KeyType\":\"HASH\"}],\"Projection\":{\"ProjectionType\":\"ALL\"},"
+    "\"IndexStatus\":\"ACTIVE\",\"ProvisionedThroughput\":{\"ReadCapacityUnits\":1,"
+    "\"WriteCapacityUnits\":1}}]}}";
+  g_autoptr(GError) error = NULL;
+  DynoTableInfo *info = dyno_table_info_new_from_json (json, -1, &error);
+
+  g_assert_no_error (error);
+  return info;
+}
+
+static void
+test_add_index (void)
+{
+  g_autoptr(TestDesignBackend) backend = g_object_new (TEST_TYPE_DESIGN_BACKEND, NULL);
+  g_autoptr(DynoTableInfo) table = provisioned_table ();
+  GtkWidget *designer = new_designer (backend, table);
+  GtkWidget *create = get_named (designer, "create-button");
+  g_autofree char *created = NULL;
+  gboolean gone = FALSE;
+
+  /* one GSI row, no table fields, no way to make it an LSI or add another */
+  g_assert_null (find_named (designer, "table-name"));
+  g_assert_false (gtk_widget_get_visible (get_named (designer, "add-index")));
+  g_assert_false (gtk_widget_get_sensitive (get_named (designer, "index-0-type")));
+  g_assert_true (gtk_widget_get_mapped (get_named (designer, "index-0-read-capacity")));
+
+  type_text (get_named (designer, "index-0-name"), "gsi1");
+  type_text (get_named (designer, "index-0-partition-key-name"), "status");
+  g_assert_nonnull (strstr (shown_error (get_named (designer, "index-0-name-error")),
+                            "already has"));
+  type_text (get_named (designer, "index-0-name"), "by-status");
+  /* the table's sort key is a String: reusing it as a Number clashes */
+  type_text (get_named (designer, "index-0-sort-key-name"), "sk");
+  choose_index (designer, "index-0-sort-key-type", 1);
+  g_assert_nonnull (shown_error (get_named (designer, "index-0-sort-key-type-error")));
+  choose_index (designer, "index-0-sort-key-type", 0);
+  set_spin (designer, "index-0-read-capacity", 0);
+  g_assert_false (gtk_widget_get_sensitive (create));
+  set_spin (designer, "index-0-read-capacity", 2);
+  g_assert_true (gtk_widget_get_sensitive (create));
+
+  {
+    g_autoptr(JsonNode) node = request_json (designer);
+    JsonObject *req = json_node_get_object (node);
+    JsonObject *create_op;
+
+    g_assert_cmpstr (json_object_get_string_member (req, "TableName"), ==, "tenant");
+    create_op = json_object_get_object_member (
+      json_array_get_object_element (json_object_get_array_member (req,
+                                                                   "GlobalSecondaryIndexUpdates"),
+                                     0), "Create");
+    g_assert_cmpstr (json_object_get_string_member (create_op, "IndexName"), ==, "by-status");
+    g_assert_true (json_object_has_member (create_op, "ProvisionedThroughput"));
+  }
+
+  /* after UpdateTable the designer waits for the new index to be ACTIVE */
+  backend->table = g_strdup (
+    "{\"TableName\":\"tenant\",\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"}],"
+    "\"AttributeDefinitions\":[{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"},"
+    "{\"AttributeName\":\"status\",\"AttributeType\":\"S\"}],"
+    "\"GlobalSecondaryIndexes\":[{\"IndexName\":\"by-status\",\"KeySchema\":[{"
+    "\"AttributeName\":\"status\",\"KeyType\":\"HASH\"}],\"Projection\":{"
+    "\"ProjectionType\":\"ALL\"}}]}");
+  backend->creating_polls = 1;
+  g_signal_connect (designer, "table-created", G_CALLBACK (table_created_cb), &created);
+  g_object_weak_ref (G_OBJECT (designer), window_gone_cb, &gone);
+  g_signal_emit_by_name (create, "clicked");
+  wait_for (&gone);
+  g_assert_cmpstr (created, ==, "tenant");
+  g_assert_cmpuint (count_calls (backend, "UpdateTable"), ==, 1);
+  g_assert_cmpuint (count_calls (backend, "CreateTable"), ==, 0);
+  g_assert_cmpuint (count_calls (backend, "DescribeTable"), ==, 2);
+}
+
+/* ---- tests: delete table --------------------------------------------------------------- */
+
+static void
+table_deleted_cb (GtkWidget  *dialog,
+                  const char *name,
+                  char      **out)
+{
+  g_free (*out);
+  *out = g_strdup (name);
+}
+
+static void
+test_delete_table (void)
+{
+  g_autoptr(TestDesignBackend) backend = g_object_new (TEST_TYPE_DESIGN_BACKEND, NULL);
+  GtkWidget *parent = gtk_window_new ();
+  GtkWidget *dialog = dyno_delete_table_dialog_new (GTK_WINDOW (parent), DYNO_BACKEND (backend),
+                                                    "orders");
+  GtkWidget *entry, *button;
+  g_autofree char *deleted = NULL;
+  gboolean gone = FALSE;
+
+  gtk_window_present (GTK_WINDOW (dialog));
+  drain_main_context ();
+  entry = get_named (dialog, "confirm-entry");
+  button = get_named (dialog, "delete-button");
+
+  g_assert_false (gtk_widget_get_sensitive (button));
+  type_text (entry, "order");
+  g_assert_false (gtk_widget_get_sensitive (button));
+  type_text (entry, "Orders");
+  g_assert_false (gtk_widget_get_sensitive (button));
+  type_text (entry, "orders ");
+  g_assert_false (gtk_widget_get_sensitive (button));
+  type_text (entry, "orders");
+  g_assert_true (gtk_widget_get_sensitive (button));
+
+  /* a failure is shown in place; the dialog stays */
+  backend->fail_with = g_strdup ("{\"__type\":\"com.amazonaws.dynamodb.v20120810#"
+                                 "ResourceInUseException\",\"message\":\"Attempt to change a "
+                                 "resource which is still in use\"}");
+  click (button);
+  while (!gtk_widget_get_visible (get_named (dialog, "delete-error")))
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (get_named (dialog,
+                                                                       "delete-error"))),
+                            "ResourceInUseException: "));
+  g_assert_true (gtk_widget_get_sensitive (button));
+
+  g_signal_connect (dialog, "table-deleted", G_CALLBACK (table_deleted_cb), &deleted);
+  g_object_weak_ref (G_OBJECT (dialog), window_gone_cb, &gone);
+  click (button);
+  wait_for (&gone);
+  g_assert_cmpstr (deleted, ==, "orders");
+  g_assert_cmpuint (count_calls (backend, "DeleteTable"), ==, 2);
+  g_assert_cmpstr (body_of (backend, "DeleteTable"), ==, "{\"TableName\":\"orders\"}");
+  gtk_window_destroy (GTK_WINDOW (parent));
+  drain_main_context ();
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+
+  g_test_add_func ("/table-designer/untouched", test_untouched);
+  g_test_add_func ("/table-designer/errors-as-you-type", test_errors_as_you_type);
+  g_test_add_func ("/table-designer/create", test_create);
+  g_test_add_func ("/table-designer/server-error", test_server_error);
+  g_test_add_func ("/table-designer/cancel-waiting", test_cancel_waiting);
+  g_test_add_func ("/table-designer/load-sample", test_load_sample);
+  g_test_add_func ("/table-designer/add-index", test_add_index);
+  g_test_add_func ("/delete-table-dialog/confirm-and-delete", test_delete_table);
+
+  return g_test_run ();
+}
