@@ -1,0 +1,1098 @@
+/* dyno-item-editor.c: create, edit or duplicate one item, with safe writes
+ *
+ * The edit lives in one of two views (DynamoDB JSON text, or the typed form); switching
+ * converts it through a DynoItem, so nothing is lost and an invalid text cannot be switched
+ * away from.  Save sends what dyno-safe-write builds (put-new or a conditioned edit); a
+ * ConditionalCheckFailedException fetches the item as it is now and offers the conflict
+ * dialog.  A failed save never touches the edits.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "dyno-item-editor.h"
+
+#include <glib/gi18n.h>
+#include <gtksourceview/gtksource.h>
+
+#include "dyno-code-view.h"
+#include "dyno-conflict-dialog.h"
+#include "dyno-error.h"
+#include "dyno-http-error.h"
+#include "dyno-item-form.h"
+#include "dyno-item-text.h"
+#include "dyno-json.h"
+#include "dyno-safe-write.h"
+#include "dyno-sort-lint.h"
+
+#define ERROR_TAG "dyno-error-line"
+
+struct _DynoItemEditor
+{
+  AdwWindow           parent_instance;
+
+  DynoBackend        *backend;
+  DynoTableInfo      *info;
+  DynoItem           *loaded;      /* EDIT: the version the edit is conditioned on */
+  DynoItem           *initial;     /* what the editor opened with (unsaved-changes check) */
+  DynoItemEditorMode  mode;
+  GPtrArray          *collection;  /* DynoItem*, may be NULL */
+  char               *endpoint_url;
+  char               *region;
+  DynoItemEditorView  view;
+  GCancellable       *cancellable;
+  DynoItem           *saving_item; /* the user's version while a save is in flight */
+  gboolean            saving;
+  gboolean            saved;
+  gboolean            force_close;
+  guint               loading;
+
+  GtkWidget          *title;
+  GtkWidget          *json_button;
+  GtkWidget          *form_button;
+  GtkWidget          *save_button;
+  GtkWidget          *save_error_label;
+  GtkWidget          *stack;
+  GtkWidget          *source_view;
+  GtkSourceBuffer    *buffer;
+  GtkWidget          *form;
+  GtkWidget          *item_error_label;
+  GtkWidget          *placement_label;
+  GtkWidget          *lints_label;
+  GtkWidget          *request_expander;
+  GtkWidget          *request_reason_label;
+  GtkWidget          *note_label;
+  GtkWidget          *code_view;
+  GtkWidget          *conflict_dialog;
+};
+
+G_DEFINE_FINAL_TYPE (DynoItemEditor, dyno_item_editor, ADW_TYPE_WINDOW)
+
+enum {
+  SIGNAL_SAVED,
+  N_SIGNALS
+};
+
+static guint signals[N_SIGNALS];
+
+static void refresh (DynoItemEditor *self);
+
+static void
+set_accessible_label (GtkWidget  *widget,
+                      const char *label)
+{
+  gtk_accessible_update_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label,
+                                  -1);
+}
+
+static void
+show_label (GtkWidget  *label,
+            const char *text)
+{
+  gtk_label_set_label (GTK_LABEL (label), text ? text : "");
+  gtk_widget_set_visible (label, text != NULL && text[0] != '\0');
+}
+
+/* “__type: message” for service errors, the message otherwise. */
+static char *
+describe_error (const GError *error)
+{
+  const DynoServiceError *service = dyno_error_get_service_info (error);
+
+  if (service != NULL && service->type != NULL && service->message != NULL)
+    return g_strdup_printf ("%s: %s", service->type, service->message);
+  return g_strdup (error->message);
+}
+
+static gboolean
+is_conditional_check_failed (const GError *error)
+{
+  const DynoServiceError *service = dyno_error_get_service_info (error);
+
+  if (g_error_matches (error, DYNO_ERROR, DYNO_ERROR_CONDITIONAL_CHECK_FAILED))
+    return TRUE;
+  return service != NULL && g_strcmp0 (service->type, "ConditionalCheckFailedException") == 0;
+}
+
+static void
+update_title (DynoItemEditor *self)
+{
+  const char *title = self->mode == DYNO_ITEM_EDITOR_EDIT ? _("Edit Item")
+                      : self->mode == DYNO_ITEM_EDITOR_DUPLICATE ? _("Duplicate Item")
+                      : _("New Item");
+
+  gtk_window_set_title (GTK_WINDOW (self), title);
+  adw_window_title_set_title (ADW_WINDOW_TITLE (self->title), title);
+  adw_window_title_set_subtitle (ADW_WINDOW_TITLE (self->title),
+                                 dyno_table_info_get_name (self->info));
+}
+
+/* ---- text ----------------------------------------------------------------------------------- */
+
+static char *
+buffer_text (DynoItemEditor *self)
+{
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_bounds (GTK_TEXT_BUFFER (self->buffer), &start, &end);
+  return gtk_text_buffer_get_text (GTK_TEXT_BUFFER (self->buffer), &start, &end, FALSE);
+}
+
+static void
+set_buffer_text (DynoItemEditor *self,
+                 const char     *text)
+{
+  self->loading++;
+  gtk_text_buffer_set_text (GTK_TEXT_BUFFER (self->buffer), text, -1);
+  self->loading--;
+}
+
+static void
+mark_error_line (DynoItemEditor *self,
+                 guint           line)
+{
+  GtkTextBuffer *buffer = GTK_TEXT_BUFFER (self->buffer);
+  GtkTextIter start, end;
+
+  gtk_text_buffer_get_bounds (buffer, &start, &end);
+  gtk_text_buffer_remove_tag_by_name (buffer, ERROR_TAG, &start, &end);
+  if (line == 0)
+    return;
+  if (!gtk_text_buffer_get_iter_at_line (buffer, &start, (int) line - 1))
+    return;
+  end = start;
+  if (!gtk_text_iter_ends_line (&end))
+    gtk_text_iter_forward_to_line_end (&end);
+  gtk_text_buffer_apply_tag_by_name (buffer, ERROR_TAG, &start, &end);
+}
+
+/* The item as the shown view has it; in the JSON view also marks the error's line. */
+static DynoItem *
+current_item (DynoItemEditor  *self,
+              guint           *out_line,
+              GError         **error)
+{
+  if (out_line != NULL)
+    *out_line = 0;
+
+  if (self->view == DYNO_ITEM_EDITOR_VIEW_JSON)
+    {
+      g_autofree char *text = buffer_text (self);
+
+      return dyno_item_text_parse (text, -1, out_line, NULL, error);
+    }
+  return dyno_item_form_dup_item (DYNO_ITEM_FORM (self->form), error);
+}
+
+/* The skeleton of a new item: its key attributes with empty values of the schema's types. */
+static DynoItem *
+new_item_skeleton (DynoTableInfo *info)
+{
+  g_autoptr(DynoValueBuilder) builder = dyno_value_builder_new ();
+  const DynoKeyAttr *keys[2] = { dyno_table_info_get_partition_key (info),
+                                 dyno_table_info_get_sort_key (info) };
+
+  dyno_value_builder_begin (builder, DYNO_VALUE_M);
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      if (keys[i] == NULL || keys[i]->name == NULL)
+        continue;
+      dyno_value_builder_key (builder, keys[i]->name, -1);
+      if (keys[i]->type == DYNO_VALUE_N)
+        dyno_value_builder_add_number (builder, "0", -1, NULL);
+      else if (keys[i]->type == DYNO_VALUE_B)
+        dyno_value_builder_add_binary (builder, (const guint8 *) "", 0);
+      else
+        dyno_value_builder_add_string (builder, "", 0);
+    }
+  dyno_value_builder_end (builder, NULL);
+  return dyno_item_new_take (dyno_value_builder_finish (builder));
+}
+
+/* ---- request --------------------------------------------------------------------------------- */
+
+static gboolean
+key_changed (DynoItemEditor *self,
+             DynoItem       *edited,
+             char          **out_name)
+{
+  const DynoKeyAttr *keys[2] = { dyno_table_info_get_partition_key (self->info),
+                                 dyno_table_info_get_sort_key (self->info) };
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      const DynoValue *was, *now;
+
+      if (keys[i] == NULL || keys[i]->name == NULL)
+        continue;
+      was = dyno_item_lookup (self->loaded, keys[i]->name);
+      now = dyno_item_lookup (edited, keys[i]->name);
+      if (was == NULL || now == NULL || !dyno_value_equal (was, now))
+        {
+          *out_name = g_strdup (keys[i]->name);
+          return TRUE;
+        }
+    }
+  return FALSE;
+}
+
+static DynoRequest *
+request_for (DynoItemEditor  *self,
+             DynoItem        *item,
+             char           **out_note,
+             GError         **error)
+{
+  if (out_note != NULL)
+    *out_note = NULL;
+
+  if (self->mode == DYNO_ITEM_EDITOR_EDIT && self->loaded != NULL)
+    {
+      g_autofree char *name = NULL;
+      DynoSafeWriteInfo write_info = { 0 };
+      DynoRequest *request;
+
+      /* Our choice: an edit never changes the key (DynamoDB identifies the item by it, and
+       * a "rename" would be a put and a delete that are not atomic).  Duplicate does that. */
+      if (key_changed (self, item, &name))
+        {
+          g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                       _("The key attribute “%s” cannot be changed by an edit: DynamoDB "
+                         "identifies the item by its key. Undo the change, or use Duplicate "
+                         "to save the item under a new key."), name);
+          return NULL;
+        }
+      request = dyno_safe_write_edit (self->info, self->loaded, item, NULL, &write_info, error);
+      if (request != NULL && out_note != NULL)
+        *out_note = g_strdup (write_info.note);
+      dyno_safe_write_info_clear (&write_info);
+      return request;
+    }
+
+  return dyno_safe_write_put_new (self->info, item, NULL, error);
+}
+
+/* ---- feedback -------------------------------------------------------------------------------- */
+
+static char *
+key_text (DynoItem   *item,
+          const char *name)
+{
+  const DynoValue *value = item ? dyno_item_lookup (item, name) : NULL;
+
+  if (value == NULL)
+    return g_strdup ("?");
+  if (dyno_value_get_kind (value) == DYNO_VALUE_B)
+    {
+      gsize len;
+      const guint8 *data = dyno_value_get_binary (value, &len);
+      g_autofree char *base64 = g_base64_encode (data, len);
+
+      return g_strdup_printf ("“%s”", base64);
+    }
+  if (dyno_value_get_kind (value) == DYNO_VALUE_S || dyno_value_get_kind (value) == DYNO_VALUE_N)
+    return g_strdup_printf ("“%s”", dyno_value_get_string (value, NULL));
+  return dyno_value_to_ddb_json (value);
+}
+
+static void
+update_placement (DynoItemEditor *self,
+                  DynoItem       *item)
+{
+  g_autoptr(DynoSortPlacement) placement = NULL;
+  const DynoKeyAttr *sk = dyno_table_info_get_sort_key (self->info);
+  g_autoptr(GPtrArray) samples = NULL;
+  g_autoptr(GString) lints = g_string_new (NULL);
+  g_autofree char *text = NULL;
+
+  /* An edit keeps its key, so it keeps its place: only new items get feedback. */
+  if (item == NULL || self->mode == DYNO_ITEM_EDITOR_EDIT)
+    {
+      show_label (self->placement_label, NULL);
+      show_label (self->lints_label, NULL);
+      return;
+    }
+
+  samples = self->collection ? g_ptr_array_ref (self->collection)
+                             : g_ptr_array_new ();
+  placement = dyno_sort_lint_place_item (self->info, NULL, item, samples, NULL);
+  if (placement == NULL)
+    {
+      show_label (self->placement_label, NULL);
+      show_label (self->lints_label, NULL);
+      return;
+    }
+
+  if (placement->replaces)
+    text = g_strdup (_("Replaces an existing item: an item with this key is already in the "
+                       "table (saving will ask before overwriting it)."));
+  else if (sk == NULL || sk->name == NULL || placement->n_items == 0)
+    text = g_strdup (_("First item of its collection among the items shown."));
+  else if (placement->before == NULL)
+    {
+      g_autofree char *after = key_text (placement->after, sk->name);
+
+      text = g_strdup_printf (_("Lands first in its collection, before %s."), after);
+    }
+  else if (placement->after == NULL)
+    {
+      g_autofree char *before = key_text (placement->before, sk->name);
+
+      text = g_strdup_printf (_("Lands last in its collection, after %s."), before);
+    }
+  else
+    {
+      g_autofree char *before = key_text (placement->before, sk->name);
+      g_autofree char *after = key_text (placement->after, sk->name);
+
+      text = g_strdup_printf (_("Lands between %s and %s (position %u of %u)."), before, after,
+                              placement->position + 1, placement->n_items + 1);
+    }
+  show_label (self->placement_label, text);
+
+  for (guint i = 0; i < placement->lints->len; i++)
+    {
+      DynoSortLint *lint = g_ptr_array_index (placement->lints, i);
+
+      g_string_append_printf (lints, "%s⚠ %s", lints->len > 0 ? "\n" : "", lint->message);
+    }
+  show_label (self->lints_label, lints->str);
+}
+
+static void
+refresh (DynoItemEditor *self)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynoItem) item = NULL;
+  g_autoptr(DynoRequest) request = NULL;
+  g_autofree char *note = NULL;
+  guint line = 0;
+
+  item = current_item (self, &line, &error);
+  if (self->view == DYNO_ITEM_EDITOR_VIEW_JSON)
+    mark_error_line (self, line);
+
+  if (item == NULL)
+    {
+      /* The JSON readers' messages already say where (line and column). */
+      show_label (self->item_error_label, error->message);
+      show_label (self->request_reason_label, error->message);
+      dyno_code_view_set_request (DYNO_CODE_VIEW (self->code_view), NULL, self->endpoint_url,
+                                  self->region);
+      show_label (self->note_label, NULL);
+      gtk_widget_set_sensitive (self->save_button, FALSE);
+      update_placement (self, NULL);
+      return;
+    }
+
+  show_label (self->item_error_label, NULL);
+  request = request_for (self, item, &note, &error);
+  dyno_code_view_set_request (DYNO_CODE_VIEW (self->code_view), request, self->endpoint_url,
+                              self->region);
+  show_label (self->request_reason_label, request ? NULL : error->message);
+  show_label (self->note_label, note);
+  gtk_widget_set_sensitive (self->save_button, request != NULL && !self->saving);
+  gtk_widget_set_tooltip_text (self->save_button, request ? NULL : error->message);
+  update_placement (self, item);
+}
+
+static void
+buffer_changed_cb (DynoItemEditor *self)
+{
+  if (self->loading == 0)
+    refresh (self);
+}
+
+static void
+form_changed_cb (DynoItemEditor *self)
+{
+  refresh (self);
+}
+
+/* Loads @item into both views as the thing being edited. */
+static void
+load_item (DynoItemEditor *self,
+           DynoItem       *item)
+{
+  g_autofree char *text = dyno_item_text_format (item);
+
+  set_buffer_text (self, text);
+  dyno_item_form_set_item (DYNO_ITEM_FORM (self->form), item);
+  refresh (self);
+}
+
+/* ---- views ----------------------------------------------------------------------------------- */
+
+static void
+sync_toggles (DynoItemEditor *self)
+{
+  self->loading++;
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->json_button),
+                                self->view == DYNO_ITEM_EDITOR_VIEW_JSON);
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->form_button),
+                                self->view == DYNO_ITEM_EDITOR_VIEW_FORM);
+  self->loading--;
+}
+
+gboolean
+dyno_item_editor_set_view (DynoItemEditor     *self,
+                           DynoItemEditorView  view)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynoItem) item = NULL;
+  guint line = 0;
+
+  g_return_val_if_fail (DYNO_IS_ITEM_EDITOR (self), FALSE);
+
+  if (view == self->view)
+    {
+      sync_toggles (self);
+      return TRUE;
+    }
+
+  item = current_item (self, &line, &error);
+  if (item == NULL)
+    {
+      g_autofree char *message = NULL;
+
+      if (self->view == DYNO_ITEM_EDITOR_VIEW_JSON)
+        message = g_strdup_printf (_("%s Fix the JSON to switch to the form."), error->message);
+      else
+        message = g_strdup_printf (_("%s Fix the form to switch to DynamoDB JSON."),
+                                   error->message);
+      show_label (self->item_error_label, message);
+      sync_toggles (self);
+      return FALSE;
+    }
+
+  if (view == DYNO_ITEM_EDITOR_VIEW_FORM)
+    {
+      dyno_item_form_set_item (DYNO_ITEM_FORM (self->form), item);
+      gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "form");
+    }
+  else
+    {
+      g_autofree char *text = dyno_item_text_format (item);
+
+      set_buffer_text (self, text);
+      gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "json");
+    }
+  self->view = view;
+  sync_toggles (self);
+  refresh (self);
+  return TRUE;
+}
+
+DynoItemEditorView
+dyno_item_editor_get_view (DynoItemEditor *self)
+{
+  g_return_val_if_fail (DYNO_IS_ITEM_EDITOR (self), DYNO_ITEM_EDITOR_VIEW_JSON);
+
+  return self->view;
+}
+
+static void
+json_toggled_cb (GtkToggleButton *button,
+                 DynoItemEditor  *self)
+{
+  if (self->loading == 0 && gtk_toggle_button_get_active (button))
+    dyno_item_editor_set_view (self, DYNO_ITEM_EDITOR_VIEW_JSON);
+}
+
+static void
+form_toggled_cb (GtkToggleButton *button,
+                 DynoItemEditor  *self)
+{
+  if (self->loading == 0 && gtk_toggle_button_get_active (button))
+    dyno_item_editor_set_view (self, DYNO_ITEM_EDITOR_VIEW_FORM);
+}
+
+/* ---- saving ---------------------------------------------------------------------------------- */
+
+static void save_done_cb (GObject *source, GAsyncResult *result, gpointer user_data);
+
+static void
+set_saving (DynoItemEditor *self,
+            gboolean        saving)
+{
+  self->saving = saving;
+  gtk_widget_set_sensitive (self->save_button, !saving);
+  /* What is being sent is what the user sees: no edits while it is in flight. */
+  gtk_widget_set_sensitive (self->stack, !saving);
+  if (!saving)
+    refresh (self);
+}
+
+static void
+conflict_chosen_cb (DynoConflictDialog *dialog,
+                    gint                choice,
+                    DynoItemEditor     *self)
+{
+  g_autoptr(DynoItem) theirs = g_object_steal_data (G_OBJECT (dialog), "dyno-theirs");
+  g_autoptr(DynoItem) mine = g_object_steal_data (G_OBJECT (dialog), "dyno-mine");
+
+  self->conflict_dialog = NULL;
+
+  switch ((DynoConflictChoice) choice)
+    {
+    case DYNO_CONFLICT_RELOAD:
+      if (theirs == NULL)
+        break;
+      /* Their version becomes what the edit starts from. */
+      g_clear_pointer (&self->loaded, dyno_item_unref);
+      g_clear_pointer (&self->initial, dyno_item_unref);
+      self->loaded = dyno_item_ref (theirs);
+      self->initial = dyno_item_ref (theirs);
+      self->mode = DYNO_ITEM_EDITOR_EDIT;
+      update_title (self);
+      show_label (self->save_error_label, NULL);
+      load_item (self, theirs);
+      break;
+
+    case DYNO_CONFLICT_OVERWRITE:
+      /* Mine wins, conditioned on what the user has now seen (theirs); an item that was
+       * deleted meanwhile is put back as a new one. */
+      g_clear_pointer (&self->loaded, dyno_item_unref);
+      if (theirs != NULL)
+        {
+          self->loaded = dyno_item_ref (theirs);
+          self->mode = DYNO_ITEM_EDITOR_EDIT;
+        }
+      else
+        self->mode = DYNO_ITEM_EDITOR_NEW;
+      update_title (self);
+      if (mine != NULL)
+        load_item (self, mine);
+      dyno_item_editor_save (self);
+      break;
+
+    case DYNO_CONFLICT_CANCEL:
+    default:
+      break;
+    }
+}
+
+static void
+fetch_done_cb (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  g_autoptr(DynoItemEditor) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) response = NULL;
+  g_autoptr(DynoItem) theirs = NULL;
+  g_autoptr(DynoItem) mine = g_steal_pointer (&self->saving_item);
+  JsonObject *object;
+  GtkWidget *dialog;
+
+  response = dyno_backend_execute_finish (DYNO_BACKEND (source), result, &error);
+  set_saving (self, FALSE);
+  if (response == NULL)
+    {
+      g_autofree char *why = describe_error (error);
+      g_autofree char *message = NULL;
+
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      message = g_strdup_printf (_("Someone changed the item since it was loaded, so it was "
+                                   "not saved; reading its current version failed too: %s"),
+                                 why);
+      show_label (self->save_error_label, message);
+      return;
+    }
+
+  object = JSON_NODE_HOLDS_OBJECT (response) ? json_node_get_object (response) : NULL;
+  if (object != NULL && json_object_has_member (object, "Item"))
+    {
+      theirs = dyno_item_from_json_node (json_object_get_member (object, "Item"), &error);
+      if (theirs == NULL)
+        {
+          show_label (self->save_error_label, error->message);
+          return;
+        }
+    }
+
+  dialog = dyno_conflict_dialog_new (GTK_WINDOW (self), self->loaded, mine, theirs);
+  g_object_set_data_full (G_OBJECT (dialog), "dyno-theirs",
+                          theirs ? dyno_item_ref (theirs) : NULL,
+                          (GDestroyNotify) dyno_item_unref);
+  g_object_set_data_full (G_OBJECT (dialog), "dyno-mine", dyno_item_ref (mine),
+                          (GDestroyNotify) dyno_item_unref);
+  g_signal_connect_object (dialog, "chosen", G_CALLBACK (conflict_chosen_cb), self, 0);
+  self->conflict_dialog = dialog;
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+fetch_current (DynoItemEditor *self)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynoRequest) get = NULL;
+  g_autoptr(DynoItem) key = NULL;
+
+  key = dyno_safe_write_extract_key (self->info, self->saving_item, &error);
+  if (key == NULL)
+    {
+      set_saving (self, FALSE);
+      show_label (self->save_error_label, error->message);
+      return;
+    }
+  get = dyno_request_new (DYNO_OP_GET_ITEM, dyno_table_info_get_name (self->info));
+  get->key = g_steal_pointer (&key);
+  get->consistent_read = DYNO_TRISTATE_TRUE;
+  dyno_backend_execute_async (self->backend, get, self->cancellable, fetch_done_cb,
+                              g_object_ref (self));
+}
+
+static void
+save_done_cb (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  g_autoptr(DynoItemEditor) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) response = NULL;
+  g_autoptr(DynoItem) written = NULL;
+
+  response = dyno_backend_execute_finish (DYNO_BACKEND (source), result, &error);
+  if (response == NULL)
+    {
+      g_autofree char *message = NULL;
+
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          g_clear_pointer (&self->saving_item, dyno_item_unref);
+          set_saving (self, FALSE);
+          return;
+        }
+      /* The edits stay where they are: only the message changes. */
+      message = describe_error (error);
+      show_label (self->save_error_label, message);
+      if (is_conditional_check_failed (error))
+        {
+          fetch_current (self);
+          return;
+        }
+      g_clear_pointer (&self->saving_item, dyno_item_unref);
+      set_saving (self, FALSE);
+      return;
+    }
+
+  written = g_steal_pointer (&self->saving_item);
+  self->saving = FALSE;
+  self->saved = TRUE;
+  show_label (self->save_error_label, NULL);
+  g_signal_emit (self, signals[SIGNAL_SAVED], 0, written);
+  gtk_window_close (GTK_WINDOW (self));
+}
+
+void
+dyno_item_editor_save (DynoItemEditor *self)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynoItem) item = NULL;
+  g_autoptr(DynoRequest) request = NULL;
+
+  g_return_if_fail (DYNO_IS_ITEM_EDITOR (self));
+
+  if (self->saving)
+    return;
+
+  item = current_item (self, NULL, &error);
+  if (item != NULL)
+    request = request_for (self, item, NULL, &error);
+  if (request == NULL)
+    {
+      show_label (self->save_error_label, error->message);
+      return;
+    }
+
+  show_label (self->save_error_label, NULL);
+  self->saving_item = g_steal_pointer (&item);
+  set_saving (self, TRUE);
+  dyno_backend_execute_async (self->backend, request, self->cancellable, save_done_cb,
+                              g_object_ref (self));
+}
+
+/* ---- closing --------------------------------------------------------------------------------- */
+
+gboolean
+dyno_item_editor_has_unsaved_changes (DynoItemEditor *self)
+{
+  g_autoptr(DynoItem) item = NULL;
+
+  g_return_val_if_fail (DYNO_IS_ITEM_EDITOR (self), FALSE);
+
+  if (self->saved)
+    return FALSE;
+  item = current_item (self, NULL, NULL);
+  return item == NULL || self->initial == NULL || !dyno_item_equal (item, self->initial);
+}
+
+static void
+discard_response_cb (AdwMessageDialog *dialog,
+                     const char       *response,
+                     DynoItemEditor   *self)
+{
+  if (g_strcmp0 (response, "discard") == 0)
+    {
+      self->force_close = TRUE;
+      gtk_window_close (GTK_WINDOW (self));
+    }
+}
+
+static gboolean
+close_request_cb (DynoItemEditor *self)
+{
+  GtkWidget *dialog;
+
+  if (self->force_close || !dyno_item_editor_has_unsaved_changes (self))
+    return FALSE;
+
+  dialog = adw_message_dialog_new (GTK_WINDOW (self), _("Discard Unsaved Changes?"),
+                                   _("The edits to this item have not been saved."));
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "cancel", _("_Keep Editing"),
+                                    "discard", _("_Discard"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "discard",
+                                              ADW_RESPONSE_DESTRUCTIVE);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  g_signal_connect_object (dialog, "response", G_CALLBACK (discard_response_cb), self, 0);
+  gtk_widget_set_name (dialog, "discard-dialog");
+  gtk_window_present (GTK_WINDOW (dialog));
+  return TRUE;
+}
+
+/* ---- public ---------------------------------------------------------------------------------- */
+
+DynoItemEditorMode
+dyno_item_editor_get_mode (DynoItemEditor *self)
+{
+  g_return_val_if_fail (DYNO_IS_ITEM_EDITOR (self), DYNO_ITEM_EDITOR_NEW);
+
+  return self->mode;
+}
+
+char *
+dyno_item_editor_dup_text (DynoItemEditor *self)
+{
+  g_autoptr(DynoItem) item = NULL;
+
+  g_return_val_if_fail (DYNO_IS_ITEM_EDITOR (self), NULL);
+
+  if (self->view == DYNO_ITEM_EDITOR_VIEW_JSON)
+    return buffer_text (self);
+  item = dyno_item_form_dup_item (DYNO_ITEM_FORM (self->form), NULL);
+  return item ? dyno_item_text_format (item) : NULL;
+}
+
+void
+dyno_item_editor_set_text (DynoItemEditor *self,
+                           const char     *text)
+{
+  g_autoptr(DynoItem) item = NULL;
+
+  g_return_if_fail (DYNO_IS_ITEM_EDITOR (self));
+  g_return_if_fail (text != NULL);
+
+  if (self->view == DYNO_ITEM_EDITOR_VIEW_JSON)
+    {
+      /* As typing would: the buffer's "changed" revalidates. */
+      gtk_text_buffer_set_text (GTK_TEXT_BUFFER (self->buffer), text, -1);
+      return;
+    }
+  item = dyno_item_text_parse (text, -1, NULL, NULL, NULL);
+  if (item != NULL)
+    {
+      dyno_item_form_set_item (DYNO_ITEM_FORM (self->form), item);
+      refresh (self);
+    }
+}
+
+DynoItem *
+dyno_item_editor_dup_item (DynoItemEditor  *self,
+                           GError         **error)
+{
+  g_return_val_if_fail (DYNO_IS_ITEM_EDITOR (self), NULL);
+
+  return current_item (self, NULL, error);
+}
+
+DynoRequest *
+dyno_item_editor_dup_request (DynoItemEditor  *self,
+                              GError         **error)
+{
+  g_autoptr(DynoItem) item = NULL;
+
+  g_return_val_if_fail (DYNO_IS_ITEM_EDITOR (self), NULL);
+
+  item = current_item (self, NULL, error);
+  return item ? request_for (self, item, NULL, error) : NULL;
+}
+
+GtkWidget *
+dyno_item_editor_get_conflict_dialog (DynoItemEditor *self)
+{
+  g_return_val_if_fail (DYNO_IS_ITEM_EDITOR (self), NULL);
+
+  return self->conflict_dialog;
+}
+
+static GtkWidget *
+message_label (const char *name,
+               const char *css_class)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_widget_set_name (label, name);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  if (css_class != NULL)
+    gtk_widget_add_css_class (label, css_class);
+  gtk_widget_set_visible (label, FALSE);
+  return label;
+}
+
+static void
+build_ui (DynoItemEditor *self)
+{
+  GtkSourceLanguageManager *languages = gtk_source_language_manager_get_default ();
+  GtkSourceLanguage *json = gtk_source_language_manager_get_language (languages, "json");
+  GtkWidget *box, *header, *toggles, *content, *scrolled, *form_scrolled, *request_box;
+  GtkWidget *code_scrolled, *feedback;
+
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  header = adw_header_bar_new ();
+  self->title = adw_window_title_new (NULL, NULL);
+  adw_header_bar_set_title_widget (ADW_HEADER_BAR (header), self->title);
+
+  toggles = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  gtk_widget_add_css_class (toggles, "linked");
+  self->json_button = gtk_toggle_button_new_with_label (_("DynamoDB JSON"));
+  gtk_widget_set_name (self->json_button, "view-json");
+  set_accessible_label (self->json_button, _("DynamoDB JSON"));
+  self->form_button = gtk_toggle_button_new_with_label (_("Form"));
+  gtk_widget_set_name (self->form_button, "view-form");
+  set_accessible_label (self->form_button, _("Form"));
+  gtk_toggle_button_set_group (GTK_TOGGLE_BUTTON (self->form_button),
+                               GTK_TOGGLE_BUTTON (self->json_button));
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->json_button), TRUE);
+  g_signal_connect (self->json_button, "toggled", G_CALLBACK (json_toggled_cb), self);
+  g_signal_connect (self->form_button, "toggled", G_CALLBACK (form_toggled_cb), self);
+  gtk_box_append (GTK_BOX (toggles), self->json_button);
+  gtk_box_append (GTK_BOX (toggles), self->form_button);
+  adw_header_bar_pack_start (ADW_HEADER_BAR (header), toggles);
+
+  self->save_button = gtk_button_new_with_mnemonic (_("_Save"));
+  gtk_widget_set_name (self->save_button, "save-item");
+  gtk_widget_add_css_class (self->save_button, "suggested-action");
+  set_accessible_label (self->save_button, _("Save item"));
+  g_signal_connect_swapped (self->save_button, "clicked", G_CALLBACK (dyno_item_editor_save),
+                            self);
+  adw_header_bar_pack_end (ADW_HEADER_BAR (header), self->save_button);
+  gtk_box_append (GTK_BOX (box), header);
+
+  content = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
+  gtk_widget_set_margin_start (content, 12);
+  gtk_widget_set_margin_end (content, 12);
+  gtk_widget_set_margin_top (content, 8);
+  gtk_widget_set_margin_bottom (content, 12);
+  gtk_widget_set_vexpand (content, TRUE);
+  gtk_box_append (GTK_BOX (box), content);
+
+  self->save_error_label = message_label ("save-error", "error");
+  set_accessible_label (self->save_error_label, _("Save error"));
+  gtk_box_append (GTK_BOX (content), self->save_error_label);
+
+  self->buffer = gtk_source_buffer_new (NULL);
+  if (json != NULL)
+    gtk_source_buffer_set_language (self->buffer, json);
+  gtk_text_buffer_create_tag (GTK_TEXT_BUFFER (self->buffer), ERROR_TAG,
+                              "underline", PANGO_UNDERLINE_ERROR,
+                              "paragraph-background", "rgba(224,27,36,0.15)",
+                              NULL);
+  g_signal_connect_swapped (self->buffer, "changed", G_CALLBACK (buffer_changed_cb), self);
+  self->source_view = gtk_source_view_new_with_buffer (self->buffer);
+  gtk_widget_set_name (self->source_view, "item-json");
+  gtk_text_view_set_monospace (GTK_TEXT_VIEW (self->source_view), TRUE);
+  gtk_source_view_set_show_line_numbers (GTK_SOURCE_VIEW (self->source_view), TRUE);
+  gtk_source_view_set_auto_indent (GTK_SOURCE_VIEW (self->source_view), TRUE);
+  gtk_source_view_set_tab_width (GTK_SOURCE_VIEW (self->source_view), 2);
+  gtk_source_view_set_insert_spaces_instead_of_tabs (GTK_SOURCE_VIEW (self->source_view), TRUE);
+  set_accessible_label (self->source_view, _("Item JSON"));
+  scrolled = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), self->source_view);
+
+  self->form = dyno_item_form_new ();
+  gtk_widget_set_name (self->form, "item-form");
+  set_accessible_label (self->form, _("Item form"));
+  g_signal_connect_swapped (self->form, "changed", G_CALLBACK (form_changed_cb), self);
+  form_scrolled = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (form_scrolled), self->form);
+
+  self->stack = gtk_stack_new ();
+  gtk_widget_set_vexpand (self->stack, TRUE);
+  gtk_widget_add_css_class (self->stack, "card");
+  gtk_stack_add_named (GTK_STACK (self->stack), scrolled, "json");
+  gtk_stack_add_named (GTK_STACK (self->stack), form_scrolled, "form");
+  gtk_box_append (GTK_BOX (content), self->stack);
+
+  self->item_error_label = message_label ("item-error", "error");
+  set_accessible_label (self->item_error_label, _("Item error"));
+  gtk_box_append (GTK_BOX (content), self->item_error_label);
+
+  feedback = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+  self->placement_label = message_label ("placement", NULL);
+  set_accessible_label (self->placement_label, _("Sort order"));
+  gtk_box_append (GTK_BOX (feedback), self->placement_label);
+  self->lints_label = message_label ("key-warnings", "warning");
+  set_accessible_label (self->lints_label, _("Key warnings"));
+  gtk_box_append (GTK_BOX (feedback), self->lints_label);
+  gtk_box_append (GTK_BOX (content), feedback);
+
+  request_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  self->note_label = message_label ("request-note", "dim-label");
+  gtk_box_append (GTK_BOX (request_box), self->note_label);
+  self->request_reason_label = message_label ("request-reason", "dim-label");
+  gtk_box_append (GTK_BOX (request_box), self->request_reason_label);
+  self->code_view = dyno_code_view_new ();
+  gtk_widget_set_name (self->code_view, "request-code");
+  code_scrolled = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (code_scrolled), 220);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (code_scrolled), self->code_view);
+  gtk_box_append (GTK_BOX (request_box), code_scrolled);
+  self->request_expander = gtk_expander_new_with_mnemonic (_("_Request"));
+  gtk_widget_set_name (self->request_expander, "show-request");
+  set_accessible_label (self->request_expander, _("Show request"));
+  gtk_expander_set_child (GTK_EXPANDER (self->request_expander), request_box);
+  gtk_box_append (GTK_BOX (content), self->request_expander);
+
+  adw_window_set_content (ADW_WINDOW (self), box);
+}
+
+static gboolean
+save_shortcut_cb (GtkWidget *widget,
+                  GVariant  *args,
+                  gpointer   user_data)
+{
+  DynoItemEditor *self = DYNO_ITEM_EDITOR (widget);
+
+  if (gtk_widget_get_sensitive (self->save_button))
+    dyno_item_editor_save (self);
+  return TRUE;
+}
+
+static gboolean
+close_shortcut_cb (GtkWidget *widget,
+                   GVariant  *args,
+                   gpointer   user_data)
+{
+  gtk_window_close (GTK_WINDOW (widget));
+  return TRUE;
+}
+
+static void
+add_shortcuts (DynoItemEditor *self)
+{
+  GtkEventController *controller = gtk_shortcut_controller_new ();
+
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (controller),
+    gtk_shortcut_new (gtk_shortcut_trigger_parse_string ("<Control>s"),
+                      gtk_callback_action_new (save_shortcut_cb, NULL, NULL)));
+  gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (controller),
+    gtk_shortcut_new (gtk_shortcut_trigger_parse_string ("Escape"),
+                      gtk_callback_action_new (close_shortcut_cb, NULL, NULL)));
+  gtk_widget_add_controller (GTK_WIDGET (self), controller);
+}
+
+GtkWidget *
+dyno_item_editor_new (GtkWindow          *parent,
+                      DynoBackend        *backend,
+                      DynoTableInfo      *info,
+                      DynoItem           *loaded,
+                      DynoItemEditorMode  mode,
+                      GPtrArray          *collection_items,
+                      const char         *endpoint_url,
+                      const char         *region)
+{
+  DynoItemEditor *self;
+  g_autoptr(DynoItem) start = NULL;
+
+  g_return_val_if_fail (DYNO_IS_BACKEND (backend), NULL);
+  g_return_val_if_fail (info != NULL, NULL);
+  g_return_val_if_fail (mode != DYNO_ITEM_EDITOR_EDIT || loaded != NULL, NULL);
+
+  self = g_object_new (DYNO_TYPE_ITEM_EDITOR,
+                       "transient-for", parent,
+                       "default-width", 720,
+                       "default-height", 720,
+                       NULL);
+  self->backend = g_object_ref (backend);
+  self->info = dyno_table_info_ref (info);
+  self->mode = mode;
+  self->collection = collection_items ? g_ptr_array_ref (collection_items) : NULL;
+  self->endpoint_url = g_strdup (endpoint_url);
+  self->region = g_strdup (region);
+  if (mode == DYNO_ITEM_EDITOR_EDIT)
+    self->loaded = dyno_item_ref (loaded);
+
+  dyno_item_form_set_schema (DYNO_ITEM_FORM (self->form), info);
+  start = loaded ? dyno_item_ref (loaded) : new_item_skeleton (info);
+  self->initial = dyno_item_ref (start);
+  update_title (self);
+  load_item (self, start);
+  return GTK_WIDGET (self);
+}
+
+static void
+dyno_item_editor_dispose (GObject *object)
+{
+  DynoItemEditor *self = DYNO_ITEM_EDITOR (object);
+
+  g_cancellable_cancel (self->cancellable);
+  G_OBJECT_CLASS (dyno_item_editor_parent_class)->dispose (object);
+}
+
+static void
+dyno_item_editor_finalize (GObject *object)
+{
+  DynoItemEditor *self = DYNO_ITEM_EDITOR (object);
+
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->backend);
+  g_clear_object (&self->buffer);
+  g_clear_pointer (&self->info, dyno_table_info_unref);
+  g_clear_pointer (&self->loaded, dyno_item_unref);
+  g_clear_pointer (&self->initial, dyno_item_unref);
+  g_clear_pointer (&self->saving_item, dyno_item_unref);
+  g_clear_pointer (&self->collection, g_ptr_array_unref);
+  g_free (self->endpoint_url);
+  g_free (self->region);
+  G_OBJECT_CLASS (dyno_item_editor_parent_class)->finalize (object);
+}
+
+static void
+dyno_item_editor_class_init (DynoItemEditorClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = dyno_item_editor_dispose;
+  object_class->finalize = dyno_item_editor_finalize;
+
+  signals[SIGNAL_SAVED] = g_signal_new ("saved", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                        0, NULL, NULL, NULL, G_TYPE_NONE, 1, DYNO_TYPE_ITEM);
+}
+
+static void
+dyno_item_editor_init (DynoItemEditor *self)
+{
+  gtk_source_init ();
+  self->cancellable = g_cancellable_new ();
+  self->view = DYNO_ITEM_EDITOR_VIEW_JSON;
+  build_ui (self);
+  g_signal_connect (self, "close-request", G_CALLBACK (close_request_cb), NULL);
+  add_shortcuts (self);
+}

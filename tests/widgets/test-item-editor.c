@@ -1,0 +1,1161 @@
+/* test-item-editor.c: the item editor, conflict dialog and item deletion, worked in-process
+ *
+ * A fake backend records every call (operation and JSON body) and answers from a queue of
+ * canned responses, service errors included, so the tests judge what the editor sends and
+ * what it shows when the service says no.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <adwaita.h>
+#include <gtksourceview/gtksource.h>
+#include <string.h>
+
+#include "dyno-backend.h"
+#include "dyno-code-view.h"
+#include "dyno-conflict-dialog.h"
+#include "dyno-delete-items.h"
+#include "dyno-http-error.h"
+#include "dyno-item-editor.h"
+#include "dyno-item-form.h"
+#include "dyno-item-text.h"
+#include "dyno-json.h"
+#include "widget-test-util.h"
+
+/* ---- fake backend ---------------------------------------------------------------------------- */
+
+typedef struct {
+  char *operation;
+  char *body;
+} Call;
+
+typedef struct {
+  guint  status;   /* 200, or the HTTP status of an error */
+  char  *body;
+} Reply;
+
+#define TEST_TYPE_WRITE_BACKEND (test_write_backend_get_type ())
+G_DECLARE_FINAL_TYPE (TestWriteBackend, test_write_backend, TEST, WRITE_BACKEND, GObject)
+
+struct _TestWriteBackend
+{
+  GObject    parent_instance;
+  GPtrArray *calls;    /* Call* */
+  GQueue     replies;  /* Reply* */
+};
+
+static void test_write_backend_iface_init (DynoBackendInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TestWriteBackend, test_write_backend, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (DYNO_TYPE_BACKEND,
+                                                      test_write_backend_iface_init))
+
+static void
+call_free (Call *call)
+{
+  g_free (call->operation);
+  g_free (call->body);
+  g_free (call);
+}
+
+static void
+reply_free (Reply *reply)
+{
+  g_free (reply->body);
+  g_free (reply);
+}
+
+static void
+write_call_async (DynoBackend         *backend,
+                  const char          *operation,
+                  GBytes              *body,
+                  GCancellable        *cancellable,
+                  GAsyncReadyCallback  callback,
+                  gpointer             user_data)
+{
+  TestWriteBackend *self = TEST_WRITE_BACKEND (backend);
+  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
+  Call *call = g_new0 (Call, 1);
+  Reply *reply;
+  gsize len;
+  const char *data = g_bytes_get_data (body, &len);
+
+  call->operation = g_strdup (operation);
+  call->body = g_strndup (data, len);
+  g_ptr_array_add (self->calls, call);
+
+  reply = g_queue_pop_head (&self->replies);
+  if (reply == NULL)
+    g_error ("unexpected call %s %s", operation, call->body);
+  if (reply->status == 200)
+    g_task_return_pointer (task, g_bytes_new (reply->body, strlen (reply->body)),
+                           (GDestroyNotify) g_bytes_unref);
+  else
+    {
+      g_autoptr(GBytes) error_body = g_bytes_new (reply->body, strlen (reply->body));
+
+      g_task_return_error (task, dyno_http_error_new (reply->status, NULL, error_body,
+                                                      "test-request-id"));
+    }
+  reply_free (reply);
+}
+
+static GBytes *
+write_call_finish (DynoBackend   *backend,
+                   GAsyncResult  *result,
+                   GError       **error)
+{
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static void
+test_write_backend_iface_init (DynoBackendInterface *iface)
+{
+  iface->call_async = write_call_async;
+  iface->call_finish = write_call_finish;
+}
+
+static void
+test_write_backend_finalize (GObject *object)
+{
+  TestWriteBackend *self = TEST_WRITE_BACKEND (object);
+
+  g_ptr_array_unref (self->calls);
+  g_queue_clear_full (&self->replies, (GDestroyNotify) reply_free);
+  G_OBJECT_CLASS (test_write_backend_parent_class)->finalize (object);
+}
+
+static void
+test_write_backend_class_init (TestWriteBackendClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = test_write_backend_finalize;
+}
+
+static void
+test_write_backend_init (TestWriteBackend *self)
+{
+  self->calls = g_ptr_array_new_with_free_func ((GDestroyNotify) call_free);
+  g_queue_init (&self->replies);
+}
+
+static void
+queue_reply (TestWriteBackend *self,
+             guint             status,
+             const char       *body)
+{
+  Reply *reply = g_new0 (Reply, 1);
+
+  reply->status = status;
+  reply->body = g_strdup (body);
+  g_queue_push_tail (&self->replies, reply);
+}
+
+static const char *conditional_failed =
+  "{\"__type\":\"com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException\","
+  "\"message\":\"The conditional request failed\"}";
+
+static Call *
+nth_call (TestWriteBackend *backend,
+          guint             i)
+{
+  g_assert_cmpuint (backend->calls->len, >, i);
+  return g_ptr_array_index (backend->calls, i);
+}
+
+static JsonObject *
+call_body (Call       *call,
+           JsonParser *parser)
+{
+  g_autoptr(GError) error = NULL;
+
+  json_parser_load_from_data (parser, call->body, -1, &error);
+  g_assert_no_error (error);
+  return json_node_get_object (json_parser_get_root (parser));
+}
+
+/* Whether some ExpressionAttributeValues entry equals @ddb_json (a DynamoDB JSON value). */
+static gboolean
+has_expression_value (JsonObject *body,
+                      const char *ddb_json)
+{
+  g_autoptr(DynoValue) wanted = dyno_value_from_ddb_json (ddb_json, -1, NULL);
+  JsonObject *values;
+  g_autoptr(GList) members = NULL;
+
+  g_assert_nonnull (wanted);
+  if (!json_object_has_member (body, "ExpressionAttributeValues"))
+    return FALSE;
+  values = json_object_get_object_member (body, "ExpressionAttributeValues");
+  members = json_object_get_members (values);
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      g_autoptr(DynoValue) value =
+        dyno_value_from_json_node (json_object_get_member (values, l->data), NULL);
+
+      if (value != NULL && dyno_value_equal (value, wanted))
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* ---- helpers --------------------------------------------------------------------------------- */
+
+static gboolean
+timeout_cb (gpointer user_data)
+{
+  *(gboolean *) user_data = TRUE;
+  return G_SOURCE_REMOVE;
+}
+
+/* Runs the main loop until *@flag is set (work may finish on a worker thread). */
+static void
+wait_for (gboolean *flag)
+{
+  gboolean timed_out = FALSE;
+  guint id = g_timeout_add_seconds (10, timeout_cb, &timed_out);
+
+  while (!*flag && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  if (!timed_out)
+    g_source_remove (id);
+  g_assert_true (*flag);
+  drain_main_context ();
+}
+
+static gboolean
+pointer_set (gpointer *location)
+{
+  return *location != NULL;
+}
+
+static void
+wait_for_pointer (gpointer *location)
+{
+  gboolean timed_out = FALSE;
+  guint id = g_timeout_add_seconds (10, timeout_cb, &timed_out);
+
+  while (!pointer_set (location) && !timed_out)
+    g_main_context_iteration (NULL, TRUE);
+  if (!timed_out)
+    g_source_remove (id);
+  g_assert_nonnull (*location);
+  drain_main_context ();
+}
+
+static void
+collect_named (GtkWidget  *root,
+               const char *name,
+               GPtrArray  *found)
+{
+  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
+    g_ptr_array_add (found, root);
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    collect_named (child, name, found);
+}
+
+/* A click (gtk_widget_activate() would emit "clicked" only after a visual delay). */
+static void
+click (GtkWidget *button)
+{
+  g_assert_true (gtk_widget_is_sensitive (button));
+  g_signal_emit_by_name (button, "clicked");
+}
+
+static DynoTableInfo *
+schema (void)
+{
+  return dyno_table_info_new ("orders", "pk", DYNO_VALUE_S, "sk", DYNO_VALUE_S);
+}
+
+static DynoItem *
+item (const char *ddb_json)
+{
+  g_autoptr(GError) error = NULL;
+  DynoItem *result = dyno_item_from_ddb_json (ddb_json, -1, &error);
+
+  g_assert_no_error (error);
+  return result;
+}
+
+typedef struct {
+  TestWriteBackend *backend;
+  DynoTableInfo    *info;
+  DynoItemEditor   *editor;
+  DynoItem         *saved;
+} Fixture;
+
+static void
+saved_cb (DynoItemEditor *editor,
+          DynoItem       *written,
+          Fixture        *fixture)
+{
+  g_assert_null (fixture->saved);
+  fixture->saved = dyno_item_ref (written);
+}
+
+/* gtk_window_destroy() takes the window off the toplevels (the fixture still holds a
+ * reference, so "destroy" comes only later). */
+static gboolean
+editor_closed (Fixture *fixture)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GObject) window = g_list_model_get_item (toplevels, i);
+
+      if (window == G_OBJECT (fixture->editor))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+fixture_set_up (Fixture       *fixture,
+                gconstpointer  data)
+{
+  fixture->backend = g_object_new (TEST_TYPE_WRITE_BACKEND, NULL);
+  fixture->info = schema ();
+}
+
+static void
+open_editor (Fixture            *fixture,
+             DynoItem           *loaded,
+             DynoItemEditorMode  mode,
+             GPtrArray          *collection)
+{
+  fixture->editor = DYNO_ITEM_EDITOR (dyno_item_editor_new (NULL, DYNO_BACKEND (fixture->backend),
+                                                            fixture->info, loaded, mode,
+                                                            collection,
+                                                            "http://localhost:8000",
+                                                            "us-east-1"));
+  g_object_ref_sink (fixture->editor);
+  g_signal_connect (fixture->editor, "saved", G_CALLBACK (saved_cb), fixture);
+  gtk_window_present (GTK_WINDOW (fixture->editor));
+  drain_main_context ();
+}
+
+static void
+close_toplevels_except (GtkWidget *keep)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = g_list_model_get_n_items (toplevels); i > 0; i--)
+    {
+      g_autoptr(GtkWindow) window = g_list_model_get_item (toplevels, i - 1);
+
+      if (GTK_WIDGET (window) != keep)
+        gtk_window_destroy (window);
+    }
+}
+
+static void
+fixture_tear_down (Fixture       *fixture,
+                   gconstpointer  data)
+{
+  close_toplevels_except (NULL);
+  drain_main_context ();
+  g_clear_object (&fixture->editor);
+  g_clear_pointer (&fixture->saved, dyno_item_unref);
+  g_clear_pointer (&fixture->info, dyno_table_info_unref);
+  g_clear_object (&fixture->backend);
+  drain_main_context ();
+}
+
+static GtkWidget *
+editor_part (Fixture    *fixture,
+             const char *name)
+{
+  return get_named (GTK_WIDGET (fixture->editor), name);
+}
+
+static GtkWidget *
+find_toplevel (const char *name)
+{
+  GListModel *toplevels = gtk_window_get_toplevels ();
+
+  for (guint i = 0; i < g_list_model_get_n_items (toplevels); i++)
+    {
+      g_autoptr(GtkWidget) window = g_list_model_get_item (toplevels, i);
+
+      if (g_strcmp0 (gtk_widget_get_name (window), name) == 0)
+        return window;
+    }
+  return NULL;
+}
+
+/* ---- round trips ----------------------------------------------------------------------------- */
+
+typedef struct {
+  const char *name;
+  const char *value;   /* DynamoDB JSON of attribute "v" */
+  const char *shown;   /* what the form's value entry shows (NULL: not an entry) */
+} TypeCase;
+
+static const TypeCase type_cases[] = {
+  { "S", "{\"S\":\"héllo \\\"quoted\\\"\\nline\"}", "héllo \"quoted\"\nline" },
+  { "N", "{\"N\":\"12345678901234567890123456789012345678\"}",
+    "12345678901234567890123456789012345678" },
+  { "N-small", "{\"N\":\"-0.000000000000000000000000000000000001\"}",
+    "-0.000000000000000000000000000000000001" },
+  { "B", "{\"B\":\"AP+AgQ==\"}", "AP+AgQ==" },
+  { "BOOL", "{\"BOOL\":false}", NULL },
+  { "NULL", "{\"NULL\":true}", NULL },
+  { "M", "{\"M\":{\"street\":{\"S\":\"Main\"},"
+         "\"no\":{\"N\":\"99999999999999999999999999999999999999\"},"
+         "\"deep\":{\"M\":{\"bin\":{\"B\":\"AQID\"},\"flag\":{\"BOOL\":true}}}}}", NULL },
+  { "L", "{\"L\":[{\"S\":\"a\"},{\"N\":\"1\"},{\"L\":[{\"NULL\":true}]},{\"M\":{}},"
+         "{\"SS\":[\"x\"]}]}", NULL },
+  { "SS", "{\"SS\":[\"red\",\"green\",\"\"]}", NULL },
+  { "NS", "{\"NS\":[\"1\",\"12345678901234567890123456789012345678\",\"-2.5\"]}", NULL },
+  { "BS", "{\"BS\":[\"AQ==\",\"/w==\"]}", NULL },
+};
+
+static void
+test_round_trip (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  const TypeCase *tc = data;
+  g_autofree char *text = g_strdup_printf ("{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"A\"},"
+                                           "\"v\":%s}", tc->value);
+  g_autoptr(DynoItem) original = item (text);
+  g_autoptr(DynoItem) from_form = NULL;
+  g_autoptr(DynoItem) back = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *back_text = NULL;
+  DynoItemForm *form;
+  GtkWidget *row;
+
+  open_editor (fixture, NULL, DYNO_ITEM_EDITOR_NEW, NULL);
+  dyno_item_editor_set_text (fixture->editor, text);
+  g_assert_false (gtk_widget_get_visible (editor_part (fixture, "item-error")));
+
+  g_assert_true (dyno_item_editor_set_view (fixture->editor, DYNO_ITEM_EDITOR_VIEW_FORM));
+  form = DYNO_ITEM_FORM (editor_part (fixture, "item-form"));
+  row = dyno_item_form_find_attribute (form, "v");
+  g_assert_nonnull (row);
+  if (tc->shown != NULL)
+    g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (get_named (row, "attribute-value"))),
+                     ==, tc->shown);
+  from_form = dyno_item_form_dup_item (form, &error);
+  g_assert_no_error (error);
+  g_assert_true (dyno_item_equal (from_form, original));
+
+  g_assert_true (dyno_item_editor_set_view (fixture->editor, DYNO_ITEM_EDITOR_VIEW_JSON));
+  back_text = dyno_item_editor_dup_text (fixture->editor);
+  back = dyno_item_text_parse (back_text, -1, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (dyno_item_equal (back, original));
+  /* Numbers keep every digit and binary every byte: compare the encoded text too. */
+  {
+    g_autofree char *want = dyno_value_to_ddb_json (dyno_item_lookup (original, "v"));
+    g_autofree char *got = dyno_value_to_ddb_json (dyno_item_lookup (back, "v"));
+
+    g_assert_cmpstr (got, ==, want);
+  }
+  /* Nothing changed, so nothing is unsaved: the round trip did not alter the item. */
+  g_assert_false (!dyno_item_equal (back, original));
+}
+
+static void
+test_form_edit_through_widgets (Fixture       *fixture,
+                                gconstpointer  data)
+{
+  g_autoptr(DynoItem) loaded = item ("{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"A\"}}");
+  g_autoptr(DynoItem) edited = NULL;
+  g_autoptr(GError) error = NULL;
+  DynoItemForm *form;
+  GtkWidget *row, *add_member;
+  GtkWidget *set_row;
+  g_autoptr(GPtrArray) members = NULL;
+  g_auto(GStrv) types = NULL;
+
+  open_editor (fixture, loaded, DYNO_ITEM_EDITOR_EDIT, NULL);
+  g_assert_true (dyno_item_editor_set_view (fixture->editor, DYNO_ITEM_EDITOR_VIEW_FORM));
+  form = DYNO_ITEM_FORM (editor_part (fixture, "item-form"));
+
+  /* Key rows: first, type fixed. */
+  row = dyno_item_form_find_attribute (form, "pk");
+  g_assert_false (gtk_widget_get_sensitive (get_named (row, "attribute-type")));
+  types = dropdown_options (get_named (row, "attribute-type"));
+  g_assert_cmpuint (g_strv_length (types), ==, 10);
+
+  click (editor_part (fixture, "add-attribute"));
+  drain_main_context ();
+  row = dyno_item_form_find_attribute (form, "");
+  g_assert_nonnull (row);
+  type_text (get_named (row, "attribute-name"), "total");
+  dropdown_choose (get_named (row, "attribute-type"), "N");
+  type_text (get_named (row, "attribute-value"), "12345678901234567890123456789012345678");
+
+  set_row = dyno_item_form_add_attribute (form);
+  type_text (get_named (set_row, "attribute-name"), "tags");
+  dropdown_choose (get_named (set_row, "attribute-type"), "SS");
+  add_member = get_named (set_row, "add-member");
+  click (add_member);
+  click (add_member);
+  drain_main_context ();
+  members = g_ptr_array_new ();
+  collect_named (set_row, "attribute-value", members);
+  g_assert_cmpuint (members->len, ==, 2);
+  type_text (g_ptr_array_index (members, 0), "blue");
+  type_text (g_ptr_array_index (members, 1), "blue");
+  /* Two equal members: the set is refused, naming the attribute; switching is refused too. */
+  g_assert_false (dyno_item_editor_set_view (fixture->editor, DYNO_ITEM_EDITOR_VIEW_JSON));
+  g_assert_nonnull (strstr (shown_error (editor_part (fixture, "item-error")), "tags"));
+  g_assert_cmpint (dyno_item_editor_get_view (fixture->editor), ==, DYNO_ITEM_EDITOR_VIEW_FORM);
+  type_text (g_ptr_array_index (members, 1), "green");
+
+  g_assert_true (dyno_item_editor_set_view (fixture->editor, DYNO_ITEM_EDITOR_VIEW_JSON));
+  edited = dyno_item_editor_dup_item (fixture->editor, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (dyno_value_get_string (dyno_item_lookup (edited, "total"), NULL), ==,
+                   "12345678901234567890123456789012345678");
+  g_assert_cmpint (dyno_value_get_kind (dyno_item_lookup (edited, "tags")), ==, DYNO_VALUE_SS);
+  g_assert_cmpuint (dyno_value_get_n_children (dyno_item_lookup (edited, "tags")), ==, 2);
+  g_assert_true (dyno_item_editor_has_unsaved_changes (fixture->editor));
+}
+
+static void
+test_form_bad_binary_named (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  DynoItemForm *form;
+  GtkWidget *row;
+  g_autoptr(GError) error = NULL;
+  DynoItem *result;
+
+  open_editor (fixture, NULL, DYNO_ITEM_EDITOR_NEW, NULL);
+  g_assert_true (dyno_item_editor_set_view (fixture->editor, DYNO_ITEM_EDITOR_VIEW_FORM));
+  form = DYNO_ITEM_FORM (editor_part (fixture, "item-form"));
+  row = dyno_item_form_add_attribute (form);
+  type_text (get_named (row, "attribute-name"), "blob");
+  dropdown_choose (get_named (row, "attribute-type"), "B");
+  type_text (get_named (row, "attribute-value"), "not base64!");
+  result = dyno_item_form_dup_item (form, &error);
+  g_assert_null (result);
+  g_assert_nonnull (strstr (error->message, "blob"));
+  g_assert_nonnull (strstr (error->message, "base64"));
+}
+
+/* ---- validation ----------------------------------------------------------------------------- */
+
+static void
+test_invalid_json_shows_line (Fixture       *fixture,
+                              gconstpointer  data)
+{
+  const char *bad = "{\n  \"pk\": {\"S\": \"USER#1\"},\n  \"sk\": {\"S\" \"A\"}\n}\n";
+  GtkTextBuffer *buffer;
+  GtkTextIter iter;
+  GtkTextTag *tag;
+  const char *message;
+
+  open_editor (fixture, NULL, DYNO_ITEM_EDITOR_NEW, NULL);
+  dyno_item_editor_set_text (fixture->editor, bad);
+
+  message = shown_error (editor_part (fixture, "item-error"));
+  g_assert_nonnull (message);
+  g_assert_nonnull (strstr (message, "line 3, column"));
+  g_assert_false (gtk_widget_get_sensitive (editor_part (fixture, "save-item")));
+
+  buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (editor_part (fixture, "item-json")));
+  tag = gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (buffer), "dyno-error-line");
+  g_assert_nonnull (tag);
+  gtk_text_buffer_get_iter_at_line (buffer, &iter, 2);
+  g_assert_true (gtk_text_iter_has_tag (&iter, tag));
+  gtk_text_buffer_get_iter_at_line (buffer, &iter, 1);
+  g_assert_false (gtk_text_iter_has_tag (&iter, tag));
+
+  /* Switching is refused and the text is left exactly as typed. */
+  g_assert_false (dyno_item_editor_set_view (fixture->editor, DYNO_ITEM_EDITOR_VIEW_FORM));
+  g_assert_cmpint (dyno_item_editor_get_view (fixture->editor), ==, DYNO_ITEM_EDITOR_VIEW_JSON);
+  g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (editor_part (fixture,
+                                                                               "view-json"))));
+  {
+    g_autofree char *text = dyno_item_editor_dup_text (fixture->editor);
+
+    g_assert_cmpstr (text, ==, bad);
+  }
+
+  /* Fixing it clears the mark. */
+  dyno_item_editor_set_text (fixture->editor, "{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"A\"}}");
+  g_assert_null (shown_error (editor_part (fixture, "item-error")));
+  g_assert_true (gtk_widget_get_sensitive (editor_part (fixture, "save-item")));
+}
+
+static void
+test_bad_number_shows_line (Fixture       *fixture,
+                            gconstpointer  data)
+{
+  open_editor (fixture, NULL, DYNO_ITEM_EDITOR_NEW, NULL);
+  dyno_item_editor_set_text (fixture->editor,
+                             "{\n\"pk\": {\"S\": \"a\"},\n\"sk\": {\"S\": \"b\"},\n"
+                             "\"n\": {\"N\": \"1e999\"}\n}");
+  g_assert_nonnull (strstr (shown_error (editor_part (fixture, "item-error")), "line 4"));
+}
+
+/* ---- saving --------------------------------------------------------------------------------- */
+
+static void
+test_save_new_puts_with_condition (Fixture       *fixture,
+                                   gconstpointer  data)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(DynoItem) expected = item ("{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"ORDER#7\"},"
+                                       "\"total\":{\"N\":\"42\"}}");
+  g_autoptr(DynoItem) sent = NULL;
+  g_autofree char *text = dyno_item_text_format (expected);
+  JsonObject *body;
+  const char *code;
+
+  queue_reply (fixture->backend, 200, "{}");
+  open_editor (fixture, NULL, DYNO_ITEM_EDITOR_NEW, NULL);
+  dyno_item_editor_set_text (fixture->editor, text);
+
+  /* The request about to be sent is shown as code (under "Show request"). */
+  gtk_expander_set_expanded (GTK_EXPANDER (editor_part (fixture, "show-request")), TRUE);
+  code = dyno_code_view_get_code (DYNO_CODE_VIEW (editor_part (fixture, "request-code")));
+  g_assert_nonnull (code);
+  g_assert_nonnull (strstr (code, "orders"));
+
+  click (editor_part (fixture, "save-item"));
+  wait_for_pointer ((gpointer *) &fixture->saved);
+
+  g_assert_cmpuint (fixture->backend->calls->len, ==, 1);
+  g_assert_cmpstr (nth_call (fixture->backend, 0)->operation, ==, "PutItem");
+  body = call_body (nth_call (fixture->backend, 0), parser);
+  g_assert_nonnull (strstr (json_object_get_string_member (body, "ConditionExpression"),
+                            "attribute_not_exists"));
+  sent = dyno_item_from_json_node (json_object_get_member (body, "Item"), NULL);
+  g_assert_true (dyno_item_equal (sent, expected));
+  g_assert_true (dyno_item_equal (fixture->saved, expected));
+  g_assert_true (editor_closed (fixture));
+}
+
+static void
+test_save_edit_updates_conditioned (Fixture       *fixture,
+                                    gconstpointer  data)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(DynoItem) loaded = item ("{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"ORDER#7\"},"
+                                     "\"status\":{\"S\":\"open\"},\"total\":{\"N\":\"42\"}}");
+  JsonObject *body;
+
+  queue_reply (fixture->backend, 200, "{}");
+  open_editor (fixture, loaded, DYNO_ITEM_EDITOR_EDIT, NULL);
+  g_assert_false (dyno_item_editor_has_unsaved_changes (fixture->editor));
+  dyno_item_editor_set_text (fixture->editor,
+                             "{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"ORDER#7\"},"
+                             "\"status\":{\"S\":\"shipped\"},\"total\":{\"N\":\"42\"}}");
+  g_assert_true (dyno_item_editor_has_unsaved_changes (fixture->editor));
+  dyno_item_editor_save (fixture->editor);
+  wait_for_pointer ((gpointer *) &fixture->saved);
+
+  g_assert_cmpstr (nth_call (fixture->backend, 0)->operation, ==, "UpdateItem");
+  body = call_body (nth_call (fixture->backend, 0), parser);
+  g_assert_true (json_object_has_member (body, "UpdateExpression"));
+  g_assert_true (json_object_has_member (body, "ConditionExpression"));
+  /* Conditioned on what was loaded: the old status and the untouched total. */
+  g_assert_true (has_expression_value (body, "{\"S\":\"open\"}"));
+  g_assert_true (has_expression_value (body, "{\"N\":\"42\"}"));
+  g_assert_true (has_expression_value (body, "{\"S\":\"shipped\"}"));
+}
+
+static void
+test_edit_key_change_refused (Fixture       *fixture,
+                              gconstpointer  data)
+{
+  g_autoptr(DynoItem) loaded = item ("{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"ORDER#7\"}}");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynoRequest) request = NULL;
+
+  open_editor (fixture, loaded, DYNO_ITEM_EDITOR_EDIT, NULL);
+  dyno_item_editor_set_text (fixture->editor,
+                             "{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"ORDER#8\"}}");
+  request = dyno_item_editor_dup_request (fixture->editor, &error);
+  g_assert_null (request);
+  g_assert_nonnull (strstr (error->message, "“sk”"));
+  g_assert_nonnull (strstr (error->message, "Duplicate"));
+  g_assert_false (gtk_widget_get_sensitive (editor_part (fixture, "save-item")));
+  dyno_item_editor_save (fixture->editor);
+  drain_main_context ();
+  g_assert_cmpuint (fixture->backend->calls->len, ==, 0);
+  g_assert_nonnull (shown_error (editor_part (fixture, "save-error")));
+}
+
+static void
+test_failed_save_keeps_edits (Fixture       *fixture,
+                              gconstpointer  data)
+{
+  g_autoptr(DynoItem) loaded = item ("{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"A\"},"
+                                     "\"v\":{\"S\":\"old\"}}");
+  const char *mine = "{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"A\"},\"v\":{\"S\":\"mine\"}}";
+  g_autofree char *text = NULL;
+
+  queue_reply (fixture->backend, 400,
+               "{\"__type\":\"com.amazon.coral.validate#ValidationException\","
+               "\"message\":\"Item size has exceeded the maximum allowed size\"}");
+  open_editor (fixture, loaded, DYNO_ITEM_EDITOR_EDIT, NULL);
+  dyno_item_editor_set_text (fixture->editor, mine);
+  dyno_item_editor_save (fixture->editor);
+  while (fixture->backend->calls->len < 1 ||
+         !gtk_widget_get_visible (editor_part (fixture, "save-error")))
+    g_main_context_iteration (NULL, TRUE);
+  drain_main_context ();
+
+  g_assert_cmpstr (shown_error (editor_part (fixture, "save-error")), ==,
+                   "ValidationException: Item size has exceeded the maximum allowed size");
+  text = dyno_item_editor_dup_text (fixture->editor);
+  g_assert_cmpstr (text, ==, mine);
+  g_assert_false (editor_closed (fixture));
+  g_assert_null (fixture->saved);
+  g_assert_true (gtk_widget_get_sensitive (editor_part (fixture, "save-item")));
+}
+
+static void
+start_conflict (Fixture    *fixture,
+                DynoItem   *loaded,
+                const char *mine,
+                const char *theirs_response)
+{
+  queue_reply (fixture->backend, 400, conditional_failed);
+  queue_reply (fixture->backend, 200, theirs_response);
+  open_editor (fixture, loaded, loaded ? DYNO_ITEM_EDITOR_EDIT : DYNO_ITEM_EDITOR_NEW, NULL);
+  dyno_item_editor_set_text (fixture->editor, mine);
+  dyno_item_editor_save (fixture->editor);
+  while (dyno_item_editor_get_conflict_dialog (fixture->editor) == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  drain_main_context ();
+}
+
+static const char *conflict_loaded =
+  "{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"A\"},\"status\":{\"S\":\"open\"},"
+  "\"note\":{\"S\":\"x\"}}";
+static const char *conflict_mine =
+  "{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"A\"},\"status\":{\"S\":\"shipped\"},"
+  "\"note\":{\"S\":\"x\"}}";
+static const char *conflict_theirs =
+  "{\"Item\":{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"A\"},\"status\":{\"S\":\"cancelled\"},"
+  "\"note\":{\"S\":\"x\"}}}";
+
+static void
+test_conflict_keeps_edits_and_reloads (Fixture       *fixture,
+                                       gconstpointer  data)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(DynoItem) loaded = item (conflict_loaded);
+  g_autoptr(DynoItem) now = NULL;
+  g_auto(GStrv) changed = NULL;
+  g_autofree char *text = NULL;
+  JsonObject *body;
+  GtkWidget *dialog;
+
+  start_conflict (fixture, loaded, conflict_mine, conflict_theirs);
+
+  /* The save failed visibly, the edits are intact, and the current item was read. */
+  g_assert_cmpstr (shown_error (editor_part (fixture, "save-error")), ==,
+                   "ConditionalCheckFailedException: The conditional request failed");
+  text = dyno_item_editor_dup_text (fixture->editor);
+  g_assert_cmpstr (text, ==, conflict_mine);
+  g_assert_cmpstr (nth_call (fixture->backend, 1)->operation, ==, "GetItem");
+  body = call_body (nth_call (fixture->backend, 1), parser);
+  g_assert_true (json_object_get_boolean_member (body, "ConsistentRead"));
+
+  dialog = dyno_item_editor_get_conflict_dialog (fixture->editor);
+  changed = dyno_conflict_dialog_dup_changed (DYNO_CONFLICT_DIALOG (dialog));
+  g_assert_cmpstrv (changed, ((const char * const[]) { "status", NULL }));
+  g_assert_true (gtk_widget_get_sensitive (get_named (dialog, "reload-theirs")));
+
+  click (get_named (dialog, "reload-theirs"));
+  drain_main_context ();
+  g_assert_null (dyno_item_editor_get_conflict_dialog (fixture->editor));
+  now = dyno_item_editor_dup_item (fixture->editor, NULL);
+  g_assert_cmpstr (dyno_value_get_string (dyno_item_lookup (now, "status"), NULL), ==,
+                   "cancelled");
+  g_assert_false (dyno_item_editor_has_unsaved_changes (fixture->editor));
+  g_assert_null (shown_error (editor_part (fixture, "save-error")));
+  g_assert_false (editor_closed (fixture));
+}
+
+static void
+test_conflict_overwrite (Fixture       *fixture,
+                         gconstpointer  data)
+{
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(DynoItem) loaded = item (conflict_loaded);
+  JsonObject *body;
+  GtkWidget *dialog;
+
+  start_conflict (fixture, loaded, conflict_mine, conflict_theirs);
+  queue_reply (fixture->backend, 200, "{}");
+  dialog = dyno_item_editor_get_conflict_dialog (fixture->editor);
+  click (get_named (dialog, "overwrite-mine"));
+  wait_for_pointer ((gpointer *) &fixture->saved);
+
+  g_assert_cmpuint (fixture->backend->calls->len, ==, 3);
+  g_assert_cmpstr (nth_call (fixture->backend, 2)->operation, ==, "UpdateItem");
+  body = call_body (nth_call (fixture->backend, 2), parser);
+  /* Conditioned on their version now, not on the stale loaded one. */
+  g_assert_true (has_expression_value (body, "{\"S\":\"cancelled\"}"));
+  g_assert_false (has_expression_value (body, "{\"S\":\"open\"}"));
+  g_assert_true (has_expression_value (body, "{\"S\":\"shipped\"}"));
+  g_assert_cmpstr (dyno_value_get_string (dyno_item_lookup (fixture->saved, "status"), NULL),
+                   ==, "shipped");
+}
+
+static void
+test_new_item_exists_conflict (Fixture       *fixture,
+                               gconstpointer  data)
+{
+  GtkWidget *dialog;
+  g_auto(GStrv) changed = NULL;
+
+  start_conflict (fixture, NULL,
+                  "{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"A\"},\"status\":{\"S\":\"new\"}}",
+                  conflict_theirs);
+  g_assert_cmpstr (nth_call (fixture->backend, 0)->operation, ==, "PutItem");
+  dialog = dyno_item_editor_get_conflict_dialog (fixture->editor);
+  changed = dyno_conflict_dialog_dup_changed (DYNO_CONFLICT_DIALOG (dialog));
+  g_assert_true (g_strv_contains ((const char * const *) changed, "status"));
+  g_assert_true (g_strv_contains ((const char * const *) changed, "note"));
+
+  /* Keep editing: nothing else is sent, the edits stay. */
+  dyno_conflict_dialog_choose (DYNO_CONFLICT_DIALOG (dialog), DYNO_CONFLICT_CANCEL);
+  drain_main_context ();
+  g_assert_cmpuint (fixture->backend->calls->len, ==, 2);
+  g_assert_cmpint (dyno_item_editor_get_mode (fixture->editor), ==, DYNO_ITEM_EDITOR_NEW);
+  g_assert_true (dyno_item_editor_has_unsaved_changes (fixture->editor));
+}
+
+static void
+test_duplicate_is_new (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autoptr(DynoItem) loaded = item ("{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"A\"},"
+                                     "\"v\":{\"N\":\"1\"}}");
+  g_autoptr(DynoRequest) request = NULL;
+  g_autoptr(DynoItem) now = NULL;
+
+  open_editor (fixture, loaded, DYNO_ITEM_EDITOR_DUPLICATE, NULL);
+  now = dyno_item_editor_dup_item (fixture->editor, NULL);
+  g_assert_true (dyno_item_equal (now, loaded));
+  dyno_item_editor_set_text (fixture->editor,
+                             "{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"B\"},"
+                             "\"v\":{\"N\":\"1\"}}");
+  request = dyno_item_editor_dup_request (fixture->editor, NULL);
+  g_assert_nonnull (request);
+  g_assert_cmpint (request->operation, ==, DYNO_OP_PUT_ITEM);
+  g_assert_nonnull (request->condition);
+}
+
+/* ---- sort feedback --------------------------------------------------------------------------- */
+
+static void
+test_sort_feedback (Fixture       *fixture,
+                    gconstpointer  data)
+{
+  g_autoptr(GPtrArray) collection =
+    g_ptr_array_new_with_free_func ((GDestroyNotify) dyno_item_unref);
+  const char *text;
+
+  g_ptr_array_add (collection,
+                   item ("{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"ORDER#2026-01-01\"}}"));
+  g_ptr_array_add (collection,
+                   item ("{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"ORDER#2026-03-01\"}}"));
+  g_ptr_array_add (collection,
+                   item ("{\"pk\":{\"S\":\"USER#2\"},\"sk\":{\"S\":\"ORDER#2026-02-01\"}}"));
+  open_editor (fixture, NULL, DYNO_ITEM_EDITOR_NEW, collection);
+
+  dyno_item_editor_set_text (fixture->editor,
+                             "{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"ORDER#2026-02-01\"}}");
+  text = shown_error (editor_part (fixture, "placement"));
+  g_assert_nonnull (text);
+  g_assert_nonnull (strstr (text, "between"));
+  g_assert_nonnull (strstr (text, "ORDER#2026-01-01"));
+  g_assert_nonnull (strstr (text, "ORDER#2026-03-01"));
+
+  dyno_item_editor_set_text (fixture->editor,
+                             "{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"ORDER#2025-12-01\"}}");
+  g_assert_nonnull (strstr (shown_error (editor_part (fixture, "placement")), "first"));
+
+  dyno_item_editor_set_text (fixture->editor,
+                             "{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"ORDER#2026-03-01\"}}");
+  g_assert_nonnull (strstr (shown_error (editor_part (fixture, "placement")), "Replaces"));
+
+  /* A non-ISO date among ISO ones is warned about. */
+  g_assert_null (shown_error (editor_part (fixture, "key-warnings")));
+  dyno_item_editor_set_text (fixture->editor,
+                             "{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"ORDER#3/15/2026\"}}");
+  g_assert_nonnull (shown_error (editor_part (fixture, "key-warnings")));
+}
+
+/* ---- closing --------------------------------------------------------------------------------- */
+
+static void
+test_close_with_unsaved_asks (Fixture       *fixture,
+                              gconstpointer  data)
+{
+  g_autoptr(DynoItem) loaded = item ("{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"A\"}}");
+  GtkWidget *dialog;
+
+  open_editor (fixture, loaded, DYNO_ITEM_EDITOR_EDIT, NULL);
+  dyno_item_editor_set_text (fixture->editor,
+                             "{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"A\"},"
+                             "\"x\":{\"S\":\"y\"}}");
+  gtk_window_close (GTK_WINDOW (fixture->editor));
+  drain_main_context ();
+  g_assert_false (editor_closed (fixture));
+  dialog = find_toplevel ("discard-dialog");
+  g_assert_nonnull (dialog);
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "discard");
+  drain_main_context ();
+  g_assert_true (editor_closed (fixture));
+}
+
+static void
+test_close_unchanged_closes (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  g_autoptr(DynoItem) loaded = item ("{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"A\"}}");
+
+  open_editor (fixture, loaded, DYNO_ITEM_EDITOR_EDIT, NULL);
+  /* A view round trip is not a change. */
+  g_assert_true (dyno_item_editor_set_view (fixture->editor, DYNO_ITEM_EDITOR_VIEW_FORM));
+  g_assert_true (dyno_item_editor_set_view (fixture->editor, DYNO_ITEM_EDITOR_VIEW_JSON));
+  gtk_window_close (GTK_WINDOW (fixture->editor));
+  drain_main_context ();
+  g_assert_true (editor_closed (fixture));
+  g_assert_null (find_toplevel ("discard-dialog"));
+}
+
+/* ---- deleting -------------------------------------------------------------------------------- */
+
+typedef struct {
+  gboolean   finished;
+  gboolean   cancelled;
+  guint      n_requested;
+  GPtrArray *deleted;   /* DynoItem* */
+  char      *error;
+} DeleteResult;
+
+static void
+delete_done_cb (GPtrArray    *deleted_keys,
+                guint         n_requested,
+                gboolean      cancelled,
+                const GError *error,
+                gpointer      user_data)
+{
+  DeleteResult *result = user_data;
+
+  result->finished = TRUE;
+  result->cancelled = cancelled;
+  result->n_requested = n_requested;
+  result->deleted = g_ptr_array_new_with_free_func ((GDestroyNotify) dyno_item_unref);
+  for (guint i = 0; deleted_keys != NULL && i < deleted_keys->len; i++)
+    g_ptr_array_add (result->deleted, dyno_item_ref (g_ptr_array_index (deleted_keys, i)));
+  result->error = error ? g_strdup (error->message) : NULL;
+}
+
+static void
+delete_result_clear (DeleteResult *result)
+{
+  g_clear_pointer (&result->deleted, g_ptr_array_unref);
+  g_clear_pointer (&result->error, g_free);
+}
+
+static GPtrArray *
+some_items (guint n)
+{
+  GPtrArray *items = g_ptr_array_new_with_free_func ((GDestroyNotify) dyno_item_unref);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *json = g_strdup_printf ("{\"pk\":{\"S\":\"USER#1\"},"
+                                               "\"sk\":{\"S\":\"ORDER#%02u\"},"
+                                               "\"status\":{\"S\":\"open\"}}", i);
+
+      g_ptr_array_add (items, item (json));
+    }
+  return items;
+}
+
+static void
+test_delete_one (Fixture       *fixture,
+                 gconstpointer  data)
+{
+  g_autoptr(GPtrArray) items = some_items (1);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  DeleteResult result = { 0 };
+  GtkWidget *dialog;
+  JsonObject *body;
+
+  queue_reply (fixture->backend, 200, "{}");
+  dialog = dyno_delete_items_run (NULL, DYNO_BACKEND (fixture->backend), fixture->info, items,
+                                  delete_done_cb, &result, NULL);
+  g_assert_cmpstr (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (dialog)), ==,
+                   "Delete 1 item?");
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)),
+                            "ORDER#00"));
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "delete");
+  wait_for (&result.finished);
+
+  g_assert_cmpstr (nth_call (fixture->backend, 0)->operation, ==, "DeleteItem");
+  body = call_body (nth_call (fixture->backend, 0), parser);
+  g_assert_true (json_object_has_member (body, "ConditionExpression"));
+  g_assert_true (has_expression_value (body, "{\"S\":\"open\"}"));
+  g_assert_null (result.error);
+  g_assert_cmpuint (result.deleted->len, ==, 1);
+  g_assert_nonnull (find_toplevel ("delete-result"));
+  delete_result_clear (&result);
+}
+
+static void
+test_delete_one_changed_meanwhile (Fixture       *fixture,
+                                   gconstpointer  data)
+{
+  g_autoptr(GPtrArray) items = some_items (1);
+  DeleteResult result = { 0 };
+  GtkWidget *dialog;
+
+  queue_reply (fixture->backend, 400, conditional_failed);
+  dialog = dyno_delete_items_run (NULL, DYNO_BACKEND (fixture->backend), fixture->info, items,
+                                  delete_done_cb, &result, NULL);
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "delete");
+  wait_for (&result.finished);
+  g_assert_nonnull (result.error);
+  g_assert_nonnull (strstr (result.error, "changed"));
+  g_assert_cmpuint (result.deleted->len, ==, 0);
+  delete_result_clear (&result);
+}
+
+static void
+test_delete_many_batches (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  g_autoptr(GPtrArray) items = some_items (3);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  DeleteResult result = { 0 };
+  GtkWidget *dialog;
+  JsonObject *body;
+  JsonArray *requests;
+
+  /* The first answer leaves one delete unprocessed: it is sent again. */
+  queue_reply (fixture->backend, 200,
+               "{\"UnprocessedItems\":{\"orders\":[{\"DeleteRequest\":{\"Key\":"
+               "{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"ORDER#02\"}}}}]}}");
+  queue_reply (fixture->backend, 200, "{\"UnprocessedItems\":{}}");
+  dialog = dyno_delete_items_run (NULL, DYNO_BACKEND (fixture->backend), fixture->info, items,
+                                  delete_done_cb, &result, NULL);
+  g_assert_cmpstr (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (dialog)), ==,
+                   "Delete 3 items?");
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "delete");
+  wait_for (&result.finished);
+
+  g_assert_cmpuint (fixture->backend->calls->len, ==, 2);
+  g_assert_cmpstr (nth_call (fixture->backend, 0)->operation, ==, "BatchWriteItem");
+  body = call_body (nth_call (fixture->backend, 0), parser);
+  requests = json_object_get_array_member (json_object_get_object_member (body, "RequestItems"),
+                                           "orders");
+  g_assert_cmpuint (json_array_get_length (requests), ==, 3);
+  g_assert_true (json_object_has_member (json_array_get_object_element (requests, 0),
+                                         "DeleteRequest"));
+  body = call_body (nth_call (fixture->backend, 1), parser);
+  requests = json_object_get_array_member (json_object_get_object_member (body, "RequestItems"),
+                                           "orders");
+  g_assert_cmpuint (json_array_get_length (requests), ==, 1);
+
+  g_assert_null (result.error);
+  g_assert_false (result.cancelled);
+  g_assert_cmpuint (result.deleted->len, ==, 3);
+  g_assert_cmpuint (result.n_requested, ==, 3);
+  g_assert_nonnull (find_toplevel ("delete-result"));
+  delete_result_clear (&result);
+}
+
+static void
+test_delete_cancelled (Fixture       *fixture,
+                       gconstpointer  data)
+{
+  g_autoptr(GPtrArray) items = some_items (2);
+  DeleteResult result = { 0 };
+  GtkWidget *dialog;
+
+  dialog = dyno_delete_items_run (NULL, DYNO_BACKEND (fixture->backend), fixture->info, items,
+                                  delete_done_cb, &result, NULL);
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  drain_main_context ();
+  g_assert_true (result.finished);
+  g_assert_true (result.cancelled);
+  g_assert_cmpuint (result.deleted->len, ==, 0);
+  g_assert_cmpuint (fixture->backend->calls->len, ==, 0);
+  delete_result_clear (&result);
+}
+
+static void
+test_delete_item_without_key (Fixture       *fixture,
+                              gconstpointer  data)
+{
+  g_autoptr(GPtrArray) items = some_items (2);
+  DeleteResult result = { 0 };
+  GtkWidget *dialog;
+
+  g_ptr_array_add (items, item ("{\"pk\":{\"S\":\"USER#1\"},\"status\":{\"S\":\"open\"}}"));
+  dialog = dyno_delete_items_run (NULL, DYNO_BACKEND (fixture->backend), fixture->info, items,
+                                  delete_done_cb, &result, NULL);
+  g_assert_nonnull (strstr (adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog)), "sk"));
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  drain_main_context ();
+  g_assert_true (result.finished);
+  g_assert_false (result.cancelled);
+  g_assert_nonnull (result.error);
+  g_assert_cmpuint (result.deleted->len, ==, 0);
+  g_assert_cmpuint (result.n_requested, ==, 3);
+  g_assert_cmpuint (fixture->backend->calls->len, ==, 0);
+  delete_result_clear (&result);
+}
+
+#define ADD(path, fn, data) \
+  g_test_add (path, Fixture, data, fixture_set_up, fn, fixture_tear_down)
+
+int
+main (int    argc,
+      char **argv)
+{
+  gtk_test_init (&argc, &argv, NULL);
+  adw_init ();
+  gtk_source_init ();
+
+  for (guint i = 0; i < G_N_ELEMENTS (type_cases); i++)
+    {
+      g_autofree char *path = g_strdup_printf ("/item-editor/round-trip/%s", type_cases[i].name);
+
+      ADD (path, test_round_trip, &type_cases[i]);
+    }
+  ADD ("/item-editor/form/edit-through-widgets", test_form_edit_through_widgets, NULL);
+  ADD ("/item-editor/form/bad-binary-named", test_form_bad_binary_named, NULL);
+  ADD ("/item-editor/json/invalid-shows-line", test_invalid_json_shows_line, NULL);
+  ADD ("/item-editor/json/bad-number-shows-line", test_bad_number_shows_line, NULL);
+  ADD ("/item-editor/save/new-puts-with-attribute-not-exists",
+       test_save_new_puts_with_condition, NULL);
+  ADD ("/item-editor/save/edit-updates-conditioned", test_save_edit_updates_conditioned, NULL);
+  ADD ("/item-editor/save/edit-key-change-refused", test_edit_key_change_refused, NULL);
+  ADD ("/item-editor/save/failure-keeps-edits", test_failed_save_keeps_edits, NULL);
+  ADD ("/item-editor/save/duplicate-is-new", test_duplicate_is_new, NULL);
+  ADD ("/item-editor/conflict/keeps-edits-and-reloads", test_conflict_keeps_edits_and_reloads,
+       NULL);
+  ADD ("/item-editor/conflict/overwrite-conditioned-on-theirs", test_conflict_overwrite, NULL);
+  ADD ("/item-editor/conflict/new-item-exists", test_new_item_exists_conflict, NULL);
+  ADD ("/item-editor/sort-feedback", test_sort_feedback, NULL);
+  ADD ("/item-editor/close/unsaved-asks", test_close_with_unsaved_asks, NULL);
+  ADD ("/item-editor/close/unchanged-closes", test_close_unchanged_closes, NULL);
+  ADD ("/delete-items/one-conditioned", test_delete_one, NULL);
+  ADD ("/delete-items/one-changed-meanwhile", test_delete_one_changed_meanwhile, NULL);
+  ADD ("/delete-items/many-batch-write", test_delete_many_batches, NULL);
+  ADD ("/delete-items/cancelled", test_delete_cancelled, NULL);
+  ADD ("/delete-items/item-without-key", test_delete_item_without_key, NULL);
+
+  return g_test_run ();
+}
