@@ -13,9 +13,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <unistd.h>
+
 #include <glib-unix.h>
-#include <glib/gstdio.h>
 #include <gio/gio.h>
+#include <gio/gunixinputstream.h>
+#include <gio/gunixoutputstream.h>
 
 #include "dyno-backend.h"
 #include "dyno-cli-io.h"
@@ -28,15 +31,12 @@
 #include "dyno-import.h"
 #include "dyno-json.h"
 #include "dyno-request.h"
+#include "dyno-transfer.h"
 
 #define EXIT_OK          0
 #define EXIT_FAILURE_RUN 1
 #define EXIT_USAGE       2
 
-/* BatchWriteItem takes 25 requests; a few batches in flight keep the server busy. */
-#define BATCH_ITEMS      25
-#define MAX_IN_FLIGHT    4
-#define READ_CHUNK       (64 * 1024)
 
 static const char * const global_options[] = { "--endpoint-url", "--region", "--profile" };
 
@@ -290,14 +290,11 @@ typedef struct {
   char            **rest;
 
   DynoRequest      *request;
-  DynoExporter     *exporter;
   DynoExportFormat  export_format;
-  GOutputStream    *stream;       /* -o FILE: atomic replace on close */
-  GString          *out;
-  FILE             *spool;        /* CSV without --columns: the first pass, as DynamoDB JSON */
-  guint64           n_spooled;
-  guint             n_pages;
-  gboolean          write_failed;
+  GHashTable       *column_types;
+  DynoExportJob    *job;
+  guint             pages_reported;
+  GError           *error;
 } Export;
 
 static void
@@ -315,182 +312,12 @@ export_clear (Export *e)
   g_free (e->output);
   g_strfreev (e->rest);
   g_clear_pointer (&e->request, dyno_request_free);
-  g_clear_pointer (&e->exporter, dyno_exporter_free);
-  g_clear_object (&e->stream);
-  if (e->spool != NULL)
-    fclose (e->spool);
-  if (e->out != NULL)
-    g_string_free (e->out, TRUE);
+  g_clear_pointer (&e->column_types, g_hash_table_unref);
+  g_clear_object (&e->job);
+  g_clear_error (&e->error);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Export, export_clear)
-
-static gboolean
-export_flush (Export *e)
-{
-  g_autoptr(GError) error = NULL;
-
-  if (e->out->len == 0 || e->write_failed)
-    {
-      g_string_truncate (e->out, 0);
-      return !e->write_failed;
-    }
-
-  if (e->stream != NULL)
-    {
-      if (!g_output_stream_write_all (e->stream, e->out->str, e->out->len, NULL, NULL, &error))
-        {
-          report (&e->s, e->output, error->message);
-          e->write_failed = TRUE;
-        }
-    }
-  else if (fwrite (e->out->str, 1, e->out->len, stdout) != e->out->len)
-    {
-      report (&e->s, NULL, "could not write to standard output");
-      e->write_failed = TRUE;
-    }
-  g_string_truncate (e->out, 0);
-
-  return !e->write_failed;
-}
-
-static void export_next_page (Export *e, DynoItem *start_key);
-
-/* CSV: the columns are known now; write the spooled items. */
-static gboolean
-export_second_pass (Export *e)
-{
-  g_autoptr(GError) error = NULL;
-  char *line = NULL;
-  size_t size = 0;
-  ssize_t len;
-  gboolean ok = TRUE;
-
-  dyno_exporter_fix_observed_columns (e->exporter);
-  if (fflush (e->spool) != 0 || fseek (e->spool, 0, SEEK_SET) != 0)
-    {
-      report (&e->s, NULL, "could not read back the temporary file of the CSV export");
-      return FALSE;
-    }
-  while (ok && (len = getline (&line, &size, e->spool)) > 0)
-    {
-      g_autoptr(DynoItem) spooled = dyno_item_from_ddb_json (line, len, &error);
-
-      if (spooled == NULL || !dyno_exporter_add_item (e->exporter, spooled, e->out, &error))
-        {
-          report (&e->s, NULL, error->message);
-          ok = FALSE;
-          break;
-        }
-      if (e->out->len >= READ_CHUNK && !export_flush (e))
-        ok = FALSE;
-    }
-  free (line);
-  if (ok && !dyno_exporter_finish (e->exporter, e->out, &error))
-    {
-      report (&e->s, NULL, error->message);
-      ok = FALSE;
-    }
-  return ok && export_flush (e);
-}
-
-static void
-export_page_cb (GObject      *source,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  Export *e = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(DynoPage) page = NULL;
-
-  page = dyno_backend_run_page_finish (DYNO_BACKEND (source), result, &error);
-  if (page == NULL)
-    {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        report (&e->s, NULL, "cancelled");
-      else
-        dyno_cli_report_service_error (e->s.command, error);
-      e->s.status = EXIT_FAILURE_RUN;
-      g_main_loop_quit (e->s.loop);
-      return;
-    }
-
-  e->n_pages++;
-  if (e->spool != NULL)
-    {
-      /* First pass: remember the columns and their types, keep the items on disk. */
-      for (guint i = 0; i < page->items->len; i++)
-        {
-          DynoItem *page_item = g_ptr_array_index (page->items, i);
-
-          dyno_exporter_observe (e->exporter, page_item);
-          dyno_map_write_ddb_item (dyno_item_get_map (page_item), e->out);
-          g_string_append_c (e->out, '\n');
-        }
-      e->n_spooled += page->items->len;
-      if (fwrite (e->out->str, 1, e->out->len, e->spool) != e->out->len)
-        {
-          report (&e->s, NULL, "could not write the temporary file of the CSV export");
-          e->s.status = EXIT_FAILURE_RUN;
-          g_main_loop_quit (e->s.loop);
-          return;
-        }
-      g_string_truncate (e->out, 0);
-      if (e->progress)
-        g_printerr ("export: page %u, %" G_GUINT64_FORMAT " items\n", e->n_pages, e->n_spooled);
-      if (page->last_evaluated_key != NULL)
-        export_next_page (e, page->last_evaluated_key);
-      else
-        {
-          if (!export_second_pass (e))
-            e->s.status = EXIT_FAILURE_RUN;
-          g_main_loop_quit (e->s.loop);
-        }
-      return;
-    }
-  for (guint i = 0; i < page->items->len; i++)
-    if (!dyno_exporter_add_item (e->exporter, g_ptr_array_index (page->items, i), e->out,
-                                 &error))
-      {
-        report (&e->s, NULL, error->message);
-        e->s.status = EXIT_FAILURE_RUN;
-        g_main_loop_quit (e->s.loop);
-        return;
-      }
-  if (!export_flush (e))
-    {
-      e->s.status = EXIT_FAILURE_RUN;
-      g_main_loop_quit (e->s.loop);
-      return;
-    }
-
-  if (e->progress)
-    g_printerr ("export: page %u, %" G_GUINT64_FORMAT " items\n", e->n_pages,
-                dyno_exporter_get_n_items (e->exporter));
-
-  if (page->last_evaluated_key != NULL)
-    {
-      export_next_page (e, page->last_evaluated_key);
-      return;
-    }
-
-  if (!dyno_exporter_finish (e->exporter, e->out, &error))
-    {
-      report (&e->s, NULL, error->message);
-      e->s.status = EXIT_FAILURE_RUN;
-    }
-  else if (!export_flush (e))
-    e->s.status = EXIT_FAILURE_RUN;
-  g_main_loop_quit (e->s.loop);
-}
-
-static void
-export_next_page (Export   *e,
-                  DynoItem *start_key)
-{
-  dyno_backend_run_page_async (e->s.backend, e->request, start_key, e->s.cancellable,
-                               export_page_cb, e);
-}
 
 static gboolean
 export_build_request (Export *e)
@@ -584,11 +411,11 @@ export_validate (Export *e)
   return issues == NULL || issues->len == 0;
 }
 
-static gboolean
-export_setup_exporter (Export *e)
-{
-  g_autoptr(GHashTable) types = NULL;
 
+/* Checks --format, --types, --columns and --no-type-row before connecting. */
+static gboolean
+export_check_options (Export *e)
+{
   if (e->format != NULL && !dyno_export_format_from_string (e->format, &e->export_format))
     {
       g_autofree char *message = g_strdup_printf ("\"%s\" is not one of ddb-jsonl, plain-jsonl, "
@@ -606,29 +433,63 @@ export_setup_exporter (Export *e)
       report (&e->s, NULL, "--types, --columns and --no-type-row are for --format csv");
       return FALSE;
     }
-  if (!parse_types_option (&e->s, e->types, &types))
-    return FALSE;
+  return parse_types_option (&e->s, e->types, &e->column_types);
+}
 
-  e->exporter = dyno_exporter_new (e->export_format, NULL);
+/* The job, once the table's schema is known (CSV puts the key columns first). */
+static void
+export_setup_job (Export *e)
+{
+  DynoExporter *exporter;
+
+  e->job = dyno_export_job_new (e->export_format,
+                                e->export_format == DYNO_EXPORT_CSV ? e->s.schema : NULL);
+  exporter = dyno_export_job_get_exporter (e->job);
   if (e->columns != NULL)
     {
       g_auto(GStrv) columns = g_strsplit (e->columns, ",", -1);
 
-      dyno_exporter_set_columns (e->exporter, (const char * const *) columns);
-      dyno_exporter_set_drop_other_attributes (e->exporter, TRUE);
+      dyno_export_job_set_columns (e->job, (const char * const *) columns);
+      dyno_exporter_set_drop_other_attributes (exporter, TRUE);
     }
-  if (types != NULL)
+  if (e->column_types != NULL)
     {
       GHashTableIter iter;
       gpointer name, type;
 
-      g_hash_table_iter_init (&iter, types);
+      g_hash_table_iter_init (&iter, e->column_types);
       while (g_hash_table_iter_next (&iter, &name, &type))
-        dyno_exporter_set_column_type (e->exporter, name, GPOINTER_TO_INT (type));
+        dyno_exporter_set_column_type (exporter, name, GPOINTER_TO_INT (type));
     }
-  dyno_exporter_set_type_row (e->exporter, !e->no_type_row);
+  dyno_exporter_set_type_row (exporter, !e->no_type_row);
+  dyno_export_job_set_request (e->job, e->s.backend, e->request);
+}
 
-  return TRUE;
+static void
+export_progress_cb (DynoExportJob *job,
+                    gpointer       user_data)
+{
+  Export *e = user_data;
+  guint n_pages = dyno_export_job_get_n_pages (job);
+
+  /* one line per page (the CSV second pass reports progress too, without new pages) */
+  if (!e->progress || n_pages == e->pages_reported)
+    return;
+  e->pages_reported = n_pages;
+  g_printerr ("export: page %u, %" G_GUINT64_FORMAT " items\n", n_pages,
+              dyno_export_job_get_n_items (job));
+}
+
+static void
+export_done_cb (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  Export *e = user_data;
+
+  if (!dyno_export_job_run_finish (DYNO_EXPORT_JOB (source), result, &e->error))
+    e->s.status = EXIT_FAILURE_RUN;
+  g_main_loop_quit (e->s.loop);
 }
 
 int
@@ -662,7 +523,7 @@ dyno_cli_export (int    argc,
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &e.rest, NULL, NULL },
     { NULL, },
   };
-  g_autoptr(GError) error = NULL;
+  gboolean to_file;
 
   e.s.command = "export";
   e.s.status = EXIT_OK;
@@ -685,7 +546,7 @@ dyno_cli_export (int    argc,
       return EXIT_USAGE;
     }
 
-  if (!export_setup_exporter (&e) || !export_build_request (&e))
+  if (!export_check_options (&e) || !export_build_request (&e))
     return e.s.status != EXIT_OK ? e.s.status : EXIT_USAGE;
 
   if (!session_connect (&e.s))
@@ -695,98 +556,49 @@ dyno_cli_export (int    argc,
   if (!export_validate (&e))
     return EXIT_USAGE;
 
-  if (e.export_format == DYNO_EXPORT_CSV)
+  export_setup_job (&e);
+  g_signal_connect (e.job, "progress", G_CALLBACK (export_progress_cb), &e);
+  to_file = e.output != NULL && strcmp (e.output, "-") != 0;
+  if (to_file)
     {
-      g_clear_pointer (&e.exporter, dyno_exporter_free);
-      /* again, now with the schema: key columns first */
-      {
-        g_autoptr(DynoTableInfo) schema = dyno_table_info_ref (e.s.schema);
-        g_autoptr(GHashTable) types = NULL;
-
-        e.exporter = dyno_exporter_new (e.export_format, schema);
-        if (e.columns != NULL)
-          {
-            g_auto(GStrv) columns = g_strsplit (e.columns, ",", -1);
-
-            dyno_exporter_set_columns (e.exporter, (const char * const *) columns);
-            dyno_exporter_set_drop_other_attributes (e.exporter, TRUE);
-          }
-        if (e.types != NULL && parse_types_option (&e.s, e.types, &types))
-          {
-            GHashTableIter iter;
-            gpointer name, type;
-
-            g_hash_table_iter_init (&iter, types);
-            while (g_hash_table_iter_next (&iter, &name, &type))
-              dyno_exporter_set_column_type (e.exporter, name, GPOINTER_TO_INT (type));
-          }
-        dyno_exporter_set_type_row (e.exporter, !e.no_type_row);
-      }
-      if (e.columns == NULL)
-        {
-          e.spool = tmpfile ();
-          if (e.spool == NULL)
-            {
-              g_autofree char *message = g_strdup_printf ("cannot create a temporary file: %s",
-                                                          g_strerror (errno));
-              report (&e.s, NULL, message);
-              return EXIT_FAILURE_RUN;
-            }
-        }
-    }
-
-  if (e.output != NULL && strcmp (e.output, "-") != 0)
-    {
+      /* The job writes a temporary file next to it and renames it only on success. */
       g_autoptr(GFile) file = g_file_new_for_commandline_arg (e.output);
 
-      e.stream = G_OUTPUT_STREAM (g_file_replace (file, NULL, FALSE, G_FILE_CREATE_NONE, NULL,
-                                                  &error));
-      if (e.stream == NULL)
-        {
-          report (&e.s, e.output, error->message);
-          return EXIT_FAILURE_RUN;
-        }
+      dyno_export_job_run_file_async (e.job, file, e.s.cancellable, export_done_cb, &e);
     }
+  else
+    {
+      g_autoptr(GOutputStream) out = g_unix_output_stream_new (STDOUT_FILENO, FALSE);
 
-  e.out = g_string_new (NULL);
-  export_next_page (&e, NULL);
+      dyno_export_job_run_async (e.job, out, e.s.cancellable, export_done_cb, &e);
+    }
   g_main_loop_run (e.s.loop);
 
-  if (e.stream != NULL)
+  if (e.error != NULL)
     {
-      g_autoptr(GCancellable) abort = g_cancellable_new ();
-
-      /* An incomplete export must not replace the file: closing with a cancelled
-       * cancellable discards the temporary file g_file_replace() wrote to. */
-      if (e.s.status != EXIT_OK)
-        {
-          g_cancellable_cancel (abort);
-          g_output_stream_close (e.stream, abort, NULL);
-          g_printerr ("export: %s was not written\n", e.output);
-        }
-      else if (!g_output_stream_close (e.stream, NULL, &error))
-        {
-          report (&e.s, e.output, error->message);
-          e.s.status = EXIT_FAILURE_RUN;
-        }
-    }
-  else if (fflush (stdout) != 0)
-    {
-      report (&e.s, NULL, "could not write to standard output");
-      e.s.status = EXIT_FAILURE_RUN;
+      if (g_error_matches (e.error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        report (&e.s, NULL, "cancelled");
+      else if (dyno_error_get_service_info (e.error) != NULL)
+        dyno_cli_report_service_error (e.s.command, e.error);
+      else
+        report (&e.s, to_file ? e.output : NULL, e.error->message);
+      if (to_file)
+        g_printerr ("export: %s was not written\n", e.output);
     }
 
   if (e.s.status == EXIT_OK)
     {
+      DynoExporter *exporter = dyno_export_job_get_exporter (e.job);
       g_autofree char *hints = NULL;
       gboolean ambiguous = FALSE;
 
-      if (e.progress || e.stream != NULL)
+      if (e.progress || to_file)
         g_printerr ("export: %" G_GUINT64_FORMAT " items from %s (%u pages)%s%s\n",
-                    dyno_exporter_get_n_items (e.exporter), e.rest[0], e.n_pages,
-                    e.stream != NULL ? " to " : "", e.stream != NULL ? e.output : "");
+                    dyno_exporter_get_n_items (exporter), e.rest[0],
+                    dyno_export_job_get_n_pages (e.job), to_file ? " to " : "",
+                    to_file ? e.output : "");
       if (e.export_format == DYNO_EXPORT_PLAIN_JSONL)
-        hints = dyno_exporter_dup_type_hints (e.exporter, &ambiguous);
+        hints = dyno_exporter_dup_type_hints (exporter, &ambiguous);
       if (hints != NULL)
         g_printerr ("export: plain JSON has no binary or set types; import it back with "
                     "--types %s\n", hints);
@@ -801,35 +613,6 @@ dyno_cli_export (int    argc,
 /* ---- import ------------------------------------------------------------------------------ */
 
 typedef struct {
-  GPtrArray *items;   /* DynoItem* */
-  GArray    *rows;    /* guint64 */
-  GArray    *lines;   /* guint64 */
-  GPtrArray *keys;    /* char* */
-} Chunk;
-
-static Chunk *
-chunk_new (void)
-{
-  Chunk *chunk = g_new0 (Chunk, 1);
-
-  chunk->items = g_ptr_array_new_with_free_func ((GDestroyNotify) dyno_item_unref);
-  chunk->rows = g_array_new (FALSE, FALSE, sizeof (guint64));
-  chunk->lines = g_array_new (FALSE, FALSE, sizeof (guint64));
-  chunk->keys = g_ptr_array_new_with_free_func (g_free);
-  return chunk;
-}
-
-static void
-chunk_free (Chunk *chunk)
-{
-  g_ptr_array_unref (chunk->items);
-  g_array_unref (chunk->rows);
-  g_array_unref (chunk->lines);
-  g_ptr_array_unref (chunk->keys);
-  g_free (chunk);
-}
-
-typedef struct {
   Session           s;
   char             *format;
   char             *types;
@@ -839,28 +622,10 @@ typedef struct {
   char            **rest;
 
   const char       *path;
-  FILE             *input;
-  gboolean          input_eof;
-  gboolean          reading_done;  /* END, FAILED, cancel or a fatal write error */
-  guint64           input_size;
-  DynoImporter     *importer;
   FILE             *report_file;
-  Chunk            *current;
-  GQueue            retry;         /* Chunk*: single items of a batch the server refused */
-  GHashTable       *keys_in_flight; /* key string → count */
-  guint             in_flight;
-  DynoItem         *held;          /* an item whose key is in flight: waits */
-  guint64           held_row;
-  guint64           held_line;
-  char             *held_key;
-  guint64           n_written;
-  guint64           n_rejected;
-  guint64           n_failed;
-  guint64           n_uncertain;
-  guint64           n_unsent;
+  DynoImportJob    *job;
   guint64           last_progress;
-  char             *fatal;         /* why the import stopped */
-  gboolean          quitting;
+  GError           *error;
 } Import;
 
 static void
@@ -870,17 +635,10 @@ import_clear (Import *im)
   g_free (im->types);
   g_free (im->report_path);
   g_strfreev (im->rest);
-  if (im->input != NULL && im->input != stdin)
-    fclose (im->input);
   if (im->report_file != NULL)
     fclose (im->report_file);
-  g_clear_pointer (&im->importer, dyno_importer_free);
-  g_clear_pointer (&im->current, chunk_free);
-  g_queue_clear_full (&im->retry, (GDestroyNotify) chunk_free);
-  g_clear_pointer (&im->keys_in_flight, g_hash_table_unref);
-  g_clear_pointer (&im->held, dyno_item_unref);
-  g_free (im->held_key);
-  g_free (im->fatal);
+  g_clear_object (&im->job);
+  g_clear_error (&im->error);
   session_clear (&im->s);
 }
 
@@ -893,7 +651,7 @@ row_location (Import  *im,
 {
   const char *name = strcmp (im->path, "-") == 0 ? "stdin" : im->path;
 
-  switch (dyno_importer_get_format (im->importer))
+  switch (dyno_import_job_get_format (im->job))
     {
     case DYNO_IMPORT_CSV:
       return g_strdup_printf ("%s:%" G_GUINT64_FORMAT ": row %" G_GUINT64_FORMAT, name, line,
@@ -908,381 +666,66 @@ row_location (Import  *im,
     }
 }
 
-/* One rejected (or failed) row: to the report file as a JSON line, else to stderr. */
+/* One row not written: to the report file as a JSON line, else to stderr. */
 static void
-import_report_row (Import     *im,
-                   guint64     row,
-                   guint64     line,
-                   const char *kind,
-                   const char *reason)
+import_row_cb (DynoImportJob   *job,
+               DynoTransferRow *row,
+               gpointer         user_data)
 {
+  Import *im = user_data;
+  const char *kind = dyno_transfer_row_status_to_string (row->status);
+
   if (im->report_file != NULL)
     {
       g_autoptr(GString) json = g_string_new (NULL);
 
       g_string_append_printf (json, "{\"row\":%" G_GUINT64_FORMAT ",\"line\":%" G_GUINT64_FORMAT
-                              ",\"status\":", row, line);
+                              ",\"status\":", row->row, row->line);
       dyno_json_write_string (json, kind, -1);
       g_string_append (json, ",\"reason\":");
-      dyno_json_write_string (json, reason, -1);
+      dyno_json_write_string (json, row->reason, -1);
       g_string_append (json, "}\n");
       fwrite (json->str, 1, json->len, im->report_file);
     }
   else
     {
-      g_autofree char *where = row_location (im, row, line);
+      g_autofree char *where = row_location (im, row->row, row->line);
 
-      g_printerr ("import: %s: %s: %s\n", where, kind, reason);
-    }
-}
-
-static void import_pump (Import *im);
-
-typedef struct {
-  Import *im;
-  Chunk  *chunk;
-} BatchCall;
-
-static void
-import_release_keys (Import *im,
-                     Chunk  *chunk)
-{
-  for (guint i = 0; i < chunk->keys->len; i++)
-    {
-      const char *key = g_ptr_array_index (chunk->keys, i);
-      guint count = GPOINTER_TO_UINT (g_hash_table_lookup (im->keys_in_flight, key));
-
-      if (count <= 1)
-        g_hash_table_remove (im->keys_in_flight, key);
-      else
-        g_hash_table_insert (im->keys_in_flight, g_strdup (key), GUINT_TO_POINTER (count - 1));
+      g_printerr ("import: %s: %s: %s\n", where, kind, row->reason);
     }
 }
 
 static void
-import_fail_chunk (Import     *im,
-                   Chunk      *chunk,
-                   const char *kind,
-                   const char *reason)
+import_progress_cb (DynoImportJob *job,
+                    gpointer       user_data)
 {
-  for (guint i = 0; i < chunk->items->len; i++)
-    import_report_row (im, g_array_index (chunk->rows, guint64, i),
-                       g_array_index (chunk->lines, guint64, i), kind, reason);
-}
+  Import *im = user_data;
+  guint64 n_written = dyno_import_job_get_n_written (job);
+  guint64 n_rejected = dyno_import_job_get_n_rejected (job);
+  guint64 total = dyno_import_job_get_bytes_total (job);
 
-static void
-import_batch_cb (GObject      *source,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  BatchCall *call = user_data;
-  Import *im = call->im;
-  Chunk *chunk = call->chunk;
-  g_autoptr(GError) error = NULL;
-  guint n = 0;
-
-  g_free (call);
-  im->in_flight--;
-  import_release_keys (im, chunk);
-
-  if (dyno_backend_batch_write_finish (DYNO_BACKEND (source), result, &n, &error))
-    im->n_written += chunk->items->len;
-  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    {
-      import_fail_chunk (im, chunk, "cancelled",
-                         "Cancelled while its batch was being written: the row may or may "
-                         "not have been written.");
-      im->n_uncertain += chunk->items->len;
-    }
-  else if (error->domain == DYNO_ERROR && error->code == DYNO_ERROR_SERVICE_VALIDATION)
-    {
-      /* One bad item fails the whole BatchWriteItem: write them one by one to find it. */
-      if (chunk->items->len == 1)
-        {
-          import_report_row (im, g_array_index (chunk->rows, guint64, 0),
-                             g_array_index (chunk->lines, guint64, 0), "rejected",
-                             error->message);
-          im->n_rejected++;
-        }
-      else
-        for (guint i = 0; i < chunk->items->len; i++)
-          {
-            Chunk *single = chunk_new ();
-
-            g_ptr_array_add (single->items, dyno_item_ref (g_ptr_array_index (chunk->items, i)));
-            g_array_append_val (single->rows, g_array_index (chunk->rows, guint64, i));
-            g_array_append_val (single->lines, g_array_index (chunk->lines, guint64, i));
-            g_ptr_array_add (single->keys, g_strdup (g_ptr_array_index (chunk->keys, i)));
-            g_queue_push_tail (&im->retry, single);
-          }
-    }
-  else
-    {
-      /* Throttled beyond the retries, the network, the table gone: stop reading. */
-      g_autofree char *reason = g_strdup_printf ("Not written: %s", error->message);
-
-      import_fail_chunk (im, chunk, "failed", reason);
-      im->n_failed += chunk->items->len;
-      if (im->fatal == NULL)
-        im->fatal = g_strdup (error->message);
-      im->reading_done = TRUE;
-    }
-
-  chunk_free (chunk);
-  import_pump (im);
-}
-
-static void
-import_send (Import *im,
-             Chunk  *chunk)
-{
-  BatchCall *call;
-
-  if (chunk->items->len == 0)
-    {
-      chunk_free (chunk);
-      return;
-    }
-
-  for (guint i = 0; i < chunk->keys->len; i++)
-    {
-      const char *key = g_ptr_array_index (chunk->keys, i);
-      guint count = GPOINTER_TO_UINT (g_hash_table_lookup (im->keys_in_flight, key));
-
-      g_hash_table_insert (im->keys_in_flight, g_strdup (key), GUINT_TO_POINTER (count + 1));
-    }
-
-  if (im->dry_run)
-    {
-      im->n_written += chunk->items->len;
-      import_release_keys (im, chunk);
-      chunk_free (chunk);
-      return;
-    }
-
-  call = g_new0 (BatchCall, 1);
-  call->im = im;
-  call->chunk = chunk;
-  im->in_flight++;
-  dyno_backend_batch_write_async (im->s.backend, im->rest[0], chunk->items, NULL, NULL, NULL,
-                                  im->s.cancellable, import_batch_cb, call);
-}
-
-static void
-chunk_add (Chunk    *chunk,
-           DynoItem *item,
-           guint64   row,
-           guint64   line,
-           char     *key)
-{
-  g_ptr_array_add (chunk->items, item);
-  g_array_append_val (chunk->rows, row);
-  g_array_append_val (chunk->lines, line);
-  g_ptr_array_add (chunk->keys, key);
-}
-
-static gboolean
-chunk_has_key (Chunk      *chunk,
-               const char *key)
-{
-  for (guint i = 0; i < chunk->keys->len; i++)
-    if (strcmp (g_ptr_array_index (chunk->keys, i), key) == 0)
-      return TRUE;
-  return FALSE;
-}
-
-/* Reads until the current chunk is full, the input ends, or an item must wait. */
-static void
-import_read (Import *im)
-{
-  char buffer[READ_CHUNK];
-
-  while (!im->reading_done && im->held == NULL && im->current->items->len < BATCH_ITEMS)
-    {
-      g_autoptr(GError) error = NULL;
-      DynoItem *item = NULL;
-      DynoImportReject *reject = NULL;
-      guint64 row = 0;
-      DynoImportStatus status;
-
-      if (g_cancellable_is_cancelled (im->s.cancellable))
-        {
-          im->reading_done = TRUE;
-          break;
-        }
-
-      status = dyno_importer_next (im->importer, &item, &reject, &row, &error);
-      switch (status)
-        {
-        case DYNO_IMPORT_NEED_MORE:
-          {
-            size_t n = fread (buffer, 1, sizeof buffer, im->input);
-
-            if (n > 0)
-              dyno_importer_feed (im->importer, buffer, n);
-            if (n < sizeof buffer)
-              {
-                if (ferror (im->input))
-                  {
-                    im->fatal = g_strdup_printf ("could not read %s: %s", im->path,
-                                                 g_strerror (errno));
-                    im->reading_done = TRUE;
-                    break;
-                  }
-                if (feof (im->input))
-                  dyno_importer_feed_eof (im->importer);
-              }
-          }
-          break;
-        case DYNO_IMPORT_REJECTED:
-          import_report_row (im, reject->row, reject->line, "rejected", reject->reason);
-          im->n_rejected++;
-          dyno_import_reject_free (reject);
-          break;
-        case DYNO_IMPORT_ITEM:
-          {
-            char *key = dyno_import_key_string (im->s.schema, item);
-            guint64 line = dyno_importer_get_record_line (im->importer);
-
-            /* The same key twice in one BatchWriteItem is refused, and two batches with
-             * one key in flight could land in either order: such an item waits, so the
-             * later row wins, as consecutive puts do. */
-            if (chunk_has_key (im->current, key)
-                || g_hash_table_contains (im->keys_in_flight, key))
-              {
-                im->held = item;
-                im->held_row = row;
-                im->held_line = line;
-                im->held_key = key;
-                break;
-              }
-            chunk_add (im->current, item, row, line, key);
-          }
-          break;
-        case DYNO_IMPORT_END:
-          im->reading_done = TRUE;
-          im->input_eof = TRUE;
-          break;
-        case DYNO_IMPORT_FAILED:
-        default:
-          im->fatal = g_strdup (error != NULL ? error->message : "the input cannot be read");
-          im->reading_done = TRUE;
-          break;
-        }
-    }
-}
-
-/* Rows read but never sent (after a cancel or a server failure). */
-static void
-import_report_unsent (Import *im)
-{
-  const char *reason = im->n_failed > 0 ? "Not written: the import stopped after a server "
-                                          "failure."
-                                        : "Not written: the import was cancelled.";
-
-  if (im->held != NULL)
-    {
-      import_report_row (im, im->held_row, im->held_line, "not-written", reason);
-      im->n_unsent++;
-    }
-  import_fail_chunk (im, im->current, "not-written", reason);
-  im->n_unsent += im->current->items->len;
-  for (GList *l = im->retry.head; l != NULL; l = l->next)
-    {
-      Chunk *chunk = l->data;
-
-      import_fail_chunk (im, chunk, "not-written", reason);
-      im->n_unsent += chunk->items->len;
-    }
-}
-
-static void
-import_finish (Import *im)
-{
-  if (im->quitting)
-    return;
-  im->quitting = TRUE;
-  if (g_cancellable_is_cancelled (im->s.cancellable) || im->n_failed > 0)
-    import_report_unsent (im);
-  g_main_loop_quit (im->s.loop);
-}
-
-static void
-import_send_current (Import *im)
-{
-  import_send (im, g_steal_pointer (&im->current));
-  im->current = chunk_new ();
-}
-
-static void
-import_print_progress (Import *im)
-{
-  if (!im->progress || im->n_written + im->n_rejected < im->last_progress + 1000)
+  if (!im->progress || n_written + n_rejected < im->last_progress + 1000)
     return;
 
-  im->last_progress = im->n_written + im->n_rejected;
-  if (im->input_size > 0)
+  im->last_progress = n_written + n_rejected;
+  if (total > 0)
     g_printerr ("import: %" G_GUINT64_FORMAT " items written, %" G_GUINT64_FORMAT " rejected "
-                "(%u%% of the input read)\n", im->n_written, im->n_rejected,
-                (guint) (100 * dyno_importer_get_bytes_read (im->importer) / im->input_size));
+                "(%u%% of the input read)\n", n_written, n_rejected,
+                (guint) (100 * dyno_import_job_get_bytes_read (job) / total));
   else
     g_printerr ("import: %" G_GUINT64_FORMAT " items written, %" G_GUINT64_FORMAT
-                " rejected\n", im->n_written, im->n_rejected);
+                " rejected\n", n_written, n_rejected);
 }
 
 static void
-import_pump (Import *im)
+import_done_cb (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
 {
-  for (;;)
-    {
-      gboolean cancelled = g_cancellable_is_cancelled (im->s.cancellable);
-      gboolean stopped = cancelled || im->n_failed > 0;
+  Import *im = user_data;
 
-      if (stopped)
-        im->reading_done = TRUE;
-
-      /* single-item retries of a refused batch first */
-      while (!stopped && im->in_flight < MAX_IN_FLIGHT && !g_queue_is_empty (&im->retry))
-        import_send (im, g_queue_pop_head (&im->retry));
-      if (im->in_flight >= MAX_IN_FLIGHT)
-        return;
-
-      if (!stopped && im->held != NULL)
-        {
-          if (chunk_has_key (im->current, im->held_key)
-              || (g_hash_table_contains (im->keys_in_flight, im->held_key)
-                  && im->current->items->len > 0))
-            {
-              import_send_current (im);
-              continue;
-            }
-          if (g_hash_table_contains (im->keys_in_flight, im->held_key))
-            return;  /* wait for the batch that writes the earlier row */
-          chunk_add (im->current, g_steal_pointer (&im->held), im->held_row, im->held_line,
-                     g_steal_pointer (&im->held_key));
-        }
-
-      if (!im->reading_done)
-        import_read (im);
-      import_print_progress (im);
-
-      if (!stopped && im->current->items->len > 0
-          && (im->current->items->len >= BATCH_ITEMS || im->held != NULL || im->reading_done))
-        {
-          import_send_current (im);
-          continue;
-        }
-
-      if (im->in_flight > 0)
-        return;
-      if (im->reading_done
-          && (stopped || (im->held == NULL && g_queue_is_empty (&im->retry)
-                          && im->current->items->len == 0)))
-        {
-          import_finish (im);
-          return;
-        }
-    }
+  dyno_import_job_run_finish (DYNO_IMPORT_JOB (source), result, &im->error);
+  g_main_loop_quit (im->s.loop);
 }
 
 int
@@ -1304,6 +747,8 @@ dyno_cli_import (int    argc,
     { NULL, },
   };
   g_autoptr(GHashTable) mapping = NULL;
+  g_autoptr(GInputStream) input = NULL;
+  guint64 input_size = 0;
   DynoImportFormat format = DYNO_IMPORT_AUTO;
   const char *table;
 
@@ -1349,21 +794,26 @@ dyno_cli_import (int    argc,
     return EXIT_USAGE;
 
   if (strcmp (im.path, "-") == 0)
-    im.input = stdin;
+    input = g_unix_input_stream_new (STDIN_FILENO, FALSE);
   else
     {
-      GStatBuf st;
+      g_autoptr(GFile) file = g_file_new_for_commandline_arg (im.path);
+      g_autoptr(GFileInfo) info = NULL;
+      g_autoptr(GError) error = NULL;
+      GFileInputStream *stream = g_file_read (file, NULL, &error);
 
-      im.input = fopen (im.path, "rb");
-      if (im.input == NULL)
+      if (stream == NULL)
         {
           g_autofree char *message = g_strdup_printf ("cannot open %s: %s", im.path,
-                                                      g_strerror (errno));
+                                                      error->message);
           report (&im.s, NULL, message);
           return EXIT_USAGE;
         }
-      if (g_stat (im.path, &st) == 0)
-        im.input_size = st.st_size;
+      input = G_INPUT_STREAM (stream);
+      info = g_file_input_stream_query_info (stream, G_FILE_ATTRIBUTE_STANDARD_SIZE, NULL,
+                                             NULL);
+      if (info != NULL)
+        input_size = g_file_info_get_size (info);
     }
   if (im.report_path != NULL)
     {
@@ -1382,46 +832,46 @@ dyno_cli_import (int    argc,
   if (!session_describe (&im.s, table))
     return im.s.status;
 
-  im.importer = dyno_importer_new (format, im.s.schema);
-  dyno_importer_set_type_mapping (im.importer, mapping);
-  im.current = chunk_new ();
-  g_queue_init (&im.retry);
-  im.keys_in_flight = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  im.job = dyno_import_job_new (im.s.backend, im.s.schema, format);
+  dyno_import_job_set_type_mapping (im.job, mapping);
+  dyno_import_job_set_dry_run (im.job, im.dry_run);
+  /* rows go to the report as they come: a 10 GB file must not be kept */
+  dyno_import_job_set_keep_rows (im.job, FALSE);
+  g_signal_connect (im.job, "row", G_CALLBACK (import_row_cb), &im);
+  g_signal_connect (im.job, "progress", G_CALLBACK (import_progress_cb), &im);
+  dyno_import_job_run_async (im.job, input, input_size, im.s.cancellable, import_done_cb, &im);
+  g_main_loop_run (im.s.loop);
 
-  import_pump (&im);
-  if (!im.quitting)
-    g_main_loop_run (im.s.loop);
-
-  if (im.fatal != NULL)
-    report (&im.s, NULL, im.fatal);
+  if (im.error != NULL && !g_error_matches (im.error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    report (&im.s, NULL, im.error->message);
 
   {
     gboolean cancelled = g_cancellable_is_cancelled (im.s.cancellable);
-    gboolean complete = im.input_eof && !cancelled && im.fatal == NULL;
+    gboolean complete = dyno_import_job_get_input_complete (im.job) && im.error == NULL;
+    guint64 n_written = dyno_import_job_get_n_written (im.job);
+    guint64 n_rejected = dyno_import_job_get_n_rejected (im.job);
+    guint64 n_failed = dyno_import_job_get_n_failed (im.job);
+    guint64 n_unsent = dyno_import_job_get_n_not_written (im.job);
 
     g_printerr ("import: %" G_GUINT64_FORMAT " items %s %s, %" G_GUINT64_FORMAT " rows "
-                "rejected%s%s%s\n", im.n_written, im.dry_run ? "would be written to"
-                                                              : "written to",
-                table, im.n_rejected,
-                im.n_rejected > 0 && im.report_path != NULL ? " (listed in " : "",
-                im.n_rejected > 0 && im.report_path != NULL ? im.report_path : "",
-                im.n_rejected > 0 && im.report_path != NULL ? ")" : "");
-    if (im.n_uncertain > 0)
-      g_printerr ("import: %" G_GUINT64_FORMAT " rows were being written when the import was "
-                  "cancelled and may or may not have been written\n", im.n_uncertain);
-    if (im.n_unsent > 0)
-      g_printerr ("import: %" G_GUINT64_FORMAT " rows were read but not written\n",
-                  im.n_unsent);
-    if (im.n_failed > 0)
+                "rejected%s%s%s\n", n_written, im.dry_run ? "would be written to"
+                                                          : "written to",
+                table, n_rejected,
+                n_rejected > 0 && im.report_path != NULL ? " (listed in " : "",
+                n_rejected > 0 && im.report_path != NULL ? im.report_path : "",
+                n_rejected > 0 && im.report_path != NULL ? ")" : "");
+    if (n_unsent > 0)
+      g_printerr ("import: %" G_GUINT64_FORMAT " rows were read but not written\n", n_unsent);
+    if (n_failed > 0)
       g_printerr ("import: %" G_GUINT64_FORMAT " rows were not written because the server "
-                  "failed\n", im.n_failed);
+                  "failed\n", n_failed);
     if (!complete)
       g_printerr ("import: stopped %s before the end of %s (%" G_GUINT64_FORMAT " of %"
                   G_GUINT64_FORMAT " bytes read): the rest was not imported.  Running the "
                   "same import again is safe: puts are idempotent per key.\n",
                   cancelled ? "(cancelled)" : "", strcmp (im.path, "-") == 0 ? "stdin"
                                                                              : im.path,
-                  dyno_importer_get_bytes_read (im.importer), im.input_size);
+                  dyno_import_job_get_bytes_read (im.job), input_size);
 
     if (im.report_file != NULL && fflush (im.report_file) != 0)
       {
@@ -1429,8 +879,7 @@ dyno_cli_import (int    argc,
         return EXIT_FAILURE_RUN;
       }
 
-    return complete && im.n_rejected == 0 && im.n_failed == 0 && im.n_uncertain == 0
-           && im.n_unsent == 0
+    return complete && n_rejected == 0 && n_failed == 0 && n_unsent == 0
            ? EXIT_OK : EXIT_FAILURE_RUN;
   }
 }
