@@ -1,0 +1,1197 @@
+/* dyno-transfer-dialog.c: the Import, Export and Sample schemas windows
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "dyno-transfer-dialog.h"
+
+#include <string.h>
+
+#include <glib/gi18n.h>
+
+#include "dyno-samples.h"
+
+/* The rejected-rows list shows this many; the summary counts them all. */
+#define MAX_LISTED_ROWS 1000
+
+#define SAMPLES_RESOURCE "/com/dynotable/DynoTable/samples"
+
+static void
+set_accessible_label (GtkWidget  *widget,
+                      const char *label)
+{
+  gtk_accessible_update_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label,
+                                  -1);
+}
+
+static GtkWidget *
+field_label (const char *text,
+             GtkWidget  *target)
+{
+  GtkWidget *label = gtk_label_new_with_mnemonic (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_mnemonic_widget (GTK_LABEL (label), target);
+  return label;
+}
+
+static GtkWidget *
+wrapping_label (const char *text)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  return label;
+}
+
+/* Async callbacks hold only a weak reference: closing a window drops its last reference, and
+ * dispose cancels what it was running. */
+static GWeakRef *
+weak_ref_new (gpointer object)
+{
+  GWeakRef *weak = g_new0 (GWeakRef, 1);
+
+  g_weak_ref_init (weak, object);
+  return weak;
+}
+
+static gpointer
+weak_ref_steal (GWeakRef *weak)
+{
+  gpointer object = g_weak_ref_get (weak);
+
+  g_weak_ref_clear (weak);
+  g_free (weak);
+  return object;
+}
+
+/* ---- import / export ---------------------------------------------------------------------- */
+
+typedef enum {
+  MODE_IMPORT,
+  MODE_EXPORT,
+} Mode;
+
+struct _DynoTransferDialog
+{
+  AdwWindow       parent_instance;
+
+  Mode            mode;
+  DynoBackend    *backend;
+  DynoTableInfo  *info;
+  GListModel     *loaded_items;
+  DynoRequest    *request;
+
+  GtkWidget      *path_entry;
+  GtkWidget      *choose_button;
+  GtkWidget      *format_dropdown;
+  GtkWidget      *mapping_label;
+  GtkWidget      *mapping_entry;
+  GtkWidget      *type_row_label;
+  GtkWidget      *type_row_switch;
+  GtkWidget      *loaded_check;
+  GtkWidget      *all_pages_check;
+  GtkWidget      *error_label;
+  GtkWidget      *progress_bar;
+  GtkWidget      *counts_label;
+  GtkWidget      *summary_label;
+  GtkWidget      *rows_scroller;
+  GtkWidget      *rows_list;
+  GtkWidget      *cancel_button;
+  GtkWidget      *start_button;
+
+  GtkFileChooserNative *chooser;
+  GCancellable   *cancellable;
+  DynoImportJob  *import_job;
+  DynoExportJob  *export_job;
+  char           *summary;
+  /* closed while a job ran: its callbacks (which hold a reference) touch no widget */
+  gboolean        disposed;
+};
+
+enum {
+  FINISHED,
+  N_TRANSFER_SIGNALS
+};
+
+static guint transfer_signals[N_TRANSFER_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (DynoTransferDialog, dyno_transfer_dialog, ADW_TYPE_WINDOW)
+
+/* Import formats in the dropdown's order. */
+static const DynoImportFormat import_formats[] = {
+  DYNO_IMPORT_AUTO, DYNO_IMPORT_DDB_JSONL, DYNO_IMPORT_PLAIN_JSONL, DYNO_IMPORT_JSON_ARRAY,
+  DYNO_IMPORT_CSV,
+};
+static const DynoExportFormat export_formats[] = {
+  DYNO_EXPORT_DDB_JSONL, DYNO_EXPORT_PLAIN_JSONL, DYNO_EXPORT_CSV,
+};
+
+static void
+dyno_transfer_dialog_dispose (GObject *object)
+{
+  DynoTransferDialog *self = DYNO_TRANSFER_DIALOG (object);
+
+  self->disposed = TRUE;
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  if (self->chooser != NULL)
+    gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->chooser));
+  g_clear_object (&self->chooser);
+
+  G_OBJECT_CLASS (dyno_transfer_dialog_parent_class)->dispose (object);
+}
+
+static void
+dyno_transfer_dialog_finalize (GObject *object)
+{
+  DynoTransferDialog *self = DYNO_TRANSFER_DIALOG (object);
+
+  g_clear_object (&self->backend);
+  g_clear_pointer (&self->info, dyno_table_info_unref);
+  g_clear_object (&self->loaded_items);
+  g_clear_pointer (&self->request, dyno_request_free);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->import_job);
+  g_clear_object (&self->export_job);
+  g_free (self->summary);
+
+  G_OBJECT_CLASS (dyno_transfer_dialog_parent_class)->finalize (object);
+}
+
+static void
+dyno_transfer_dialog_class_init (DynoTransferDialogClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = dyno_transfer_dialog_dispose;
+  object_class->finalize = dyno_transfer_dialog_finalize;
+
+  transfer_signals[FINISHED] =
+    g_signal_new ("finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
+                  G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
+}
+
+static void
+dyno_transfer_dialog_init (DynoTransferDialog *self)
+{
+}
+
+static gboolean
+is_plain_or_csv (DynoTransferDialog *self)
+{
+  guint selected = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->format_dropdown));
+
+  if (self->mode == MODE_IMPORT)
+    return selected < G_N_ELEMENTS (import_formats)
+           && (import_formats[selected] == DYNO_IMPORT_PLAIN_JSONL
+               || import_formats[selected] == DYNO_IMPORT_CSV
+               || import_formats[selected] == DYNO_IMPORT_AUTO
+               || import_formats[selected] == DYNO_IMPORT_JSON_ARRAY);
+  return selected < G_N_ELEMENTS (export_formats) && export_formats[selected] == DYNO_EXPORT_CSV;
+}
+
+/* Options that only some formats have. */
+static void
+update_format_options (DynoTransferDialog *self)
+{
+  gboolean shown = is_plain_or_csv (self);
+
+  gtk_widget_set_visible (self->mapping_label, shown);
+  gtk_widget_set_visible (self->mapping_entry, shown);
+  if (self->type_row_switch != NULL)
+    {
+      gtk_widget_set_visible (self->type_row_label, shown);
+      gtk_widget_set_visible (self->type_row_switch, shown);
+    }
+}
+
+static void
+format_changed_cb (DynoTransferDialog *self)
+{
+  update_format_options (self);
+}
+
+static void
+show_error (DynoTransferDialog *self,
+            const char         *message)
+{
+  gtk_label_set_text (GTK_LABEL (self->error_label), message != NULL ? message : "");
+  gtk_widget_set_visible (self->error_label, message != NULL);
+}
+
+static void
+set_running (DynoTransferDialog *self,
+             gboolean            running)
+{
+  gtk_widget_set_sensitive (self->start_button, !running);
+  gtk_widget_set_sensitive (self->path_entry, !running);
+  gtk_widget_set_sensitive (self->choose_button, !running);
+  gtk_widget_set_sensitive (self->format_dropdown, !running);
+  gtk_widget_set_sensitive (self->mapping_entry, !running);
+  if (self->type_row_switch != NULL)
+    gtk_widget_set_sensitive (self->type_row_switch, !running);
+  gtk_button_set_label (GTK_BUTTON (self->cancel_button), running ? _("_Cancel") : _("_Close"));
+  set_accessible_label (self->cancel_button, running ? _("Cancel") : _("Close"));
+  gtk_widget_set_visible (self->progress_bar, TRUE);
+}
+
+static void
+cancel_clicked_cb (DynoTransferDialog *self)
+{
+  if (self->cancellable != NULL)
+    {
+      g_cancellable_cancel (self->cancellable);
+      gtk_widget_set_sensitive (self->cancel_button, FALSE);
+      gtk_label_set_text (GTK_LABEL (self->counts_label),
+                          self->mode == MODE_IMPORT
+                          ? _("Cancelling: waiting for the batches already sent…")
+                          : _("Cancelling…"));
+      return;
+    }
+  gtk_window_destroy (GTK_WINDOW (self));
+}
+
+static void
+chooser_response_cb (GtkNativeDialog    *chooser,
+                     int                 response,
+                     DynoTransferDialog *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
+
+      if (path != NULL)
+        gtk_editable_set_text (GTK_EDITABLE (self->path_entry), path);
+    }
+  gtk_native_dialog_destroy (chooser);
+  g_clear_object (&self->chooser);
+}
+
+static void
+choose_clicked_cb (DynoTransferDialog *self)
+{
+  gboolean import = self->mode == MODE_IMPORT;
+
+  if (self->chooser != NULL)
+    return;
+  self->chooser = gtk_file_chooser_native_new (import ? _("Import From") : _("Export To"),
+                                               GTK_WINDOW (self),
+                                               import ? GTK_FILE_CHOOSER_ACTION_OPEN
+                                                      : GTK_FILE_CHOOSER_ACTION_SAVE,
+                                               import ? _("_Open") : _("_Save"), _("_Cancel"));
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->chooser), TRUE);
+  if (!import)
+    {
+      gboolean csv = is_plain_or_csv (self);
+      g_autofree char *name = g_strdup_printf ("%s.%s", dyno_table_info_get_name (self->info),
+                                               csv ? "csv" : "jsonl");
+
+      gtk_file_chooser_set_current_name (GTK_FILE_CHOOSER (self->chooser), name);
+    }
+  g_signal_connect (self->chooser, "response", G_CALLBACK (chooser_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->chooser));
+}
+
+static GFile *
+chosen_file (DynoTransferDialog *self)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (self->path_entry));
+  g_autofree char *stripped = g_strstrip (g_strdup (text));
+
+  if (*stripped == '\0')
+    return NULL;
+  return g_file_new_for_commandline_arg (stripped);
+}
+
+/* "price=N,tags=SS" or "price:N,tags:SS" → the mapping; NULL text → NULL, no error. */
+static gboolean
+parse_mapping (DynoTransferDialog  *self,
+               GHashTable         **out)
+{
+  const char *typed = gtk_editable_get_text (GTK_EDITABLE (self->mapping_entry));
+  g_autofree char *text = g_strstrip (g_strdup (typed));
+  g_autoptr(GError) error = NULL;
+
+  *out = NULL;
+  if (*text == '\0' || !gtk_widget_get_visible (self->mapping_entry))
+    return TRUE;
+  g_strdelimit (text, "=", ':');
+  *out = dyno_import_parse_type_mapping (text, &error);
+  if (*out == NULL)
+    {
+      g_autofree char *message = g_strdup_printf (_("Type mapping: %s"), error->message);
+
+      show_error (self, message);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+clear_rows (DynoTransferDialog *self)
+{
+  GtkWidget *child;
+
+  while ((child = gtk_widget_get_first_child (self->rows_list)) != NULL)
+    gtk_list_box_remove (GTK_LIST_BOX (self->rows_list), child);
+  gtk_widget_set_visible (self->rows_scroller, FALSE);
+}
+
+static void
+add_row_label (DynoTransferDialog *self,
+               const char         *text)
+{
+  GtkWidget *label = wrapping_label (text);
+
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  gtk_widget_set_margin_start (label, 6);
+  gtk_widget_set_margin_end (label, 6);
+  gtk_widget_set_margin_top (label, 3);
+  gtk_widget_set_margin_bottom (label, 3);
+  gtk_list_box_append (GTK_LIST_BOX (self->rows_list), label);
+}
+
+static void
+finish (DynoTransferDialog *self,
+        gboolean            ok,
+        char               *summary)
+{
+  g_free (self->summary);
+  self->summary = summary;
+  gtk_label_set_text (GTK_LABEL (self->summary_label), summary);
+  gtk_widget_set_visible (self->summary_label, TRUE);
+  g_clear_object (&self->cancellable);
+  gtk_widget_set_sensitive (self->cancel_button, TRUE);
+  set_running (self, FALSE);
+  g_signal_emit (self, transfer_signals[FINISHED], 0, ok);
+}
+
+/* ---- import ---- */
+
+static void
+import_progress_cb (DynoImportJob      *job,
+                    DynoTransferDialog *self)
+{
+  guint64 total = dyno_import_job_get_bytes_total (job);
+  g_autofree char *read = dyno_transfer_format_count (dyno_import_job_get_n_read (job));
+  g_autofree char *written = dyno_transfer_format_count (dyno_import_job_get_n_written (job));
+  g_autofree char *rejected = dyno_transfer_format_count (dyno_import_job_get_n_rejected (job));
+  g_autofree char *counts = NULL;
+  if (self->disposed)
+    return;
+
+  if (total > 0)
+    gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar),
+                                   MIN (1.0, (double) dyno_import_job_get_bytes_read (job)
+                                             / (double) total));
+  else
+    gtk_progress_bar_pulse (GTK_PROGRESS_BAR (self->progress_bar));
+  /* Translators: counts of rows, e.g. "1,200 rows read, 1,150 written, 3 rejected" */
+  counts = g_strdup_printf (_("%s rows read, %s written, %s rejected"), read, written, rejected);
+  if (self->cancellable == NULL || !g_cancellable_is_cancelled (self->cancellable))
+    gtk_label_set_text (GTK_LABEL (self->counts_label), counts);
+}
+
+static void
+import_done_cb (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(DynoTransferDialog) self = weak_ref_steal (user_data);
+  DynoImportJob *job = DYNO_IMPORT_JOB (source);
+  g_autoptr(GError) error = NULL;
+  GPtrArray *rows;
+  gboolean ok;
+  g_autofree char *summary = NULL;
+
+  ok = dyno_import_job_run_finish (job, result, &error);
+  if (self == NULL || self->disposed)
+    return;
+  import_progress_cb (job, self);
+  summary = dyno_import_job_dup_summary (job);
+  if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
+      && dyno_import_job_get_n_read (job) == 0)
+    {
+      /* nothing was read: the error is the whole story */
+      g_free (summary);
+      summary = g_strdup (error->message);
+    }
+  else if (error != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    show_error (self, error->message);
+
+  rows = dyno_import_job_get_rows (job);
+  for (guint i = 0; i < rows->len && i < MAX_LISTED_ROWS; i++)
+    {
+      DynoTransferRow *row = g_ptr_array_index (rows, i);
+      g_autofree char *line = dyno_transfer_format_count (row->line);
+      g_autofree char *text = NULL;
+
+      if (row->status == DYNO_TRANSFER_ROW_REJECTED)
+        text = g_strdup_printf (_("Line %s: %s"), line, row->reason);
+      else
+        text = g_strdup_printf (_("Line %s (not written): %s"), line, row->reason);
+      add_row_label (self, text);
+    }
+  if (rows->len > MAX_LISTED_ROWS)
+    {
+      g_autofree char *more = dyno_transfer_format_count (rows->len - MAX_LISTED_ROWS);
+      g_autofree char *text = g_strdup_printf (_("… and %s more rows"), more);
+
+      add_row_label (self, text);
+    }
+  gtk_widget_set_visible (self->rows_scroller, rows->len > 0);
+  if (ok)
+    gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), 1.0);
+  finish (self, ok, g_steal_pointer (&summary));
+}
+
+static void
+import_start (DynoTransferDialog *self)
+{
+  g_autoptr(GFile) file = chosen_file (self);
+  g_autoptr(GHashTable) mapping = NULL;
+  guint selected = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->format_dropdown));
+  DynoImportFormat format = selected < G_N_ELEMENTS (import_formats) ? import_formats[selected]
+                                                                     : DYNO_IMPORT_AUTO;
+
+  show_error (self, NULL);
+  if (file == NULL)
+    {
+      show_error (self, _("Choose the file to import."));
+      return;
+    }
+  if (!parse_mapping (self, &mapping))
+    return;
+  if (format == DYNO_IMPORT_AUTO)
+    {
+      g_autofree char *base = g_file_get_basename (file);
+
+      if (base != NULL && g_str_has_suffix (base, ".csv"))
+        format = DYNO_IMPORT_CSV;
+    }
+
+  clear_rows (self);
+  gtk_widget_set_visible (self->summary_label, FALSE);
+  g_clear_object (&self->import_job);
+  self->import_job = dyno_import_job_new (self->backend, self->info, format);
+  dyno_import_job_set_type_mapping (self->import_job, mapping);
+  g_signal_connect_object (self->import_job, "progress", G_CALLBACK (import_progress_cb), self, 0);
+  self->cancellable = g_cancellable_new ();
+  gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), 0);
+  gtk_label_set_text (GTK_LABEL (self->counts_label), _("Reading…"));
+  set_running (self, TRUE);
+  dyno_import_job_run_file_async (self->import_job, file, self->cancellable, import_done_cb,
+                                  weak_ref_new (self));
+}
+
+/* ---- export ---- */
+
+static void
+export_progress_cb (DynoExportJob      *job,
+                    DynoTransferDialog *self)
+{
+  guint64 total = dyno_export_job_get_n_total (job);
+  g_autofree char *done = dyno_transfer_format_count (dyno_export_job_get_n_items (job));
+  g_autofree char *counts = NULL;
+  if (self->disposed)
+    return;
+
+  if (total > 0)
+    {
+      g_autofree char *all = dyno_transfer_format_count (total);
+
+      gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar),
+                                     MIN (1.0, (double) dyno_export_job_get_n_items (job)
+                                               / (double) total));
+      counts = g_strdup_printf (_("%s of %s items written"), done, all);
+    }
+  else
+    {
+      gtk_progress_bar_pulse (GTK_PROGRESS_BAR (self->progress_bar));
+      counts = g_strdup_printf (_("Page %u: %s items"), dyno_export_job_get_n_pages (job), done);
+    }
+  if (self->cancellable == NULL || !g_cancellable_is_cancelled (self->cancellable))
+    gtk_label_set_text (GTK_LABEL (self->counts_label), counts);
+}
+
+static void
+export_done_cb (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  g_autoptr(DynoTransferDialog) self = weak_ref_steal (user_data);
+  DynoExportJob *job = DYNO_EXPORT_JOB (source);
+  g_autoptr(GError) error = NULL;
+  gboolean ok;
+  char *summary;
+
+  ok = dyno_export_job_run_finish (job, result, &error);
+  if (self == NULL || self->disposed)
+    return;
+  if (ok)
+    {
+      summary = dyno_export_job_dup_summary (job);
+      gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), 1.0);
+    }
+  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    summary = g_strdup (_("The export was cancelled; the file was not written."));
+  else
+    summary = g_strdup_printf (_("The export failed; the file was not written. %s"),
+                               error->message);
+  finish (self, ok, summary);
+}
+
+static void
+export_start (DynoTransferDialog *self)
+{
+  g_autoptr(GFile) file = chosen_file (self);
+  g_autoptr(GHashTable) types = NULL;
+  guint selected = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->format_dropdown));
+  DynoExportFormat format = selected < G_N_ELEMENTS (export_formats) ? export_formats[selected]
+                                                                     : DYNO_EXPORT_DDB_JSONL;
+  gboolean all_pages = gtk_check_button_get_active (GTK_CHECK_BUTTON (self->all_pages_check));
+  DynoExporter *exporter;
+
+  show_error (self, NULL);
+  if (file == NULL)
+    {
+      show_error (self, _("Choose the file to export to."));
+      return;
+    }
+  if (!parse_mapping (self, &types))
+    return;
+
+  g_clear_object (&self->export_job);
+  self->export_job = dyno_export_job_new (format, format == DYNO_EXPORT_CSV ? self->info : NULL);
+  exporter = dyno_export_job_get_exporter (self->export_job);
+  if (format == DYNO_EXPORT_CSV)
+    {
+      dyno_exporter_set_type_row (exporter,
+                                  gtk_switch_get_active (GTK_SWITCH (self->type_row_switch)));
+      if (types != NULL)
+        {
+          GHashTableIter iter;
+          gpointer name, type;
+
+          g_hash_table_iter_init (&iter, types);
+          while (g_hash_table_iter_next (&iter, &name, &type))
+            dyno_exporter_set_column_type (exporter, name, GPOINTER_TO_INT (type));
+        }
+    }
+  if (all_pages && self->request != NULL)
+    dyno_export_job_set_request (self->export_job, self->backend, self->request);
+  else if (self->loaded_items != NULL)
+    dyno_export_job_set_items (self->export_job, self->loaded_items);
+  else
+    {
+      show_error (self, _("There are no loaded results to export."));
+      return;
+    }
+
+  g_signal_connect_object (self->export_job, "progress", G_CALLBACK (export_progress_cb), self, 0);
+  self->cancellable = g_cancellable_new ();
+  gtk_widget_set_visible (self->summary_label, FALSE);
+  gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), 0);
+  gtk_label_set_text (GTK_LABEL (self->counts_label), _("Writing…"));
+  set_running (self, TRUE);
+  dyno_export_job_run_file_async (self->export_job, file, self->cancellable, export_done_cb,
+                                  weak_ref_new (self));
+}
+
+static void
+start_clicked_cb (DynoTransferDialog *self)
+{
+  if (self->cancellable != NULL)
+    return;
+  if (self->mode == MODE_IMPORT)
+    import_start (self);
+  else
+    export_start (self);
+}
+
+static GtkWidget *
+format_dropdown_new (Mode mode)
+{
+  const char * const import_labels[] = {
+    _("Detect from the file"), _("DynamoDB JSON lines"), _("Plain JSON lines"),
+    _("JSON array"), _("CSV"), NULL,
+  };
+  const char * const export_labels[] = {
+    _("DynamoDB JSON lines"), _("Plain JSON lines"), _("CSV"), NULL,
+  };
+
+  return gtk_drop_down_new_from_strings (mode == MODE_IMPORT ? import_labels : export_labels);
+}
+
+static void
+build (DynoTransferDialog *self)
+{
+  gboolean import = self->mode == MODE_IMPORT;
+  const char *table = dyno_table_info_get_name (self->info);
+  GtkWidget *toolbar = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  GtkWidget *header = adw_header_bar_new ();
+  GtkWidget *body = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+  GtkWidget *grid = gtk_grid_new ();
+  GtkWidget *path_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  g_autofree char *title = NULL;
+  int row = 0;
+
+  title = g_strdup_printf (import ? _("Import into %s") : _("Export from %s"), table);
+  gtk_window_set_title (GTK_WINDOW (self), title);
+  gtk_window_set_default_size (GTK_WINDOW (self), 560, -1);
+
+  gtk_widget_set_margin_start (body, 18);
+  gtk_widget_set_margin_end (body, 18);
+  gtk_widget_set_margin_top (body, 12);
+  gtk_widget_set_margin_bottom (body, 18);
+  gtk_box_append (GTK_BOX (toolbar), header);
+  gtk_box_append (GTK_BOX (toolbar), body);
+  adw_window_set_content (ADW_WINDOW (self), toolbar);
+
+  gtk_box_append (GTK_BOX (body),
+                  wrapping_label (import
+                                  ? _("Rows are checked against the table's keys first; good "
+                                      "rows are written with BatchWriteItem, 25 at a time. "
+                                      "Puts are idempotent per key: importing the same file "
+                                      "again is safe.")
+                                  : _("The file is written under its name only when the "
+                                      "export completes.")));
+
+  gtk_grid_set_row_spacing (GTK_GRID (grid), 8);
+  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
+  gtk_box_append (GTK_BOX (body), grid);
+
+  /* file */
+  self->path_entry = gtk_entry_new ();
+  gtk_widget_set_name (self->path_entry, "file-path");
+  gtk_widget_set_hexpand (self->path_entry, TRUE);
+  gtk_entry_set_placeholder_text (GTK_ENTRY (self->path_entry), _("File path"));
+  set_accessible_label (self->path_entry, _("File path"));
+  self->choose_button = gtk_button_new_with_mnemonic (_("C_hoose…"));
+  gtk_widget_set_name (self->choose_button, "choose-file");
+  set_accessible_label (self->choose_button, _("Choose file"));
+  g_signal_connect_swapped (self->choose_button, "clicked", G_CALLBACK (choose_clicked_cb), self);
+  gtk_box_append (GTK_BOX (path_box), self->path_entry);
+  gtk_box_append (GTK_BOX (path_box), self->choose_button);
+  gtk_grid_attach (GTK_GRID (grid), field_label (_("_File"), self->path_entry), 0, row, 1, 1);
+  gtk_grid_attach (GTK_GRID (grid), path_box, 1, row++, 1, 1);
+
+  /* format */
+  self->format_dropdown = format_dropdown_new (self->mode);
+  gtk_widget_set_name (self->format_dropdown, "format");
+  set_accessible_label (self->format_dropdown, _("Format"));
+  gtk_grid_attach (GTK_GRID (grid), field_label (_("F_ormat"), self->format_dropdown), 0, row,
+                   1, 1);
+  gtk_grid_attach (GTK_GRID (grid), self->format_dropdown, 1, row++, 1, 1);
+
+  /* type mapping (import: plain JSON and CSV) / column types (export: CSV) */
+  self->mapping_entry = gtk_entry_new ();
+  gtk_widget_set_name (self->mapping_entry, "type-mapping");
+  gtk_entry_set_placeholder_text (GTK_ENTRY (self->mapping_entry), "price=N,tags=SS");
+  set_accessible_label (self->mapping_entry, import ? _("Type mapping") : _("Column types"));
+  gtk_widget_set_tooltip_text (self->mapping_entry,
+                               import ? _("Types that plain JSON or CSV cannot say: attribute=TYPE "
+                                          "with S N B BOOL NULL M L SS NS BS, separated by "
+                                          "commas.")
+                                      : _("Column types: attribute=TYPE, with ANY for a column "
+                                          "whose cells are DynamoDB JSON values."));
+  self->mapping_label = field_label (import ? _("_Type mapping") : _("Column _types"),
+                                     self->mapping_entry);
+  gtk_grid_attach (GTK_GRID (grid), self->mapping_label, 0, row, 1, 1);
+  gtk_grid_attach (GTK_GRID (grid), self->mapping_entry, 1, row++, 1, 1);
+
+  if (!import)
+    {
+      GtkWidget *source_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
+      g_autofree char *loaded = NULL;
+
+      self->type_row_switch = gtk_switch_new ();
+      gtk_switch_set_active (GTK_SWITCH (self->type_row_switch), TRUE);
+      gtk_widget_set_halign (self->type_row_switch, GTK_ALIGN_START);
+      gtk_widget_set_name (self->type_row_switch, "csv-type-row");
+      set_accessible_label (self->type_row_switch, _("CSV type row"));
+      self->type_row_label = field_label (_("CSV type _row"), self->type_row_switch);
+      gtk_grid_attach (GTK_GRID (grid), self->type_row_label, 0, row, 1, 1);
+      gtk_grid_attach (GTK_GRID (grid), self->type_row_switch, 1, row++, 1, 1);
+
+      if (self->loaded_items != NULL)
+        {
+          guint n_loaded = g_list_model_get_n_items (self->loaded_items);
+          g_autofree char *n = dyno_transfer_format_count (n_loaded);
+
+          loaded = g_strdup_printf (_("_Loaded results (%s items)"), n);
+        }
+      else
+        loaded = g_strdup (_("_Loaded results"));
+      self->loaded_check = gtk_check_button_new_with_mnemonic (loaded);
+      gtk_widget_set_name (self->loaded_check, "loaded-results");
+      set_accessible_label (self->loaded_check, _("Loaded results"));
+      self->all_pages_check = gtk_check_button_new_with_mnemonic (_("_All pages of the query"));
+      gtk_widget_set_name (self->all_pages_check, "all-pages");
+      set_accessible_label (self->all_pages_check, _("All pages"));
+      gtk_check_button_set_group (GTK_CHECK_BUTTON (self->all_pages_check),
+                                  GTK_CHECK_BUTTON (self->loaded_check));
+      gtk_widget_set_sensitive (self->loaded_check, self->loaded_items != NULL);
+      gtk_widget_set_sensitive (self->all_pages_check, self->request != NULL);
+      if (self->loaded_items != NULL)
+        gtk_check_button_set_active (GTK_CHECK_BUTTON (self->loaded_check), TRUE);
+      else
+        gtk_check_button_set_active (GTK_CHECK_BUTTON (self->all_pages_check), TRUE);
+      gtk_box_append (GTK_BOX (source_box), self->loaded_check);
+      gtk_box_append (GTK_BOX (source_box), self->all_pages_check);
+      gtk_grid_attach (GTK_GRID (grid), field_label (_("Export"), self->loaded_check), 0, row,
+                       1, 1);
+      gtk_grid_attach (GTK_GRID (grid), source_box, 1, row++, 1, 1);
+    }
+
+  g_signal_connect_swapped (self->format_dropdown, "notify::selected",
+                            G_CALLBACK (format_changed_cb), self);
+
+  self->error_label = wrapping_label ("");
+  gtk_widget_set_name (self->error_label, "error");
+  gtk_widget_add_css_class (self->error_label, "error");
+  gtk_widget_set_visible (self->error_label, FALSE);
+  gtk_box_append (GTK_BOX (body), self->error_label);
+
+  self->progress_bar = gtk_progress_bar_new ();
+  gtk_widget_set_name (self->progress_bar, "progress");
+  set_accessible_label (self->progress_bar, _("Progress"));
+  gtk_widget_set_visible (self->progress_bar, FALSE);
+  gtk_box_append (GTK_BOX (body), self->progress_bar);
+  self->counts_label = wrapping_label ("");
+  gtk_widget_set_name (self->counts_label, "counts");
+  gtk_widget_add_css_class (self->counts_label, "dim-label");
+  gtk_box_append (GTK_BOX (body), self->counts_label);
+
+  self->summary_label = wrapping_label ("");
+  gtk_widget_set_name (self->summary_label, "summary");
+  gtk_label_set_selectable (GTK_LABEL (self->summary_label), TRUE);
+  gtk_widget_add_css_class (self->summary_label, "heading");
+  gtk_widget_set_visible (self->summary_label, FALSE);
+  gtk_box_append (GTK_BOX (body), self->summary_label);
+
+  self->rows_list = gtk_list_box_new ();
+  gtk_widget_set_name (self->rows_list, "rejected-rows");
+  gtk_list_box_set_selection_mode (GTK_LIST_BOX (self->rows_list), GTK_SELECTION_NONE);
+  gtk_widget_add_css_class (self->rows_list, "boxed-list");
+  set_accessible_label (self->rows_list, _("Rejected rows"));
+  self->rows_scroller = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->rows_scroller), self->rows_list);
+  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (self->rows_scroller), 160);
+  gtk_widget_set_vexpand (self->rows_scroller, TRUE);
+  gtk_widget_set_visible (self->rows_scroller, FALSE);
+  gtk_box_append (GTK_BOX (body), self->rows_scroller);
+
+  gtk_widget_set_halign (buttons, GTK_ALIGN_END);
+  self->cancel_button = gtk_button_new_with_mnemonic (_("_Close"));
+  gtk_widget_set_name (self->cancel_button, "cancel");
+  set_accessible_label (self->cancel_button, _("Close"));
+  g_signal_connect_swapped (self->cancel_button, "clicked", G_CALLBACK (cancel_clicked_cb), self);
+  self->start_button = gtk_button_new_with_mnemonic (import ? _("_Import") : _("_Export"));
+  gtk_widget_set_name (self->start_button, import ? "import" : "export");
+  set_accessible_label (self->start_button, import ? _("Import") : _("Export"));
+  gtk_widget_add_css_class (self->start_button, "suggested-action");
+  g_signal_connect_swapped (self->start_button, "clicked", G_CALLBACK (start_clicked_cb), self);
+  gtk_box_append (GTK_BOX (buttons), self->cancel_button);
+  gtk_box_append (GTK_BOX (buttons), self->start_button);
+  gtk_box_append (GTK_BOX (body), buttons);
+
+  update_format_options (self);
+}
+
+static DynoTransferDialog *
+transfer_dialog_new (GtkWindow     *parent,
+                     DynoBackend   *backend,
+                     DynoTableInfo *info,
+                     Mode           mode)
+{
+  DynoTransferDialog *self = g_object_new (DYNO_TYPE_TRANSFER_DIALOG,
+                                           "modal", parent != NULL,
+                                           "transient-for", parent,
+                                           "destroy-with-parent", TRUE,
+                                           NULL);
+
+  self->mode = mode;
+  self->backend = g_object_ref (backend);
+  self->info = dyno_table_info_ref (info);
+  return self;
+}
+
+GtkWidget *
+dyno_import_dialog_new (GtkWindow     *parent,
+                        DynoBackend   *backend,
+                        DynoTableInfo *info)
+{
+  DynoTransferDialog *self;
+
+  g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
+  g_return_val_if_fail (DYNO_IS_BACKEND (backend), NULL);
+  g_return_val_if_fail (info != NULL, NULL);
+
+  self = transfer_dialog_new (parent, backend, info, MODE_IMPORT);
+  build (self);
+  return GTK_WIDGET (self);
+}
+
+GtkWidget *
+dyno_export_dialog_new (GtkWindow         *parent,
+                        DynoBackend       *backend,
+                        DynoTableInfo     *info,
+                        GListModel        *loaded_items,
+                        const DynoRequest *request)
+{
+  DynoTransferDialog *self;
+
+  g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
+  g_return_val_if_fail (DYNO_IS_BACKEND (backend), NULL);
+  g_return_val_if_fail (info != NULL, NULL);
+  g_return_val_if_fail (loaded_items == NULL || G_IS_LIST_MODEL (loaded_items), NULL);
+  g_return_val_if_fail (loaded_items != NULL || request != NULL, NULL);
+
+  self = transfer_dialog_new (parent, backend, info, MODE_EXPORT);
+  if (loaded_items != NULL)
+    self->loaded_items = g_object_ref (loaded_items);
+  if (request != NULL)
+    self->request = dyno_request_copy (request);
+  build (self);
+  return GTK_WIDGET (self);
+}
+
+gboolean
+dyno_transfer_dialog_get_running (DynoTransferDialog *self)
+{
+  g_return_val_if_fail (DYNO_IS_TRANSFER_DIALOG (self), FALSE);
+  return self->cancellable != NULL;
+}
+
+const char *
+dyno_transfer_dialog_get_summary (DynoTransferDialog *self)
+{
+  g_return_val_if_fail (DYNO_IS_TRANSFER_DIALOG (self), NULL);
+  return self->summary;
+}
+
+DynoImportJob *
+dyno_transfer_dialog_get_import_job (DynoTransferDialog *self)
+{
+  g_return_val_if_fail (DYNO_IS_TRANSFER_DIALOG (self), NULL);
+  return self->import_job;
+}
+
+/* ---- sample schemas ----------------------------------------------------------------------- */
+
+struct _DynoSamplesDialog
+{
+  AdwWindow         parent_instance;
+
+  DynoBackend      *backend;
+  GPtrArray        *samples;
+  guint             poll_interval_ms;
+  GCancellable     *cancellable;
+  DynoSampleLoader *loader;
+  char             *summary;
+  gboolean          disposed;   /* see DynoTransferDialog */
+
+  GtkWidget        *list;
+  GtkWidget        *error_label;
+  GtkWidget        *progress_bar;
+  GtkWidget        *status_label;
+  GtkWidget        *summary_label;
+  GtkWidget        *cancel_button;
+  GtkWidget        *load_button;
+};
+
+enum {
+  TABLES_CHANGED,
+  N_SAMPLES_SIGNALS
+};
+
+static guint samples_signals[N_SAMPLES_SIGNALS];
+
+G_DEFINE_FINAL_TYPE (DynoSamplesDialog, dyno_samples_dialog, ADW_TYPE_WINDOW)
+
+static void
+dyno_samples_dialog_dispose (GObject *object)
+{
+  DynoSamplesDialog *self = DYNO_SAMPLES_DIALOG (object);
+
+  self->disposed = TRUE;
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+
+  G_OBJECT_CLASS (dyno_samples_dialog_parent_class)->dispose (object);
+}
+
+static void
+dyno_samples_dialog_finalize (GObject *object)
+{
+  DynoSamplesDialog *self = DYNO_SAMPLES_DIALOG (object);
+
+  g_clear_object (&self->backend);
+  g_clear_pointer (&self->samples, g_ptr_array_unref);
+  g_clear_object (&self->cancellable);
+  g_clear_object (&self->loader);
+  g_free (self->summary);
+
+  G_OBJECT_CLASS (dyno_samples_dialog_parent_class)->finalize (object);
+}
+
+static void
+dyno_samples_dialog_class_init (DynoSamplesDialogClass *klass)
+{
+  GObjectClass *object_class = G_OBJECT_CLASS (klass);
+
+  object_class->dispose = dyno_samples_dialog_dispose;
+  object_class->finalize = dyno_samples_dialog_finalize;
+
+  samples_signals[TABLES_CHANGED] =
+    g_signal_new ("tables-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                  NULL, G_TYPE_NONE, 0);
+}
+
+static void
+dyno_samples_dialog_init (DynoSamplesDialog *self)
+{
+  self->poll_interval_ms = 500;
+}
+
+static void
+samples_set_running (DynoSamplesDialog *self,
+                     gboolean           running)
+{
+  gtk_widget_set_sensitive (self->load_button, !running && self->samples != NULL);
+  gtk_button_set_label (GTK_BUTTON (self->cancel_button), running ? _("_Cancel") : _("_Close"));
+  set_accessible_label (self->cancel_button, running ? _("Cancel") : _("Close"));
+  gtk_widget_set_sensitive (self->cancel_button, TRUE);
+}
+
+static void
+samples_progress_cb (DynoSampleLoader  *loader,
+                     const char        *sample,
+                     const char        *message,
+                     DynoSamplesDialog *self)
+{
+  guint total = dyno_sample_loader_get_n_total (loader);
+
+  if (self->disposed)
+    return;
+  gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar),
+                                 total > 0 ? (double) dyno_sample_loader_get_n_done (loader)
+                                             / (double) total : 0);
+  gtk_label_set_text (GTK_LABEL (self->status_label), message);
+}
+
+static void
+samples_done_cb (GObject      *source,
+                 GAsyncResult *result,
+                 gpointer      user_data)
+{
+  g_autoptr(DynoSamplesDialog) self = weak_ref_steal (user_data);
+  DynoSampleLoader *loader = DYNO_SAMPLE_LOADER (source);
+  g_autoptr(GError) error = NULL;
+  GPtrArray *results;
+  gboolean changed = FALSE;
+  gboolean ok;
+
+  ok = dyno_sample_loader_run_finish (loader, result, &error);
+  results = dyno_sample_loader_get_results (loader);
+  for (guint i = 0; i < results->len; i++)
+    {
+      DynoSampleResult *res = g_ptr_array_index (results, i);
+
+      if (res->created || res->n_items > 0)
+        changed = TRUE;
+    }
+  if (self == NULL || self->disposed)
+    {
+      /* closed while loading: the tables that were made still need the sidebar */
+      if (changed && self != NULL)
+        g_signal_emit (self, samples_signals[TABLES_CHANGED], 0);
+      return;
+    }
+
+  g_free (self->summary);
+  self->summary = dyno_sample_loader_dup_summary (loader);
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      g_autofree char *text = g_strdup_printf ("%s%s%s", self->summary,
+                                               *self->summary != '\0' ? "\n" : "",
+                                               _("Cancelled: the other samples were not loaded."));
+      g_free (self->summary);
+      self->summary = g_steal_pointer (&text);
+    }
+  gtk_label_set_text (GTK_LABEL (self->summary_label), self->summary);
+  gtk_widget_set_visible (self->summary_label, TRUE);
+  gtk_label_set_text (GTK_LABEL (self->status_label), "");
+  if (ok)
+    gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), 1.0);
+  g_clear_object (&self->cancellable);
+  samples_set_running (self, FALSE);
+  if (changed)
+    g_signal_emit (self, samples_signals[TABLES_CHANGED], 0);
+}
+
+static void
+samples_load_clicked_cb (DynoSamplesDialog *self)
+{
+  if (self->cancellable != NULL || self->samples == NULL)
+    return;
+
+  g_clear_object (&self->loader);
+  self->loader = dyno_sample_loader_new (self->backend, self->samples);
+  dyno_sample_loader_set_polling (self->loader, self->poll_interval_ms, 240);
+  g_signal_connect_object (self->loader, "progress", G_CALLBACK (samples_progress_cb), self, 0);
+  self->cancellable = g_cancellable_new ();
+  gtk_widget_set_visible (self->progress_bar, TRUE);
+  gtk_widget_set_visible (self->summary_label, FALSE);
+  gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), 0);
+  samples_set_running (self, TRUE);
+  dyno_sample_loader_run_async (self->loader, self->cancellable, samples_done_cb,
+                                weak_ref_new (self));
+}
+
+static void
+samples_cancel_clicked_cb (DynoSamplesDialog *self)
+{
+  if (self->cancellable != NULL)
+    {
+      g_cancellable_cancel (self->cancellable);
+      gtk_widget_set_sensitive (self->cancel_button, FALSE);
+      return;
+    }
+  gtk_window_destroy (GTK_WINDOW (self));
+}
+
+GtkWidget *
+dyno_samples_dialog_new (GtkWindow   *parent,
+                         DynoBackend *backend)
+{
+  DynoSamplesDialog *self;
+  GtkWidget *toolbar, *header, *body, *buttons, *scroller;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *where = NULL;
+  g_autofree char *intro = NULL;
+
+  g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
+  g_return_val_if_fail (DYNO_IS_BACKEND (backend), NULL);
+
+  self = g_object_new (DYNO_TYPE_SAMPLES_DIALOG,
+                       "modal", parent != NULL,
+                       "transient-for", parent,
+                       "destroy-with-parent", TRUE,
+                       "title", _("Sample Schemas"),
+                       "default-width", 560,
+                       NULL);
+  self->backend = g_object_ref (backend);
+  self->samples = dyno_samples_load_resource (SAMPLES_RESOURCE, &error);
+
+  toolbar = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  header = adw_header_bar_new ();
+  body = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
+  gtk_widget_set_margin_start (body, 18);
+  gtk_widget_set_margin_end (body, 18);
+  gtk_widget_set_margin_top (body, 12);
+  gtk_widget_set_margin_bottom (body, 18);
+  gtk_box_append (GTK_BOX (toolbar), header);
+  gtk_box_append (GTK_BOX (toolbar), body);
+  adw_window_set_content (ADW_WINDOW (self), toolbar);
+
+  where = dyno_backend_dup_description (backend);
+  intro = g_strdup_printf (_("Creates the four example tables on %s and writes their "
+                             "representative items. A table that exists already is left as "
+                             "it is and only gets the sample's items written again."),
+                           where != NULL ? where : _("this connection"));
+  gtk_box_append (GTK_BOX (body), wrapping_label (intro));
+
+  self->list = gtk_list_box_new ();
+  gtk_widget_set_name (self->list, "samples");
+  gtk_list_box_set_selection_mode (GTK_LIST_BOX (self->list), GTK_SELECTION_NONE);
+  gtk_widget_add_css_class (self->list, "boxed-list");
+  set_accessible_label (self->list, _("Sample schemas"));
+  for (const char * const *name = dyno_samples_get_names (); *name != NULL; name++)
+    {
+      GtkWidget *row = adw_action_row_new ();
+      g_autofree char *title = g_strdup_printf ("%s (%s)", dyno_samples_get_title (*name), *name);
+
+      /* descriptions hold '<' and '&' */
+      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
+      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
+      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), dyno_samples_get_description (*name));
+      gtk_list_box_append (GTK_LIST_BOX (self->list), row);
+    }
+  scroller = gtk_scrolled_window_new ();
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), self->list);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
+  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scroller), 360);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scroller), 480);
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER,
+                                  GTK_POLICY_AUTOMATIC);
+  gtk_box_append (GTK_BOX (body), scroller);
+
+  self->error_label = wrapping_label (error != NULL ? error->message : "");
+  gtk_widget_set_name (self->error_label, "error");
+  gtk_widget_add_css_class (self->error_label, "error");
+  gtk_widget_set_visible (self->error_label, error != NULL);
+  gtk_box_append (GTK_BOX (body), self->error_label);
+
+  self->progress_bar = gtk_progress_bar_new ();
+  gtk_widget_set_name (self->progress_bar, "progress");
+  set_accessible_label (self->progress_bar, _("Progress"));
+  gtk_widget_set_visible (self->progress_bar, FALSE);
+  gtk_box_append (GTK_BOX (body), self->progress_bar);
+  self->status_label = wrapping_label ("");
+  gtk_widget_set_name (self->status_label, "status");
+  gtk_widget_add_css_class (self->status_label, "dim-label");
+  gtk_box_append (GTK_BOX (body), self->status_label);
+  self->summary_label = wrapping_label ("");
+  gtk_widget_set_name (self->summary_label, "summary");
+  gtk_label_set_selectable (GTK_LABEL (self->summary_label), TRUE);
+  gtk_widget_set_visible (self->summary_label, FALSE);
+  gtk_box_append (GTK_BOX (body), self->summary_label);
+
+  buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  gtk_widget_set_halign (buttons, GTK_ALIGN_END);
+  self->cancel_button = gtk_button_new_with_mnemonic (_("_Close"));
+  gtk_widget_set_name (self->cancel_button, "cancel");
+  g_signal_connect_swapped (self->cancel_button, "clicked",
+                            G_CALLBACK (samples_cancel_clicked_cb), self);
+  self->load_button = gtk_button_new_with_mnemonic (_("_Load Sample Schemas"));
+  gtk_widget_set_name (self->load_button, "load-samples");
+  set_accessible_label (self->load_button, _("Load sample schemas"));
+  gtk_widget_add_css_class (self->load_button, "suggested-action");
+  g_signal_connect_swapped (self->load_button, "clicked", G_CALLBACK (samples_load_clicked_cb),
+                            self);
+  gtk_box_append (GTK_BOX (buttons), self->cancel_button);
+  gtk_box_append (GTK_BOX (buttons), self->load_button);
+  gtk_box_append (GTK_BOX (body), buttons);
+  samples_set_running (self, FALSE);
+
+  return GTK_WIDGET (self);
+}
+
+void
+dyno_samples_dialog_set_poll_interval (DynoSamplesDialog *self,
+                                       guint              interval_ms)
+{
+  g_return_if_fail (DYNO_IS_SAMPLES_DIALOG (self));
+  self->poll_interval_ms = interval_ms;
+}
+
+gboolean
+dyno_samples_dialog_get_running (DynoSamplesDialog *self)
+{
+  g_return_val_if_fail (DYNO_IS_SAMPLES_DIALOG (self), FALSE);
+  return self->cancellable != NULL;
+}
+
+const char *
+dyno_samples_dialog_get_summary (DynoSamplesDialog *self)
+{
+  g_return_val_if_fail (DYNO_IS_SAMPLES_DIALOG (self), NULL);
+  return self->summary;
+}
