@@ -157,7 +157,8 @@ group_from (DynoPartitionModel *self,
 {
   guint n = g_list_model_get_n_items (self->items);
   guint first_new = self->partitions->len;
-  g_autoptr(GHashTable) grown = g_hash_table_new (NULL, NULL);
+  g_autoptr(GHashTable) grown = g_hash_table_new_full (NULL, NULL, NULL,
+                                                       (GDestroyNotify) g_ptr_array_unref);
 
   for (guint i = start; i < n; i++)
     {
@@ -176,11 +177,36 @@ group_from (DynoPartitionModel *self,
           g_hash_table_insert (self->by_key, partition->key_text, partition);
         }
 
-      /* Appending to the partition's store notifies its own row in the tree. */
-      g_list_store_append (partition->items, object);
+      {
+        GPtrArray *added = g_hash_table_lookup (grown, partition);
+
+        if (added == NULL)
+          {
+            added = g_ptr_array_new_with_free_func (g_object_unref);
+            g_hash_table_insert (grown, partition, added);
+          }
+        g_ptr_array_add (added, g_object_ref (object));
+      }
       partition->size += dyno_item_get_size (item);
-      g_hash_table_add (grown, partition);
     }
+
+  /* One items-changed per partition and page, not one per item: each goes through the tree
+   * model, the selection and the list view. */
+  {
+    GHashTableIter iter;
+    gpointer key, value;
+
+    g_hash_table_iter_init (&iter, grown);
+    while (g_hash_table_iter_next (&iter, &key, &value))
+      {
+        DynoPartition *partition = key;
+        GPtrArray *added = value;
+
+        g_list_store_splice (partition->items,
+                             g_list_model_get_n_items (G_LIST_MODEL (partition->items)), 0,
+                             added->pdata, added->len);
+      }
+  }
 
   self->n_seen = n;
 
