@@ -204,7 +204,8 @@ update_chips (DynoCollectionView *self)
       guint count = GPOINTER_TO_UINT (g_hash_table_lookup (self->entities, entity));
       g_autofree char *label = g_strdup_printf ("%s %u", entity, count);
       g_autofree char *css = g_strdup_printf ("dyno-entity-%u", dyno_insight_entity_color (entity));
-      g_autofree char *tooltip = g_strdup_printf (_("Query only %s items: begins_with(%s, \"%s%c\")"),
+      g_autofree char *tooltip =
+        g_strdup_printf (_("Query only %s items: begins_with(%s, \"%s%c\")"),
                                                   entity, entity_key_name (self), entity,
                                                   self->delimiter);
       GtkWidget *button = gtk_button_new_with_label (label);
@@ -242,12 +243,15 @@ setup_cell_cb (GtkSignalListItemFactory *factory,
                GtkListItem              *list_item,
                gpointer                  user_data)
 {
-  GtkWidget *label = gtk_label_new (NULL);
+  /* GtkInscription (GTK 4.8) is made for list cells: its size comes from its character
+   * counts, not from laying out its text, so binding new rows costs no text measuring. */
+  GtkWidget *cell = gtk_inscription_new (NULL);
 
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_single_line_mode (GTK_LABEL (label), TRUE);
-  gtk_list_item_set_child (list_item, label);
+  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (cell),
+                                     GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_END);
+  gtk_inscription_set_xalign (GTK_INSCRIPTION (cell), 0);
+  gtk_inscription_set_nat_chars (GTK_INSCRIPTION (cell), 16);
+  gtk_list_item_set_child (list_item, cell);
 }
 
 static void
@@ -256,19 +260,21 @@ bind_cell_cb (GtkSignalListItemFactory *factory,
               gpointer                  user_data)
 {
   const char *attribute = user_data;
-  GtkWidget *label = gtk_list_item_get_child (list_item);
+  GtkWidget *cell = gtk_list_item_get_child (list_item);
   DynoItem *item = row_item (list_item);
   const DynoValue *value = item ? dyno_item_lookup (item, attribute) : NULL;
   g_autofree char *text = value_to_cell_text (value);
   gboolean numeric = value != NULL && dyno_value_get_kind (value) == DYNO_VALUE_N;
 
-  gtk_label_set_label (GTK_LABEL (label), text);
+  gtk_inscription_set_text (GTK_INSCRIPTION (cell), text);
+  /* GTK 4.8 does not read an inscription's text to assistive technologies: say it */
+  gtk_accessible_update_property (GTK_ACCESSIBLE (cell), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
   /* Numbers are right-aligned so their magnitudes line up. */
-  gtk_label_set_xalign (GTK_LABEL (label), numeric ? 1.0 : 0.0);
+  gtk_inscription_set_xalign (GTK_INSCRIPTION (cell), numeric ? 1.0 : 0.0);
   if (value == NULL)
-    gtk_widget_remove_css_class (label, "numeric");
+    gtk_widget_remove_css_class (cell, "numeric");
   else if (numeric)
-    gtk_widget_add_css_class (label, "numeric");
+    gtk_widget_add_css_class (cell, "numeric");
 }
 
 /* The first column: the partition (with its count and size) or the item's sort key, its
@@ -300,6 +306,56 @@ setup_key_cb (GtkSignalListItemFactory *factory,
 }
 
 static void
+update_partition_count (GtkWidget     *count,
+                        DynoPartition *partition)
+{
+  guint n = dyno_partition_get_n_items (partition);
+  g_autofree char *size = g_format_size (dyno_partition_get_size (partition));
+  g_autofree char *text = g_strdup_printf (g_dngettext (NULL, "%u item · %s",
+                                                        "%u items · %s", n),
+                                           n, size);
+
+  gtk_label_set_label (GTK_LABEL (count), text);
+}
+
+static void
+partition_items_changed_cb (GListModel  *items,
+                            guint        position,
+                            guint        removed,
+                            guint        added,
+                            GtkListItem *list_item)
+{
+  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
+  g_autoptr(GObject) object = row ? gtk_tree_list_row_get_item (row) : NULL;
+  GtkWidget *expander = gtk_list_item_get_child (list_item);
+  GtkWidget *box = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander));
+  GtkWidget *count = gtk_widget_get_last_child (box);
+
+  if (object != NULL && DYNO_IS_PARTITION (object))
+    update_partition_count (count, DYNO_PARTITION (object));
+}
+
+static void
+unwatch_partition (GtkListItem *list_item)
+{
+  GListModel *watched = g_object_get_data (G_OBJECT (list_item), "dyno-watched");
+
+  if (watched != NULL)
+    {
+      g_signal_handlers_disconnect_by_func (watched, partition_items_changed_cb, list_item);
+      g_object_set_data (G_OBJECT (list_item), "dyno-watched", NULL);
+    }
+}
+
+static void
+unbind_key_cb (GtkSignalListItemFactory *factory,
+               GtkListItem              *list_item,
+               gpointer                  user_data)
+{
+  unwatch_partition (list_item);
+}
+
+static void
 bind_key_cb (GtkSignalListItemFactory *factory,
              GtkListItem              *list_item,
              gpointer                  user_data)
@@ -320,20 +376,23 @@ bind_key_cb (GtkSignalListItemFactory *factory,
       gtk_widget_remove_css_class (tag, css);
     }
 
+  unwatch_partition (list_item);
   if (DYNO_IS_PARTITION (object))
     {
       DynoPartition *partition = DYNO_PARTITION (object);
-      guint n = dyno_partition_get_n_items (partition);
-      g_autofree char *size = g_format_size (dyno_partition_get_size (partition));
-      g_autofree char *text = g_strdup_printf (g_dngettext (NULL, "%u item · %s",
-                                                            "%u items · %s", n),
-                                               n, size);
+      GListModel *items = dyno_partition_get_items (partition);
 
       gtk_widget_set_visible (tag, FALSE);
       gtk_label_set_label (GTK_LABEL (label), dyno_partition_get_key_text (partition));
       gtk_widget_add_css_class (label, "heading");
-      gtk_label_set_label (GTK_LABEL (count), text);
+      update_partition_count (count, partition);
       gtk_widget_set_visible (count, TRUE);
+
+      /* pages keep adding items to a partition that is already on screen */
+      g_object_set_data_full (G_OBJECT (list_item), "dyno-watched", g_object_ref (items),
+                              g_object_unref);
+      g_signal_connect (items, "items-changed", G_CALLBACK (partition_items_changed_cb),
+                        list_item);
     }
   else
     {
@@ -756,6 +815,7 @@ build_ui (DynoCollectionView *self)
   factory = gtk_signal_list_item_factory_new ();
   g_signal_connect (factory, "setup", G_CALLBACK (setup_key_cb), self);
   g_signal_connect (factory, "bind", G_CALLBACK (bind_key_cb), self);
+  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_key_cb), self);
   column = gtk_column_view_column_new (_("Collection"), factory);
   gtk_column_view_column_set_resizable (column, TRUE);
   gtk_column_view_column_set_fixed_width (column, 300);
