@@ -213,6 +213,17 @@ dyno_conflict_dialog_new (GtkWindow *parent,
 
   add_names (names, seen, theirs);
   add_names (names, seen, mine);
+  /* what differs first (in item order), then what is the same: the answer is at the top */
+  {
+    g_autoptr(GPtrArray) ordered = g_ptr_array_sized_new (names->len);
+
+    for (guint pass = 0; pass < 2; pass++)
+      for (guint i = 0; i < names->len; i++)
+        if (g_hash_table_contains (changed, g_ptr_array_index (names, i)) == (pass == 0))
+          g_ptr_array_add (ordered, g_ptr_array_index (names, i));
+    g_ptr_array_set_size (names, 0);
+    g_ptr_array_extend_and_steal (names, g_steal_pointer (&ordered));
+  }
   for (guint i = 0; i < names->len; i++, row++)
     {
       const char *name = g_ptr_array_index (names, i);

@@ -11,7 +11,8 @@
 G_BEGIN_DECLS
 
 #define DYNO_TYPE_CONNECTION_DIALOG (dyno_connection_dialog_get_type ())
-G_DECLARE_FINAL_TYPE (DynoConnectionDialog, dyno_connection_dialog, DYNO, CONNECTION_DIALOG, AdwWindow)
+G_DECLARE_FINAL_TYPE (DynoConnectionDialog, dyno_connection_dialog, DYNO, CONNECTION_DIALOG,
+                      AdwWindow)
 
 /* @connection NULL: a new connection. */
 DynoConnectionDialog *dyno_connection_dialog_new (GtkWindow      *parent,

@@ -356,7 +356,7 @@ dyno_delete_items_run (GtkWindow           *parent,
   gtk_widget_set_name (dialog, "delete-confirm");
   adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
                                     "cancel", _("_Cancel"),
-                                    "delete", _("_Delete items"),
+                                    "delete", ngettext ("_Delete Item", "_Delete Items", n),
                                     NULL);
   adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "delete",
                                               ADW_RESPONSE_DESTRUCTIVE);

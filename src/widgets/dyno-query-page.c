@@ -9,12 +9,15 @@
 #include "dyno-builder-form.h"
 #include "dyno-code-view.h"
 #include "dyno-collection-view.h"
+#include "dyno-delete-items.h"
 #include "dyno-http-backend.h"
 #include "dyno-http-error.h"
+#include "dyno-item-editor.h"
 #include "dyno-json.h"
 #include "dyno-page-ledger.h"
 #include "dyno-query-page.h"
 #include "dyno-run.h"
+#include "dyno-transfer-dialog.h"
 #include "dyno-window.h"
 
 struct _DynoQueryPage
@@ -180,6 +183,29 @@ show_error (DynoQueryPage *self,
   gtk_stack_set_visible_child_name (GTK_STACK (self->results_stack), "error");
 }
 
+/* The item toolbar follows the selection: one item to edit or copy, any number to delete. */
+static void
+update_item_actions (DynoQueryPage *self)
+{
+  g_autoptr(GPtrArray) selected = dyno_collection_view_dup_selected_items (self->collection);
+  GListModel *items = dyno_collection_view_get_items (self->collection);
+  gboolean writable = self->backend != NULL && self->info != NULL;
+  gboolean loading = self->run != NULL && dyno_run_get_loading (self->run);
+
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "query.new-item", writable);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "query.edit-item",
+                                 writable && selected->len == 1);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "query.duplicate-item",
+                                 writable && selected->len == 1);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "query.delete-items",
+                                 writable && selected->len > 0 && !loading);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "query.import-items", writable);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "query.export-items",
+                                 self->backend != NULL &&
+                                 ((items != NULL && g_list_model_get_n_items (items) > 0) ||
+                                  dyno_builder_form_get_valid (self->form)));
+}
+
 static void
 run_notify_cb (DynoQueryPage *self)
 {
@@ -189,10 +215,12 @@ run_notify_cb (DynoQueryPage *self)
     show_error (self, error);
   else if (self->run != NULL && dyno_run_get_n_items (self->run) > 0)
     gtk_stack_set_visible_child_name (GTK_STACK (self->results_stack), "results");
-  else if (self->run != NULL && !dyno_run_get_loading (self->run) && dyno_run_get_n_pages (self->run) > 0)
+  else if (self->run != NULL && !dyno_run_get_loading (self->run) &&
+           dyno_run_get_n_pages (self->run) > 0)
     gtk_stack_set_visible_child_name (GTK_STACK (self->results_stack), "no-results");
 
   update_status (self);
+  update_item_actions (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
 }
 
@@ -218,6 +246,8 @@ form_changed_cb (DynoQueryPage *self)
       gtk_widget_set_tooltip_text (self->run_button, _("Run the request (Ctrl+Enter)"));
       gtk_label_set_label (GTK_LABEL (self->reason_label), "");
     }
+
+  update_item_actions (self);
 }
 
 static void
@@ -453,6 +483,184 @@ paste_request_activated (GtkWidget  *widget,
                                  clipboard_text_cb, g_object_ref (self));
 }
 
+/* ---- items: new, edit, duplicate, delete, import, export ------------------------------- */
+
+static void
+refresh_after_write (DynoQueryPage *self)
+{
+  /* What the table now holds is read again with the same request, so the view never shows
+   * an item as it was before the write. */
+  if (self->run != NULL || dyno_collection_view_get_items (self->collection) != NULL)
+    gtk_widget_activate_action (GTK_WIDGET (self), "query.run", NULL);
+}
+
+static void
+item_saved_cb (DynoQueryPage *self,
+               DynoItem      *item)
+{
+  toast (self, _("Item saved"));
+  refresh_after_write (self);
+}
+
+static void
+open_editor (DynoQueryPage      *self,
+             DynoItemEditorMode  mode)
+{
+  g_autoptr(GPtrArray) selected = dyno_collection_view_dup_selected_items (self->collection);
+  g_autoptr(GPtrArray) shown = g_ptr_array_new_with_free_func ((GDestroyNotify) dyno_item_unref);
+  GListModel *items = dyno_collection_view_get_items (self->collection);
+  DynoItem *loaded = NULL;
+  GtkWidget *editor;
+
+  if (self->backend == NULL || self->info == NULL)
+    return;
+
+  if (mode != DYNO_ITEM_EDITOR_NEW)
+    {
+      if (selected->len != 1)
+        return;
+      loaded = g_ptr_array_index (selected, 0);
+    }
+
+  /* the items on screen tell the editor where a new key will land */
+  if (items != NULL)
+    {
+      guint n = MIN (g_list_model_get_n_items (items), 5000);
+
+      for (guint i = 0; i < n; i++)
+        {
+          g_autoptr(DynoItemObject) object = g_list_model_get_item (items, i);
+
+          g_ptr_array_add (shown, dyno_item_ref (dyno_item_object_get_item (object)));
+        }
+    }
+
+  editor = dyno_item_editor_new (GTK_WINDOW (gtk_widget_get_root (GTK_WIDGET (self))),
+                                 self->backend, self->info, loaded, mode, shown,
+                                 endpoint_url (self), region (self));
+  g_signal_connect_object (editor, "saved", G_CALLBACK (item_saved_cb), self,
+                           G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (editor));
+}
+
+static void
+new_item_activated (GtkWidget  *widget,
+                    const char *action_name,
+                    GVariant   *param)
+{
+  open_editor (DYNO_QUERY_PAGE (widget), DYNO_ITEM_EDITOR_NEW);
+}
+
+static void
+edit_item_activated (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  open_editor (DYNO_QUERY_PAGE (widget), DYNO_ITEM_EDITOR_EDIT);
+}
+
+static void
+duplicate_item_activated (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *param)
+{
+  open_editor (DYNO_QUERY_PAGE (widget), DYNO_ITEM_EDITOR_DUPLICATE);
+}
+
+static void
+item_activated_cb (DynoQueryPage *self,
+                   DynoItem      *item)
+{
+  gtk_widget_activate_action (GTK_WIDGET (self), "query.edit-item", NULL);
+}
+
+static void
+items_deleted_cb (GPtrArray    *deleted_keys,
+                  guint         n_requested,
+                  gboolean      cancelled,
+                  const GError *error,
+                  gpointer      user_data)
+{
+  DynoQueryPage *self = user_data;
+
+  /* the dialog said what was deleted; the view reads the table again */
+  if (deleted_keys != NULL && deleted_keys->len > 0)
+    refresh_after_write (self);
+}
+
+static void
+delete_items_activated (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *param)
+{
+  DynoQueryPage *self = DYNO_QUERY_PAGE (widget);
+  g_autoptr(GPtrArray) selected = dyno_collection_view_dup_selected_items (self->collection);
+
+  if (self->backend == NULL || self->info == NULL || selected->len == 0)
+    return;
+
+  dyno_delete_items_run (GTK_WINDOW (gtk_widget_get_root (widget)), self->backend, self->info,
+                         selected, items_deleted_cb, g_object_ref (self), g_object_unref);
+}
+
+static void
+import_finished_cb (DynoQueryPage *self,
+                    gboolean       ok)
+{
+  /* written rows stay written after a Cancel too: show the table as it is now */
+  refresh_after_write (self);
+}
+
+static void
+import_items_activated (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *param)
+{
+  DynoQueryPage *self = DYNO_QUERY_PAGE (widget);
+  GtkWidget *dialog;
+
+  if (self->backend == NULL || self->info == NULL)
+    return;
+
+  dialog = dyno_import_dialog_new (GTK_WINDOW (gtk_widget_get_root (widget)), self->backend,
+                                   self->info);
+  g_signal_connect_object (dialog, "finished", G_CALLBACK (import_finished_cb), self,
+                           G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+export_items_activated (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *param)
+{
+  DynoQueryPage *self = DYNO_QUERY_PAGE (widget);
+  g_autoptr(DynoRequest) form_request = NULL;
+  const DynoRequest *request = NULL;
+  GtkWidget *dialog;
+
+  if (self->backend == NULL)
+    return;
+
+  /* "All pages" repeats the request that was run; before any run, the one in the form.
+   * GetItem has no pages: only what is shown can be exported. */
+  if (self->run != NULL)
+    {
+      request = dyno_run_get_request (self->run);
+    }
+  else if (dyno_builder_form_get_valid (self->form))
+    {
+      form_request = dyno_builder_form_dup_request (self->form);
+      if (form_request != NULL && form_request->operation != DYNO_OP_GET_ITEM)
+        request = form_request;
+    }
+
+  dialog = dyno_export_dialog_new (GTK_WINDOW (gtk_widget_get_root (widget)), self->backend,
+                                   self->info, dyno_collection_view_get_items (self->collection),
+                                   request);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
 static void
 entity_activated_cb (DynoQueryPage *self,
                      const char    *prefix)
@@ -503,6 +711,49 @@ new_status_page (const char *icon,
   adw_status_page_set_title (ADW_STATUS_PAGE (page), title);
   adw_status_page_set_description (ADW_STATUS_PAGE (page), description);
   return page;
+}
+
+static GtkWidget *
+new_tool_button (const char *icon,
+                 const char *action,
+                 const char *tooltip,
+                 const char *accessible)
+{
+  GtkWidget *button = gtk_button_new_from_icon_name (icon);
+
+  gtk_widget_add_css_class (button, "flat");
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
+  gtk_widget_set_tooltip_text (button, tooltip);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  accessible, -1);
+  return button;
+}
+
+static GtkWidget *
+new_item_toolbar (void)
+{
+  GtkWidget *bar = gtk_action_bar_new ();
+
+  gtk_action_bar_pack_start (GTK_ACTION_BAR (bar),
+                             new_tool_button ("list-add-symbolic", "query.new-item",
+                                              _("New Item (Ctrl+N)"), _("New item")));
+  gtk_action_bar_pack_start (GTK_ACTION_BAR (bar),
+                             new_tool_button ("document-edit-symbolic", "query.edit-item",
+                                              _("Edit Item"), _("Edit item")));
+  gtk_action_bar_pack_start (GTK_ACTION_BAR (bar),
+                             new_tool_button ("edit-copy-symbolic", "query.duplicate-item",
+                                              _("Duplicate Item"), _("Duplicate item")));
+  gtk_action_bar_pack_start (GTK_ACTION_BAR (bar),
+                             new_tool_button ("user-trash-symbolic", "query.delete-items",
+                                              _("Delete Selected Items (Delete)"),
+                                              _("Delete selected items")));
+  gtk_action_bar_pack_end (GTK_ACTION_BAR (bar),
+                           new_tool_button ("document-save-symbolic", "query.export-items",
+                                            _("Export Results…"), _("Export results")));
+  gtk_action_bar_pack_end (GTK_ACTION_BAR (bar),
+                           new_tool_button ("document-open-symbolic", "query.import-items",
+                                            _("Import Items…"), _("Import items")));
+  return bar;
 }
 
 static void
@@ -570,6 +821,7 @@ build_ui (DynoQueryPage *self)
   gtk_paned_set_end_child (GTK_PANED (self->paned), right);
 
   results = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
+  gtk_box_append (GTK_BOX (results), new_item_toolbar ());
   self->results_stack = gtk_stack_new ();
   gtk_widget_set_vexpand (self->results_stack, TRUE);
   gtk_stack_add_named (GTK_STACK (self->results_stack),
@@ -578,7 +830,8 @@ build_ui (DynoQueryPage *self)
                        "empty");
   gtk_stack_add_named (GTK_STACK (self->results_stack),
                        new_status_page ("edit-find-symbolic", _("No Results"),
-                                        _("No item matched. The filter is applied after the page is read: "
+                                        _("No item matched. The filter is applied after "
+                                          "the page is read: "
                                           "the ledger shows how many items were scanned.")),
                        "no-results");
   self->error_page = new_status_page ("dialog-error-symbolic", _("The request failed"), NULL);
@@ -634,6 +887,10 @@ build_ui (DynoQueryPage *self)
 
   g_signal_connect_object (self->form, "changed", G_CALLBACK (form_changed_cb), self,
                            G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->collection, "selection-changed",
+                           G_CALLBACK (update_item_actions), self, G_CONNECT_SWAPPED);
+  g_signal_connect_object (self->collection, "item-activated", G_CALLBACK (item_activated_cb),
+                           self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->collection, "entity-activated", G_CALLBACK (entity_activated_cb),
                            self, G_CONNECT_SWAPPED);
   g_signal_connect_object (self->collection, "attributes-changed",
@@ -715,6 +972,21 @@ dyno_query_page_class_init (DynoQueryPageClass *klass)
   gtk_widget_class_install_action (widget_class, "query.paste-request", NULL,
                                    paste_request_activated);
 
+  gtk_widget_class_install_action (widget_class, "query.new-item", NULL, new_item_activated);
+  gtk_widget_class_install_action (widget_class, "query.edit-item", NULL, edit_item_activated);
+  gtk_widget_class_install_action (widget_class, "query.duplicate-item", NULL,
+                                   duplicate_item_activated);
+  gtk_widget_class_install_action (widget_class, "query.delete-items", NULL,
+                                   delete_items_activated);
+  gtk_widget_class_install_action (widget_class, "query.import-items", NULL,
+                                   import_items_activated);
+  gtk_widget_class_install_action (widget_class, "query.export-items", NULL,
+                                   export_items_activated);
+
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_n, GDK_CONTROL_MASK,
+                                       "query.new-item", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Delete, 0, "query.delete-items",
+                                       NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Return, GDK_CONTROL_MASK, "query.run",
                                        NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_KP_Enter, GDK_CONTROL_MASK,

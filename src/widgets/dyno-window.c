@@ -8,9 +8,12 @@
 
 #include "dyno-application.h"
 #include "dyno-connection-dialog.h"
+#include "dyno-delete-table-dialog.h"
 #include "dyno-keyring.h"
 #include "dyno-query-page.h"
 #include "dyno-sidebar-node.h"
+#include "dyno-table-designer.h"
+#include "dyno-transfer-dialog.h"
 #include "dyno-window.h"
 
 struct _DynoWindow
@@ -55,7 +58,8 @@ create_children_cb (gpointer item,
   /* The search narrows the tables of every connection; indexes follow their table. */
   if (dyno_sidebar_node_get_kind (node) == DYNO_SIDEBAR_CONNECTION)
     return G_LIST_MODEL (gtk_filter_list_model_new (g_object_ref (children),
-                                                    g_object_ref (GTK_FILTER (self->table_filter))));
+                                                    g_object_ref (GTK_FILTER (
+                                                      self->table_filter))));
 
   return g_object_ref (children);
 }
@@ -83,13 +87,10 @@ setup_row_cb (GtkSignalListItemFactory *factory,
   gtk_widget_set_margin_top (box, 3);
   gtk_widget_set_margin_bottom (box, 3);
   gtk_widget_set_hexpand (box, TRUE);
-  /* connections only: edit or remove it */
+  /* connections and tables: their menu (labels set at bind) */
   gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (menu_button), "view-more-symbolic");
   gtk_widget_add_css_class (menu_button, "flat");
   gtk_widget_set_valign (menu_button, GTK_ALIGN_CENTER);
-  gtk_widget_set_tooltip_text (menu_button, _("Connection Menu"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (menu_button), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Connection menu"), -1);
   gtk_box_append (GTK_BOX (row), box);
   gtk_box_append (GTK_BOX (row), menu_button);
   gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), row);
@@ -110,21 +111,67 @@ update_row_labels (GtkListItem     *list_item,
   g_autofree char *accessible = NULL;
 
   gtk_widget_set_visible (menu_button,
-                          dyno_sidebar_node_get_kind (node) == DYNO_SIDEBAR_CONNECTION);
+                          dyno_sidebar_node_get_kind (node) == DYNO_SIDEBAR_CONNECTION ||
+                          dyno_sidebar_node_get_kind (node) == DYNO_SIDEBAR_TABLE);
   if (dyno_sidebar_node_get_kind (node) == DYNO_SIDEBAR_CONNECTION)
     {
       const char *id = dyno_connection_get_id (dyno_sidebar_node_get_connection (node));
       g_autoptr(GMenu) menu = g_menu_new ();
+      g_autoptr(GMenu) tables = g_menu_new ();
+      g_autoptr(GMenu) settings = g_menu_new ();
+      g_autoptr(GMenuItem) new_table = g_menu_item_new (_("_New Table…"), NULL);
+      g_autoptr(GMenuItem) samples = g_menu_item_new (_("Load _Sample Schemas…"), NULL);
       g_autoptr(GMenuItem) edit = g_menu_item_new (_("_Edit…"), NULL);
       g_autoptr(GMenuItem) remove = g_menu_item_new (_("_Remove"), NULL);
 
+      g_menu_item_set_action_and_target_value (new_table, "win.new-table",
+                                               g_variant_new_string (id));
+      g_menu_item_set_action_and_target_value (samples, "win.load-samples",
+                                               g_variant_new_string (id));
       g_menu_item_set_action_and_target_value (edit, "win.edit-connection",
                                                g_variant_new_string (id));
       g_menu_item_set_action_and_target_value (remove, "win.remove-connection",
                                                g_variant_new_string (id));
-      g_menu_append_item (menu, edit);
-      g_menu_append_item (menu, remove);
+      g_menu_append_item (tables, new_table);
+      g_menu_append_item (tables, samples);
+      g_menu_append_item (settings, edit);
+      g_menu_append_item (settings, remove);
+      g_menu_append_section (menu, NULL, G_MENU_MODEL (tables));
+      g_menu_append_section (menu, NULL, G_MENU_MODEL (settings));
       gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (menu_button), G_MENU_MODEL (menu));
+      gtk_widget_set_tooltip_text (menu_button, _("Connection Menu"));
+      gtk_accessible_update_property (GTK_ACCESSIBLE (menu_button), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      _("Connection menu"), -1);
+    }
+  else if (dyno_sidebar_node_get_kind (node) == DYNO_SIDEBAR_TABLE)
+    {
+      const char *id = dyno_connection_get_id (dyno_sidebar_node_get_connection (node));
+      const char *table = dyno_sidebar_node_get_table_name (node);
+      g_autoptr(GMenu) menu = g_menu_new ();
+      g_autoptr(GMenu) data = g_menu_new ();
+      g_autoptr(GMenu) danger = g_menu_new ();
+      g_autoptr(GMenuItem) add_index = g_menu_item_new (_("Add _Global Secondary Index…"), NULL);
+      g_autoptr(GMenuItem) import = g_menu_item_new (_("_Import Items…"), NULL);
+      g_autoptr(GMenuItem) delete = g_menu_item_new (_("_Delete Table…"), NULL);
+      g_autofree char *menu_name = NULL;
+
+      g_menu_item_set_action_and_target_value (add_index, "win.add-index",
+                                               g_variant_new ("(ss)", id, table));
+      g_menu_item_set_action_and_target_value (import, "win.import-items",
+                                               g_variant_new ("(ss)", id, table));
+      g_menu_item_set_action_and_target_value (delete, "win.delete-table",
+                                               g_variant_new ("(ss)", id, table));
+      g_menu_append_item (data, add_index);
+      g_menu_append_item (data, import);
+      g_menu_append_item (danger, delete);
+      g_menu_append_section (menu, NULL, G_MENU_MODEL (data));
+      g_menu_append_section (menu, NULL, G_MENU_MODEL (danger));
+      gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (menu_button), G_MENU_MODEL (menu));
+      gtk_widget_set_tooltip_text (menu_button, _("Table Menu"));
+      /* Translators: the accessible name of the menu button of one table in the sidebar */
+      menu_name = g_strdup_printf (_("Menu of table %s"), table);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (menu_button), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      menu_name, -1);
     }
 
   gtk_label_set_label (GTK_LABEL (title), dyno_sidebar_node_get_title (node));
@@ -258,7 +305,8 @@ update_title (DynoWindow *self)
 
   adw_window_title_set_title (self->window_title, adw_tab_page_get_title (page));
   adw_window_title_set_subtitle (self->window_title,
-                                 dyno_query_page_get_subtitle (DYNO_QUERY_PAGE (adw_tab_page_get_child (page))));
+                                 dyno_query_page_get_subtitle (
+                                   DYNO_QUERY_PAGE (adw_tab_page_get_child (page))));
 }
 
 static void
@@ -537,6 +585,267 @@ remove_connection_activated (GtkWidget  *widget,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+/* ---- tables: design, delete, samples, import -------------------------------------------- */
+
+/* The connection the user is working on: the current tab's, else the selected sidebar row's,
+ * else the only (first) one. */
+static DynoSidebarNode *
+current_connection_node (DynoWindow *self)
+{
+  AdwTabPage *page = adw_tab_view_get_selected_page (self->tab_view);
+  GtkSelectionModel *selection = gtk_list_view_get_model (self->sidebar_list);
+  DynoSidebarNode *node = NULL;
+  DynoConnection *connection = NULL;
+
+  if (page != NULL)
+    node = g_object_get_data (G_OBJECT (page), "dyno-sidebar-node");
+
+  if (node == NULL && GTK_IS_SINGLE_SELECTION (selection))
+    {
+      GtkTreeListRow *row =
+        gtk_single_selection_get_selected_item (GTK_SINGLE_SELECTION (selection));
+      g_autoptr(DynoSidebarNode) selected = row ? gtk_tree_list_row_get_item (row) : NULL;
+
+      if (selected != NULL)
+        connection = dyno_sidebar_node_get_connection (selected);
+    }
+  else if (node != NULL)
+    {
+      connection = dyno_sidebar_node_get_connection (node);
+    }
+
+  if (connection != NULL)
+    return find_connection_node (self, dyno_connection_get_id (connection), NULL);
+
+  if (g_list_model_get_n_items (G_LIST_MODEL (self->connections)) > 0)
+    {
+      g_autoptr(DynoSidebarNode) first = g_list_model_get_item (G_LIST_MODEL (self->connections),
+                                                                0);
+      return first;  /* the list keeps it */
+    }
+
+  return NULL;
+}
+
+static DynoSidebarNode *
+connection_node_for_param (DynoWindow *self,
+                           GVariant   *param,
+                           const char **table)
+{
+  const char *id = NULL;
+
+  if (param == NULL)
+    return current_connection_node (self);
+
+  if (g_variant_is_of_type (param, G_VARIANT_TYPE ("(ss)")))
+    g_variant_get (param, "(&s&s)", &id, table);
+  else
+    id = g_variant_get_string (param, NULL);
+
+  return find_connection_node (self, id, NULL);
+}
+
+static void
+tables_changed_cb (DynoWindow *self,
+                   const char *table_name,
+                   GtkWidget  *dialog)
+{
+  DynoSidebarNode *node = g_object_get_data (G_OBJECT (dialog), "dyno-node");
+
+  if (node != NULL)
+    dyno_sidebar_node_refresh (node, self->cancellable);
+}
+
+static void
+samples_changed_cb (DynoWindow *self,
+                    GtkWidget  *dialog)
+{
+  DynoSidebarNode *node = g_object_get_data (G_OBJECT (dialog), "dyno-node");
+
+  if (node != NULL)
+    dyno_sidebar_node_refresh (node, self->cancellable);
+}
+
+static gboolean
+require_backend (DynoWindow      *self,
+                 DynoSidebarNode *node)
+{
+  if (node == NULL)
+    {
+      dyno_window_add_toast (self, _("Add a connection first"));
+      return FALSE;
+    }
+
+  if (dyno_sidebar_node_get_backend (node) == NULL)
+    {
+      dyno_window_add_toast (self, _("This connection is not ready: test or edit it first"));
+      return FALSE;
+    }
+
+  return TRUE;
+}
+
+static void
+new_table_activated (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  DynoWindow *self = DYNO_WINDOW (widget);
+  DynoSidebarNode *node = connection_node_for_param (self, param, NULL);
+  GtkWidget *dialog;
+
+  if (!require_backend (self, node))
+    return;
+
+  dialog = dyno_table_designer_new (GTK_WINDOW (self), dyno_sidebar_node_get_backend (node),
+                                    NULL);
+  g_object_set_data_full (G_OBJECT (dialog), "dyno-node", g_object_ref (node), g_object_unref);
+  g_signal_connect_object (dialog, "table-created", G_CALLBACK (tables_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static DynoSidebarNode *
+table_node_for_param (DynoWindow       *self,
+                      GVariant         *param,
+                      DynoSidebarNode **connection_node)
+{
+  const char *table = NULL;
+  DynoSidebarNode *node = connection_node_for_param (self, param, &table);
+  g_autoptr(DynoSidebarNode) table_node = NULL;
+
+  *connection_node = node;
+  if (node == NULL || table == NULL)
+    return NULL;
+
+  table_node = find_table_node (dyno_sidebar_node_get_children (node), table);
+  return table_node;  /* the connection's children keep it */
+}
+
+static void
+add_index_activated (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  DynoWindow *self = DYNO_WINDOW (widget);
+  DynoSidebarNode *connection_node = NULL;
+  DynoSidebarNode *node = table_node_for_param (self, param, &connection_node);
+  GtkWidget *dialog;
+
+  if (!require_backend (self, connection_node) || node == NULL)
+    return;
+
+  if (dyno_sidebar_node_get_table_info (node) == NULL)
+    {
+      dyno_window_add_toast (self, _("The table’s schema is still being read; try again"));
+      return;
+    }
+
+  dialog = dyno_table_designer_new (GTK_WINDOW (self),
+                                    dyno_sidebar_node_get_backend (connection_node),
+                                    dyno_sidebar_node_get_table_info (node));
+  g_object_set_data_full (G_OBJECT (dialog), "dyno-node", g_object_ref (connection_node),
+                          g_object_unref);
+  g_signal_connect_object (dialog, "table-created", G_CALLBACK (tables_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+table_deleted_cb (DynoWindow *self,
+                  const char *table_name,
+                  GtkWidget  *dialog)
+{
+  DynoSidebarNode *node = g_object_get_data (G_OBJECT (dialog), "dyno-node");
+  DynoConnection *connection = dyno_sidebar_node_get_connection (node);
+  g_autofree char *message = NULL;
+
+  /* tabs on the deleted table (or its indexes) cannot run anything any more */
+  for (int i = adw_tab_view_get_n_pages (self->tab_view) - 1; i >= 0; i--)
+    {
+      AdwTabPage *page = adw_tab_view_get_nth_page (self->tab_view, i);
+      DynoSidebarNode *page_node = g_object_get_data (G_OBJECT (page), "dyno-sidebar-node");
+
+      if (page_node != NULL && dyno_sidebar_node_get_connection (page_node) == connection &&
+          g_strcmp0 (dyno_sidebar_node_get_table_name (page_node), table_name) == 0)
+        adw_tab_view_close_page (self->tab_view, page);
+    }
+
+  message = g_strdup_printf (_("Table “%s” deleted"), table_name);
+  dyno_window_add_toast (self, message);
+  dyno_sidebar_node_refresh (node, self->cancellable);
+}
+
+static void
+delete_table_activated (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *param)
+{
+  DynoWindow *self = DYNO_WINDOW (widget);
+  DynoSidebarNode *connection_node = NULL;
+  DynoSidebarNode *node = table_node_for_param (self, param, &connection_node);
+  GtkWidget *dialog;
+
+  if (!require_backend (self, connection_node) || node == NULL)
+    return;
+
+  dialog = dyno_delete_table_dialog_new (GTK_WINDOW (self),
+                                         dyno_sidebar_node_get_backend (connection_node),
+                                         dyno_sidebar_node_get_table_name (node));
+  g_object_set_data_full (G_OBJECT (dialog), "dyno-node", g_object_ref (connection_node),
+                          g_object_unref);
+  g_signal_connect_object (dialog, "table-deleted", G_CALLBACK (table_deleted_cb), self,
+                           G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+load_samples_activated (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *param)
+{
+  DynoWindow *self = DYNO_WINDOW (widget);
+  DynoSidebarNode *node = connection_node_for_param (self, param, NULL);
+  GtkWidget *dialog;
+
+  if (!require_backend (self, node))
+    return;
+
+  dialog = dyno_samples_dialog_new (GTK_WINDOW (self), dyno_sidebar_node_get_backend (node));
+  g_object_set_data_full (G_OBJECT (dialog), "dyno-node", g_object_ref (node), g_object_unref);
+  g_signal_connect_object (dialog, "tables-changed", G_CALLBACK (samples_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  /* closed half-way, some tables may exist already */
+  g_signal_connect_object (dialog, "destroy", G_CALLBACK (samples_changed_cb), self,
+                           G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+import_items_activated (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *param)
+{
+  DynoWindow *self = DYNO_WINDOW (widget);
+  DynoSidebarNode *connection_node = NULL;
+  DynoSidebarNode *node = table_node_for_param (self, param, &connection_node);
+  GtkWidget *dialog;
+
+  if (!require_backend (self, connection_node) || node == NULL)
+    return;
+
+  if (dyno_sidebar_node_get_table_info (node) == NULL)
+    {
+      dyno_window_add_toast (self, _("The table’s schema is still being read; try again"));
+      return;
+    }
+
+  dialog = dyno_import_dialog_new (GTK_WINDOW (self),
+                                   dyno_sidebar_node_get_backend (connection_node),
+                                   dyno_sidebar_node_get_table_info (node));
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
 static void
 refresh_activated (GtkWidget  *widget,
                    const char *action_name,
@@ -685,6 +994,16 @@ dyno_window_class_init (DynoWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.search-tables", NULL,
                                    search_tables_activated);
   gtk_widget_class_install_action (widget_class, "win.new-tab", NULL, new_tab_activated);
+  gtk_widget_class_install_action (widget_class, "win.new-table", "s", new_table_activated);
+  gtk_widget_class_install_action (widget_class, "win.new-table-here", NULL, new_table_activated);
+  gtk_widget_class_install_action (widget_class, "win.load-samples", "s", load_samples_activated);
+  gtk_widget_class_install_action (widget_class, "win.load-samples-here", NULL,
+                                   load_samples_activated);
+  gtk_widget_class_install_action (widget_class, "win.add-index", "(ss)", add_index_activated);
+  gtk_widget_class_install_action (widget_class, "win.import-items", "(ss)",
+                                   import_items_activated);
+  gtk_widget_class_install_action (widget_class, "win.delete-table", "(ss)",
+                                   delete_table_activated);
   gtk_widget_class_install_action (widget_class, "win.close-tab", NULL, close_tab_activated);
 }
 
