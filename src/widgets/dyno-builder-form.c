@@ -758,8 +758,9 @@ filter_row_build (FilterRow *row)
         list = dyno_value_from_plain_json (json, -1, NULL, &error);
         if (list == NULL || dyno_value_get_kind (list) != DYNO_VALUE_L)
           {
-            set_error (row->error_label, error ? error->message
-                                               : _("Write the values as a JSON array, e.g. [\"open\", \"paid\"]"));
+            set_error (row->error_label,
+                       error ? error->message
+                             : _("Write the values as a JSON array, e.g. [\"open\", \"paid\"]"));
             return NULL;
           }
         operands = g_ptr_array_new_with_free_func ((GDestroyNotify) dyno_expr_free);
@@ -1702,7 +1703,8 @@ update_target_label (DynoBuilderForm *self)
             projection = _("projects keys and some attributes");
         }
 
-      if (index != NULL && index->projection == DYNO_PROJECTION_INCLUDE && index->non_key_attributes)
+      if (index != NULL && index->projection == DYNO_PROJECTION_INCLUDE &&
+          index->non_key_attributes)
         {
           g_autofree char *attrs = g_strjoinv (", ", index->non_key_attributes);
           text = g_strdup_printf ("%s %s · %s (%s)", index && index->global ? _("GSI") : _("LSI"),
@@ -1786,21 +1788,26 @@ load_key_condition (DynoBuilderForm *self,
       if (pk != NULL && g_strcmp0 (dyno_path_get_attribute (operand->path), pk->name) == 0 &&
           part->kind == DYNO_EXPR_COMPARE && part->op.compare == DYNO_COMPARE_EQ)
         {
-          g_autofree char *text = key_value_to_text (((const DynoExpr *) g_ptr_array_index (part->args, 1))->value);
+          const DynoExpr *value = g_ptr_array_index (part->args, 1);
+          g_autofree char *text = key_value_to_text (value->value);
           set_entry_text (self->pk_entry, text);
         }
       else if (sk != NULL && g_strcmp0 (dyno_path_get_attribute (operand->path), sk->name) == 0)
         {
-          g_autofree char *text = key_value_to_text (((const DynoExpr *) g_ptr_array_index (part->args, 1))->value);
+          const DynoExpr *value = g_ptr_array_index (part->args, 1);
+          g_autofree char *text = key_value_to_text (value->value);
 
           set_entry_text (self->sk_entry, text);
           if (part->kind == DYNO_EXPR_BETWEEN)
             {
-              g_autofree char *text2 = key_value_to_text (((const DynoExpr *) g_ptr_array_index (part->args, 2))->value);
+              const DynoExpr *value2 = g_ptr_array_index (part->args, 2);
+              g_autofree char *text2 = key_value_to_text (value2->value);
+
               set_entry_text (self->sk_entry2, text2);
               select_sort_op (self, SORT_OP_BETWEEN);
             }
-          else if (part->kind == DYNO_EXPR_FUNCTION && part->op.function == DYNO_FUNCTION_BEGINS_WITH)
+          else if (part->kind == DYNO_EXPR_FUNCTION &&
+                   part->op.function == DYNO_FUNCTION_BEGINS_WITH)
             {
               select_sort_op (self, SORT_OP_BEGINS_WITH);
             }
@@ -2466,12 +2473,14 @@ dyno_builder_form_load_request (DynoBuilderForm   *self,
     load_filter (self, request->filter, &representable);
 
   {
-    g_autofree char *text = request->projection ? dyno_projection_to_inline (request->projection) : NULL;
+    g_autofree char *text = request->projection
+                            ? dyno_projection_to_inline (request->projection) : NULL;
     set_entry_text (self->projection_entry, text);
   }
 
-  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (request->scan_index_forward == DYNO_TRISTATE_FALSE
-                                                   ? self->descending_button : self->ascending_button),
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (request->scan_index_forward ==
+                                                   DYNO_TRISTATE_FALSE ? self->descending_button
+                                                                       : self->ascending_button),
                                 TRUE);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->limit_spin),
                              request->limit > 0 ? request->limit : 0);

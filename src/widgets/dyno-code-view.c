@@ -129,7 +129,8 @@ static void
 update_code (DynoCodeView *self)
 {
   const char *target = selected_target (self);
-  GtkSourceBuffer *buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->source_view)));
+  GtkTextView *view = GTK_TEXT_VIEW (self->source_view);
+  GtkSourceBuffer *buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (view));
   GtkSourceLanguageManager *languages = gtk_source_language_manager_get_default ();
   GtkSourceLanguage *language;
   DynoCodegenOptions options = { 0, };
@@ -193,7 +194,8 @@ update_style_scheme (DynoCodeView *self)
 {
   AdwStyleManager *manager = adw_style_manager_get_default ();
   GtkSourceStyleSchemeManager *schemes = gtk_source_style_scheme_manager_get_default ();
-  GtkSourceBuffer *buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->source_view)));
+  GtkTextView *view = GTK_TEXT_VIEW (self->source_view);
+  GtkSourceBuffer *buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (view));
   const char *id = adw_style_manager_get_dark (manager) ? "Adwaita-dark" : "Adwaita";
   GtkSourceStyleScheme *scheme = gtk_source_style_scheme_manager_get_scheme (schemes, id);
 

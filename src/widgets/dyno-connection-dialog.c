@@ -79,7 +79,8 @@ check_fields (DynoConnectionDialog *self)
     return g_strdup_printf (_("“%s” is not an AWS region name (like eu-west-1)"), region);
   if (kind == DYNO_CONNECTION_KEYS && row_text (self->access_key_row) == NULL)
     return g_strdup (_("Enter the access key ID"));
-  if (kind == DYNO_CONNECTION_KEYS && self->connection == NULL && row_text (self->secret_row) == NULL)
+  if (kind == DYNO_CONNECTION_KEYS && self->connection == NULL &&
+      row_text (self->secret_row) == NULL)
     return g_strdup (_("Enter the secret access key"));
 
   return NULL;
@@ -333,7 +334,8 @@ dyno_connection_dialog_init (DynoConnectionDialog *self)
   self->endpoint_row = entry_row (_("Endpoint URL"));
   gtk_editable_set_text (GTK_EDITABLE (self->endpoint_row), "http://localhost:8000");
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->endpoint_row);
-  self->region_row = entry_row (_("Region (e.g. eu-west-1; empty: from the profile or environment)"));
+  self->region_row =
+    entry_row (_("Region (e.g. eu-west-1; empty: from the profile or environment)"));
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->region_row);
   self->profile_row = entry_row (_("Profile (from ~/.aws/config)"));
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->profile_row);
@@ -392,7 +394,8 @@ dyno_connection_dialog_new (GtkWindow      *parent,
 {
   DynoConnectionDialog *self = g_object_new (DYNO_TYPE_CONNECTION_DIALOG,
                                              "transient-for", parent,
-                                             "application", parent ? gtk_window_get_application (parent) : NULL,
+                                             "application",
+                                             parent ? gtk_window_get_application (parent) : NULL,
                                              NULL);
 
   if (connection != NULL)

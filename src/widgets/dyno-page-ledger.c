@@ -93,8 +93,8 @@ setup_cb (GtkSignalListItemFactory *factory,
       gtk_widget_set_hexpand (label, TRUE);
       gtk_widget_add_css_class (copy, "flat");
       gtk_widget_set_tooltip_text (copy, _("Copy LastEvaluatedKey"));
-      gtk_accessible_update_property (GTK_ACCESSIBLE (copy),
-                                      GTK_ACCESSIBLE_PROPERTY_LABEL, _("Copy LastEvaluatedKey"), -1);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (copy), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      _("Copy LastEvaluatedKey"), -1);
       gtk_box_append (GTK_BOX (box), label);
       gtk_box_append (GTK_BOX (box), copy);
       gtk_list_item_set_child (list_item, box);
