@@ -1,0 +1,462 @@
+"""End-to-end for prototyping key schemas: the table designer, sample schemas, the item editor
+with safe writes, delete, import and export — the real app under Xvfb against DynamoDB Local,
+driven through AT-SPI as a person would.
+
+Run by meson as
+  with-ddb-local.sh with-keyring.sh with-xvfb.sh /usr/bin/python3 test_gui_data.py
+Every expectation is read back from DynamoDB Local itself (boto3 through ddb_local), not from
+the app.  Screenshots of each state go to $DYNO_GUI_ARTIFACTS.  Prints TAP; every step runs
+even when an earlier one failed.
+
+SPDX-License-Identifier: GPL-3.0-or-later
+"""
+
+import base64
+import json
+import os
+import re
+import sys
+import tempfile
+import time
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, os.pardir, "fixtures"))
+
+import ddb_local  # noqa: E402
+import dynogui  # noqa: E402
+from dynogui import (GuiError, choose, click, find, find_all, is_sensitive,  # noqa: E402
+                     name_of, set_text, table_headers, table_rows, text_of, wait_for)
+
+APP = os.environ["DYNOTABLE_APP"]
+ARTIFACTS = os.environ.get("DYNO_GUI_ARTIFACTS", os.path.join(os.getcwd(), "gui-artifacts"))
+
+results = []
+
+
+def check(name, fn):
+    try:
+        fn()
+        results.append((name, None))
+        print(f"ok {len(results)} - {name}", flush=True)
+    except Exception as e:  # a failed step is reported and the next one runs
+        results.append((name, e))
+        print(f"not ok {len(results)} - {name}", flush=True)
+        for line in traceback.format_exc().splitlines():
+            print(f"# {line}", flush=True)
+
+
+def shot(name, whole_screen=False):
+    dynogui.screenshot(os.path.join(ARTIFACTS, name + ".png"),
+                       None if whole_screen else APP_STATE["app"].frame)
+
+
+APP_STATE = {}
+
+
+def windows(app):
+    return [app.root.getChildAtIndex(i) for i in range(app.root.childCount)]
+
+
+def window_named(app, title, timeout=dynogui.DEFAULT_TIMEOUT):
+    return wait_for(lambda: next((w for w in windows(app)
+                                  if name_of(w) == title and dynogui.is_shown(w)), None),
+                    timeout=timeout, what=f"the window {title!r}")
+
+
+def window_gone(app, title, timeout=dynogui.DEFAULT_TIMEOUT):
+    wait_for(lambda: not any(name_of(w) == title and dynogui.is_shown(w) for w in windows(app)),
+             timeout=timeout, what=f"the window {title!r} to close")
+
+
+def dialog(app, heading_start, timeout=dynogui.DEFAULT_TIMEOUT):
+    return wait_for(lambda: next((w for w in windows(app) if w.getRoleName() == "dialog"
+                                  and name_of(w).startswith(heading_start)
+                                  and dynogui.is_shown(w)), None),
+                    timeout=timeout, what=f"the dialog {heading_start!r}")
+
+
+def open_menu(app, button_name):
+    menu = find(app.root, role="push button", name=button_name)
+    click(next(n for n in dynogui.walk(menu)
+               if n is not menu and n.getRoleName() in ("push button", "toggle button")))
+
+
+def sidebar_names(app):
+    sidebar = find(app.root, role="list", name="Tables")
+    return [name_of(n) for n in find_all(sidebar) if n.getRoleName() in ("tree item", "list item")]
+
+
+def sidebar_has(app, table, keys):
+    sidebar = find(app.root, role="list", name="Tables")
+    return find(sidebar, name=f"{table}, {keys}")
+
+
+def open_table(app, table, keys):
+    """Clicks the table in the sidebar and waits until the window's title names it."""
+    sidebar = find(app.root, role="list", name="Tables")
+    right_of_sidebar = dynogui.extents(sidebar).x + dynogui.extents(sidebar).width
+
+    def title_names_table():
+        return any(dynogui.extents(label).x >= right_of_sidebar
+                   for label in find_all(app.root, role="label", name=table))
+
+    dynogui.press_at(sidebar_has(app, table, keys))
+    try:
+        wait_for(title_names_table, timeout=5, what=f"the window title to name {table}")
+    except GuiError:
+        # the list may have been rebuilt under the pointer: once more, by the keyboard
+        dynogui.focus(sidebar_has(app, table, keys))
+        dynogui.key("Return")
+        wait_for(title_names_table, what=f"the window title to name {table}")
+
+
+def results_table(app):
+    return find(app.root, role="tree table", name="Results")
+
+
+def column(app, column_name):
+    table = results_table(app)
+    headers = table_headers(table)
+    if column_name not in headers:
+        return []
+    index = headers.index(column_name)
+    return [cells[index] for cells in table_rows(table) if index < len(cells) and cells[index]]
+
+
+def run_scan(app):
+    choose(app.root, "Operation", "Scan")
+    run = find(app.root, role="push button", name="Run")
+    wait_for(lambda: is_sensitive(run), what="Run to be sensitive")
+    click(run)
+
+
+def rerun(app):
+    run = find(app.root, role="push button", name="Run")
+    wait_for(lambda: is_sensitive(run), what="Run to be sensitive")
+    click(run)
+
+
+def described(root, description):
+    return wait_for(lambda: next((n for n in find_all(root)
+                                  if (n.description or "") == description), None),
+                    what=f"the widget described as {description!r}")
+
+
+def wire(value):
+    """@value as DynamoDB JSON text would carry it: binary as base64, sets in a fixed order."""
+    if isinstance(value, (bytes, bytearray)):
+        return base64.b64encode(value).decode()
+    if isinstance(value, dict):
+        out = {}
+        for k, v in value.items():
+            v = wire(v)
+            out[k] = sorted(v) if k in ("SS", "NS", "BS") else v
+        return out
+    if isinstance(value, list):
+        return [wire(v) for v in value]
+    return value
+
+
+def select_row(app, text):
+    """Clicks the results row that shows @text, as a person would."""
+    table = results_table(app)
+    cell = wait_for(lambda: next((n for n in dynogui.walk(table)
+                                  if n.getRoleName() in ("label", "table cell")
+                                  and text_of(n) == text and dynogui.is_shown(n)), None),
+                    what=f"the row showing {text!r}")
+    dynogui.press_at(cell)
+
+
+def labels(window):
+    return [text_of(label) for label in find_all(window, role="label")]
+
+
+def start(args, log_name):
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    return dynogui.App(APP, args, env=dict(os.environ),
+                       log_path=os.path.join(ARTIFACTS, log_name + ".log"))
+
+
+def main():
+    endpoint = ddb_local.endpoint()
+    c = ddb_local.client()
+    prefix = ddb_local.unique_prefix("gd")
+    designed = prefix + "orders"
+    app = None
+    try:
+        app = start(["--endpoint-url", endpoint], "app-data")
+        APP_STATE["app"] = app
+
+        # 1. Sample schemas in one click, on the current connection.
+        def samples():
+            open_menu(app, "Connection menu")
+            click(find(app.root, role="menu item", name="Load Sample Schemas…"))
+            window = window_named(app, "Sample Schemas")
+            shot("samples-dialog", whole_screen=True)
+            click(find(window, role="push button", name="Load sample schemas"))
+            names = set(ddb_local.sample_names())
+            wait_for(lambda: names <= set(c.list_tables()["TableNames"]), timeout=90,
+                     what="the four sample tables in DynamoDB Local")
+            for name in names:
+                want = len(ddb_local.sample_items(name))
+                wait_for(lambda: len(ddb_local.scan_all(name, c)) == want, timeout=60,
+                         what=f"{want} items in {name}")
+            # the dialog says it is done, then the sidebar lists them
+            wait_for(lambda: any("tenant" in text_of(l) for l in find_all(window, role="label")),
+                     what="the samples summary")
+            click(find(window, role="push button", name="Close"))
+            window_gone(app, "Sample Schemas")
+            sidebar_has(app, "tenant", "pk S · sk S")
+            sidebar_has(app, "file-tree", "PK S · SK S")
+
+        check("sample schemas load in one click and answer in the sidebar", samples)
+
+        def samples_answer():
+            # the seed query on the loaded sample: a folder and its descendants, in path order
+            open_table(app, "file-tree", "PK S · SK S")
+            set_text(find(app.root, role="text", name="Partition key value"), "DRIVE#a91")
+            choose(app.root, "Sort key condition", "begins with")
+            set_text(find(app.root, role="text", name="Sort key value"), "root/photos/")
+            rerun(app)
+            want = sorted((i["SK"]["S"] for i in ddb_local.sample_items("file-tree")
+                           if i["PK"]["S"] == "DRIVE#a91" and i["SK"]["S"].startswith("root/photos/")),
+                          key=lambda s: s.encode())
+            wait_for(lambda: column(app, "SK") == want, what="the file-tree rows in path order")
+            # one tab at a time: AT-SPI still reports the widgets of a tab in the background
+            dynogui.key_combo(["control"], "w")
+            find(app.root, role="label", name="No Table Open")
+
+        check("a loaded sample answers its seed query", samples_answer)
+
+        # 2. The table designer: every rule shown before sending, then the table as designed.
+        def designer_validation():
+            open_menu(app, "Connection menu")
+            click(find(app.root, role="menu item", name="New Table…"))
+            window = window_named(app, "New Table")
+            create = find(window, role="push button", name="Create table")
+            set_text(find(window, role="text", name="Table name"), "ab")
+            wait_for(lambda: any("3" in text_of(l) and "255" in text_of(l)
+                                 for l in find_all(window, role="label")),
+                     what="the table-name rule under the field")
+            assert not is_sensitive(create)
+            shot("designer-invalid", whole_screen=True)
+
+        check("designer: a bad table name is explained and Create is off", designer_validation)
+
+        def designer_create():
+            window = window_named(app, "New Table")
+            set_text(find(window, role="text", name="Table name"), designed)
+            set_text(find(window, role="text", name="Partition key name"), "customer")
+            set_text(find(window, role="text", name="Sort key name"), "orderDate")
+            click(find(window, role="push button", name="Add index"))
+            set_text(find(window, role="text", name="Index name"), "byStatus")
+            set_text(find(window, role="text", name="Index partition key name"), "status")
+            set_text(find(window, role="text", name="Index sort key name"), "orderDate")
+            create = find(window, role="push button", name="Create table")
+            wait_for(lambda: is_sensitive(create), what="Create to be sensitive")
+            shot("designer-valid", whole_screen=True)
+            click(create)
+            window_gone(app, "New Table", timeout=60)
+            d = c.describe_table(TableName=designed)["Table"]
+            keys = {k["KeyType"]: k["AttributeName"] for k in d["KeySchema"]}
+            assert keys == {"HASH": "customer", "RANGE": "orderDate"}, keys
+            gsis = {g["IndexName"]: g for g in d.get("GlobalSecondaryIndexes", [])}
+            assert list(gsis) == ["byStatus"], gsis
+            gkeys = {k["KeyType"]: k["AttributeName"] for k in gsis["byStatus"]["KeySchema"]}
+            assert gkeys == {"HASH": "status", "RANGE": "orderDate"}, gkeys
+            assert gsis["byStatus"]["Projection"]["ProjectionType"] == "ALL"
+            sidebar_has(app, designed, "customer S · orderDate S")
+
+        check("designer: the created table has the designed keys and GSI", designer_create)
+
+        # 3. The item editor: a new item through DynamoDB JSON, every type, saved safely.
+        every_type = {
+            "customer": {"S": "CUST#1"},
+            "orderDate": {"S": "2026-11-30"},
+            "status": {"S": "OPEN"},
+            "total": {"N": "12345678901234567890.123456789012345678"},
+            "blob": {"B": "AAEC/w=="},
+            "paid": {"BOOL": False},
+            "note": {"NULL": True},
+            "address": {"M": {"city": {"S": "Lisboa"}, "zip": {"N": "1000"}}},
+            "lines": {"L": [{"S": "a"}, {"N": "2"}, {"L": []}]},
+            "tags": {"SS": ["new", "rush"]},
+            "sizes": {"NS": ["1", "2.5"]},
+            "hashes": {"BS": ["AQ==", "Ag=="]},
+        }
+
+        def editor_new_item():
+            open_table(app, designed, "customer S · orderDate S")
+            run_scan(app)
+            click(find(app.root, role="push button", name="New item"))
+            window = window_named(app, "New Item")
+            text = find(window, role="text", name="Item JSON")
+            set_text(text, '{"customer": {"S": "CUST#1"}, "orderDate": ')
+            # an error names the line where the JSON breaks; Save is off
+            wait_for(lambda: any(re.search(r"[Ll]ine 1", text_of(l))
+                                 for l in find_all(window, role="label")),
+                     what="the JSON error with its line")
+            save = find(window, role="push button", name="Save item")
+            assert not is_sensitive(save)
+            set_text(text, json.dumps(every_type, indent=2))
+            try:
+                wait_for(lambda: is_sensitive(save), what="Save to be sensitive")
+            except GuiError as e:
+                raise GuiError(f"{e}; the window says {labels(window)}") from None
+            shot("editor-new", whole_screen=True)
+            click(save)
+            window_gone(app, "New Item", timeout=30)
+            item = c.get_item(TableName=designed, Key={"customer": {"S": "CUST#1"},
+                                                       "orderDate": {"S": "2026-11-30"}},
+                              ConsistentRead=True)["Item"]
+            assert wire(item) == wire(every_type), (wire(item), wire(every_type))
+            wait_for(lambda: column(app, "orderDate") == ["2026-11-30"], what="the new row")
+
+        check("editor: a new item of every type is saved exactly", editor_new_item)
+
+        def editor_conflict():
+            select_row(app, "2026-11-30")
+            click(find(app.root, role="push button", name="Edit item"))
+            window = window_named(app, "Edit Item")
+            text = find(window, role="text", name="Item JSON")
+            mine = dict(every_type, status={"S": "SHIPPED"})
+            set_text(text, json.dumps(mine, indent=2))
+            # someone else changes the item behind the editor's back
+            c.update_item(TableName=designed,
+                          Key={"customer": {"S": "CUST#1"}, "orderDate": {"S": "2026-11-30"}},
+                          UpdateExpression="SET #s = :s",
+                          ExpressionAttributeNames={"#s": "status"},
+                          ExpressionAttributeValues={":s": {"S": "CANCELLED"}})
+            click(find(window, role="push button", name="Save item"))
+            conflict = wait_for(lambda: next((w for w in windows(app) if dynogui.is_shown(w)
+                                              and find_all(w, role="push button",
+                                                           name="Reload their version")), None),
+                                what="the conflict window")
+            shot("editor-conflict", whole_screen=True)
+            labels = " ".join(text_of(l) for l in find_all(conflict, role="label"))
+            labels += " ".join(text_of(t) for t in find_all(conflict, role="text"))
+            assert "CANCELLED" in labels and "SHIPPED" in labels, labels
+            # their change was not overwritten
+            item = c.get_item(TableName=designed, Key={"customer": {"S": "CUST#1"},
+                                                       "orderDate": {"S": "2026-11-30"}},
+                              ConsistentRead=True)["Item"]
+            assert item["status"] == {"S": "CANCELLED"}, item
+            click(find(conflict, role="push button", name="Reload their version"))
+            wait_for(lambda: "CANCELLED" in text_of(find(window, role="text", name="Item JSON")),
+                     what="their version in the editor")
+            click(find(window, role="push button", name="Close"))
+            window_gone(app, "Edit Item")
+
+        check("editor: a concurrent change is detected, shown and not overwritten", editor_conflict)
+
+        # 4. Import a file with bad rows, then delete many, then export.
+        tmp = tempfile.mkdtemp(prefix="dyno-gui-data-")
+        import_path = os.path.join(tmp, "orders.jsonl")
+        good = []
+        with open(import_path, "w") as f:
+            for i in range(40):
+                if i in (7, 23):
+                    f.write('{"customer": {"S": "CUST#2"}}\n')  # no sort key
+                    continue
+                item = {"customer": {"S": "CUST#2"}, "orderDate": {"S": f"2026-12-{i:02d}"},
+                        "status": {"S": "OPEN"}}
+                good.append(item)
+                f.write(json.dumps(item) + "\n")
+
+        def import_file():
+            click(find(app.root, role="push button", name="Import items"))
+            window = window_named(app, f"Import into {designed}", timeout=20)
+            set_text(find(window, role="text", name="File path"), import_path)
+            click(find(window, role="push button", name="Import"))
+            wait_for(lambda: any("38" in text_of(l) and "2" in text_of(l)
+                                 for l in find_all(window, role="label")),
+                     timeout=60, what="the import summary")
+            rejected = find(window, name="Rejected rows")
+            text = " ".join(text_of(n) for n in dynogui.walk(rejected))
+            assert "8" in text and "24" in text, text
+            shot("import-report", whole_screen=True)
+            got = [i for i in ddb_local.scan_all(designed, c) if i["customer"]["S"] == "CUST#2"]
+            assert len(got) == len(good), len(got)
+            click(find(window, role="push button", name="Close"))
+
+        check("import: 38 rows written, the 2 bad ones reported with their lines", import_file)
+
+        def delete_many():
+            choose(app.root, "Operation", "Query")
+            set_text(find(app.root, role="text", name="Partition key value"), "CUST#2")
+            rerun(app)
+            wait_for(lambda: len(column(app, "orderDate")) == 38, what="38 rows")
+            # a click on the first row, then Ctrl+A selects every row
+            select_row(app, "2026-12-00")
+            dynogui.key_combo(["control"], "a")
+            click(find(app.root, role="push button", name="Delete selected items"))
+            confirm = dialog(app, "Delete 38 items?")
+            click(find(confirm, role="push button", name="Delete Items"))
+            wait_for(lambda: not [i for i in ddb_local.scan_all(designed, c)
+                                  if i["customer"]["S"] == "CUST#2"],
+                     timeout=60, what="the 38 items to be deleted")
+            done = dialog(app, "Deleted 38 items", timeout=30)
+            shot("deleted-many", whole_screen=True)
+            click(find(done, role="push button", name="Close"))
+
+        check("delete: 38 selected items deleted through BatchWriteItem", delete_many)
+
+        def export_file():
+            set_text(find(app.root, role="text", name="Partition key value"), "CUST#1")
+            rerun(app)
+            wait_for(lambda: column(app, "orderDate") == ["2026-11-30"], what="the one row")
+            out = os.path.join(tmp, "export.jsonl")
+            click(find(app.root, role="push button", name="Export results"))
+            window = window_named(app, f"Export from {designed}", timeout=20)
+            set_text(find(window, role="text", name="File path"), out)
+            click(find(window, role="push button", name="Export"))
+            wait_for(lambda: os.path.exists(out), timeout=30, what="the export file")
+            with open(out) as f:
+                lines = [json.loads(l) for l in f if l.strip()]
+            item = c.get_item(TableName=designed, Key={"customer": {"S": "CUST#1"},
+                                                       "orderDate": {"S": "2026-11-30"}},
+                              ConsistentRead=True)["Item"]
+            assert [wire(line) for line in lines] == [wire(item)], lines
+            click(find(window, role="push button", name="Close"))
+
+        check("export: the loaded results as DynamoDB JSON lines", export_file)
+
+        # 5. Delete the table only after typing its name.
+        def delete_table():
+            open_menu(app, f"Menu of table {designed}")
+            click(find(app.root, role="menu item", name="Delete Table…"))
+            window = wait_for(lambda: next((w for w in windows(app) if dynogui.is_shown(w)
+                                            and find_all(w, role="push button",
+                                                         name="Delete table")), None),
+                              what="the delete-table dialog")
+            button = find(window, role="push button", name="Delete table")
+            assert not is_sensitive(button)
+            set_text(find(window, role="text", name="Confirm table name"), designed[:-1])
+            time.sleep(0.3)
+            assert not is_sensitive(button)
+            set_text(find(window, role="text", name="Confirm table name"), designed)
+            wait_for(lambda: is_sensitive(button), what="Delete to be sensitive")
+            shot("delete-table", whole_screen=True)
+            click(button)
+            wait_for(lambda: designed not in c.list_tables()["TableNames"], timeout=30,
+                     what="the table to be deleted")
+            wait_for(lambda: not any(n.startswith(designed + ",") for n in sidebar_names(app)),
+                     what="the table to leave the sidebar")
+
+        check("delete table: only after its name is typed", delete_table)
+    finally:
+        if app is not None:
+            output = app.stop()
+            if any(r[1] for r in results):
+                print("# app output:")
+                for line in output.splitlines()[-40:]:
+                    print(f"# {line}")
+
+    print(f"1..{len(results)}")
+    return 1 if any(r[1] for r in results) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
