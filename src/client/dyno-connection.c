@@ -314,6 +314,7 @@ dyno_connection_dup_subtitle (DynoConnection *self)
       }
 
     case DYNO_CONNECTION_PROFILE:
+      /* Translators: a connection's subtitle: the profile, then the region. */
       return g_strdup_printf (_("Profile %s · %s"), self->profile ? self->profile : "default",
                               self->region ? self->region : _("region from the profile"));
 
@@ -322,6 +323,7 @@ dyno_connection_dup_subtitle (DynoConnection *self)
 
     case DYNO_CONNECTION_KEYS:
     default:
+      /* Translators: a connection's subtitle: the access key ID, then the region. */
       return g_strdup_printf (_("Access key %s · %s"),
                               self->access_key_id ? self->access_key_id : "",
                               self->region ? self->region : _("default region"));
@@ -655,6 +657,7 @@ dyno_connection_store_save (DynoConnectionStore  *self,
   if (g_mkdir_with_parents (dir, 0700) != 0 ||
       !g_key_file_save_to_file (file, self->path, &local_error))
     {
+      /* Translators: the file, then the system's error message. */
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG, _("Could not save connections to %s: %s"),
                    self->path, local_error ? local_error->message : g_strerror (errno));
       return FALSE;
