@@ -267,8 +267,6 @@ bind_cell_cb (GtkSignalListItemFactory *factory,
   gboolean numeric = value != NULL && dyno_value_get_kind (value) == DYNO_VALUE_N;
 
   gtk_inscription_set_text (GTK_INSCRIPTION (cell), text);
-  /* GTK 4.8 does not read an inscription's text to assistive technologies: say it */
-  gtk_accessible_update_property (GTK_ACCESSIBLE (cell), GTK_ACCESSIBLE_PROPERTY_LABEL, text, -1);
   /* Numbers are right-aligned so their magnitudes line up. */
   gtk_inscription_set_xalign (GTK_INSCRIPTION (cell), numeric ? 1.0 : 0.0);
   if (value == NULL)
