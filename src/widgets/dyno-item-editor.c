@@ -728,6 +728,13 @@ dyno_item_editor_has_unsaved_changes (DynoItemEditor *self)
   return item == NULL || self->initial == NULL || !dyno_item_equal (item, self->initial);
 }
 
+static gboolean
+close_when_idle (gpointer data)
+{
+  gtk_window_close (GTK_WINDOW (data));
+  return G_SOURCE_REMOVE;
+}
+
 static void
 discard_response_cb (AdwMessageDialog *dialog,
                      const char       *response,
@@ -736,7 +743,10 @@ discard_response_cb (AdwMessageDialog *dialog,
   if (g_strcmp0 (response, "discard") == 0)
     {
       self->force_close = TRUE;
-      gtk_window_close (GTK_WINDOW (self));
+      /* Closed once the question has gone: it holds itself while it emits "response", and
+       * closing the editor now would leave it transient for a window that no longer exists. */
+      g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, close_when_idle, g_object_ref (self),
+                       g_object_unref);
     }
 }
 

@@ -152,18 +152,56 @@ list_tables_cb (GObject      *object,
       return;
     }
 
-  nodes = g_ptr_array_new_with_free_func (g_object_unref);
-  for (guint i = 0; names[i] != NULL; i++)
-    {
-      DynoSidebarNode *table = dyno_sidebar_node_new_table (self, names[i]);
+  /* Tables listed before keep their node (a tab may hold it, a row may be expanded): only
+   * the tables that came or went change the list, so a refresh after creating or deleting
+   * one table moves one row.  Every table is described again: it may have a new index. */
+  {
+    g_autoptr(GHashTable) existing = g_hash_table_new (g_str_hash, g_str_equal);
+    g_autoptr(GHashTable) wanted = g_hash_table_new (NULL, NULL);
+    guint n = g_list_model_get_n_items (G_LIST_MODEL (self->children));
 
-      g_ptr_array_add (nodes, table);
-      dyno_backend_describe_table_async (self->backend, names[i], NULL, describe_table_cb,
-                                         g_object_ref (table));
-    }
+    for (guint i = 0; i < n; i++)
+      {
+        g_autoptr(DynoSidebarNode) child = g_list_model_get_item (G_LIST_MODEL (self->children), i);
 
-  g_list_store_splice (self->children, 0, g_list_model_get_n_items (G_LIST_MODEL (self->children)),
-                       nodes->pdata, nodes->len);
+        if (child->kind == DYNO_SIDEBAR_TABLE)
+          g_hash_table_insert (existing, child->table_name, child);  /* the store keeps it */
+      }
+
+    nodes = g_ptr_array_new_with_free_func (g_object_unref);
+    for (guint i = 0; names[i] != NULL; i++)
+      {
+        DynoSidebarNode *table = g_hash_table_lookup (existing, names[i]);
+
+        table = table ? g_object_ref (table) : dyno_sidebar_node_new_table (self, names[i]);
+        g_ptr_array_add (nodes, table);
+        g_hash_table_add (wanted, table);
+        dyno_backend_describe_table_async (self->backend, names[i], NULL, describe_table_cb,
+                                           g_object_ref (table));
+      }
+
+    for (guint i = 0; i < nodes->len || i < g_list_model_get_n_items (G_LIST_MODEL (self->children));)
+      {
+        DynoSidebarNode *want = i < nodes->len ? g_ptr_array_index (nodes, i) : NULL;
+        g_autoptr(DynoSidebarNode) child = NULL;
+        guint found;
+
+        if (i < g_list_model_get_n_items (G_LIST_MODEL (self->children)))
+          child = g_list_model_get_item (G_LIST_MODEL (self->children), i);
+
+        if (child != NULL && child == want)
+          i++;
+        else if (child != NULL && (!g_hash_table_contains (wanted, child) ||
+                                   (want != NULL &&
+                                    g_list_store_find (self->children, want, &found))))
+          g_list_store_remove (self->children, i);  /* gone, or out of order */
+        else
+          {
+            g_list_store_insert (self->children, i, want);
+            i++;
+          }
+      }
+  }
 }
 
 static void

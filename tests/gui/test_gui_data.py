@@ -271,6 +271,32 @@ def main():
 
         check("designer: the created table has the designed keys and GSI", designer_create)
 
+        def designer_add_gsi():
+            open_menu(app, f"Menu of table {designed}")
+            click(find(app.root, role="menu item", name="Add Global Secondary Index…"))
+            window = window_named(app, "Add Global Secondary Index")
+            add = find(window, role="push button", name="Add index")
+            # the existing index's name is taken: said under the field, Add is off
+            set_text(find(window, role="text", name="Index name"), "byStatus")
+            set_text(find(window, role="text", name="Index partition key name"), "total")
+            choose(window, "Index partition key type", "Number (N)")
+            wait_for(lambda: any("byStatus" in t and ("exists" in t or "already" in t)
+                                 for t in labels(window)),
+                     what="the name clash under the field")
+            assert not is_sensitive(add)
+            set_text(find(window, role="text", name="Index name"), "byTotal")
+            wait_for(lambda: is_sensitive(add), what="Add index to be sensitive")
+            click(add)
+            window_gone(app, "Add Global Secondary Index", timeout=60)
+            d = c.describe_table(TableName=designed)["Table"]
+            gsis = {g["IndexName"]: g for g in d.get("GlobalSecondaryIndexes", [])}
+            assert sorted(gsis) == ["byStatus", "byTotal"], gsis
+            types = {a["AttributeName"]: a["AttributeType"] for a in d["AttributeDefinitions"]}
+            assert types.get("total") == "N", types
+
+        check("designer: a GSI added to the existing table, its name checked first",
+              designer_add_gsi)
+
         # 3. The item editor: a new item through DynamoDB JSON, every type, saved safely.
         every_type = {
             "customer": {"S": "CUST#1"},
@@ -350,6 +376,41 @@ def main():
             window_gone(app, "Edit Item")
 
         check("editor: a concurrent change is detected, shown and not overwritten", editor_conflict)
+
+        def editor_sort_feedback():
+            # on the multi-tenant sample: where a new invoice lands, and a key that breaks order
+            dynogui.key_combo(["control"], "w")
+            find(app.root, role="label", name="No Table Open")
+            open_table(app, "tenant", "pk S · sk S")
+            set_text(find(app.root, role="text", name="Partition key value"), "TENANT#acme")
+            rerun(app)
+            wait_for(lambda: len(column(app, "sk")) > 3, what="the tenant's items")
+            click(find(app.root, role="push button", name="New item"))
+            window = window_named(app, "New Item")
+            text = find(window, role="text", name="Item JSON")
+            set_text(text, json.dumps({"pk": {"S": "TENANT#acme"}, "sk": {"S": "INVOICE#2026-0015"}}))
+            wait_for(lambda: any("INVOICE#2026-0014" in t and "INVOICE#2026-0021" in t
+                                 for t in labels(window)),
+                     what="the place between the neighbouring invoices")
+            # INVOICE#9 among INVOICE#2026-00nn: digits compare character by character
+            set_text(text, json.dumps({"pk": {"S": "TENANT#acme"}, "sk": {"S": "INVOICE#9"}}))
+            wait_for(lambda: any("INVOICE#9" in t and "byte" in t for t in labels(window)),
+                     what="the unpadded-number warning")
+            shot("editor-sort-feedback", whole_screen=True)
+            click(find(window, role="push button", name="Close"))
+            # unsaved changes: the editor asks before closing
+            confirm = wait_for(lambda: next((w for w in windows(app) if w.getRoleName() == "dialog"
+                                             and dynogui.is_shown(w)), None),
+                               what="the unsaved-changes question")
+            assert name_of(confirm).startswith("Discard Unsaved Changes"), name_of(confirm)
+            click(find(confirm, role="push button", name="Discard"))
+            window_gone(app, "New Item")
+            assert not [i for i in ddb_local.scan_all("tenant", c) if i["sk"]["S"] == "INVOICE#9"]
+            dynogui.key_combo(["control"], "w")
+            find(app.root, role="label", name="No Table Open")
+            open_table(app, designed, "customer S · orderDate S")
+
+        check("editor: where a new key lands, and a key that breaks the order", editor_sort_feedback)
 
         # 4. Import a file with bad rows, then delete many, then export.
         tmp = tempfile.mkdtemp(prefix="dyno-gui-data-")
@@ -446,6 +507,13 @@ def main():
                      what="the table to leave the sidebar")
 
         check("delete table: only after its name is typed", delete_table)
+        def no_criticals():
+            # a dangling object shows up as a GObject critical long before it crashes
+            bad = [line for line in app.output().splitlines()
+                   if re.search(r"(GLib-GObject|dynotable|dyno-client)-CRITICAL", line)]
+            assert not bad, "\n".join(bad)
+
+        check("the app logged no GObject or DynoTable critical warning", no_criticals)
     finally:
         if app is not None:
             output = app.stop()
