@@ -18,6 +18,7 @@
 #include "dyno-partition-model.h"
 
 #define SAMPLE_FOR_DELIMITER 200
+#define CELL_MAX_BYTES 160
 
 struct _DynoCollectionView
 {
@@ -151,6 +152,19 @@ value_to_cell_text (const DynoValue *value)
 
   if (value != NULL)
     append_value (out, value, 0);
+
+  /* A cell shows one line of a few dozen characters (the detail pane shows the whole value):
+   * laying out a 400 KB string for every row that scrolls by would stall the view. */
+  if (out->len > CELL_MAX_BYTES)
+    {
+      const char *end = g_utf8_find_prev_char (out->str, out->str + CELL_MAX_BYTES + 1);
+
+      g_string_truncate (out, end - out->str);
+      g_string_append (out, "…");
+    }
+  for (gsize i = 0; i < out->len; i++)
+    if (out->str[i] == '\n' || out->str[i] == '\r' || out->str[i] == '\t')
+      out->str[i] = ' ';
 
   return g_string_free (out, FALSE);
 }
