@@ -502,6 +502,37 @@ item_saved_cb (DynoQueryPage *self,
   refresh_after_write (self);
 }
 
+/* A new item's keys: the partition key of @near, an empty sort key of the schema's type. */
+static DynoItem *
+new_item_in_collection (DynoTableInfo *info,
+                        DynoItem      *near)
+{
+  const DynoKeyAttr *pk = dyno_table_info_get_partition_key (info);
+  const DynoKeyAttr *sk = dyno_table_info_get_sort_key (info);
+  const DynoValue *pk_value = dyno_item_lookup (near, pk->name);
+  g_autoptr(DynoValueBuilder) builder = NULL;
+
+  if (pk_value == NULL)
+    return NULL;
+
+  builder = dyno_value_builder_new ();
+  dyno_value_builder_begin (builder, DYNO_VALUE_M);
+  dyno_value_builder_key (builder, pk->name, -1);
+  dyno_value_builder_add_value (builder, pk_value);
+  if (sk != NULL && sk->name != NULL)
+    {
+      dyno_value_builder_key (builder, sk->name, -1);
+      if (sk->type == DYNO_VALUE_N)
+        dyno_value_builder_add_number (builder, "0", -1, NULL);
+      else if (sk->type == DYNO_VALUE_B)
+        dyno_value_builder_add_binary (builder, (const guint8 *) "", 0);
+      else
+        dyno_value_builder_add_string (builder, "", 0);
+    }
+  dyno_value_builder_end (builder, NULL);
+  return dyno_item_new_take (dyno_value_builder_finish (builder));
+}
+
 static void
 open_editor (DynoQueryPage      *self,
              DynoItemEditorMode  mode)
@@ -509,6 +540,7 @@ open_editor (DynoQueryPage      *self,
   g_autoptr(GPtrArray) selected = dyno_collection_view_dup_selected_items (self->collection);
   g_autoptr(GPtrArray) shown = g_ptr_array_new_with_free_func ((GDestroyNotify) dyno_item_unref);
   GListModel *items = dyno_collection_view_get_items (self->collection);
+  g_autoptr(DynoItem) template = NULL;
   DynoItem *loaded = NULL;
   GtkWidget *editor;
 
@@ -520,6 +552,23 @@ open_editor (DynoQueryPage      *self,
       if (selected->len != 1)
         return;
       loaded = g_ptr_array_index (selected, 0);
+    }
+  else
+    {
+      /* a new item most often joins the collection being looked at: start it there */
+      DynoItem *near = selected->len > 0 ? g_ptr_array_index (selected, 0) : NULL;
+      g_autoptr(DynoItemObject) first = NULL;
+
+      if (near == NULL && self->run != NULL &&
+          dyno_run_get_request (self->run)->operation == DYNO_OP_QUERY &&
+          self->index_name == NULL && g_list_model_get_n_items (items) > 0)
+        {
+          first = g_list_model_get_item (items, 0);
+          near = dyno_item_object_get_item (first);
+        }
+      if (near != NULL)
+        template = new_item_in_collection (self->info, near);
+      loaded = template;
     }
 
   /* the items on screen tell the editor where a new key will land */

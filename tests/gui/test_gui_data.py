@@ -388,6 +388,9 @@ def main():
             click(find(app.root, role="push button", name="New item"))
             window = window_named(app, "New Item")
             text = find(window, role="text", name="Item JSON")
+            # it starts in the partition being looked at
+            start_item = json.loads(wait_for(lambda: text_of(text), what="the new item's JSON"))
+            assert start_item == {"pk": {"S": "TENANT#acme"}, "sk": {"S": ""}}, start_item
             set_text(text, json.dumps({"pk": {"S": "TENANT#acme"}, "sk": {"S": "INVOICE#2026-0015"}}))
             wait_for(lambda: any("INVOICE#2026-0014" in t and "INVOICE#2026-0021" in t
                                  for t in labels(window)),
