@@ -508,7 +508,8 @@ def main():
             texts = [text_of(n) for n in dynogui.walk(window) if n.getRoleName() == "label"]
             for wanted in ("Queries", "Tables and Tabs", "General", "Run the request", "Stop",
                            "Copy the code", "Search tables", "New tab on the same table",
-                           "Close tab", "Keyboard shortcuts"):
+                           "Close tab", "Keyboard shortcuts", "Items", "New item",
+                           "Delete the selected items"):
                 assert wanted in texts, (wanted, texts)
             shot(app, "shortcuts-window")
             dynogui.key("Escape")
