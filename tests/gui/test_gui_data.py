@@ -377,6 +377,57 @@ def main():
 
         check("editor: a concurrent change is detected, shown and not overwritten", editor_conflict)
 
+        def editor_form_and_duplicate():
+            key = {"customer": {"S": "CUST#1"}, "orderDate": {"S": "2026-11-30"}}
+            before = c.get_item(TableName=designed, Key=key, ConsistentRead=True)["Item"]
+            rerun(app)
+            wait_for(lambda: "2026-11-30" in column(app, "orderDate"), what="the item row")
+            select_row(app, "2026-11-30")
+            click(find(app.root, role="push button", name="Edit item"))
+            window = window_named(app, "Edit Item")
+            click(find(window, role="push button", name="Form"))
+            # the typed form: the row of the attribute "status", its value entry
+            name_entry = wait_for(lambda: next((e for e in find_all(window, role="text",
+                                                                      name="Attribute name")
+                                                if text_of(e) == "status"), None),
+                                  what="the form row of status")
+            row = name_entry.parent
+            value = next(n for n in dynogui.walk(row) if n.getRoleName() == "text"
+                         and name_of(n) == "Attribute value")
+            assert text_of(value) == "CANCELLED", text_of(value)
+            set_text(value, "PAID")
+            save = find(window, role="push button", name="Save item")
+            wait_for(lambda: is_sensitive(save), what="Save to be sensitive")
+            shot("editor-form", whole_screen=True)
+            click(save)
+            window_gone(app, "Edit Item", timeout=30)
+            after = c.get_item(TableName=designed, Key=key, ConsistentRead=True)["Item"]
+            assert wire(after) == wire(dict(before, status={"S": "PAID"})), wire(after)
+
+            # Duplicate: the same item under another key, the original untouched
+            wait_for(lambda: "2026-11-30" in column(app, "orderDate"), what="the item row")
+            select_row(app, "2026-11-30")
+            click(find(app.root, role="push button", name="Duplicate item"))
+            window = window_named(app, "Duplicate Item")
+            text = find(window, role="text", name="Item JSON")
+            copy = json.loads(wait_for(lambda: text_of(text), what="the copy's JSON"))
+            assert wire(copy) == wire(after), copy
+            copy["customer"] = {"S": "CUST#3"}
+            set_text(text, json.dumps(copy, indent=2))
+            save = find(window, role="push button", name="Save item")
+            wait_for(lambda: is_sensitive(save), what="Save to be sensitive")
+            click(save)
+            window_gone(app, "Duplicate Item", timeout=30)
+            dup = c.get_item(TableName=designed, Key={"customer": {"S": "CUST#3"},
+                                                      "orderDate": {"S": "2026-11-30"}},
+                             ConsistentRead=True)["Item"]
+            assert wire(dup) == wire(dict(after, customer={"S": "CUST#3"})), wire(dup)
+            assert wire(c.get_item(TableName=designed, Key=key, ConsistentRead=True)["Item"]) \
+                == wire(after)
+
+        check("editor: an edit through the typed form, then Duplicate under another key",
+              editor_form_and_duplicate)
+
         def editor_sort_feedback():
             # on the multi-tenant sample: where a new invoice lands, and a key that breaks order
             dynogui.key_combo(["control"], "w")
