@@ -299,12 +299,15 @@ setup_key_cb (GtkSignalListItemFactory *factory,
   GtkWidget *expander = gtk_tree_expander_new ();
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *tag = gtk_label_new (NULL);
-  GtkWidget *label = gtk_label_new (NULL);
+  GtkWidget *label = gtk_inscription_new (NULL);   /* measured by its character counts */
   GtkWidget *count = gtk_label_new (NULL);
 
   gtk_widget_add_css_class (tag, "dyno-tag");
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_inscription_set_text_overflow (GTK_INSCRIPTION (label),
+                                     GTK_INSCRIPTION_OVERFLOW_ELLIPSIZE_MIDDLE);
+  gtk_inscription_set_xalign (GTK_INSCRIPTION (label), 0);
+  gtk_inscription_set_min_chars (GTK_INSCRIPTION (label), 4);
+  gtk_inscription_set_nat_chars (GTK_INSCRIPTION (label), 24);
   gtk_widget_add_css_class (count, "dim-label");
   gtk_widget_add_css_class (count, "caption");
   gtk_widget_add_css_class (count, "numeric");
@@ -395,7 +398,7 @@ bind_key_cb (GtkSignalListItemFactory *factory,
       GListModel *items = dyno_partition_get_items (partition);
 
       gtk_widget_set_visible (tag, FALSE);
-      gtk_label_set_label (GTK_LABEL (label), dyno_partition_get_key_text (partition));
+      gtk_inscription_set_text (GTK_INSCRIPTION (label), dyno_partition_get_key_text (partition));
       gtk_widget_add_css_class (label, "heading");
       update_partition_count (count, partition);
       gtk_widget_set_visible (count, TRUE);
@@ -429,11 +432,11 @@ bind_key_cb (GtkSignalListItemFactory *factory,
           gtk_label_set_label (GTK_LABEL (tag), entity);
           gtk_widget_add_css_class (tag, css);
           /* the segments after the entity, so the tag is not repeated */
-          gtk_label_set_label (GTK_LABEL (label), text + strlen (entity) + 1);
+          gtk_inscription_set_text (GTK_INSCRIPTION (label), text + strlen (entity) + 1);
         }
       else
         {
-          gtk_label_set_label (GTK_LABEL (label), text);
+          gtk_inscription_set_text (GTK_INSCRIPTION (label), text);
         }
     }
 }
