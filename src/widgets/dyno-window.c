@@ -645,10 +645,10 @@ connection_node_for_param (DynoWindow *self,
   return find_connection_node (self, id, NULL);
 }
 
+/* The dialog's connection lists its tables again (a table was created, filled or deleted). */
 static void
-tables_changed_cb (DynoWindow *self,
-                   const char *table_name,
-                   GtkWidget  *dialog)
+refresh_connection_cb (DynoWindow *self,
+                       GtkWidget  *dialog)
 {
   DynoSidebarNode *node = g_object_get_data (G_OBJECT (dialog), "dyno-node");
 
@@ -657,13 +657,26 @@ tables_changed_cb (DynoWindow *self,
 }
 
 static void
-samples_changed_cb (DynoWindow *self,
-                    GtkWidget  *dialog)
+table_created_cb (DynoWindow *self,
+                  const char *table_name,
+                  GtkWidget  *dialog)
 {
-  DynoSidebarNode *node = g_object_get_data (G_OBJECT (dialog), "dyno-node");
+  refresh_connection_cb (self, dialog);
+}
 
-  if (node != NULL)
-    dyno_sidebar_node_refresh (node, self->cancellable);
+/* Shows @dialog, which works on @connection_node; @signal (when not NULL) calls @callback. */
+static void
+present_dialog (DynoWindow      *self,
+                GtkWidget       *dialog,
+                DynoSidebarNode *connection_node,
+                const char      *signal,
+                GCallback        callback)
+{
+  g_object_set_data_full (G_OBJECT (dialog), "dyno-node", g_object_ref (connection_node),
+                          g_object_unref);
+  if (signal != NULL)
+    g_signal_connect_object (dialog, signal, callback, self, G_CONNECT_SWAPPED);
+  gtk_window_present (GTK_WINDOW (dialog));
 }
 
 static gboolean
@@ -685,6 +698,31 @@ require_backend (DynoWindow      *self,
   return TRUE;
 }
 
+/* The table named by @param ("(ss)": connection id, table), once its connection is ready and,
+ * with @need_schema, its schema has been read; otherwise NULL, and a toast says why. */
+static DynoSidebarNode *
+ready_table_node (DynoWindow       *self,
+                  GVariant         *param,
+                  DynoSidebarNode **connection_node,
+                  gboolean          need_schema)
+{
+  const char *table = NULL;
+  g_autoptr(DynoSidebarNode) node = NULL;
+
+  *connection_node = connection_node_for_param (self, param, &table);
+  if (!require_backend (self, *connection_node) || table == NULL)
+    return NULL;
+
+  node = find_table_node (dyno_sidebar_node_get_children (*connection_node), table);
+  if (node != NULL && need_schema && dyno_sidebar_node_get_table_info (node) == NULL)
+    {
+      dyno_window_add_toast (self, _("The table’s schema is still being read; try again"));
+      return NULL;
+    }
+
+  return node;  /* the connection's children keep it */
+}
+
 static void
 new_table_activated (GtkWidget  *widget,
                      const char *action_name,
@@ -692,34 +730,14 @@ new_table_activated (GtkWidget  *widget,
 {
   DynoWindow *self = DYNO_WINDOW (widget);
   DynoSidebarNode *node = connection_node_for_param (self, param, NULL);
-  GtkWidget *dialog;
 
   if (!require_backend (self, node))
     return;
 
-  dialog = dyno_table_designer_new (GTK_WINDOW (self), dyno_sidebar_node_get_backend (node),
-                                    NULL);
-  g_object_set_data_full (G_OBJECT (dialog), "dyno-node", g_object_ref (node), g_object_unref);
-  g_signal_connect_object (dialog, "table-created", G_CALLBACK (tables_changed_cb), self,
-                           G_CONNECT_SWAPPED);
-  gtk_window_present (GTK_WINDOW (dialog));
-}
-
-static DynoSidebarNode *
-table_node_for_param (DynoWindow       *self,
-                      GVariant         *param,
-                      DynoSidebarNode **connection_node)
-{
-  const char *table = NULL;
-  DynoSidebarNode *node = connection_node_for_param (self, param, &table);
-  g_autoptr(DynoSidebarNode) table_node = NULL;
-
-  *connection_node = node;
-  if (node == NULL || table == NULL)
-    return NULL;
-
-  table_node = find_table_node (dyno_sidebar_node_get_children (node), table);
-  return table_node;  /* the connection's children keep it */
+  present_dialog (self,
+                  dyno_table_designer_new (GTK_WINDOW (self), dyno_sidebar_node_get_backend (node),
+                                           NULL),
+                  node, "table-created", G_CALLBACK (table_created_cb));
 }
 
 static void
@@ -729,26 +747,16 @@ add_index_activated (GtkWidget  *widget,
 {
   DynoWindow *self = DYNO_WINDOW (widget);
   DynoSidebarNode *connection_node = NULL;
-  DynoSidebarNode *node = table_node_for_param (self, param, &connection_node);
-  GtkWidget *dialog;
+  DynoSidebarNode *node = ready_table_node (self, param, &connection_node, TRUE);
 
-  if (!require_backend (self, connection_node) || node == NULL)
+  if (node == NULL)
     return;
 
-  if (dyno_sidebar_node_get_table_info (node) == NULL)
-    {
-      dyno_window_add_toast (self, _("The table’s schema is still being read; try again"));
-      return;
-    }
-
-  dialog = dyno_table_designer_new (GTK_WINDOW (self),
-                                    dyno_sidebar_node_get_backend (connection_node),
-                                    dyno_sidebar_node_get_table_info (node));
-  g_object_set_data_full (G_OBJECT (dialog), "dyno-node", g_object_ref (connection_node),
-                          g_object_unref);
-  g_signal_connect_object (dialog, "table-created", G_CALLBACK (tables_changed_cb), self,
-                           G_CONNECT_SWAPPED);
-  gtk_window_present (GTK_WINDOW (dialog));
+  present_dialog (self,
+                  dyno_table_designer_new (GTK_WINDOW (self),
+                                           dyno_sidebar_node_get_backend (connection_node),
+                                           dyno_sidebar_node_get_table_info (node)),
+                  connection_node, "table-created", G_CALLBACK (table_created_cb));
 }
 
 static void
@@ -783,20 +791,16 @@ delete_table_activated (GtkWidget  *widget,
 {
   DynoWindow *self = DYNO_WINDOW (widget);
   DynoSidebarNode *connection_node = NULL;
-  DynoSidebarNode *node = table_node_for_param (self, param, &connection_node);
-  GtkWidget *dialog;
+  DynoSidebarNode *node = ready_table_node (self, param, &connection_node, FALSE);
 
-  if (!require_backend (self, connection_node) || node == NULL)
+  if (node == NULL)
     return;
 
-  dialog = dyno_delete_table_dialog_new (GTK_WINDOW (self),
-                                         dyno_sidebar_node_get_backend (connection_node),
-                                         dyno_sidebar_node_get_table_name (node));
-  g_object_set_data_full (G_OBJECT (dialog), "dyno-node", g_object_ref (connection_node),
-                          g_object_unref);
-  g_signal_connect_object (dialog, "table-deleted", G_CALLBACK (table_deleted_cb), self,
-                           G_CONNECT_SWAPPED);
-  gtk_window_present (GTK_WINDOW (dialog));
+  present_dialog (self,
+                  dyno_delete_table_dialog_new (GTK_WINDOW (self),
+                                                dyno_sidebar_node_get_backend (connection_node),
+                                                dyno_sidebar_node_get_table_name (node)),
+                  connection_node, "table-deleted", G_CALLBACK (table_deleted_cb));
 }
 
 static void
@@ -812,13 +816,10 @@ load_samples_activated (GtkWidget  *widget,
     return;
 
   dialog = dyno_samples_dialog_new (GTK_WINDOW (self), dyno_sidebar_node_get_backend (node));
-  g_object_set_data_full (G_OBJECT (dialog), "dyno-node", g_object_ref (node), g_object_unref);
-  g_signal_connect_object (dialog, "tables-changed", G_CALLBACK (samples_changed_cb), self,
+  /* closed half-way, some tables may exist already: list them again then too */
+  g_signal_connect_object (dialog, "destroy", G_CALLBACK (refresh_connection_cb), self,
                            G_CONNECT_SWAPPED);
-  /* closed half-way, some tables may exist already */
-  g_signal_connect_object (dialog, "destroy", G_CALLBACK (samples_changed_cb), self,
-                           G_CONNECT_SWAPPED);
-  gtk_window_present (GTK_WINDOW (dialog));
+  present_dialog (self, dialog, node, "tables-changed", G_CALLBACK (refresh_connection_cb));
 }
 
 static void
@@ -828,22 +829,16 @@ import_items_activated (GtkWidget  *widget,
 {
   DynoWindow *self = DYNO_WINDOW (widget);
   DynoSidebarNode *connection_node = NULL;
-  DynoSidebarNode *node = table_node_for_param (self, param, &connection_node);
-  GtkWidget *dialog;
+  DynoSidebarNode *node = ready_table_node (self, param, &connection_node, TRUE);
 
-  if (!require_backend (self, connection_node) || node == NULL)
+  if (node == NULL)
     return;
 
-  if (dyno_sidebar_node_get_table_info (node) == NULL)
-    {
-      dyno_window_add_toast (self, _("The table’s schema is still being read; try again"));
-      return;
-    }
-
-  dialog = dyno_import_dialog_new (GTK_WINDOW (self),
-                                   dyno_sidebar_node_get_backend (connection_node),
-                                   dyno_sidebar_node_get_table_info (node));
-  gtk_window_present (GTK_WINDOW (dialog));
+  present_dialog (self,
+                  dyno_import_dialog_new (GTK_WINDOW (self),
+                                          dyno_sidebar_node_get_backend (connection_node),
+                                          dyno_sidebar_node_get_table_info (node)),
+                  connection_node, NULL, NULL);
 }
 
 static void
