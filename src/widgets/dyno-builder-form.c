@@ -12,6 +12,7 @@
 
 #include "dyno-builder-form.h"
 #include "dyno-json.h"
+#include "dyno-widget-util.h"
 
 typedef enum {
   FILTER_COMPARE,
@@ -214,34 +215,6 @@ append_error (GtkWidget  *label,
     {
       set_error (label, message);
     }
-}
-
-static GtkWidget *
-new_error_label (void)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  gtk_widget_add_css_class (label, "error");
-  gtk_widget_add_css_class (label, "caption");
-  gtk_widget_set_visible (label, FALSE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (label),
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, _("Error message"),
-                                  -1);
-  return label;
-}
-
-static GtkWidget *
-new_heading (const char *text)
-{
-  GtkWidget *label = gtk_label_new (text);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_widget_add_css_class (label, "heading");
-  gtk_widget_set_margin_top (label, 12);
-  return label;
 }
 
 static GtkWidget *
@@ -617,7 +590,7 @@ add_filter_row (DynoBuilderForm *self)
   row->value_entry = new_entry (value_name, _("Value"));
   row->and_label = gtk_label_new (_("and"));
   row->value2_entry = new_entry (value2_name, _("Upper bound"));
-  row->error_label = new_error_label ();
+  row->error_label = dyno_field_error_label_new ();
 
   gtk_box_append (GTK_BOX (line1), row->not_button);
   gtk_box_append (GTK_BOX (line1), row->path_entry);
@@ -2031,14 +2004,14 @@ build_ui (DynoBuilderForm *self)
 
   /* key */
   self->key_group = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  gtk_box_append (GTK_BOX (self->key_group), new_heading (_("Key")));
+  gtk_box_append (GTK_BOX (self->key_group), dyno_heading_label_new (_("Key")));
   row = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
   self->pk_label = gtk_label_new (_("Partition key"));
   gtk_label_set_xalign (GTK_LABEL (self->pk_label), 0);
   self->pk_entry = new_entry (_("Partition key value"), _("Value"));
   gtk_box_append (GTK_BOX (row), self->pk_label);
   gtk_box_append (GTK_BOX (row), self->pk_entry);
-  self->pk_error = new_error_label ();
+  self->pk_error = dyno_field_error_label_new ();
   gtk_box_append (GTK_BOX (row), self->pk_error);
   gtk_box_append (GTK_BOX (self->key_group), row);
 
@@ -2058,16 +2031,16 @@ build_ui (DynoBuilderForm *self)
   gtk_box_append (GTK_BOX (row), self->sk_and_label);
   gtk_box_append (GTK_BOX (row), self->sk_entry2);
   gtk_box_append (GTK_BOX (self->sk_box), row);
-  self->sk_error = new_error_label ();
+  self->sk_error = dyno_field_error_label_new ();
   gtk_box_append (GTK_BOX (self->sk_box), self->sk_error);
   gtk_box_append (GTK_BOX (self->key_group), self->sk_box);
-  self->key_error = new_error_label ();
+  self->key_error = dyno_field_error_label_new ();
   gtk_box_append (GTK_BOX (self->key_group), self->key_error);
   gtk_box_append (GTK_BOX (box), self->key_group);
 
   /* filter */
   self->filter_group = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  gtk_box_append (GTK_BOX (self->filter_group), new_heading (_("Filter")));
+  gtk_box_append (GTK_BOX (self->filter_group), dyno_heading_label_new (_("Filter")));
   self->combinator_dropdown = new_dropdown (combinators, G_N_ELEMENTS (combinators), TRUE,
                                             _("Combine conditions with"));
   gtk_box_append (GTK_BOX (self->filter_group), labelled_row (_("_Match"),
@@ -2078,7 +2051,7 @@ build_ui (DynoBuilderForm *self)
   gtk_widget_set_halign (button, GTK_ALIGN_START);
   g_signal_connect_swapped (button, "clicked", G_CALLBACK (add_filter_clicked_cb), self);
   gtk_box_append (GTK_BOX (self->filter_group), button);
-  self->filter_error = new_error_label ();
+  self->filter_error = dyno_field_error_label_new ();
   gtk_box_append (GTK_BOX (self->filter_group), self->filter_error);
   gtk_box_append (GTK_BOX (box), self->filter_group);
 
@@ -2098,7 +2071,7 @@ build_ui (DynoBuilderForm *self)
                                     "pk = \"USER#1\" AND begins_with(sk, \"ORDER#\")");
   gtk_widget_add_css_class (self->key_text_entry, "monospace");
   gtk_box_append (GTK_BOX (self->text_box), self->key_text_entry);
-  self->key_text_error = new_error_label ();
+  self->key_text_error = dyno_field_error_label_new ();
   gtk_box_append (GTK_BOX (self->text_box), self->key_text_error);
   label = gtk_label_new (_("Filter"));
   gtk_label_set_xalign (GTK_LABEL (label), 0);
@@ -2106,13 +2079,13 @@ build_ui (DynoBuilderForm *self)
   self->filter_text_entry = new_entry (_("Filter text"), "status = \"open\" AND size(items) > 2");
   gtk_widget_add_css_class (self->filter_text_entry, "monospace");
   gtk_box_append (GTK_BOX (self->text_box), self->filter_text_entry);
-  self->filter_text_error = new_error_label ();
+  self->filter_text_error = dyno_field_error_label_new ();
   gtk_box_append (GTK_BOX (self->text_box), self->filter_text_error);
   gtk_widget_set_visible (self->text_box, FALSE);
   gtk_box_append (GTK_BOX (box), self->text_box);
 
   /* projection */
-  gtk_box_append (GTK_BOX (box), new_heading (_("Attributes to Return")));
+  gtk_box_append (GTK_BOX (box), dyno_heading_label_new (_("Attributes to Return")));
   self->projection_entry = new_entry (_("Attributes to return"),
                                       _("All attributes (or e.g. name, status, address.city)"));
   gtk_box_append (GTK_BOX (box), self->projection_entry);
@@ -2120,11 +2093,11 @@ build_ui (DynoBuilderForm *self)
   gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (self->projection_chips), GTK_SELECTION_NONE);
   gtk_widget_set_visible (self->projection_chips, FALSE);
   gtk_box_append (GTK_BOX (box), self->projection_chips);
-  self->projection_error = new_error_label ();
+  self->projection_error = dyno_field_error_label_new ();
   gtk_box_append (GTK_BOX (box), self->projection_error);
 
   /* options */
-  gtk_box_append (GTK_BOX (box), new_heading (_("Options")));
+  gtk_box_append (GTK_BOX (box), dyno_heading_label_new (_("Options")));
   self->direction_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   label = gtk_label_new (_("Sort order"));
   gtk_label_set_xalign (GTK_LABEL (label), 0);
@@ -2164,9 +2137,9 @@ build_ui (DynoBuilderForm *self)
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Consistent read"), -1);
   self->consistent_row = labelled_row (_("_Consistent read"), self->consistent_switch);
   gtk_box_append (GTK_BOX (box), self->consistent_row);
-  self->options_error = new_error_label ();
+  self->options_error = dyno_field_error_label_new ();
   gtk_box_append (GTK_BOX (box), self->options_error);
-  self->general_error = new_error_label ();
+  self->general_error = dyno_field_error_label_new ();
   gtk_box_append (GTK_BOX (box), self->general_error);
 
   /* Widget names: CSS ids, and how the widget tests find the fields. */

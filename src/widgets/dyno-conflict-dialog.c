@@ -10,6 +10,7 @@
 
 #include "dyno-json.h"
 #include "dyno-safe-write.h"
+#include "dyno-widget-util.h"
 
 struct _DynoConflictDialog
 {
@@ -29,14 +30,6 @@ enum {
 };
 
 static guint signals[N_SIGNALS];
-
-static void
-set_accessible_label (GtkWidget  *widget,
-                      const char *label)
-{
-  gtk_accessible_update_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label,
-                                  -1);
-}
 
 void
 dyno_conflict_dialog_choose (DynoConflictDialog *self,
@@ -257,13 +250,13 @@ dyno_conflict_dialog_new (GtkWindow *parent,
   buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
   gtk_widget_set_halign (buttons, GTK_ALIGN_END);
   cancel = gtk_button_new_with_mnemonic (_("_Keep Editing"));
-  set_accessible_label (cancel, _("Keep editing"));
+  dyno_widget_set_accessible_label (cancel, _("Keep editing"));
   g_signal_connect_swapped (cancel, "clicked", G_CALLBACK (cancel_clicked_cb), self);
   gtk_box_append (GTK_BOX (buttons), cancel);
 
   self->reload_button = gtk_button_new_with_mnemonic (_("_Reload Their Version"));
   gtk_widget_set_name (self->reload_button, "reload-theirs");
-  set_accessible_label (self->reload_button, _("Reload their version"));
+  dyno_widget_set_accessible_label (self->reload_button, _("Reload their version"));
   gtk_widget_set_tooltip_text (self->reload_button,
                                _("Discard your edits and edit the item as it is now"));
   gtk_widget_set_sensitive (self->reload_button, theirs != NULL);
@@ -273,7 +266,7 @@ dyno_conflict_dialog_new (GtkWindow *parent,
   self->overwrite_button = gtk_button_new_with_mnemonic (_("_Overwrite With Mine"));
   gtk_widget_set_name (self->overwrite_button, "overwrite-mine");
   gtk_widget_add_css_class (self->overwrite_button, "destructive-action");
-  set_accessible_label (self->overwrite_button, _("Overwrite with mine"));
+  dyno_widget_set_accessible_label (self->overwrite_button, _("Overwrite with mine"));
   gtk_widget_set_tooltip_text (self->overwrite_button,
                                _("Save your version, replacing the changes shown on the left"));
   g_signal_connect_swapped (self->overwrite_button, "clicked", G_CALLBACK (overwrite_clicked_cb),

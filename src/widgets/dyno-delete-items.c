@@ -11,6 +11,7 @@
 #include "dyno-error.h"
 #include "dyno-http-error.h"
 #include "dyno-safe-write.h"
+#include "dyno-widget-util.h"
 
 typedef struct {
   GtkWindow           *parent;
@@ -41,14 +42,6 @@ delete_run_free (DeleteRun *run)
   g_clear_pointer (&run->keys, g_ptr_array_unref);
   g_clear_error (&run->key_error);
   g_free (run);
-}
-
-static void
-set_accessible_label (GtkWidget  *widget,
-                      const char *label)
-{
-  gtk_accessible_update_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label,
-                                  -1);
 }
 
 /* pk = “USER#1”, sk = “ORDER#9” */
@@ -251,7 +244,7 @@ start_delete (DeleteRun *run)
   gtk_widget_set_name (run->progress_dialog, "delete-progress");
   run->progress_bar = gtk_progress_bar_new ();
   gtk_progress_bar_set_show_text (GTK_PROGRESS_BAR (run->progress_bar), TRUE);
-  set_accessible_label (run->progress_bar, _("Deletion progress"));
+  dyno_widget_set_accessible_label (run->progress_bar, _("Deletion progress"));
   adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (run->progress_dialog),
                                       run->progress_bar);
   adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (run->progress_dialog), "cancel",

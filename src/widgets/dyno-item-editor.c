@@ -24,6 +24,7 @@
 #include "dyno-json.h"
 #include "dyno-safe-write.h"
 #include "dyno-sort-lint.h"
+#include "dyno-widget-util.h"
 
 #define ERROR_TAG "dyno-error-line"
 
@@ -76,14 +77,6 @@ enum {
 static guint signals[N_SIGNALS];
 
 static void refresh (DynoItemEditor *self);
-
-static void
-set_accessible_label (GtkWidget  *widget,
-                      const char *label)
-{
-  gtk_accessible_update_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label,
-                                  -1);
-}
 
 static void
 show_label (GtkWidget  *label,
@@ -883,10 +876,10 @@ build_ui (DynoItemEditor *self)
   gtk_widget_add_css_class (toggles, "linked");
   self->json_button = gtk_toggle_button_new_with_label (_("DynamoDB JSON"));
   gtk_widget_set_name (self->json_button, "view-json");
-  set_accessible_label (self->json_button, _("DynamoDB JSON"));
+  dyno_widget_set_accessible_label (self->json_button, _("DynamoDB JSON"));
   self->form_button = gtk_toggle_button_new_with_label (_("Form"));
   gtk_widget_set_name (self->form_button, "view-form");
-  set_accessible_label (self->form_button, _("Form"));
+  dyno_widget_set_accessible_label (self->form_button, _("Form"));
   gtk_toggle_button_set_group (GTK_TOGGLE_BUTTON (self->form_button),
                                GTK_TOGGLE_BUTTON (self->json_button));
   gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->json_button), TRUE);
@@ -899,7 +892,7 @@ build_ui (DynoItemEditor *self)
   self->save_button = gtk_button_new_with_mnemonic (_("_Save"));
   gtk_widget_set_name (self->save_button, "save-item");
   gtk_widget_add_css_class (self->save_button, "suggested-action");
-  set_accessible_label (self->save_button, _("Save item"));
+  dyno_widget_set_accessible_label (self->save_button, _("Save item"));
   g_signal_connect_swapped (self->save_button, "clicked", G_CALLBACK (dyno_item_editor_save),
                             self);
   adw_header_bar_pack_end (ADW_HEADER_BAR (header), self->save_button);
@@ -914,7 +907,7 @@ build_ui (DynoItemEditor *self)
   gtk_box_append (GTK_BOX (box), content);
 
   self->save_error_label = message_label ("save-error", "error");
-  set_accessible_label (self->save_error_label, _("Save error"));
+  dyno_widget_set_accessible_label (self->save_error_label, _("Save error"));
   gtk_box_append (GTK_BOX (content), self->save_error_label);
 
   self->buffer = gtk_source_buffer_new (NULL);
@@ -932,13 +925,13 @@ build_ui (DynoItemEditor *self)
   gtk_source_view_set_auto_indent (GTK_SOURCE_VIEW (self->source_view), TRUE);
   gtk_source_view_set_tab_width (GTK_SOURCE_VIEW (self->source_view), 2);
   gtk_source_view_set_insert_spaces_instead_of_tabs (GTK_SOURCE_VIEW (self->source_view), TRUE);
-  set_accessible_label (self->source_view, _("Item JSON"));
+  dyno_widget_set_accessible_label (self->source_view, _("Item JSON"));
   scrolled = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), self->source_view);
 
   self->form = dyno_item_form_new ();
   gtk_widget_set_name (self->form, "item-form");
-  set_accessible_label (self->form, _("Item form"));
+  dyno_widget_set_accessible_label (self->form, _("Item form"));
   g_signal_connect_swapped (self->form, "changed", G_CALLBACK (form_changed_cb), self);
   form_scrolled = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (form_scrolled), self->form);
@@ -951,15 +944,15 @@ build_ui (DynoItemEditor *self)
   gtk_box_append (GTK_BOX (content), self->stack);
 
   self->item_error_label = message_label ("item-error", "error");
-  set_accessible_label (self->item_error_label, _("Item error"));
+  dyno_widget_set_accessible_label (self->item_error_label, _("Item error"));
   gtk_box_append (GTK_BOX (content), self->item_error_label);
 
   feedback = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
   self->placement_label = message_label ("placement", NULL);
-  set_accessible_label (self->placement_label, _("Sort order"));
+  dyno_widget_set_accessible_label (self->placement_label, _("Sort order"));
   gtk_box_append (GTK_BOX (feedback), self->placement_label);
   self->lints_label = message_label ("key-warnings", "warning");
-  set_accessible_label (self->lints_label, _("Key warnings"));
+  dyno_widget_set_accessible_label (self->lints_label, _("Key warnings"));
   gtk_box_append (GTK_BOX (feedback), self->lints_label);
   gtk_box_append (GTK_BOX (content), feedback);
 
@@ -976,7 +969,7 @@ build_ui (DynoItemEditor *self)
   gtk_box_append (GTK_BOX (request_box), code_scrolled);
   self->request_expander = gtk_expander_new_with_mnemonic (_("_Request"));
   gtk_widget_set_name (self->request_expander, "show-request");
-  set_accessible_label (self->request_expander, _("Show request"));
+  dyno_widget_set_accessible_label (self->request_expander, _("Show request"));
   gtk_expander_set_child (GTK_EXPANDER (self->request_expander), request_box);
   gtk_box_append (GTK_BOX (content), self->request_expander);
 

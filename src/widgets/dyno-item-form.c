@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "dyno-error.h"
+#include "dyno-widget-util.h"
 
 typedef enum {
   ROW_ATTRIBUTE,   /* top-level attribute: name, type, value */
@@ -64,14 +65,6 @@ static const DynoValueType all_types[DYNO_VALUE_N_TYPES] = {
 static Row *add_row (DynoItemForm *self, GtkWidget *parent_box, RowKind kind,
                      DynoValueType type);
 static void fill_row (Row *row, const DynoValue *value);
-
-static void
-set_accessible_label (GtkWidget  *widget,
-                      const char *label)
-{
-  gtk_accessible_update_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label,
-                                  -1);
-}
 
 static void
 emit_changed (DynoItemForm *self)
@@ -196,7 +189,7 @@ row_set_type (Row           *row,
       row->value_entry = gtk_entry_new ();
       gtk_widget_set_name (row->value_entry, "attribute-value");
       gtk_widget_set_hexpand (row->value_entry, TRUE);
-      set_accessible_label (row->value_entry, _("Attribute value"));
+      dyno_widget_set_accessible_label (row->value_entry, _("Attribute value"));
       if (type == DYNO_VALUE_B)
         gtk_entry_set_placeholder_text (GTK_ENTRY (row->value_entry), _("Base64"));
       else if (type == DYNO_VALUE_N)
@@ -213,7 +206,7 @@ row_set_type (Row           *row,
 
         row->bool_dropdown = gtk_drop_down_new_from_strings (labels);
         gtk_widget_set_name (row->bool_dropdown, "attribute-value");
-        set_accessible_label (row->bool_dropdown, _("Attribute value"));
+        dyno_widget_set_accessible_label (row->bool_dropdown, _("Attribute value"));
         g_signal_connect_swapped (row->bool_dropdown, "notify::selected",
                                   G_CALLBACK (emit_changed), row->form);
         gtk_box_append (GTK_BOX (row->value_slot), row->bool_dropdown);
@@ -251,7 +244,7 @@ row_set_type (Row           *row,
         gtk_widget_set_name (add, "add-member");
         gtk_widget_set_halign (add, GTK_ALIGN_START);
         gtk_widget_add_css_class (add, "flat");
-        set_accessible_label (add, type == DYNO_VALUE_L ? _("Add element") : _("Add member"));
+        dyno_widget_set_accessible_label (add, type == DYNO_VALUE_L ? _("Add element") : _("Add member"));
         g_signal_connect (add, "clicked", G_CALLBACK (add_child_clicked_cb), row);
         gtk_box_append (GTK_BOX (inner), add);
         gtk_expander_set_child (GTK_EXPANDER (row->expander), inner);
@@ -309,7 +302,7 @@ add_row (DynoItemForm  *self,
       gtk_widget_set_name (row->name_entry, "attribute-name");
       gtk_entry_set_placeholder_text (GTK_ENTRY (row->name_entry), _("Name"));
       gtk_editable_set_width_chars (GTK_EDITABLE (row->name_entry), 14);
-      set_accessible_label (row->name_entry, kind == ROW_ATTRIBUTE ? _("Attribute name")
+      dyno_widget_set_accessible_label (row->name_entry, kind == ROW_ATTRIBUTE ? _("Attribute name")
                                                                    : _("Member name"));
       g_signal_connect (row->name_entry, "changed", G_CALLBACK (entry_changed_cb), row);
       gtk_box_append (GTK_BOX (row->line), row->name_entry);
@@ -330,7 +323,7 @@ add_row (DynoItemForm  *self,
       names[DYNO_VALUE_N_TYPES] = NULL;
       row->type_dropdown = gtk_drop_down_new_from_strings (names);
       gtk_widget_set_name (row->type_dropdown, "attribute-type");
-      set_accessible_label (row->type_dropdown, _("Attribute type"));
+      dyno_widget_set_accessible_label (row->type_dropdown, _("Attribute type"));
       gtk_box_append (GTK_BOX (row->line), row->type_dropdown);
     }
 
@@ -341,7 +334,7 @@ add_row (DynoItemForm  *self,
   row->remove_button = gtk_button_new_from_icon_name ("list-remove-symbolic");
   gtk_widget_set_name (row->remove_button, "remove-attribute");
   gtk_widget_add_css_class (row->remove_button, "flat");
-  set_accessible_label (row->remove_button, kind == ROW_ATTRIBUTE ? _("Remove attribute")
+  dyno_widget_set_accessible_label (row->remove_button, kind == ROW_ATTRIBUTE ? _("Remove attribute")
                                             : kind == ROW_ELEMENT ? _("Remove element")
                                             : _("Remove member"));
   gtk_widget_set_tooltip_text (row->remove_button, _("Remove"));
@@ -807,7 +800,7 @@ dyno_item_form_init (DynoItemForm *self)
   self->add_button = gtk_button_new_with_mnemonic (_("_Add Attribute"));
   gtk_widget_set_name (self->add_button, "add-attribute");
   gtk_widget_set_halign (self->add_button, GTK_ALIGN_START);
-  set_accessible_label (self->add_button, _("Add attribute"));
+  dyno_widget_set_accessible_label (self->add_button, _("Add attribute"));
   g_signal_connect (self->add_button, "clicked", G_CALLBACK (add_attribute_clicked_cb), self);
   gtk_box_append (GTK_BOX (self->box), self->add_button);
 }

@@ -13,6 +13,7 @@
 #include <glib/gi18n.h>
 
 #include "dyno-http-error.h"
+#include "dyno-widget-util.h"
 
 /* One input and the error label under it.  @field is the validator's field id (for index
  * rows, the part after "index:<i>:"). */
@@ -113,54 +114,6 @@ static const DynoProjectionType projections[] = {
 
 /* ---- building blocks ------------------------------------------------------------------- */
 
-static void
-set_accessible_name (GtkWidget  *widget,
-                     const char *name)
-{
-  gtk_accessible_update_property (GTK_ACCESSIBLE (widget),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, name,
-                                  -1);
-}
-
-static GtkWidget *
-new_error_label (void)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  gtk_widget_add_css_class (label, "error");
-  gtk_widget_add_css_class (label, "caption");
-  gtk_widget_set_visible (label, FALSE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (label),
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, _("Error message"),
-                                  -1);
-  return label;
-}
-
-static GtkWidget *
-new_heading (const char *text)
-{
-  GtkWidget *label = gtk_label_new (text);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_widget_add_css_class (label, "heading");
-  gtk_widget_set_margin_top (label, 12);
-  return label;
-}
-
-static GtkWidget *
-new_caption (const char *text)
-{
-  GtkWidget *label = gtk_label_new (text);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_widget_add_css_class (label, "caption");
-  gtk_widget_add_css_class (label, "dim-label");
-  return label;
-}
-
 static GtkWidget *
 new_entry (const char *name,
            const char *accessible_name,
@@ -172,7 +125,7 @@ new_entry (const char *name,
   gtk_widget_set_hexpand (entry, TRUE);
   if (placeholder != NULL)
     gtk_entry_set_placeholder_text (GTK_ENTRY (entry), placeholder);
-  set_accessible_name (entry, accessible_name);
+  dyno_widget_set_accessible_label (entry, accessible_name);
   return entry;
 }
 
@@ -185,7 +138,7 @@ new_dropdown (const char         *name,
 
   gtk_widget_set_name (dropdown, name);
   gtk_widget_set_valign (dropdown, GTK_ALIGN_START);
-  set_accessible_name (dropdown, accessible_name);
+  dyno_widget_set_accessible_label (dropdown, accessible_name);
   return dropdown;
 }
 
@@ -207,7 +160,7 @@ new_spin (const char *name,
   gtk_widget_set_name (spin, name);
   gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), 5);
   gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), TRUE);
-  set_accessible_name (spin, accessible_name);
+  dyno_widget_set_accessible_label (spin, accessible_name);
   return spin;
 }
 
@@ -224,7 +177,7 @@ init_field (DynoTableDesigner *self,
   field->designer = self;
   field->field = id;
   field->input = input;
-  field->error = new_error_label ();
+  field->error = dyno_field_error_label_new ();
   field->needs_touch = needs_touch;
   gtk_widget_set_name (field->error, error_name);
   /* a screen reader reads the problem with the field */
@@ -242,7 +195,7 @@ field_column (const char *caption,
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
 
   gtk_widget_set_hexpand (box, TRUE);
-  gtk_box_append (GTK_BOX (box), new_caption (caption));
+  gtk_box_append (GTK_BOX (box), dyno_caption_label_new (caption));
   gtk_box_append (GTK_BOX (box), field->input);
   gtk_box_append (GTK_BOX (box), field->error);
   return box;
@@ -535,12 +488,12 @@ set_row_names (IndexRow *row,
 
       gtk_widget_set_name (row->fields[f].input, name);
       gtk_widget_set_name (row->fields[f].error, error_name);
-      set_accessible_name (row->fields[f].input, label);
+      dyno_widget_set_accessible_label (row->fields[f].input, label);
     }
   {
     g_autofree char *label = i == 0 ? g_strdup (_("Remove index"))
                                     : g_strdup_printf (_("Remove index %u"), i + 1);
-    set_accessible_name (row->remove_button, label);
+    dyno_widget_set_accessible_label (row->remove_button, label);
   }
 }
 
@@ -868,7 +821,7 @@ build_table_fields (DynoTableDesigner *self,
               "write-capacity", FALSE);
   gtk_editable_set_text (GTK_EDITABLE (f[PK_NAME].input), "pk");
 
-  gtk_box_append (GTK_BOX (form), new_heading (_("Table")));
+  gtk_box_append (GTK_BOX (form), dyno_heading_label_new (_("Table")));
   gtk_box_append (GTK_BOX (form), field_column (_("Table name"), &f[TABLE_NAME]));
 
   line = hbox ();
@@ -881,7 +834,7 @@ build_table_fields (DynoTableDesigner *self,
   gtk_box_append (GTK_BOX (line), field_column (_("Type"), &f[SK_TYPE]));
   gtk_box_append (GTK_BOX (form), line);
 
-  gtk_box_append (GTK_BOX (form), new_heading (_("Capacity")));
+  gtk_box_append (GTK_BOX (form), dyno_heading_label_new (_("Capacity")));
   gtk_box_append (GTK_BOX (form), field_column (_("Billing mode"), &f[BILLING]));
   self->capacity_box = hbox ();
   gtk_box_append (GTK_BOX (self->capacity_box),
@@ -916,7 +869,7 @@ build (DynoTableDesigner *self)
 
   self->cancel_button = gtk_button_new_with_mnemonic (_("_Cancel"));
   gtk_widget_set_name (self->cancel_button, "cancel-button");
-  set_accessible_name (self->cancel_button, _("Cancel"));
+  dyno_widget_set_accessible_label (self->cancel_button, _("Cancel"));
   g_signal_connect_swapped (self->cancel_button, "clicked", G_CALLBACK (cancel_clicked_cb),
                             self);
   adw_header_bar_pack_start (ADW_HEADER_BAR (header), self->cancel_button);
@@ -925,7 +878,7 @@ build (DynoTableDesigner *self)
                                                                      : _("C_reate Table"));
   gtk_widget_set_name (self->create_button, "create-button");
   gtk_widget_add_css_class (self->create_button, "suggested-action");
-  set_accessible_name (self->create_button, self->existing ? _("Add index")
+  dyno_widget_set_accessible_label (self->create_button, self->existing ? _("Add index")
                                                            : _("Create table"));
   g_signal_connect_swapped (self->create_button, "clicked", G_CALLBACK (create_clicked_cb),
                             self);
@@ -968,12 +921,12 @@ build (DynoTableDesigner *self)
       init_field (self, &f[BILLING], "billing-mode", NULL, "billing-mode", FALSE);
       init_field (self, &f[RCU], "read-capacity", NULL, "read-capacity", FALSE);
       init_field (self, &f[WCU], "write-capacity", NULL, "write-capacity", FALSE);
-      gtk_box_append (GTK_BOX (self->form), new_caption (text));
+      gtk_box_append (GTK_BOX (self->form), dyno_caption_label_new (text));
       for (guint i = 0; i < INDEXES; i++)
         gtk_box_append (GTK_BOX (self->form), f[i].error);
     }
 
-  gtk_box_append (GTK_BOX (self->form), new_heading (self->existing ? _("New index")
+  gtk_box_append (GTK_BOX (self->form), dyno_heading_label_new (self->existing ? _("New index")
                                                                     : _("Secondary indexes")));
   self->index_list = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   gtk_box_append (GTK_BOX (self->form), self->index_list);
@@ -983,7 +936,7 @@ build (DynoTableDesigner *self)
   self->add_index_button = gtk_button_new_with_mnemonic (_("Add _Index"));
   gtk_widget_set_name (self->add_index_button, "add-index");
   gtk_widget_set_halign (self->add_index_button, GTK_ALIGN_START);
-  set_accessible_name (self->add_index_button, _("Add index"));
+  dyno_widget_set_accessible_label (self->add_index_button, _("Add index"));
   gtk_widget_set_visible (self->add_index_button, self->existing == NULL);
   g_signal_connect_swapped (self->add_index_button, "clicked",
                             G_CALLBACK (add_index_clicked_cb), self);
@@ -992,12 +945,12 @@ build (DynoTableDesigner *self)
     add_index_row (self, TRUE);
 
   /* why Create is insensitive, what went wrong on the server, and progress */
-  self->create_reason = new_error_label ();
+  self->create_reason = dyno_field_error_label_new ();
   gtk_widget_set_name (self->create_reason, "create-reason");
   gtk_widget_set_margin_top (self->create_reason, 12);
   gtk_box_append (GTK_BOX (content), self->create_reason);
 
-  self->server_error = new_error_label ();
+  self->server_error = dyno_field_error_label_new ();
   gtk_widget_set_name (self->server_error, "server-error");
   gtk_widget_remove_css_class (self->server_error, "caption");
   gtk_box_append (GTK_BOX (content), self->server_error);
@@ -1013,7 +966,7 @@ build (DynoTableDesigner *self)
 
   expander = gtk_expander_new (_("Request"));
   gtk_widget_set_name (expander, "request-expander");
-  set_accessible_name (expander, _("Request"));
+  dyno_widget_set_accessible_label (expander, _("Request"));
   gtk_widget_set_margin_top (expander, 12);
   request_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
   self->request_label = gtk_label_new (NULL);
@@ -1023,12 +976,12 @@ build (DynoTableDesigner *self)
   gtk_label_set_wrap (GTK_LABEL (self->request_label), TRUE);
   gtk_label_set_wrap_mode (GTK_LABEL (self->request_label), PANGO_WRAP_WORD_CHAR);
   gtk_widget_add_css_class (self->request_label, "monospace");
-  set_accessible_name (self->request_label, self->existing ? _("UpdateTable request")
+  dyno_widget_set_accessible_label (self->request_label, self->existing ? _("UpdateTable request")
                                                            : _("CreateTable request"));
   copy = gtk_button_new_with_mnemonic (_("Co_py Request"));
   gtk_widget_set_name (copy, "copy-request");
   gtk_widget_set_halign (copy, GTK_ALIGN_START);
-  set_accessible_name (copy, _("Copy request"));
+  dyno_widget_set_accessible_label (copy, _("Copy request"));
   g_signal_connect_swapped (copy, "clicked", G_CALLBACK (copy_request_clicked_cb), self);
   gtk_box_append (GTK_BOX (request_box), copy);
   gtk_box_append (GTK_BOX (request_box), self->request_label);

@@ -11,19 +11,12 @@
 #include <glib/gi18n.h>
 
 #include "dyno-samples.h"
+#include "dyno-widget-util.h"
 
 /* The rejected-rows list shows this many; the summary counts them all. */
 #define MAX_LISTED_ROWS 1000
 
 #define SAMPLES_RESOURCE "/com/dynotable/DynoTable/samples"
-
-static void
-set_accessible_label (GtkWidget  *widget,
-                      const char *label)
-{
-  gtk_accessible_update_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL, label,
-                                  -1);
-}
 
 static GtkWidget *
 field_label (const char *text,
@@ -234,7 +227,7 @@ set_running (DynoTransferDialog *self,
   if (self->type_row_switch != NULL)
     gtk_widget_set_sensitive (self->type_row_switch, !running);
   gtk_button_set_label (GTK_BUTTON (self->cancel_button), running ? _("_Cancel") : _("_Close"));
-  set_accessible_label (self->cancel_button, running ? _("Cancel") : _("Close"));
+  dyno_widget_set_accessible_label (self->cancel_button, running ? _("Cancel") : _("Close"));
   gtk_widget_set_visible (self->progress_bar, TRUE);
 }
 
@@ -671,10 +664,10 @@ build (DynoTransferDialog *self)
   gtk_widget_set_name (self->path_entry, "file-path");
   gtk_widget_set_hexpand (self->path_entry, TRUE);
   gtk_entry_set_placeholder_text (GTK_ENTRY (self->path_entry), _("File path"));
-  set_accessible_label (self->path_entry, _("File path"));
+  dyno_widget_set_accessible_label (self->path_entry, _("File path"));
   self->choose_button = gtk_button_new_with_mnemonic (_("C_hoose…"));
   gtk_widget_set_name (self->choose_button, "choose-file");
-  set_accessible_label (self->choose_button, _("Choose file"));
+  dyno_widget_set_accessible_label (self->choose_button, _("Choose file"));
   g_signal_connect_swapped (self->choose_button, "clicked", G_CALLBACK (choose_clicked_cb), self);
   gtk_box_append (GTK_BOX (path_box), self->path_entry);
   gtk_box_append (GTK_BOX (path_box), self->choose_button);
@@ -684,7 +677,7 @@ build (DynoTransferDialog *self)
   /* format */
   self->format_dropdown = format_dropdown_new (self->mode);
   gtk_widget_set_name (self->format_dropdown, "format");
-  set_accessible_label (self->format_dropdown, _("Format"));
+  dyno_widget_set_accessible_label (self->format_dropdown, _("Format"));
   gtk_grid_attach (GTK_GRID (grid), field_label (_("F_ormat"), self->format_dropdown), 0, row,
                    1, 1);
   gtk_grid_attach (GTK_GRID (grid), self->format_dropdown, 1, row++, 1, 1);
@@ -693,7 +686,7 @@ build (DynoTransferDialog *self)
   self->mapping_entry = gtk_entry_new ();
   gtk_widget_set_name (self->mapping_entry, "type-mapping");
   gtk_entry_set_placeholder_text (GTK_ENTRY (self->mapping_entry), "price=N,tags=SS");
-  set_accessible_label (self->mapping_entry, import ? _("Type mapping") : _("Column types"));
+  dyno_widget_set_accessible_label (self->mapping_entry, import ? _("Type mapping") : _("Column types"));
   gtk_widget_set_tooltip_text (self->mapping_entry,
                                import ? _("Types that plain JSON or CSV cannot say: attribute=TYPE "
                                           "with S N B BOOL NULL M L SS NS BS, separated by "
@@ -714,7 +707,7 @@ build (DynoTransferDialog *self)
       gtk_switch_set_active (GTK_SWITCH (self->type_row_switch), TRUE);
       gtk_widget_set_halign (self->type_row_switch, GTK_ALIGN_START);
       gtk_widget_set_name (self->type_row_switch, "csv-type-row");
-      set_accessible_label (self->type_row_switch, _("CSV type row"));
+      dyno_widget_set_accessible_label (self->type_row_switch, _("CSV type row"));
       self->type_row_label = field_label (_("CSV type _row"), self->type_row_switch);
       gtk_grid_attach (GTK_GRID (grid), self->type_row_label, 0, row, 1, 1);
       gtk_grid_attach (GTK_GRID (grid), self->type_row_switch, 1, row++, 1, 1);
@@ -730,10 +723,10 @@ build (DynoTransferDialog *self)
         loaded = g_strdup (_("_Loaded results"));
       self->loaded_check = gtk_check_button_new_with_mnemonic (loaded);
       gtk_widget_set_name (self->loaded_check, "loaded-results");
-      set_accessible_label (self->loaded_check, _("Loaded results"));
+      dyno_widget_set_accessible_label (self->loaded_check, _("Loaded results"));
       self->all_pages_check = gtk_check_button_new_with_mnemonic (_("_All pages of the query"));
       gtk_widget_set_name (self->all_pages_check, "all-pages");
-      set_accessible_label (self->all_pages_check, _("All pages"));
+      dyno_widget_set_accessible_label (self->all_pages_check, _("All pages"));
       gtk_check_button_set_group (GTK_CHECK_BUTTON (self->all_pages_check),
                                   GTK_CHECK_BUTTON (self->loaded_check));
       gtk_widget_set_sensitive (self->loaded_check, self->loaded_items != NULL);
@@ -760,7 +753,7 @@ build (DynoTransferDialog *self)
 
   self->progress_bar = gtk_progress_bar_new ();
   gtk_widget_set_name (self->progress_bar, "progress");
-  set_accessible_label (self->progress_bar, _("Progress"));
+  dyno_widget_set_accessible_label (self->progress_bar, _("Progress"));
   gtk_widget_set_visible (self->progress_bar, FALSE);
   gtk_box_append (GTK_BOX (body), self->progress_bar);
   self->counts_label = wrapping_label ("");
@@ -779,7 +772,7 @@ build (DynoTransferDialog *self)
   gtk_widget_set_name (self->rows_list, "rejected-rows");
   gtk_list_box_set_selection_mode (GTK_LIST_BOX (self->rows_list), GTK_SELECTION_NONE);
   gtk_widget_add_css_class (self->rows_list, "boxed-list");
-  set_accessible_label (self->rows_list, _("Rejected rows"));
+  dyno_widget_set_accessible_label (self->rows_list, _("Rejected rows"));
   self->rows_scroller = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->rows_scroller), self->rows_list);
   gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (self->rows_scroller), 160);
@@ -790,11 +783,11 @@ build (DynoTransferDialog *self)
   gtk_widget_set_halign (buttons, GTK_ALIGN_END);
   self->cancel_button = gtk_button_new_with_mnemonic (_("_Close"));
   gtk_widget_set_name (self->cancel_button, "cancel");
-  set_accessible_label (self->cancel_button, _("Close"));
+  dyno_widget_set_accessible_label (self->cancel_button, _("Close"));
   g_signal_connect_swapped (self->cancel_button, "clicked", G_CALLBACK (cancel_clicked_cb), self);
   self->start_button = gtk_button_new_with_mnemonic (import ? _("_Import") : _("_Export"));
   gtk_widget_set_name (self->start_button, import ? "import" : "export");
-  set_accessible_label (self->start_button, import ? _("Import") : _("Export"));
+  dyno_widget_set_accessible_label (self->start_button, import ? _("Import") : _("Export"));
   gtk_widget_add_css_class (self->start_button, "suggested-action");
   g_signal_connect_swapped (self->start_button, "clicked", G_CALLBACK (start_clicked_cb), self);
   gtk_box_append (GTK_BOX (buttons), self->cancel_button);
@@ -966,7 +959,7 @@ samples_set_running (DynoSamplesDialog *self,
 {
   gtk_widget_set_sensitive (self->load_button, !running && self->samples != NULL);
   gtk_button_set_label (GTK_BUTTON (self->cancel_button), running ? _("_Cancel") : _("_Close"));
-  set_accessible_label (self->cancel_button, running ? _("Cancel") : _("Close"));
+  dyno_widget_set_accessible_label (self->cancel_button, running ? _("Cancel") : _("Close"));
   gtk_widget_set_sensitive (self->cancel_button, TRUE);
 }
 
@@ -1112,7 +1105,7 @@ dyno_samples_dialog_new (GtkWindow   *parent,
   gtk_widget_set_name (self->list, "samples");
   gtk_list_box_set_selection_mode (GTK_LIST_BOX (self->list), GTK_SELECTION_NONE);
   gtk_widget_add_css_class (self->list, "boxed-list");
-  set_accessible_label (self->list, _("Sample schemas"));
+  dyno_widget_set_accessible_label (self->list, _("Sample schemas"));
   for (const char * const *name = dyno_samples_get_names (); *name != NULL; name++)
     {
       GtkWidget *row = adw_action_row_new ();
@@ -1141,7 +1134,7 @@ dyno_samples_dialog_new (GtkWindow   *parent,
 
   self->progress_bar = gtk_progress_bar_new ();
   gtk_widget_set_name (self->progress_bar, "progress");
-  set_accessible_label (self->progress_bar, _("Progress"));
+  dyno_widget_set_accessible_label (self->progress_bar, _("Progress"));
   gtk_widget_set_visible (self->progress_bar, FALSE);
   gtk_box_append (GTK_BOX (body), self->progress_bar);
   self->status_label = wrapping_label ("");
@@ -1162,7 +1155,7 @@ dyno_samples_dialog_new (GtkWindow   *parent,
                             G_CALLBACK (samples_cancel_clicked_cb), self);
   self->load_button = gtk_button_new_with_mnemonic (_("_Load Sample Schemas"));
   gtk_widget_set_name (self->load_button, "load-samples");
-  set_accessible_label (self->load_button, _("Load sample schemas"));
+  dyno_widget_set_accessible_label (self->load_button, _("Load sample schemas"));
   gtk_widget_add_css_class (self->load_button, "suggested-action");
   g_signal_connect_swapped (self->load_button, "clicked", G_CALLBACK (samples_load_clicked_cb),
                             self);
