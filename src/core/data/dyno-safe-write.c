@@ -69,7 +69,8 @@ dyno_safe_write_extract_key (const DynoTableInfo  *schema,
       if (value == NULL)
         {
           g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                       _("The item has no %s key %s."), i == 0 ? "partition" : "sort",
+                       i == 0 ? _("The item has no partition key %s.")
+                              : _("The item has no sort key %s."),
                        keys[i]->name);
           dyno_value_builder_reset (builder);
           return NULL;

@@ -731,9 +731,12 @@ dyno_sort_lint_place_item (const DynoTableInfo  *schema,
     {
       if (index_name != NULL)
         return g_steal_pointer (&placement);  /* not in the index: a sparse index */
-      g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION, _("The item has no %s key %s."),
-                   pk_value == NULL ? "partition" : "sort",
-                   pk_value == NULL ? pk->name : sk->name);
+      if (pk_value == NULL)
+        g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                     _("The item has no partition key %s."), pk->name);
+      else
+        g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                     _("The item has no sort key %s."), sk->name);
       return NULL;
     }
 
