@@ -30,6 +30,8 @@ GtkWidget *dyno_collection_view_get_detail_widget   (DynoCollectionView *self);
 GStrv      dyno_collection_view_dup_attribute_names (DynoCollectionView *self);
 
 GPtrArray  *dyno_collection_view_dup_selected_items (DynoCollectionView *self);
+guint       dyno_collection_view_count_selected_items (DynoCollectionView *self,
+                                                       guint               at_most);
 GListModel *dyno_collection_view_get_items          (DynoCollectionView *self);
 
 G_END_DECLS

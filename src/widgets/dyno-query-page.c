@@ -187,18 +187,18 @@ show_error (DynoQueryPage *self,
 static void
 update_item_actions (DynoQueryPage *self)
 {
-  g_autoptr(GPtrArray) selected = dyno_collection_view_dup_selected_items (self->collection);
+  guint n_selected = dyno_collection_view_count_selected_items (self->collection, 2);
   GListModel *items = dyno_collection_view_get_items (self->collection);
   gboolean writable = self->backend != NULL && self->info != NULL;
   gboolean loading = self->run != NULL && dyno_run_get_loading (self->run);
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "query.new-item", writable);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "query.edit-item",
-                                 writable && selected->len == 1);
+                                 writable && n_selected == 1);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "query.duplicate-item",
-                                 writable && selected->len == 1);
+                                 writable && n_selected == 1);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "query.delete-items",
-                                 writable && selected->len > 0 && !loading);
+                                 writable && n_selected > 0 && !loading);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "query.import-items", writable);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "query.export-items",
                                  self->backend != NULL &&

@@ -419,6 +419,7 @@ test_multi_selection (Fixture       *fixture,
 
   none = dyno_collection_view_dup_selected_items (fixture->view);
   g_assert_cmpuint (none->len, ==, 0);
+  g_assert_cmpuint (dyno_collection_view_count_selected_items (fixture->view, 2), ==, 0);
 
   /* row 0 is the partition: selecting it with three items gives the three items only */
   selection = GTK_SELECTION_MODEL (view_rows (fixture));
@@ -427,6 +428,9 @@ test_multi_selection (Fixture       *fixture,
   g_assert_cmpuint (changes, >, 0);
   three = dyno_collection_view_dup_selected_items (fixture->view);
   g_assert_cmpuint (three->len, ==, 3);
+  /* counting stops where the caller stops caring; the partition row is not an item */
+  g_assert_cmpuint (dyno_collection_view_count_selected_items (fixture->view, 2), ==, 2);
+  g_assert_cmpuint (dyno_collection_view_count_selected_items (fixture->view, 10), ==, 3);
   first = dyno_item_from_ddb_json (g_ptr_array_index (fixture->items, 0), -1, NULL);
   third = dyno_item_from_ddb_json (g_ptr_array_index (fixture->items, 2), -1, NULL);
   g_assert_cmpstr (dyno_value_get_string (dyno_item_lookup (g_ptr_array_index (three, 0), "sk"),
