@@ -717,10 +717,13 @@ resolve_region (Resolver                     *resolver,
   return TRUE;
 }
 
+/* Sets *@none_found when nothing anywhere names credentials (as opposed to credentials that
+ * are there but broken): only then may a local endpoint fall back to the fixed local key. */
 static DynoCredentials *
 resolve_credentials (Resolver                     *resolver,
                      const DynoConnectionSettings *settings,
                      char                        **credential_process,
+                     gboolean                     *none_found,
                      GCancellable                 *cancellable,
                      GError                      **error)
 {
@@ -847,7 +850,124 @@ resolve_credentials (Resolver                     *resolver,
                           ? "" : _(" (no such file)"));
   g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
                _("No AWS credentials were found. DynoTable looked in %s."), looked->str);
+  *none_found = TRUE;
   return NULL;
+}
+
+static void
+set_profile_not_found (GError     **error,
+                       const char  *profile,
+                       const char  *from,
+                       const char  *config_path,
+                       const char  *credentials_path,
+                       const char  *home)
+{
+  g_autofree char *config_shown = display_path (config_path, home);
+  g_autofree char *credentials_shown = display_path (credentials_path, home);
+
+  g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
+               /* Translators: the profile, where its name came from, the config file, the
+                * profile, the credentials file, then the profile. */
+               _("The profile “%s” (from %s) was not found: neither %s has [profile %s] nor "
+                 "%s has [%s]."), profile, from, config_shown, profile, credentials_shown,
+               profile);
+}
+
+static int
+compare_names (gconstpointer a,
+               gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+/* The config and credentials files, as AWS_CONFIG_FILE and AWS_SHARED_CREDENTIALS_FILE say. */
+static void
+aws_file_paths (char       **env,
+                const char  *home,
+                char       **config_path,
+                char       **credentials_path)
+{
+  const char *value;
+
+  value = env_get (env, "AWS_CONFIG_FILE");
+  *config_path = value != NULL ? expand_home (value, home)
+                               : g_build_filename (home, ".aws", "config", NULL);
+  value = env_get (env, "AWS_SHARED_CREDENTIALS_FILE");
+  *credentials_path = value != NULL ? expand_home (value, home)
+                                    : g_build_filename (home, ".aws", "credentials", NULL);
+}
+
+static const char *
+env_home (char **env)
+{
+  const char *home = g_environ_getenv (env, "HOME");
+
+  return home != NULL && *home != '\0' ? home : g_get_home_dir ();
+}
+
+GStrv
+dyno_aws_list_profiles (char    **env,
+                        GError  **error)
+{
+  g_auto(GStrv) own_env = NULL;
+  g_autofree char *config_path = NULL;
+  g_autofree char *credentials_path = NULL;
+  g_autoptr(DynoAwsConfig) config = NULL;
+  g_autoptr(DynoAwsConfig) credentials = NULL;
+  g_auto(GStrv) from_config = NULL;
+  g_auto(GStrv) from_credentials = NULL;
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (env == NULL)
+    env = own_env = g_get_environ ();
+  aws_file_paths (env, env_home (env), &config_path, &credentials_path);
+  config = dyno_aws_config_load (config_path, DYNO_AWS_FILE_CONFIG, error);
+  if (config == NULL)
+    return NULL;
+  credentials = dyno_aws_config_load (credentials_path, DYNO_AWS_FILE_CREDENTIALS, error);
+  if (credentials == NULL)
+    return NULL;
+
+  from_config = dyno_aws_config_dup_profile_names (config);
+  from_credentials = dyno_aws_config_dup_profile_names (credentials);
+  for (guint i = 0; from_config[i] != NULL; i++)
+    g_ptr_array_add (names, from_config[i]);
+  for (guint i = 0; from_credentials[i] != NULL; i++)
+    if (!g_strv_contains ((const char * const *) from_config, from_credentials[i]))
+      g_ptr_array_add (names, from_credentials[i]);
+  g_ptr_array_sort (names, (GCompareFunc) compare_names);
+  g_ptr_array_add (names, NULL);
+
+  return g_strdupv ((char **) names->pdata);
+}
+
+gboolean
+dyno_aws_check_profile (char        **env,
+                        const char   *profile,
+                        const char   *from,
+                        GError      **error)
+{
+  g_auto(GStrv) own_env = NULL;
+  g_auto(GStrv) names = NULL;
+  g_autofree char *config_path = NULL;
+  g_autofree char *credentials_path = NULL;
+
+  g_return_val_if_fail (profile != NULL, FALSE);
+  g_return_val_if_fail (error == NULL || *error == NULL, FALSE);
+
+  if (env == NULL)
+    env = own_env = g_get_environ ();
+  names = dyno_aws_list_profiles (env, error);
+  if (names == NULL)
+    return FALSE;
+  if (g_strv_contains ((const char * const *) names, profile))
+    return TRUE;
+
+  aws_file_paths (env, env_home (env), &config_path, &credentials_path);
+  set_profile_not_found (error, profile, from, config_path, credentials_path, env_home (env));
+  return FALSE;
 }
 
 DynoResolvedConfig *
@@ -874,9 +994,7 @@ dyno_resolve_config (const DynoConnectionSettings *settings,
   if (env == NULL)
     env = own_env = g_get_environ ();
   resolver.env = env;
-  resolver.home = g_environ_getenv (env, "HOME");
-  if (resolver.home == NULL || *resolver.home == '\0')
-    resolver.home = g_get_home_dir ();
+  resolver.home = env_home (env);
 
   /* Which profile: the connection's, then AWS_PROFILE, then AWS_DEFAULT_PROFILE. */
   if (settings->profile != NULL && *settings->profile != '\0')
@@ -897,13 +1015,7 @@ dyno_resolve_config (const DynoConnectionSettings *settings,
   else
     resolver.profile = "default";
 
-  value = env_get (env, "AWS_CONFIG_FILE");
-  config_path = value != NULL ? expand_home (value, resolver.home)
-                              : g_build_filename (resolver.home, ".aws", "config", NULL);
-  value = env_get (env, "AWS_SHARED_CREDENTIALS_FILE");
-  credentials_path = value != NULL ? expand_home (value, resolver.home)
-                                   : g_build_filename (resolver.home, ".aws", "credentials",
-                                                       NULL);
+  aws_file_paths (env, resolver.home, &config_path, &credentials_path);
 
   config = dyno_aws_config_load (config_path, DYNO_AWS_FILE_CONFIG, error);
   if (config == NULL)
@@ -922,15 +1034,8 @@ dyno_resolve_config (const DynoConnectionSettings *settings,
   if (profile_from != NULL && resolver.config_profile == NULL
       && resolver.credentials_profile == NULL)
     {
-      g_autofree char *config_shown = display_path (config_path, resolver.home);
-      g_autofree char *credentials_shown = display_path (credentials_path, resolver.home);
-
-      g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                   /* Translators: the profile, where its name came from, the credentials file,
-                    * the profile, the config file, then the profile. */
-                   _("The profile “%s” (from %s) was not found: neither %s has [profile %s] nor "
-                     "%s has [%s]."), resolver.profile, profile_from, config_shown,
-                   resolver.profile, credentials_shown, resolver.profile);
+      set_profile_not_found (error, resolver.profile, profile_from, config_path,
+                             credentials_path, resolver.home);
       return NULL;
     }
 
@@ -953,10 +1058,29 @@ dyno_resolve_config (const DynoConnectionSettings *settings,
     result->endpoint_flags = (fips ? DYNO_ENDPOINT_FIPS : 0)
                              | (dual_stack ? DYNO_ENDPOINT_DUAL_STACK : 0);
   }
-  result->credentials = resolve_credentials (&resolver, settings, &result->credential_process,
-                                             cancellable, error);
-  if (result->credentials == NULL)
-    return NULL;
+  {
+    g_autoptr(GError) local_error = NULL;
+    gboolean none_found = FALSE;
+
+    result->credentials = resolve_credentials (&resolver, settings, &result->credential_process,
+                                               &none_found, cancellable, &local_error);
+    if (result->credentials == NULL && none_found
+        && (dyno_endpoint_is_local_url (result->endpoint_url) || g_str_equal (result->region, "local")))
+      {
+        /* DynamoDB Local takes any key; with no credentials configured anywhere, sign with
+         * DynoTable's own rather than refuse (the AWS CLI would refuse: it has no such key). */
+        result->credentials = dyno_credentials_new (DYNO_LOCAL_ACCESS_KEY_ID,
+                                                    DYNO_LOCAL_SECRET_ACCESS_KEY, NULL, NULL);
+        dyno_credentials_set_source (result->credentials,
+                                     _("DynoTable’s local key (no credentials are configured)"));
+        g_clear_error (&local_error);
+      }
+    if (result->credentials == NULL)
+      {
+        g_propagate_error (error, g_steal_pointer (&local_error));
+        return NULL;
+      }
+  }
   return g_steal_pointer (&result);
 }
 

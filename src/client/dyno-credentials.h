@@ -35,6 +35,11 @@ void             dyno_credentials_set_source            (DynoCredentials *creds,
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DynoCredentials, dyno_credentials_unref)
 
+/* DynoTable's own key for DynamoDB Local, used when nothing else names credentials.  DynamoDB
+ * Local answers UnrecognizedClientException to a key ID with anything but letters and digits. */
+#define DYNO_LOCAL_ACCESS_KEY_ID     "dynotablelocal"
+#define DYNO_LOCAL_SECRET_ACCESS_KEY "dynotablelocal"
+
 /* What a connection asks for; every field nullable. */
 typedef struct {
   char *profile;        /* explicit profile (skips the environment keys, as botocore does) */
@@ -63,7 +68,11 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (DynoResolvedConfig, dyno_resolved_config_free)
 
 /* Resolves region, endpoint and credentials (dynamodb-facts.md §7): explicit settings, then
  * AWS_* environment variables, then the credentials and config files (AWS_CONFIG_FILE,
- * AWS_SHARED_CREDENTIALS_FILE), credential_process.  @env is an environ-style array
+ * AWS_SHARED_CREDENTIALS_FILE), credential_process.  When none of those names any credentials
+ * and the endpoint is on this computer (DynamoDB Local: a loopback endpoint URL, or the region
+ * "local"), the result signs with DYNO_LOCAL_ACCESS_KEY_ID; a profile that does not exist is
+ * still an error.  The app and dynotable-cli both resolve through here, so they sign alike.
+ * @env is an environ-style array
  * (g_get_environ() in production, a fixed one in tests).  Blocking (it may run
  * credential_process); call it from a thread or through the _async variant.  Errors are
  * DYNO_ERROR_CONFIG with the file and line, or a clear message for what is not supported
@@ -77,6 +86,19 @@ void                dyno_resolve_config_async  (const DynoConnectionSettings *se
                                                 GAsyncReadyCallback           callback,
                                                 gpointer                      user_data);
 DynoResolvedConfig *dyno_resolve_config_finish (GAsyncResult                 *result,
+                                                GError                      **error);
+
+/* The profiles of the config and credentials files (as dyno_resolve_config() finds them from
+ * @env, NULL for the process's own), sorted, each once; an empty array when there are none.
+ * Errors: DYNO_ERROR_CONFIG for a file that cannot be read or parsed. */
+GStrv               dyno_aws_list_profiles     (char                        **env,
+                                                GError                      **error);
+
+/* TRUE when @profile is in the config or credentials file; else the error
+ * dyno_resolve_config() gives for it, saying it came from @from ("--profile", …). */
+gboolean            dyno_aws_check_profile     (char                        **env,
+                                                const char                   *profile,
+                                                const char                   *from,
                                                 GError                      **error);
 
 /* Re-runs the credential_process of @config (when it has one). */

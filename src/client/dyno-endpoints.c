@@ -294,3 +294,12 @@ dyno_endpoint_resolve (const char         *region,
   endpoint->partition = g_strdup (partition->id);
   return g_steal_pointer (&endpoint);
 }
+
+gboolean
+dyno_endpoint_is_local_url (const char *url)
+{
+  g_autoptr(GUri) uri = url != NULL ? g_uri_parse (url, G_URI_FLAGS_NONE, NULL) : NULL;
+
+  return uri != NULL && g_uri_get_host (uri) != NULL
+         && dyno_endpoint_host_is_loopback (g_uri_get_host (uri));
+}

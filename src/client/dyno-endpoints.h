@@ -43,6 +43,9 @@ gboolean      dyno_endpoint_validate_url  (const char        *url,
 /* TRUE when @host (no port; IPv6 without brackets) is this computer. */
 gboolean      dyno_endpoint_host_is_loopback (const char     *host);
 
+/* TRUE when @url (nullable) is a URL whose host is this computer: DynamoDB Local. */
+gboolean      dyno_endpoint_is_local_url  (const char        *url);
+
 /* The partition id of @region ("aws" for names no partition claims, as the SDKs do). */
 const char   *dyno_endpoint_partition_for_region (const char *region);
 

@@ -952,6 +952,157 @@ test_async (Fixture       *f,
   dyno_resolved_config_free (config);
 }
 
+
+/* ---- DynamoDB Local: the same credentials as the AWS CLI, then DynoTable's key -------------- */
+
+/* What a connection to DynamoDB Local signs with, row by row: flags, environment, profile,
+ * [default], fallback.  DynamoDB Local keeps one database per key and region, so each row is
+ * the database the user sees. */
+static void
+test_local_precedence (Fixture       *f,
+                       gconstpointer  data)
+{
+  static const struct {
+    const char *what;
+    const char *profile;      /* --profile */
+    const char *region;       /* --region */
+    gboolean    env_keys;     /* AWS_ACCESS_KEY_ID=AKIDENV */
+    const char *aws_profile;  /* AWS_PROFILE */
+    gboolean    env_region;   /* AWS_REGION=ap-south-1 */
+    gboolean    default_keys; /* [default] in the credentials file (AKIDDEFAULT) */
+    const char *key;          /* expected */
+    const char *want_region;
+  } rows[] = {
+    { "flag profile beats the environment", "dev", NULL, TRUE, NULL, FALSE, TRUE,
+      "AKIDDEV", "eu-west-1" },
+    { "--region beats the profile's", "dev", "sa-east-1", FALSE, NULL, FALSE, TRUE,
+      "AKIDDEV", "sa-east-1" },
+    { "environment keys beat [default]", NULL, NULL, TRUE, NULL, FALSE, TRUE,
+      "AKIDENV", "us-west-2" },
+    { "AWS_PROFILE beats [default]", NULL, NULL, FALSE, "dev", FALSE, TRUE,
+      "AKIDDEV", "eu-west-1" },
+    { "AWS_REGION beats the profile's region", NULL, NULL, FALSE, "dev", TRUE, TRUE,
+      "AKIDDEV", "ap-south-1" },
+    { "[default] profile", NULL, NULL, FALSE, NULL, FALSE, TRUE, "AKIDDEFAULT", "us-west-2" },
+    { "nothing configured: DynoTable's local key", NULL, NULL, FALSE, NULL, FALSE, FALSE,
+      DYNO_LOCAL_ACCESS_KEY_ID, "us-west-2" },
+    { "a profile without keys: the local key", "nokeys", NULL, FALSE, NULL, FALSE, TRUE,
+      DYNO_LOCAL_ACCESS_KEY_ID, "ca-central-1" },
+  };
+
+  for (gsize i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      DynoConnectionSettings settings = {
+        .endpoint_url = (char *) "http://localhost:8000",
+        .profile = (char *) rows[i].profile,
+        .region = (char *) rows[i].region,
+      };
+      g_autoptr(DynoResolvedConfig) config = NULL;
+
+      g_test_message ("%s", rows[i].what);
+      g_strfreev (f->env);
+      f->env = g_environ_setenv (NULL, "HOME", f->home, TRUE);
+      write_config (f, "[default]\nregion = us-west-2\n"
+                       "[profile dev]\nregion = eu-west-1\n"
+                       "[profile nokeys]\nregion = ca-central-1\n");
+      if (rows[i].default_keys)
+        write_credentials (f, "[default]\naws_access_key_id = AKIDDEFAULT\n"
+                              "aws_secret_access_key = s\n"
+                              "[dev]\naws_access_key_id = AKIDDEV\naws_secret_access_key = s\n");
+      else
+        write_credentials (f, "");
+      if (rows[i].env_keys)
+        {
+          setenv_f (f, "AWS_ACCESS_KEY_ID", "AKIDENV");
+          setenv_f (f, "AWS_SECRET_ACCESS_KEY", "env-secret");
+        }
+      if (rows[i].aws_profile != NULL)
+        setenv_f (f, "AWS_PROFILE", rows[i].aws_profile);
+      if (rows[i].env_region)
+        setenv_f (f, "AWS_REGION", "ap-south-1");
+
+      config = resolve_ok (f, &settings);
+      g_assert_cmpstr (dyno_credentials_get_access_key_id (config->credentials), ==,
+                       rows[i].key);
+      g_assert_cmpstr (config->region, ==, rows[i].want_region);
+      g_assert_cmpstr (config->endpoint_url, ==, "http://localhost:8000");
+    }
+}
+
+/* The fixed key is a fallback for DynamoDB Local only, and never hides a mistake. */
+static void
+test_local_fallback_limits (Fixture       *f,
+                            gconstpointer  data)
+{
+  DynoConnectionSettings remote = {
+    .endpoint_url = (char *) "https://dynamodb.example.com",
+    .region = (char *) "eu-west-1",
+  };
+  DynoConnectionSettings local = { .endpoint_url = (char *) "http://127.0.0.1:8000" };
+  DynoConnectionSettings local_region = { .region = (char *) "local" };
+  DynoConnectionSettings missing = {
+    .endpoint_url = (char *) "http://[::1]:8000",
+    .profile = (char *) "nosuch",
+  };
+  g_autoptr(DynoResolvedConfig) loopback = NULL;
+  g_autoptr(DynoResolvedConfig) by_region = NULL;
+  g_autoptr(GError) error = NULL;
+
+  /* a real endpoint with no credentials: an error, not a key AWS would refuse */
+  error = resolve_error (f, &remote);
+  assert_contains (error->message, "No AWS credentials");
+  g_clear_error (&error);
+
+  loopback = resolve_ok (f, &local);
+  g_assert_cmpstr (dyno_credentials_get_access_key_id (loopback->credentials), ==,
+                   DYNO_LOCAL_ACCESS_KEY_ID);
+  assert_contains (dyno_credentials_get_source (loopback->credentials), "no credentials");
+  by_region = resolve_ok (f, &local_region);
+  g_assert_cmpstr (dyno_credentials_get_access_key_id (by_region->credentials), ==,
+                   DYNO_LOCAL_ACCESS_KEY_ID);
+
+  /* a profile that does not exist is named, also for DynamoDB Local */
+  error = resolve_error (f, &missing);
+  assert_contains (error->message, "“nosuch”");
+  g_clear_error (&error);
+
+  /* broken credentials are an error, not a reason to fall back */
+  setenv_f (f, "AWS_ACCESS_KEY_ID", "AKIDHALF");
+  error = resolve_error (f, &local);
+  assert_contains (error->message, "AWS_SECRET_ACCESS_KEY");
+}
+
+static void
+test_list_and_check_profiles (Fixture       *f,
+                              gconstpointer  data)
+{
+  g_auto(GStrv) none = NULL;
+  g_auto(GStrv) names = NULL;
+  g_autoptr(GError) error = NULL;
+
+  none = dyno_aws_list_profiles (f->env, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_strv_length (none), ==, 0);
+
+  write_config (f, "[profile zeta]\nregion = us-east-1\n[default]\nregion = us-east-1\n"
+                   "[sso-session corp]\nsso_region = us-east-1\n");
+  write_credentials (f, "[alpha]\naws_access_key_id = A\naws_secret_access_key = s\n"
+                        "[zeta]\naws_access_key_id = Z\naws_secret_access_key = s\n");
+  names = dyno_aws_list_profiles (f->env, &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_strv_length (names), ==, 3);
+  g_assert_cmpstr (names[0], ==, "alpha");
+  g_assert_cmpstr (names[1], ==, "default");
+  g_assert_cmpstr (names[2], ==, "zeta");
+
+  g_assert_true (dyno_aws_check_profile (f->env, "alpha", "--profile", &error));
+  g_assert_no_error (error);
+  g_assert_false (dyno_aws_check_profile (f->env, "corp", "--profile", &error));
+  g_assert_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG);
+  assert_contains (error->message, "“corp” (from --profile)");
+  assert_contains (error->message, "~/.aws/config");
+}
+
 #define ADD(path, func) \
   g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
 
@@ -981,6 +1132,9 @@ main (int   argc,
   ADD ("/credentials/endpoint-precedence", test_endpoint_precedence);
   ADD ("/credentials/endpoint-errors", test_endpoint_errors);
   ADD ("/credentials/endpoint-flags", test_endpoint_flags);
+  ADD ("/credentials/local/precedence", test_local_precedence);
+  ADD ("/credentials/local/fallback-limits", test_local_fallback_limits);
+  ADD ("/credentials/profiles/list-and-check", test_list_and_check_profiles);
   ADD ("/credentials/process/ok", test_process_ok);
   ADD ("/credentials/process/failures", test_process_failures);
   ADD ("/credentials/process/path-from-env", test_process_path_from_env);
