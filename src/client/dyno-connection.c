@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dyno-connection.h"
+#include "dyno-endpoints.h"
 #include "dyno-error.h"
 #include "dyno-http-backend.h"
 #include "dyno-keyring.h"
@@ -24,9 +25,21 @@ struct _DynoConnection
   char               *region;
   char               *profile;
   char               *access_key_id;
+  DynoSignAs          sign_as;
+  char              **env;           /* NULL: the process's */
+
+  /* what the last successful open signed with */
+  char               *signed_key_id;
+  char               *signed_region;
+  char               *signed_source;
 };
 
 G_DEFINE_FINAL_TYPE (DynoConnection, dyno_connection, G_TYPE_OBJECT)
+
+G_DEFINE_ENUM_TYPE (DynoSignAs, dyno_sign_as,
+                    G_DEFINE_ENUM_VALUE (DYNO_SIGN_AS_DEFAULT, "default"),
+                    G_DEFINE_ENUM_VALUE (DYNO_SIGN_AS_PROFILE, "profile"),
+                    G_DEFINE_ENUM_VALUE (DYNO_SIGN_AS_KEY, "key"))
 
 enum {
   PROP_0,
@@ -35,17 +48,27 @@ enum {
   PROP_REGION,
   PROP_PROFILE,
   PROP_ACCESS_KEY_ID,
+  PROP_SIGN_AS,
+  PROP_SIGNED_AS,
   N_PROPS
 };
 
 static GParamSpec *properties[N_PROPS];
 
-/* DynamoDB Local accepts any credentials (with -sharedDb it ignores them); these make that
- * visible in its logs instead of borrowing a real key.  Since version 2 it answers
- * UnrecognizedClientException to an access key ID with anything but letters and digits. */
-#define LOCAL_ACCESS_KEY_ID     "dynotablelocal"
-#define LOCAL_SECRET_ACCESS_KEY "dynotablelocal"
-#define LOCAL_DEFAULT_REGION    "us-east-1"
+/* The secret sent with a chosen local key ID: DynamoDB Local does not check it. */
+#define LOCAL_ANY_SECRET "dynotablelocal"
+
+static void
+forget_signed_as (DynoConnection *self)
+{
+  if (self->signed_key_id == NULL && self->signed_region == NULL && self->signed_source == NULL)
+    return;
+
+  g_clear_pointer (&self->signed_key_id, g_free);
+  g_clear_pointer (&self->signed_region, g_free);
+  g_clear_pointer (&self->signed_source, g_free);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SIGNED_AS]);
+}
 
 static gboolean
 set_string (char       **field,
@@ -84,6 +107,12 @@ dyno_connection_get_property (GObject    *object,
     case PROP_ACCESS_KEY_ID:
       g_value_set_string (value, self->access_key_id);
       break;
+    case PROP_SIGN_AS:
+      g_value_set_enum (value, self->sign_as);
+      break;
+    case PROP_SIGNED_AS:
+      g_value_set_string (value, self->signed_key_id);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -114,6 +143,9 @@ dyno_connection_set_property (GObject      *object,
     case PROP_ACCESS_KEY_ID:
       dyno_connection_set_access_key_id (self, g_value_get_string (value));
       break;
+    case PROP_SIGN_AS:
+      dyno_connection_set_sign_as (self, g_value_get_enum (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -130,6 +162,10 @@ dyno_connection_finalize (GObject *object)
   g_free (self->region);
   g_free (self->profile);
   g_free (self->access_key_id);
+  g_free (self->signed_key_id);
+  g_free (self->signed_region);
+  g_free (self->signed_source);
+  g_strfreev (self->env);
 
   G_OBJECT_CLASS (dyno_connection_parent_class)->finalize (object);
 }
@@ -158,6 +194,13 @@ dyno_connection_class_init (DynoConnectionClass *klass)
   properties[PROP_ACCESS_KEY_ID] =
     g_param_spec_string ("access-key-id", NULL, NULL, NULL,
                          G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  properties[PROP_SIGN_AS] =
+    g_param_spec_enum ("sign-as", NULL, NULL, DYNO_TYPE_SIGN_AS, DYNO_SIGN_AS_DEFAULT,
+                       G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* the access key ID of the last open; notified when it or the region or source changes */
+  properties[PROP_SIGNED_AS] =
+    g_param_spec_string ("signed-as", NULL, NULL, NULL,
+                         G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -240,7 +283,10 @@ dyno_connection_set_endpoint_url (DynoConnection *self,
   g_return_if_fail (DYNO_IS_CONNECTION (self));
 
   if (set_string (&self->endpoint_url, url))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ENDPOINT_URL]);
+    {
+      forget_signed_as (self);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ENDPOINT_URL]);
+    }
 }
 
 const char *
@@ -257,7 +303,10 @@ dyno_connection_set_region (DynoConnection *self,
   g_return_if_fail (DYNO_IS_CONNECTION (self));
 
   if (set_string (&self->region, region))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REGION]);
+    {
+      forget_signed_as (self);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_REGION]);
+    }
 }
 
 const char *
@@ -274,7 +323,10 @@ dyno_connection_set_profile (DynoConnection *self,
   g_return_if_fail (DYNO_IS_CONNECTION (self));
 
   if (set_string (&self->profile, profile))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILE]);
+    {
+      forget_signed_as (self);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_PROFILE]);
+    }
 }
 
 const char *
@@ -291,7 +343,83 @@ dyno_connection_set_access_key_id (DynoConnection *self,
   g_return_if_fail (DYNO_IS_CONNECTION (self));
 
   if (set_string (&self->access_key_id, access_key_id))
-    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ACCESS_KEY_ID]);
+    {
+      forget_signed_as (self);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_ACCESS_KEY_ID]);
+    }
+}
+
+DynoSignAs
+dyno_connection_get_sign_as (DynoConnection *self)
+{
+  g_return_val_if_fail (DYNO_IS_CONNECTION (self), DYNO_SIGN_AS_DEFAULT);
+  return self->sign_as;
+}
+
+void
+dyno_connection_set_sign_as (DynoConnection *self,
+                             DynoSignAs      sign_as)
+{
+  g_return_if_fail (DYNO_IS_CONNECTION (self));
+  g_return_if_fail (sign_as <= DYNO_SIGN_AS_KEY);
+
+  if (self->sign_as == sign_as)
+    return;
+
+  self->sign_as = sign_as;
+  forget_signed_as (self);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SIGN_AS]);
+}
+
+const char *
+dyno_connection_get_signed_key_id (DynoConnection *self)
+{
+  g_return_val_if_fail (DYNO_IS_CONNECTION (self), NULL);
+  return self->signed_key_id;
+}
+
+const char *
+dyno_connection_get_signed_region (DynoConnection *self)
+{
+  g_return_val_if_fail (DYNO_IS_CONNECTION (self), NULL);
+  return self->signed_region;
+}
+
+const char *
+dyno_connection_get_signed_source (DynoConnection *self)
+{
+  g_return_val_if_fail (DYNO_IS_CONNECTION (self), NULL);
+  return self->signed_source;
+}
+
+void
+dyno_connection_set_environ (DynoConnection  *self,
+                             char           **env)
+{
+  g_return_if_fail (DYNO_IS_CONNECTION (self));
+
+  g_strfreev (self->env);
+  self->env = g_strdupv (env);
+  forget_signed_as (self);
+}
+
+gboolean
+dyno_connection_is_local (DynoConnection *self)
+{
+  g_return_val_if_fail (DYNO_IS_CONNECTION (self), FALSE);
+
+  return self->kind == DYNO_CONNECTION_LOCAL || dyno_endpoint_is_local_url (self->endpoint_url);
+}
+
+/* "localhost:8000" for a URL with a port, else the URL itself. */
+static char *
+dup_endpoint_label (const char *url)
+{
+  g_autoptr(GUri) uri = url ? g_uri_parse (url, G_URI_FLAGS_NONE, NULL) : NULL;
+
+  if (uri != NULL && g_uri_get_host (uri) != NULL && g_uri_get_port (uri) > 0)
+    return g_strdup_printf ("%s:%d", g_uri_get_host (uri), g_uri_get_port (uri));
+  return g_strdup (url ? url : "");
 }
 
 char *
@@ -303,14 +431,33 @@ dyno_connection_dup_subtitle (DynoConnection *self)
     {
     case DYNO_CONNECTION_LOCAL:
       {
-        g_autoptr(GUri) uri = self->endpoint_url ? g_uri_parse (self->endpoint_url,
-                                                                G_URI_FLAGS_NONE, NULL) : NULL;
+        g_autofree char *where = dup_endpoint_label (self->endpoint_url);
+        g_autofree char *as = NULL;
 
-        if (uri != NULL && g_uri_get_port (uri) > 0)
-          return g_strdup_printf ("%s · %s:%d", _("DynamoDB Local"), g_uri_get_host (uri),
-                                  g_uri_get_port (uri));
-        return g_strdup_printf ("%s · %s", _("DynamoDB Local"),
-                                self->endpoint_url ? self->endpoint_url : "");
+        /* Once open, the key and region themselves: they name DynamoDB Local's database. */
+        if (self->signed_key_id != NULL && self->sign_as == DYNO_SIGN_AS_PROFILE)
+          /* Translators: what a DynamoDB Local connection signs as: the profile, then its
+           * access key ID. */
+          as = g_strdup_printf (_("profile %s, %s"), self->profile ? self->profile : "default",
+                                self->signed_key_id);
+        else if (self->signed_key_id != NULL)
+          as = g_strdup (self->signed_key_id);
+        else if (self->sign_as == DYNO_SIGN_AS_PROFILE)
+          /* Translators: what a DynamoDB Local connection signs as */
+          as = g_strdup_printf (_("profile %s"), self->profile ? self->profile : "default");
+        else if (self->sign_as == DYNO_SIGN_AS_KEY)
+          /* Translators: what a DynamoDB Local connection signs as */
+          as = g_strdup_printf (_("key %s"), self->access_key_id ? self->access_key_id : "");
+        else
+          as = g_strdup (_("default credentials"));
+
+        if (self->signed_region != NULL || self->region != NULL)
+          /* Translators: a DynamoDB Local connection's subtitle: "localhost:8000 · AKID ·
+           * us-east-1" (where, what it signs as, the region). */
+          return g_strdup_printf (_("%s · %s · %s"), where, as,
+                                  self->signed_region ? self->signed_region : self->region);
+        /* Translators: a DynamoDB Local connection's subtitle: where, then what it signs as. */
+        return g_strdup_printf (_("%s · %s"), where, as);
       }
 
     case DYNO_CONNECTION_PROFILE:
@@ -367,6 +514,13 @@ dyno_connection_dup_settings (DynoConnection *self)
     {
     case DYNO_CONNECTION_LOCAL:
       settings->endpoint_url = g_strdup (self->endpoint_url);
+      if (self->sign_as == DYNO_SIGN_AS_PROFILE)
+        settings->profile = g_strdup (self->profile ? self->profile : "default");
+      else if (self->sign_as == DYNO_SIGN_AS_KEY && self->access_key_id != NULL)
+        {
+          settings->access_key_id = g_strdup (self->access_key_id);
+          settings->secret_access_key = g_strdup (LOCAL_ANY_SECRET);
+        }
       break;
     case DYNO_CONNECTION_PROFILE:
       settings->profile = g_strdup (self->profile);
@@ -385,61 +539,86 @@ dyno_connection_dup_settings (DynoConnection *self)
   return settings;
 }
 
+typedef struct {
+  DynoConnectionSettings *settings;
+  DynoConnectionKind      kind;
+  char                   *id;
+  char                   *name;
+  char                  **env;
+} OpenData;
+
+typedef struct {
+  DynoHttpBackend *backend;
+  char            *key_id;
+  char            *region;
+  char            *source;
+} OpenResult;
+
+static void
+open_data_free (OpenData *data)
+{
+  dyno_connection_settings_free (data->settings);
+  g_free (data->id);
+  g_free (data->name);
+  g_strfreev (data->env);
+  g_free (data);
+}
+
+static void
+open_result_free (OpenResult *result)
+{
+  g_clear_object (&result->backend);
+  g_free (result->key_id);
+  g_free (result->region);
+  g_free (result->source);
+  g_free (result);
+}
+
 static void
 open_thread (GTask        *task,
              gpointer      source_object,
              gpointer      task_data,
              GCancellable *cancellable)
 {
-  DynoConnection *self = source_object;
-  g_autoptr(DynoConnectionSettings) settings = NULL;
+  OpenData *data = task_data;
+  g_autoptr(DynoResolvedConfig) config = NULL;
   g_autoptr(GError) error = NULL;
-  DynoHttpBackend *backend = NULL;
+  DynoHttpBackend *backend;
+  OpenResult *result;
 
-  settings = dyno_connection_dup_settings (self);
-
-  if (self->kind == DYNO_CONNECTION_LOCAL)
+  if (data->kind == DYNO_CONNECTION_KEYS)
     {
-      g_autoptr(DynoCredentials) credentials =
-        dyno_credentials_new (LOCAL_ACCESS_KEY_ID, LOCAL_SECRET_ACCESS_KEY, NULL, NULL);
+      g_autoptr(DynoKeyringSecret) secret = NULL;
 
-      dyno_credentials_set_source (credentials, "DynamoDB Local");
-      backend = dyno_http_backend_new_for_endpoint (self->endpoint_url,
-                                                    self->region ? self->region : LOCAL_DEFAULT_REGION,
-                                                    credentials, &error);
-    }
-  else
-    {
-      g_autoptr(DynoResolvedConfig) config = NULL;
-      g_auto(GStrv) env = g_get_environ ();
-
-      if (self->kind == DYNO_CONNECTION_KEYS)
+      secret = dyno_keyring_lookup_sync (data->id, cancellable, &error);
+      if (secret == NULL && error == NULL)
+        g_set_error (&error, DYNO_ERROR, DYNO_ERROR_CONFIG,
+                     _("The secret access key of “%s” is not in the keyring: edit the connection and enter it again"),
+                     data->name);
+      if (error != NULL)
         {
-          g_autoptr(DynoKeyringSecret) secret = NULL;
-
-          secret = dyno_keyring_lookup_sync (self->id, cancellable, &error);
-          if (secret == NULL && error == NULL)
-            g_set_error (&error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                         _("The secret access key of “%s” is not in the keyring: edit the connection and enter it again"),
-                         dyno_connection_get_name (self));
-          if (error != NULL)
-            {
-              g_task_return_error (task, g_steal_pointer (&error));
-              return;
-            }
-          settings->secret_access_key = g_strdup (secret->secret_access_key);
-          settings->session_token = g_strdup (secret->session_token);
+          g_task_return_error (task, g_steal_pointer (&error));
+          return;
         }
-
-      config = dyno_resolve_config (settings, env, cancellable, &error);
-      if (config != NULL)
-        backend = dyno_http_backend_new (config, &error);
+      data->settings->secret_access_key = g_strdup (secret->secret_access_key);
+      data->settings->session_token = g_strdup (secret->session_token);
     }
 
+  /* The same resolution as dynotable-cli's, for every kind: DynamoDB Local included. */
+  config = dyno_resolve_config (data->settings, data->env, cancellable, &error);
+  backend = config != NULL ? dyno_http_backend_new (config, &error) : NULL;
   if (backend == NULL)
-    g_task_return_error (task, g_steal_pointer (&error));
-  else
-    g_task_return_pointer (task, backend, g_object_unref);
+    {
+      g_task_return_error (task, g_steal_pointer (&error));
+      return;
+    }
+
+  result = g_new0 (OpenResult, 1);
+  result->backend = backend;
+  result->key_id = g_strdup (dyno_credentials_get_access_key_id (config->credentials));
+  result->region = g_strdup (config->region);
+  result->source = g_strdup (dyno_credentials_get_source (config->credentials));
+  g_task_return_pointer (task, result, (GDestroyNotify) open_result_free);
 }
 
 void
@@ -449,11 +628,21 @@ dyno_connection_open_async (DynoConnection      *self,
                             gpointer             user_data)
 {
   g_autoptr(GTask) task = NULL;
+  OpenData *data;
 
   g_return_if_fail (DYNO_IS_CONNECTION (self));
 
+  /* Everything the thread needs is copied here: the connection may change meanwhile. */
+  data = g_new0 (OpenData, 1);
+  data->settings = dyno_connection_dup_settings (self);
+  data->kind = self->kind;
+  data->id = g_strdup (self->id);
+  data->name = g_strdup (dyno_connection_get_name (self));
+  data->env = self->env != NULL ? g_strdupv (self->env) : g_get_environ ();
+
   task = g_task_new (self, cancellable, callback, user_data);
   g_task_set_source_tag (task, dyno_connection_open_async);
+  g_task_set_task_data (task, data, (GDestroyNotify) open_data_free);
   g_task_run_in_thread (task, open_thread);
 }
 
@@ -462,10 +651,32 @@ dyno_connection_open_finish (DynoConnection  *self,
                              GAsyncResult    *result,
                              GError         **error)
 {
+  OpenResult *opened;
+  DynoBackend *backend;
+
   g_return_val_if_fail (DYNO_IS_CONNECTION (self), NULL);
   g_return_val_if_fail (g_task_is_valid (result, self), NULL);
 
-  return g_task_propagate_pointer (G_TASK (result), error);
+  opened = g_task_propagate_pointer (G_TASK (result), error);
+  if (opened == NULL)
+    return NULL;
+
+  backend = DYNO_BACKEND (g_steal_pointer (&opened->backend));
+  if (g_strcmp0 (self->signed_key_id, opened->key_id) != 0
+      || g_strcmp0 (self->signed_region, opened->region) != 0
+      || g_strcmp0 (self->signed_source, opened->source) != 0)
+    {
+      g_free (self->signed_key_id);
+      g_free (self->signed_region);
+      g_free (self->signed_source);
+      self->signed_key_id = g_steal_pointer (&opened->key_id);
+      self->signed_region = g_steal_pointer (&opened->region);
+      self->signed_source = g_steal_pointer (&opened->source);
+      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SIGNED_AS]);
+    }
+  open_result_free (opened);
+
+  return backend;
 }
 
 /* ---- the store ----------------------------------------------------------------------------- */
@@ -562,6 +773,30 @@ dyno_connection_store_new (const char *path)
 
 static const char *kind_names[] = { "local", "profile", "region", "keys" };
 
+/* A DynamoDB Local connection saved before "sign-as" existed signed with DynoTable's fixed
+ * key: it keeps doing so, as a chosen key the dialog and the subtitle show, so its tables
+ * stay where they were. */
+static void
+load_sign_as (DynoConnection *connection,
+              GKeyFile       *file,
+              const char     *group)
+{
+  g_autofree char *nick = g_key_file_get_string (file, group, "sign-as", NULL);
+  g_autoptr(GEnumClass) enum_class = g_type_class_ref (DYNO_TYPE_SIGN_AS);
+  GEnumValue *value = nick != NULL ? g_enum_get_value_by_nick (enum_class, nick) : NULL;
+
+  if (value != NULL)
+    connection->sign_as = value->value;
+  else
+    {
+      if (nick != NULL)
+        g_warning ("[%s] has an unknown sign-as “%s”; using DynoTable's local key", group, nick);
+      connection->sign_as = DYNO_SIGN_AS_KEY;
+      if (connection->access_key_id == NULL)
+        connection->access_key_id = g_strdup (DYNO_LOCAL_ACCESS_KEY_ID);
+    }
+}
+
 gboolean
 dyno_connection_store_load (DynoConnectionStore  *self,
                             GError              **error)
@@ -613,6 +848,8 @@ dyno_connection_store_load (DynoConnectionStore  *self,
       connection->region = g_key_file_get_string (file, groups[i], "region", NULL);
       connection->profile = g_key_file_get_string (file, groups[i], "profile", NULL);
       connection->access_key_id = g_key_file_get_string (file, groups[i], "access-key-id", NULL);
+      if (connection->kind == DYNO_CONNECTION_LOCAL)
+        load_sign_as (connection, file, groups[i]);
       g_ptr_array_add (loaded, connection);
     }
 
@@ -651,6 +888,13 @@ dyno_connection_store_save (DynoConnectionStore  *self,
         g_key_file_set_string (file, group, "profile", connection->profile);
       if (connection->access_key_id)
         g_key_file_set_string (file, group, "access-key-id", connection->access_key_id);
+      if (connection->kind == DYNO_CONNECTION_LOCAL)
+        {
+          g_autoptr(GEnumClass) enum_class = g_type_class_ref (DYNO_TYPE_SIGN_AS);
+
+          g_key_file_set_string (file, group, "sign-as",
+                                 g_enum_get_value (enum_class, connection->sign_as)->value_nick);
+        }
     }
 
   dir = g_path_get_dirname (self->path);

@@ -18,6 +18,19 @@ typedef enum {
   DYNO_CONNECTION_KEYS,     /* access keys; the secret lives in the keyring */
 } DynoConnectionKind;
 
+/* Which credentials a connection with an endpoint URL (DynamoDB Local) signs with.  It
+ * matters: DynamoDB Local started without -sharedDb keeps one database per access key ID and
+ * region, so a table made with the AWS CLI is only visible under the same key and region. */
+typedef enum {
+  DYNO_SIGN_AS_DEFAULT,  /* as the AWS CLI: environment keys, AWS_PROFILE, [default]; else
+                          * DynoTable's own local key */
+  DYNO_SIGN_AS_PROFILE,  /* the connection's profile */
+  DYNO_SIGN_AS_KEY,      /* the connection's access key ID (DynamoDB Local ignores the secret) */
+} DynoSignAs;
+
+#define DYNO_TYPE_SIGN_AS (dyno_sign_as_get_type ())
+GType dyno_sign_as_get_type (void) G_GNUC_CONST;
+
 #define DYNO_TYPE_CONNECTION (dyno_connection_get_type ())
 G_DECLARE_FINAL_TYPE (DynoConnection, dyno_connection, DYNO, CONNECTION, GObject)
 
@@ -39,14 +52,31 @@ void                dyno_connection_set_profile       (DynoConnection     *self,
 const char         *dyno_connection_get_access_key_id (DynoConnection     *self);
 void                dyno_connection_set_access_key_id (DynoConnection     *self,
                                                        const char         *access_key_id);
-/* "DynamoDB Local · localhost:8000", "Profile dev · eu-west-1", … */
+/* DynamoDB Local connections: what they sign as.  New ones use the default credentials. */
+DynoSignAs          dyno_connection_get_sign_as       (DynoConnection     *self);
+void                dyno_connection_set_sign_as       (DynoConnection     *self,
+                                                       DynoSignAs          sign_as);
+/* After a successful open: the access key ID and region requests are signed with (never the
+ * secret), and where the key came from ("environment", "profile dev (~/.aws/credentials)", …);
+ * NULL before, and again once a setting changes. */
+const char         *dyno_connection_get_signed_key_id (DynoConnection     *self);
+const char         *dyno_connection_get_signed_region (DynoConnection     *self);
+const char         *dyno_connection_get_signed_source (DynoConnection     *self);
+/* The environment credentials and regions are resolved in (AWS_*, HOME): NULL for the
+ * process's own.  Not saved: for connections made from a command line. */
+void                dyno_connection_set_environ       (DynoConnection     *self,
+                                                       char              **env);
+/* TRUE for a connection to this computer (DynamoDB Local): a loopback endpoint URL. */
+gboolean            dyno_connection_is_local          (DynoConnection     *self);
+/* "localhost:8000 · AKIDEXAMPLE · us-east-1", "Profile dev · eu-west-1", … */
 char               *dyno_connection_dup_subtitle      (DynoConnection     *self);
 /* The settings handed to dyno_resolve_config (the secret is looked up in the keyring by the
  * backend when kind is KEYS, never kept here). */
 DynoConnectionSettings *dyno_connection_dup_settings  (DynoConnection     *self);
 
-/* Resolves credentials (keyring lookup for KEYS, the AWS chain otherwise) and builds an HTTP
- * backend, off the main thread. */
+/* Resolves credentials (keyring lookup for KEYS, the AWS chain otherwise, as
+ * dyno_resolve_config() does for dynotable-cli) and builds an HTTP backend, off the main
+ * thread.  On success the signed-* fields say what the backend signs as ("notify::signed-as"). */
 void                dyno_connection_open_async        (DynoConnection     *self,
                                                        GCancellable       *cancellable,
                                                        GAsyncReadyCallback callback,

@@ -1,0 +1,163 @@
+/* test-connection.c: saved connections: what a DynamoDB Local connection signs as, and how
+ * the store keeps that choice (and the meaning of connections saved before it existed)
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "dyno-connection.h"
+
+static char *
+temp_file (const char *contents)
+{
+  g_autoptr(GError) error = NULL;
+  char *path = NULL;
+  int fd = g_file_open_tmp ("dyno-connections-XXXXXX.ini", &path, &error);
+
+  g_assert_no_error (error);
+  close (fd);
+  if (contents != NULL)
+    {
+      g_file_set_contents (path, contents, -1, &error);
+      g_assert_no_error (error);
+    }
+  return path;
+}
+
+static DynoConnection *
+first (DynoConnectionStore *store)
+{
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (store)), >=, 1);
+  return g_list_model_get_item (G_LIST_MODEL (store), 0);
+}
+
+/* A DynamoDB Local connection saved by an older version signed with the fixed key: it still
+ * does, visibly (a chosen key), so the tables it showed are still there. */
+static void
+test_old_local_connection (void)
+{
+  g_autofree char *path = temp_file ("[connection 1234]\n"
+                                     "kind=local\n"
+                                     "endpoint-url=http://localhost:8000\n");
+  g_autoptr(DynoConnectionStore) store = dyno_connection_store_new (path);
+  g_autoptr(DynoConnection) connection = NULL;
+  g_autoptr(DynoConnectionSettings) settings = NULL;
+  g_autofree char *subtitle = NULL;
+  g_autoptr(GError) error = NULL;
+
+  g_assert_true (dyno_connection_store_load (store, &error));
+  g_assert_no_error (error);
+  connection = first (store);
+  g_assert_cmpint (dyno_connection_get_sign_as (connection), ==, DYNO_SIGN_AS_KEY);
+  g_assert_cmpstr (dyno_connection_get_access_key_id (connection), ==, DYNO_LOCAL_ACCESS_KEY_ID);
+
+  settings = dyno_connection_dup_settings (connection);
+  g_assert_cmpstr (settings->access_key_id, ==, DYNO_LOCAL_ACCESS_KEY_ID);
+  g_assert_nonnull (settings->secret_access_key);
+  g_assert_null (settings->profile);
+
+  subtitle = dyno_connection_dup_subtitle (connection);
+  g_assert_nonnull (strstr (subtitle, "localhost:8000"));
+  g_assert_nonnull (strstr (subtitle, DYNO_LOCAL_ACCESS_KEY_ID));
+
+  g_unlink (path);
+}
+
+static void
+test_sign_as_round_trip (void)
+{
+  g_autofree char *path = temp_file (NULL);
+  g_autoptr(DynoConnectionStore) store = dyno_connection_store_new (path);
+  g_autoptr(DynoConnectionStore) again = dyno_connection_store_new (path);
+  DynoSignAs kinds[] = { DYNO_SIGN_AS_DEFAULT, DYNO_SIGN_AS_PROFILE, DYNO_SIGN_AS_KEY };
+  g_autoptr(GError) error = NULL;
+  g_autofree char *text = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    {
+      g_autoptr(DynoConnection) connection = dyno_connection_new (DYNO_CONNECTION_LOCAL);
+
+      dyno_connection_set_sign_as (connection, kinds[i]);
+      if (kinds[i] == DYNO_SIGN_AS_PROFILE)
+        dyno_connection_set_profile (connection, "dev");
+      if (kinds[i] == DYNO_SIGN_AS_KEY)
+        dyno_connection_set_access_key_id (connection, "AKIDCHOSEN");
+      dyno_connection_store_add (store, connection);
+    }
+  g_assert_true (dyno_connection_store_save (store, &error));
+  g_assert_no_error (error);
+
+  /* the secret sent to DynamoDB Local for a chosen key is not saved */
+  g_file_get_contents (path, &text, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_null (strstr (text, "secret"));
+
+  g_assert_true (dyno_connection_store_load (again, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (again)), ==, 3);
+  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
+    {
+      g_autoptr(DynoConnection) connection = g_list_model_get_item (G_LIST_MODEL (again), i);
+      g_autoptr(DynoConnectionSettings) settings = dyno_connection_dup_settings (connection);
+
+      g_assert_cmpint (dyno_connection_get_sign_as (connection), ==, kinds[i]);
+      g_assert_cmpstr (settings->endpoint_url, ==, "http://localhost:8000");
+      switch (kinds[i])
+        {
+        case DYNO_SIGN_AS_DEFAULT:
+          /* nothing chosen: dyno_resolve_config follows the AWS CLI's chain */
+          g_assert_null (settings->profile);
+          g_assert_null (settings->access_key_id);
+          break;
+        case DYNO_SIGN_AS_PROFILE:
+          g_assert_cmpstr (settings->profile, ==, "dev");
+          g_assert_null (settings->access_key_id);
+          break;
+        case DYNO_SIGN_AS_KEY:
+          g_assert_cmpstr (settings->access_key_id, ==, "AKIDCHOSEN");
+          g_assert_null (settings->profile);
+          break;
+        }
+    }
+
+  g_unlink (path);
+}
+
+static void
+test_subtitle (void)
+{
+  g_autoptr(DynoConnection) connection = dyno_connection_new (DYNO_CONNECTION_LOCAL);
+  g_autofree char *plain = NULL;
+  g_autofree char *profile = NULL;
+
+  plain = dyno_connection_dup_subtitle (connection);
+  g_assert_nonnull (strstr (plain, "localhost:8000"));
+  g_assert_nonnull (strstr (plain, "default credentials"));
+
+  dyno_connection_set_sign_as (connection, DYNO_SIGN_AS_PROFILE);
+  dyno_connection_set_profile (connection, "dev");
+  dyno_connection_set_region (connection, "eu-west-1");
+  profile = dyno_connection_dup_subtitle (connection);
+  g_assert_nonnull (strstr (profile, "profile dev"));
+  g_assert_nonnull (strstr (profile, "eu-west-1"));
+
+  g_assert_true (dyno_connection_is_local (connection));
+  g_assert_null (dyno_connection_get_signed_key_id (connection));
+}
+
+int
+main (int   argc,
+      char *argv[])
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/connection/old-local-connection", test_old_local_connection);
+  g_test_add_func ("/connection/sign-as-round-trip", test_sign_as_round_trip);
+  g_test_add_func ("/connection/subtitle", test_subtitle);
+
+  return g_test_run ();
+}
