@@ -195,9 +195,8 @@ session_connect (Session *s)
   g_autoptr(GError) error = NULL;
   g_autoptr(DynoResolvedConfig) config = NULL;
   g_autoptr(DynoHttpBackend) backend = NULL;
-  g_auto(GStrv) env = g_get_environ ();
 
-  config = dyno_resolve_config (&s->settings, env, NULL, &error);
+  config = dyno_cli_resolve_config (&s->settings, &error);
   if (config == NULL)
     {
       report (s, NULL, error->message);

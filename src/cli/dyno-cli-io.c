@@ -14,6 +14,8 @@
 
 #include <gio/gio.h>
 
+#include "dyno-endpoints.h"
+
 gboolean
 dyno_cli_read_input (const char  *path,
                      char       **contents,
@@ -130,4 +132,22 @@ dyno_cli_write_output (const char *text)
     }
 
   return fflush (stdout) == 0;
+}
+
+DynoResolvedConfig *
+dyno_cli_resolve_config (const DynoConnectionSettings  *settings,
+                         GError                       **error)
+{
+  g_auto(GStrv) env = g_get_environ ();
+
+  if (settings->endpoint_url != NULL && !dyno_endpoint_validate_url (settings->endpoint_url, error))
+    {
+      g_prefix_error (error, "--endpoint-url: ");
+      return NULL;
+    }
+  if (settings->profile != NULL && !dyno_aws_check_profile (env, settings->profile, "--profile",
+                                                            error))
+    return NULL;
+
+  return dyno_resolve_config (settings, env, NULL, error);
 }

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "dyno-credentials.h"
 #include "dyno-error.h"
 
 G_BEGIN_DECLS
@@ -34,5 +35,10 @@ void     dyno_cli_print_location   (FILE                     *out,
 /* Writes @text to stdout with a final newline if it has none.  Returns FALSE if stdout
  * could not be written (a closed pipe, a full disk). */
 gboolean dyno_cli_write_output     (const char               *text);
+
+/* dyno_resolve_config() for the global options, with the process's environment: a bad
+ * --endpoint-url or a --profile that does not exist is named as the option it came from. */
+DynoResolvedConfig *dyno_cli_resolve_config (const DynoConnectionSettings *settings,
+                                             GError                      **error);
 
 G_END_DECLS

@@ -18,6 +18,7 @@
 #include "dyno-cli-io.h"
 #include "dyno-cli-request.h"
 #include "dyno-credentials.h"
+#include "dyno-endpoints.h"
 #include "dyno-expr.h"
 #include "dyno-http-backend.h"
 #include "dyno-http-error.h"
@@ -126,6 +127,7 @@ typedef struct {
   DynoTableInfo     *schema;
   DynoRequest       *request;
   int                status;
+  char              *local_signer;  /* "key AKID in us-east-1" for DynamoDB Local, else NULL */
   /* query/scan output */
   DynoRun           *run;
   guint              n_written;
@@ -145,6 +147,7 @@ cli_clear (Cli *cli)
   g_free (cli->settings.profile);
   g_free (cli->settings.region);
   g_free (cli->settings.endpoint_url);
+  g_free (cli->local_signer);
   g_clear_object (&cli->backend);
   g_clear_pointer (&cli->loop, g_main_loop_unref);
   g_clear_pointer (&cli->values, g_hash_table_unref);
@@ -838,6 +841,18 @@ tables_cb (GObject      *source,
     {
       for (guint i = 0; names[i] != NULL; i++)
         printf ("%s\n", names[i]);
+      /* The classic "where are my tables": say which database this was (stderr only). */
+      if (names[0] == NULL && cli->local_signer != NULL)
+        {
+          g_autofree char *message =
+            /* Translators: the access key ID and the region, as in "key AKID in us-east-1" */
+            g_strdup_printf (_("no tables for %s. DynamoDB Local started without -sharedDb keeps "
+                               "separate tables for each access key and region: use the "
+                               "--profile, AWS_ACCESS_KEY_ID or --region the tables were made "
+                               "with."), cli->local_signer);
+
+          report (cli, NULL, message);
+        }
       if (fflush (stdout) != 0)
         cli->status = EXIT_FAILURE_RUN;
     }
@@ -978,9 +993,8 @@ connect_backend (Cli *cli)
   g_autoptr(GError) error = NULL;
   g_autoptr(DynoResolvedConfig) config = NULL;
   g_autoptr(DynoHttpBackend) backend = NULL;
-  g_auto(GStrv) env = g_get_environ ();
 
-  config = dyno_resolve_config (&cli->settings, env, NULL, &error);
+  config = dyno_cli_resolve_config (&cli->settings, &error);
   if (config == NULL)
     {
       report (cli, NULL, error->message);
@@ -996,6 +1010,11 @@ connect_backend (Cli *cli)
       return FALSE;
     }
 
+  if (dyno_endpoint_is_local_url (config->endpoint_url))
+    /* Translators: what a request to DynamoDB Local signs as: the access key ID, the region */
+    cli->local_signer = g_strdup_printf (_("key %s in %s"),
+                                         dyno_credentials_get_access_key_id (config->credentials),
+                                         config->region);
   cli->backend = DYNO_BACKEND (g_steal_pointer (&backend));
   return TRUE;
 }
