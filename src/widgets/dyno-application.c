@@ -7,6 +7,8 @@
 #include <glib/gi18n.h>
 
 #include "dyno-application.h"
+#include "dyno-credentials.h"
+#include "dyno-endpoints.h"
 #include "dyno-window.h"
 
 struct _DynoApplication
@@ -47,12 +49,36 @@ dyno_application_command_line (GApplication            *app,
   const char *region = NULL;
   const char *profile = NULL;
   const char *table = NULL;
+  g_auto(GStrv) env = NULL;
+  g_autoptr(GError) error = NULL;
   DynoWindow *window;
 
   g_variant_dict_lookup (options, "endpoint-url", "&s", &endpoint_url);
   g_variant_dict_lookup (options, "region", "&s", &region);
   g_variant_dict_lookup (options, "profile", "&s", &profile);
   g_variant_dict_lookup (options, "table", "&s", &table);
+
+  /* Mistakes on the command line are answered there, before a window or a request. */
+  env = g_strdupv ((char **) g_application_command_line_get_environ (cmdline));
+  if (endpoint_url != NULL && !dyno_endpoint_validate_url (endpoint_url, &error))
+    {
+      g_application_command_line_printerr (cmdline, "dynotable: --endpoint-url: %s\n",
+                                           error->message);
+      return 2;
+    }
+  if (region != NULL && !dyno_endpoint_region_is_valid (region))
+    {
+      g_autofree char *message =
+        g_strdup_printf (_("“%s” is not an AWS region name (like eu-west-1)"), region);
+
+      g_application_command_line_printerr (cmdline, "dynotable: --region: %s\n", message);
+      return 2;
+    }
+  if (profile != NULL && !dyno_aws_check_profile (env, profile, "--profile", &error))
+    {
+      g_application_command_line_printerr (cmdline, "dynotable: %s\n", error->message);
+      return 2;
+    }
 
   window = get_or_create_window (self);
 
@@ -62,8 +88,12 @@ dyno_application_command_line (GApplication            *app,
 
       if (endpoint_url != NULL)
         {
+          /* Signed as the AWS CLI would sign with the same arguments and environment: the
+           * profile, else the default credentials (dyno_resolve_config). */
           connection = dyno_connection_new (DYNO_CONNECTION_LOCAL);
           dyno_connection_set_endpoint_url (connection, endpoint_url);
+          dyno_connection_set_sign_as (connection, profile != NULL ? DYNO_SIGN_AS_PROFILE
+                                                                   : DYNO_SIGN_AS_DEFAULT);
         }
       else if (profile != NULL)
         {
@@ -79,6 +109,9 @@ dyno_application_command_line (GApplication            *app,
         dyno_connection_set_region (connection, region);
       if (profile != NULL)
         dyno_connection_set_profile (connection, profile);
+      /* The credentials and region of the shell that ran the command, as the AWS CLI would
+       * see them, even when another instance of the app was already running. */
+      dyno_connection_set_environ (connection, env);
 
       /* A connection from the command line is for this run only: it is not saved. */
       dyno_window_open_connection (window, connection, table);

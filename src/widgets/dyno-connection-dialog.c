@@ -8,6 +8,7 @@
 
 #include "dyno-application.h"
 #include "dyno-connection-dialog.h"
+#include "dyno-credentials.h"
 #include "dyno-endpoints.h"
 #include "dyno-keyring.h"
 
@@ -21,6 +22,7 @@ struct _DynoConnectionDialog
 
   GtkWidget      *save_button;
   GtkWidget      *kind_row;
+  GtkWidget      *sign_as_row;
   GtkWidget      *name_row;
   GtkWidget      *endpoint_row;
   GtkWidget      *region_row;
@@ -31,6 +33,9 @@ struct _DynoConnectionDialog
   GtkWidget      *test_spinner;
   GtkWidget      *test_label;
   GtkWidget      *error_label;
+
+  GStrv           profiles;       /* from the AWS files, NULL when they could not be read */
+  char           *profiles_error;
 };
 
 G_DEFINE_FINAL_TYPE (DynoConnectionDialog, dyno_connection_dialog, ADW_TYPE_WINDOW)
@@ -39,6 +44,28 @@ static DynoConnectionKind
 selected_kind (DynoConnectionDialog *self)
 {
   return (DynoConnectionKind) adw_combo_row_get_selected (ADW_COMBO_ROW (self->kind_row));
+}
+
+static DynoSignAs
+selected_sign_as (DynoConnectionDialog *self)
+{
+  return (DynoSignAs) adw_combo_row_get_selected (ADW_COMBO_ROW (self->sign_as_row));
+}
+
+static gboolean
+uses_profile (DynoConnectionDialog *self)
+{
+  return selected_kind (self) == DYNO_CONNECTION_PROFILE
+         || (selected_kind (self) == DYNO_CONNECTION_LOCAL
+             && selected_sign_as (self) == DYNO_SIGN_AS_PROFILE);
+}
+
+static gboolean
+uses_key_id (DynoConnectionDialog *self)
+{
+  return selected_kind (self) == DYNO_CONNECTION_KEYS
+         || (selected_kind (self) == DYNO_CONNECTION_LOCAL
+             && selected_sign_as (self) == DYNO_SIGN_AS_KEY);
 }
 
 static const char *
@@ -57,8 +84,10 @@ update_rows (DynoConnectionDialog *self)
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->endpoint_row),
                                  kind == DYNO_CONNECTION_LOCAL ? _("Endpoint URL")
                                                                : _("Endpoint URL (optional)"));
-  gtk_widget_set_visible (self->profile_row, kind == DYNO_CONNECTION_PROFILE);
-  gtk_widget_set_visible (self->access_key_row, kind == DYNO_CONNECTION_KEYS);
+  gtk_widget_set_visible (self->sign_as_row, kind == DYNO_CONNECTION_LOCAL);
+  gtk_widget_set_visible (self->profile_row, uses_profile (self));
+  gtk_widget_set_visible (self->access_key_row, uses_key_id (self));
+  /* DynamoDB Local does not check the secret: only real access keys ask for it */
   gtk_widget_set_visible (self->secret_row, kind == DYNO_CONNECTION_KEYS);
 }
 
@@ -77,8 +106,36 @@ check_fields (DynoConnectionDialog *self)
     return g_strdup (error->message);
   if (region != NULL && !dyno_endpoint_region_is_valid (region))
     return g_strdup_printf (_("“%s” is not an AWS region name (like eu-west-1)"), region);
-  if (kind == DYNO_CONNECTION_KEYS && row_text (self->access_key_row) == NULL)
+  if (uses_profile (self) && kind == DYNO_CONNECTION_LOCAL && row_text (self->profile_row) == NULL)
+    return g_strdup (_("Enter the profile to sign as, from ~/.aws/config or ~/.aws/credentials"));
+  if (uses_profile (self) && row_text (self->profile_row) != NULL)
+    {
+      const char *profile = row_text (self->profile_row);
+
+      if (self->profiles == NULL)
+        return g_strdup (self->profiles_error);
+      if (!g_strv_contains ((const char * const *) self->profiles, profile))
+        {
+          g_autofree char *known = g_strjoinv (", ", self->profiles);
+
+          if (self->profiles[0] == NULL)
+            return g_strdup_printf (_("There is no profile “%s”: ~/.aws/config and "
+                                      "~/.aws/credentials have no profiles"), profile);
+          /* Translators: the profile typed, then the profiles found, comma-separated */
+          return g_strdup_printf (_("There is no profile “%s” in ~/.aws/config or "
+                                    "~/.aws/credentials; they have: %s"), profile, known);
+        }
+    }
+  if (uses_key_id (self) && row_text (self->access_key_row) == NULL)
     return g_strdup (_("Enter the access key ID"));
+  if (kind == DYNO_CONNECTION_LOCAL && uses_key_id (self))
+    {
+      /* DynamoDB Local answers UnrecognizedClientException to anything else */
+      for (const char *p = row_text (self->access_key_row); *p != '\0'; p++)
+        if (!g_ascii_isalnum (*p))
+          return g_strdup (_("DynamoDB Local accepts only letters and digits in an access "
+                             "key ID"));
+    }
   if (kind == DYNO_CONNECTION_KEYS && self->connection == NULL &&
       row_text (self->secret_row) == NULL)
     return g_strdup (_("Enter the secret access key"));
@@ -106,8 +163,12 @@ apply_to (DynoConnectionDialog *self,
   dyno_connection_set_name (connection, row_text (self->name_row));
   dyno_connection_set_endpoint_url (connection, row_text (self->endpoint_row));
   dyno_connection_set_region (connection, row_text (self->region_row));
-  dyno_connection_set_profile (connection, row_text (self->profile_row));
-  dyno_connection_set_access_key_id (connection, row_text (self->access_key_row));
+  dyno_connection_set_profile (connection, uses_profile (self) ? row_text (self->profile_row)
+                                                               : NULL);
+  dyno_connection_set_access_key_id (connection, uses_key_id (self)
+                                                 ? row_text (self->access_key_row) : NULL);
+  if (selected_kind (self) == DYNO_CONNECTION_LOCAL)
+    dyno_connection_set_sign_as (connection, selected_sign_as (self));
 }
 
 static void
@@ -132,8 +193,17 @@ list_tables_cb (GObject      *object,
 
   {
     guint n = g_strv_length (names);
-    g_autofree char *text = g_strdup_printf (g_dngettext (NULL, "Connected: %u table",
-                                                          "Connected: %u tables", n), n);
+    g_autofree char *text = NULL;
+
+    if (dyno_connection_get_signed_key_id (self->testing) != NULL)
+      /* Translators: the access key ID, the region, then the number of tables */
+      text = g_strdup_printf (g_dngettext (NULL, "Connected as %s in %s: %u table",
+                                           "Connected as %s in %s: %u tables", n),
+                              dyno_connection_get_signed_key_id (self->testing),
+                              dyno_connection_get_signed_region (self->testing), n);
+    else
+      text = g_strdup_printf (g_dngettext (NULL, "Connected: %u table",
+                                           "Connected: %u tables", n), n);
 
     gtk_label_set_label (GTK_LABEL (self->test_label), text);
     gtk_widget_remove_css_class (self->test_label, "error");
@@ -281,12 +351,24 @@ dyno_connection_dialog_dispose (GObject *object)
 }
 
 static void
+dyno_connection_dialog_finalize (GObject *object)
+{
+  DynoConnectionDialog *self = DYNO_CONNECTION_DIALOG (object);
+
+  g_strfreev (self->profiles);
+  g_free (self->profiles_error);
+
+  G_OBJECT_CLASS (dyno_connection_dialog_parent_class)->finalize (object);
+}
+
+static void
 dyno_connection_dialog_class_init (DynoConnectionDialogClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
   GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = dyno_connection_dialog_dispose;
+  object_class->finalize = dyno_connection_dialog_finalize;
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
 }
@@ -297,8 +379,19 @@ dyno_connection_dialog_init (DynoConnectionDialog *self)
   static const char *kinds[] = {
     N_("DynamoDB Local"), N_("AWS profile"), N_("AWS region"), N_("Access keys"),
   };
+  /* in DynoSignAs order */
+  static const char *sign_as[] = {
+    N_("Default credentials"), N_("A profile"), N_("An access key ID"),
+  };
   GtkWidget *box, *header, *cancel, *page, *group, *test_row;
   GtkStringList *kind_list = gtk_string_list_new (NULL);
+  GtkStringList *sign_as_list = gtk_string_list_new (NULL);
+  g_autoptr(GError) error = NULL;
+
+  /* The profiles are read once: they check the profile field as it is typed. */
+  self->profiles = dyno_aws_list_profiles (NULL, &error);
+  if (self->profiles == NULL)
+    self->profiles_error = g_strdup (error->message);
 
   self->cancellable = g_cancellable_new ();
   gtk_window_set_title (GTK_WINDOW (self), _("New Connection"));
@@ -328,6 +421,18 @@ dyno_connection_dialog_init (DynoConnectionDialog *self)
   adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->kind_row), _("Connect to"));
   adw_combo_row_set_model (ADW_COMBO_ROW (self->kind_row), G_LIST_MODEL (kind_list));
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->kind_row);
+
+  for (guint i = 0; i < G_N_ELEMENTS (sign_as); i++)
+    gtk_string_list_append (sign_as_list, _(sign_as[i]));
+  self->sign_as_row = adw_combo_row_new ();
+  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->sign_as_row), _("Sign as"));
+  adw_action_row_set_subtitle (ADW_ACTION_ROW (self->sign_as_row),
+                               _("DynamoDB Local started without -sharedDb keeps separate tables "
+                                 "for each access key and region. Default credentials are the "
+                                 "ones the AWS CLI uses."));
+  adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (self->sign_as_row), 0);
+  adw_combo_row_set_model (ADW_COMBO_ROW (self->sign_as_row), G_LIST_MODEL (sign_as_list));
+  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->sign_as_row);
 
   self->name_row = entry_row (_("Name (optional)"));
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->name_row);
@@ -380,6 +485,8 @@ dyno_connection_dialog_init (DynoConnectionDialog *self)
 
   g_signal_connect_swapped (self->kind_row, "notify::selected", G_CALLBACK (fields_changed_cb),
                             self);
+  g_signal_connect_swapped (self->sign_as_row, "notify::selected", G_CALLBACK (fields_changed_cb),
+                            self);
   g_signal_connect_swapped (self->endpoint_row, "changed", G_CALLBACK (fields_changed_cb), self);
   g_signal_connect_swapped (self->region_row, "changed", G_CALLBACK (fields_changed_cb), self);
   g_signal_connect_swapped (self->profile_row, "changed", G_CALLBACK (fields_changed_cb), self);
@@ -405,6 +512,9 @@ dyno_connection_dialog_new (GtkWindow      *parent,
       adw_combo_row_set_selected (ADW_COMBO_ROW (self->kind_row),
                                   dyno_connection_get_kind (connection));
       gtk_widget_set_sensitive (self->kind_row, FALSE);
+      if (dyno_connection_get_kind (connection) == DYNO_CONNECTION_LOCAL)
+        adw_combo_row_set_selected (ADW_COMBO_ROW (self->sign_as_row),
+                                    dyno_connection_get_sign_as (connection));
       gtk_editable_set_text (GTK_EDITABLE (self->name_row), dyno_connection_get_name (connection));
       gtk_editable_set_text (GTK_EDITABLE (self->endpoint_row),
                              dyno_connection_get_endpoint_url (connection) ?: "");

@@ -24,6 +24,11 @@ struct _DynoSidebarNode
   DynoBackend         *backend;
   DynoTableInfo       *table_info;
   char                *index_name;
+
+  /* messages: the button the row offers */
+  char                *action_label;
+  char                *action_name;
+  GVariant            *action_target;
 };
 
 G_DEFINE_FINAL_TYPE (DynoSidebarNode, dyno_sidebar_node, G_TYPE_OBJECT)
@@ -56,6 +61,33 @@ replace_children_with_message (DynoSidebarNode *self,
                                gboolean         is_error)
 {
   g_autoptr(DynoSidebarNode) message = dyno_sidebar_node_new_message (text, is_error);
+
+  g_list_store_splice (self->children, 0, g_list_model_get_n_items (G_LIST_MODEL (self->children)),
+                       (gpointer *) &message, 1);
+}
+
+/* DynamoDB Local without -sharedDb keeps one database per access key ID and region: an empty
+ * list most often means the tables were made under another key.  Say which key and region
+ * this is, and offer to change them. */
+static void
+show_local_empty_state (DynoSidebarNode *self)
+{
+  g_autoptr(DynoSidebarNode) message = NULL;
+  g_autofree char *title = NULL;
+
+  /* Translators: the access key ID, then the region */
+  title = g_strdup_printf (_("No tables for access key %s in %s"),
+                           dyno_connection_get_signed_key_id (self->connection),
+                           dyno_connection_get_signed_region (self->connection));
+  message = dyno_sidebar_node_new_message (title, FALSE);
+  message->connection = g_object_ref (self->connection);
+  message->subtitle = g_strdup (_("DynamoDB Local started without -sharedDb keeps separate "
+                                  "tables for each access key and region: sign as the key "
+                                  "and region that made your tables."));
+  message->action_label = g_strdup (_("Sign _As…"));
+  message->action_name = g_strdup ("win.edit-connection");
+  message->action_target = g_variant_ref_sink (
+    g_variant_new_string (dyno_connection_get_id (self->connection)));
 
   g_list_store_splice (self->children, 0, g_list_model_get_n_items (G_LIST_MODEL (self->children)),
                        (gpointer *) &message, 1);
@@ -148,7 +180,11 @@ list_tables_cb (GObject      *object,
 
   if (names[0] == NULL)
     {
-      replace_children_with_message (self, _("No tables"), FALSE);
+      if (dyno_connection_is_local (self->connection)
+          && dyno_connection_get_signed_key_id (self->connection) != NULL)
+        show_local_empty_state (self);
+      else
+        replace_children_with_message (self, _("No tables"), FALSE);
       return;
     }
 
@@ -224,6 +260,12 @@ open_connection_cb (GObject      *object,
   g_clear_object (&self->backend);
   self->backend = backend;
 
+  /* now it says which key and region it signs with */
+  {
+    g_autofree char *subtitle = dyno_connection_dup_subtitle (self->connection);
+    set_subtitle (self, subtitle);
+  }
+
   dyno_backend_list_tables_async (self->backend, NULL, list_tables_cb, g_object_ref (self));
 }
 
@@ -277,6 +319,9 @@ dyno_sidebar_node_finalize (GObject *object)
   g_free (self->subtitle);
   g_free (self->index_name);
   g_free (self->table_name);
+  g_free (self->action_label);
+  g_free (self->action_name);
+  g_clear_pointer (&self->action_target, g_variant_unref);
 
   G_OBJECT_CLASS (dyno_sidebar_node_parent_class)->finalize (object);
 }
@@ -406,6 +451,27 @@ dyno_sidebar_node_new_message (const char *text,
   self->is_error = is_error;
 
   return self;
+}
+
+const char *
+dyno_sidebar_node_get_action_label (DynoSidebarNode *self)
+{
+  g_return_val_if_fail (DYNO_IS_SIDEBAR_NODE (self), NULL);
+  return self->action_label;
+}
+
+const char *
+dyno_sidebar_node_get_action_name (DynoSidebarNode *self)
+{
+  g_return_val_if_fail (DYNO_IS_SIDEBAR_NODE (self), NULL);
+  return self->action_name;
+}
+
+GVariant *
+dyno_sidebar_node_get_action_target (DynoSidebarNode *self)
+{
+  g_return_val_if_fail (DYNO_IS_SIDEBAR_NODE (self), NULL);
+  return self->action_target;
 }
 
 DynoSidebarNodeKind

@@ -30,6 +30,11 @@ DynoSidebarNode     *dyno_sidebar_node_new_index      (DynoSidebarNode *table_no
 DynoSidebarNode     *dyno_sidebar_node_new_message    (const char      *text,
                                                        gboolean         is_error);
 
+/* Messages may offer one action (a button in the row): its label, detailed action name. */
+const char          *dyno_sidebar_node_get_action_label  (DynoSidebarNode *self);
+const char          *dyno_sidebar_node_get_action_name   (DynoSidebarNode *self);
+GVariant            *dyno_sidebar_node_get_action_target (DynoSidebarNode *self);
+
 DynoSidebarNodeKind  dyno_sidebar_node_get_kind       (DynoSidebarNode *self);
 const char          *dyno_sidebar_node_get_title      (DynoSidebarNode *self);
 const char          *dyno_sidebar_node_get_subtitle   (DynoSidebarNode *self);

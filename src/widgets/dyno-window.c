@@ -82,8 +82,16 @@ setup_row_cb (GtkSignalListItemFactory *factory,
   gtk_label_set_ellipsize (GTK_LABEL (subtitle), PANGO_ELLIPSIZE_END);
   gtk_widget_add_css_class (subtitle, "dim-label");
   gtk_widget_add_css_class (subtitle, "caption");
+  GtkWidget *action_button = gtk_button_new ();
+
   gtk_box_append (GTK_BOX (box), title);
   gtk_box_append (GTK_BOX (box), subtitle);
+  /* messages that offer a way out ("Sign As…" under an empty DynamoDB Local) */
+  gtk_button_set_use_underline (GTK_BUTTON (action_button), TRUE);
+  gtk_widget_set_halign (action_button, GTK_ALIGN_START);
+  gtk_widget_set_margin_top (action_button, 6);
+  gtk_widget_set_visible (action_button, FALSE);
+  gtk_box_append (GTK_BOX (box), action_button);
   gtk_widget_set_margin_top (box, 3);
   gtk_widget_set_margin_bottom (box, 3);
   gtk_widget_set_hexpand (box, TRUE);
@@ -107,8 +115,53 @@ update_row_labels (GtkListItem     *list_item,
   GtkWidget *menu_button = gtk_widget_get_next_sibling (box);
   GtkWidget *title = gtk_widget_get_first_child (box);
   GtkWidget *subtitle = gtk_widget_get_next_sibling (title);
+  GtkWidget *action_button = gtk_widget_get_next_sibling (subtitle);
   const char *subtitle_text = dyno_sidebar_node_get_subtitle (node);
+  const char *action_label = dyno_sidebar_node_get_action_label (node);
+  gboolean is_message = dyno_sidebar_node_get_kind (node) == DYNO_SIDEBAR_MESSAGE;
+  gboolean is_connection = dyno_sidebar_node_get_kind (node) == DYNO_SIDEBAR_CONNECTION;
   g_autofree char *accessible = NULL;
+
+  gtk_widget_set_visible (action_button, action_label != NULL);
+  if (action_label != NULL)
+    {
+      gtk_button_set_label (GTK_BUTTON (action_button), action_label);
+      /* the target first: the action takes a parameter */
+      gtk_actionable_set_action_target_value (GTK_ACTIONABLE (action_button),
+                                              dyno_sidebar_node_get_action_target (node));
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (action_button),
+                                      dyno_sidebar_node_get_action_name (node));
+    }
+  else
+    {
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (action_button), NULL);
+      gtk_actionable_set_action_target_value (GTK_ACTIONABLE (action_button), NULL);
+    }
+  /* A message is read whole, and a connection's subtitle names the key and region it signs
+   * with (two lines at most); a table's key schema fits one line. */
+  gtk_label_set_wrap (GTK_LABEL (subtitle), is_message || is_connection);
+  gtk_label_set_wrap_mode (GTK_LABEL (subtitle), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_lines (GTK_LABEL (subtitle), is_connection ? 2 : -1);
+  gtk_label_set_ellipsize (GTK_LABEL (subtitle), is_message ? PANGO_ELLIPSIZE_NONE
+                                                            : PANGO_ELLIPSIZE_END);
+  gtk_label_set_ellipsize (GTK_LABEL (title), is_message ? PANGO_ELLIPSIZE_NONE
+                                                         : PANGO_ELLIPSIZE_END);
+  if (is_connection)
+    {
+      DynoConnection *connection = dyno_sidebar_node_get_connection (node);
+      g_autofree char *tooltip = NULL;
+
+      if (dyno_connection_get_signed_source (connection) != NULL)
+        /* Translators: a connection's tooltip: the access key ID, where it came from (such as
+         * "environment" or "profile dev (~/.aws/credentials)"), then the region */
+        tooltip = g_strdup_printf (_("Signs as %s, from %s, in %s"),
+                                   dyno_connection_get_signed_key_id (connection),
+                                   dyno_connection_get_signed_source (connection),
+                                   dyno_connection_get_signed_region (connection));
+      gtk_widget_set_tooltip_text (box, tooltip);
+    }
+  else
+    gtk_widget_set_tooltip_text (box, NULL);
 
   gtk_widget_set_visible (menu_button,
                           dyno_sidebar_node_get_kind (node) == DYNO_SIDEBAR_CONNECTION ||

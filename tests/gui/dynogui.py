@@ -285,6 +285,55 @@ def choose(root, dropdown_name, option, timeout=DEFAULT_TIMEOUT):
              what=f"{dropdown_name!r} to show {option!r}")
 
 
+def _combo_row_parts(row):
+    """An AdwComboRow's shown value and, while its popover is open, its options: (value,
+    [(option node, text)]).  Both are GtkListViews inside the row; the options' is in the
+    GtkPopover."""
+    value, options = None, []
+    stack = [(row, False)]
+    while stack:
+        node, in_popover = stack.pop()
+        try:
+            role, name = node.getRoleName(), node.name or ""
+            children = [node.getChildAtIndex(i) for i in range(node.childCount)]
+        except Exception:
+            continue
+        in_popover = in_popover or name == "GtkPopover"
+        if role == "list item":
+            text = next((t for t in labels_in(node) if t), "")
+            if in_popover and is_shown(node):
+                options.append((node, text))
+            elif not in_popover:
+                value = text
+            continue
+        stack.extend((c, in_popover) for c in reversed(children) if c is not None)
+    return value, options
+
+
+def choose_row(root, row_name, option, timeout=DEFAULT_TIMEOUT):
+    """Picks @option of the AdwComboRow named @row_name as a person does: click the row, then
+    go to the option in its popover with the keyboard."""
+    row = find(root, role="combo box", name=row_name, timeout=timeout)
+    if _combo_row_parts(row)[0] == option:
+        return
+    press_at(row)
+    options = wait_for(lambda: _combo_row_parts(row)[1] or None, timeout=timeout,
+                       what=f"the options of {row_name!r}")
+    texts = [t for _, t in options]
+    if option not in texts:
+        key("Escape")
+        raise GuiError(f"{row_name!r} has no option {option!r} (it offers {texts})")
+    # the popover is a surface of its own, whose coordinates AT-SPI does not give: keyboard
+    wait_for(lambda: any(is_focused(n) for n, _ in _combo_row_parts(row)[1]), timeout=timeout,
+             what=f"an option of {row_name!r} to have the focus")
+    key("Home")
+    for _ in range(texts.index(option)):
+        key("Down")
+    key("Return")
+    wait_for(lambda: _combo_row_parts(row)[0] == option, timeout=timeout,
+             what=f"{row_name!r} to show {option!r}")
+
+
 def dropdown_options(root, dropdown_name, timeout=DEFAULT_TIMEOUT):
     """Opens the dropdown, reads its options and closes it again (Escape)."""
     dropdown = find(root, role="combo box", name=dropdown_name, timeout=timeout)

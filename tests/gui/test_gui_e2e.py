@@ -384,7 +384,7 @@ def main():
             assert "127.0.0.1:9" in message and "refused" in message, message
             set_text(url, endpoint)
             click(find(dialog, role="push button", name="Test Connection"))
-            wait_for(lambda: (result() or "").startswith("Connected: "),
+            wait_for(lambda: (result() or "").startswith("Connected as fakeMyKeyId in us-east-1: "),
                      what="the connection test to pass")
             shot(app, "connection-dialog")
             click(find(dialog, role="push button", name="Save"))
