@@ -5,6 +5,8 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "dyno-sidebar-node.h"
 
@@ -160,6 +162,46 @@ describe_table_cb (GObject      *object,
   set_table_info (self, info);
 }
 
+typedef struct {
+  char *key;
+  char *name;
+} SortEntry;
+
+static int
+compare_sort_entries (gconstpointer a,
+                      gconstpointer b)
+{
+  const SortEntry *ea = a;
+  const SortEntry *eb = b;
+  int result = strcmp (ea->key, eb->key);
+
+  /* names that collate alike ("Orders", "orders") keep DynamoDB's (byte) order */
+  return result != 0 ? result : strcmp (ea->name, eb->name);
+}
+
+/* As a person reads a list: case-insensitive, numbers by value (orders2 before orders10),
+ * where ListTables gives byte order (every uppercase name before any lowercase one). */
+static void
+sort_table_names (GStrv names)
+{
+  guint n = g_strv_length (names);
+  g_autofree SortEntry *entries = g_new (SortEntry, n);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *folded = g_utf8_casefold (names[i], -1);
+
+      entries[i].key = g_utf8_collate_key_for_filename (folded, -1);
+      entries[i].name = names[i];
+    }
+  qsort (entries, n, sizeof (SortEntry), compare_sort_entries);
+  for (guint i = 0; i < n; i++)
+    {
+      names[i] = entries[i].name;
+      g_free (entries[i].key);
+    }
+}
+
 static void
 list_tables_cb (GObject      *object,
                 GAsyncResult *result,
@@ -177,6 +219,7 @@ list_tables_cb (GObject      *object,
         replace_children_with_message (self, error->message, TRUE);
       return;
     }
+  sort_table_names (names);
 
   if (names[0] == NULL)
     {

@@ -90,6 +90,12 @@ def sidebar_tables(app):
                    if name_of(n).endswith(", pk S")})
 
 
+def sidebar_order(app):
+    """The table rows in the order shown."""
+    return [name_of(n).split(", ")[0] for n in find_all(sidebar(app))
+            if name_of(n).endswith(", pk S") and n.getRoleName() != "label"]
+
+
 def expect_tables(app, want):
     seen = []
 
@@ -148,6 +154,23 @@ def main():
         check("the [default] profile without touching a setting",
               lambda: run_app([], user_env(aws_dir), "keys-default", ["made-with-default"],
                               ["AKIDDEFAULT", "us-east-1"]))
+
+        def natural_order():
+            # ListTables answers in byte order (every uppercase name first); a person reads
+            # case-insensitively, numbers by value
+            env = user_env(aws_dir, AWS_ACCESS_KEY_ID="AKIDSORT", AWS_SECRET_ACCESS_KEY="s",
+                           AWS_REGION="us-east-1")
+            for name in ("Zebra", "apple", "orders10", "orders2", "Orders1"):
+                aws_create_table(env, name)
+            app = start(["--endpoint-url", ENDPOINT], env, "keys-sorted")
+            try:
+                want = ["apple", "Orders1", "orders2", "orders10", "Zebra"]
+                wait_for(lambda: sidebar_order(app) == want, timeout=30,
+                         what=f"the sidebar to list {want} in that order")
+            finally:
+                app.stop()
+
+        check("tables are listed in a natural, case-insensitive order", natural_order)
 
         def empty_state_and_switch():
             env = user_env(aws_dir, AWS_ACCESS_KEY_ID="AKIDNOBODY", AWS_SECRET_ACCESS_KEY="s",
