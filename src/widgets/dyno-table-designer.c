@@ -247,6 +247,14 @@ provisioned (DynoTableDesigner *self)
   return gtk_drop_down_get_selected (GTK_DROP_DOWN (self->fields[BILLING].input)) == 1;
 }
 
+static DynoProjectionType
+row_projection (IndexRow *row)
+{
+  guint selected = gtk_drop_down_get_selected (GTK_DROP_DOWN (row->fields[IX_PROJECTION].input));
+
+  return projections[MIN (selected, G_N_ELEMENTS (projections) - 1)];
+}
+
 static gboolean
 row_is_global (IndexRow *row)
 {
@@ -298,11 +306,10 @@ design_from_fields (DynoTableDesigner *self)
                                                  selected_type (row->fields[IX_PK_TYPE].input));
       dyno_table_design_index_set_sort_key (index, entry_text (row->fields[IX_SK_NAME].input),
                                             selected_type (row->fields[IX_SK_TYPE].input));
-      dyno_table_design_index_set_projection (
-        index, projections[MIN (gtk_drop_down_get_selected (GTK_DROP_DOWN (
-                                  row->fields[IX_PROJECTION].input)), 2)]);
-      dyno_table_design_index_set_non_key_attributes_text (
-        index, entry_text (row->fields[IX_ATTRIBUTES].input));
+      dyno_table_design_index_set_projection (index, row_projection (row));
+      if (row_projection (row) == DYNO_PROJECTION_INCLUDE)
+        dyno_table_design_index_set_non_key_attributes_text (
+          index, entry_text (row->fields[IX_ATTRIBUTES].input));
       if (global && provisioned (self))
         dyno_table_design_index_set_capacity (index, spin_value (row->fields[IX_RCU].input),
                                               spin_value (row->fields[IX_WCU].input));
@@ -344,6 +351,9 @@ update_visibility (DynoTableDesigner *self)
       GtkWidget *pk = row->fields[IX_PK_NAME].input;
 
       gtk_widget_set_visible (row->capacity_box, prov && global);
+      /* attributes are chosen only for INCLUDE; what was typed stays for a switch back */
+      gtk_widget_set_sensitive (row->fields[IX_ATTRIBUTES].input, row_projection (row)
+                                                                  == DYNO_PROJECTION_INCLUDE);
       gtk_widget_set_sensitive (pk, global);
       gtk_widget_set_sensitive (row->fields[IX_PK_TYPE].input, global);
       if (!global && self->existing == NULL)

@@ -338,7 +338,12 @@ test_errors_as_you_type (void)
   g_assert_false (gtk_widget_get_sensitive (create));
   type_text (get_named (designer, "index-0-name"), "gsi1");
   type_text (get_named (designer, "index-0-partition-key-name"), "gsi1pk");
+  /* under ALL there is nothing to choose: the attributes field is off */
+  g_assert_false (gtk_widget_get_sensitive (get_named (designer,
+                                                       "index-0-projection-attributes")));
   dropdown_choose (get_named (designer, "index-0-projection"), "INCLUDE");
+  g_assert_true (gtk_widget_get_sensitive (get_named (designer,
+                                                      "index-0-projection-attributes")));
   g_assert_nonnull (strstr (shown_error (get_named (designer,
                                                     "index-0-projection-attributes-error")),
                             "at least one"));
@@ -352,6 +357,17 @@ test_errors_as_you_type (void)
                                                     "index-0-projection-attributes-error")),
                             "“sk”"));
   type_text (get_named (designer, "index-0-projection-attributes"), "total");
+
+  /* back to ALL: the typed attributes are kept for INCLUDE but are not part of the request */
+  dropdown_choose (get_named (designer, "index-0-projection"), "ALL");
+  g_assert_false (gtk_widget_get_sensitive (get_named (designer,
+                                                       "index-0-projection-attributes")));
+  g_assert_null (shown_error (get_named (designer, "index-0-projection-attributes-error")));
+  g_assert_true (gtk_widget_get_sensitive (create));
+  dropdown_choose (get_named (designer, "index-0-projection"), "INCLUDE");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (get_named (designer,
+                                                        "index-0-projection-attributes"))),
+                   ==, "total");
 
   /* the same attribute with two types */
   type_text (get_named (designer, "index-0-partition-key-name"), "sk");
