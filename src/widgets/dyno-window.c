@@ -353,10 +353,13 @@ update_title (DynoWindow *self)
     {
       adw_window_title_set_title (self->window_title, "DynoTable");
       adw_window_title_set_subtitle (self->window_title, NULL);
+      gtk_window_set_title (GTK_WINDOW (self), "DynoTable");
       return;
     }
 
   adw_window_title_set_title (self->window_title, adw_tab_page_get_title (page));
+  /* the window list and assistive technologies name the window after the table in front */
+  gtk_window_set_title (GTK_WINDOW (self), adw_tab_page_get_title (page));
   adw_window_title_set_subtitle (self->window_title,
                                  dyno_query_page_get_subtitle (
                                    DYNO_QUERY_PAGE (adw_tab_page_get_child (page))));
@@ -365,7 +368,21 @@ update_title (DynoWindow *self)
 static void
 selected_page_changed_cb (DynoWindow *self)
 {
+  AdwTabPage *selected = adw_tab_view_get_selected_page (self->tab_view);
+  int n = adw_tab_view_get_n_pages (self->tab_view);
+
   update_title (self);
+
+  /* AdwTabView keeps every page's widgets alive, and GTK 4.8 reports those of background
+   * pages as showing: a screen reader (or a script) would find two "New item" buttons at
+   * one place and act on the wrong table.  Only the front page is presented. */
+  for (int i = 0; i < n; i++)
+    {
+      AdwTabPage *page = adw_tab_view_get_nth_page (self->tab_view, i);
+
+      gtk_accessible_update_state (GTK_ACCESSIBLE (adw_tab_page_get_child (page)),
+                                   GTK_ACCESSIBLE_STATE_HIDDEN, page != selected, -1);
+    }
 }
 
 static void
@@ -709,11 +726,49 @@ refresh_connection_cb (DynoWindow *self,
     dyno_sidebar_node_refresh (node, self->cancellable);
 }
 
+/* Opens @table of @connection_node in a tab as soon as the sidebar lists it (and its schema is
+ * read): after --table, or once a new table exists. */
+static void
+open_table_once_listed (DynoWindow      *self,
+                        DynoSidebarNode *connection_node,
+                        const char      *table)
+{
+  GListModel *children = dyno_sidebar_node_get_children (connection_node);
+
+  g_free (self->pending_table);
+  self->pending_table = g_strdup (table);
+  g_signal_handlers_disconnect_by_func (children, connection_children_changed_cb, self);
+  g_signal_connect_object (children, "items-changed",
+                           G_CALLBACK (connection_children_changed_cb), self, 0);
+}
+
 static void
 table_created_cb (DynoWindow *self,
                   const char *table_name,
                   GtkWidget  *dialog)
 {
+  DynoSidebarNode *node = g_object_get_data (G_OBJECT (dialog), "dyno-node");
+  g_autofree char *message = NULL;
+
+  /* Translators: a toast; the table's name */
+  message = g_strdup_printf (_("Table “%s” created"), table_name);
+  dyno_window_add_toast (self, message);
+  if (node == NULL)
+    return;
+  open_table_once_listed (self, node, table_name);
+  dyno_sidebar_node_refresh (node, self->cancellable);
+}
+
+static void
+index_added_cb (DynoWindow *self,
+                const char *table_name,
+                GtkWidget  *dialog)
+{
+  g_autofree char *message = NULL;
+
+  /* Translators: a toast; the table's name */
+  message = g_strdup_printf (_("Index added to “%s”"), table_name);
+  dyno_window_add_toast (self, message);
   refresh_connection_cb (self, dialog);
 }
 
@@ -809,7 +864,7 @@ add_index_activated (GtkWidget  *widget,
                   dyno_table_designer_new (GTK_WINDOW (self),
                                            dyno_sidebar_node_get_backend (connection_node),
                                            dyno_sidebar_node_get_table_info (node)),
-                  connection_node, "table-created", G_CALLBACK (table_created_cb));
+                  connection_node, "table-created", G_CALLBACK (index_added_cb));
 }
 
 static void
@@ -1127,12 +1182,7 @@ dyno_window_open_connection (DynoWindow     *self,
   g_list_store_append (self->connections, node);
 
   if (table != NULL)
-    {
-      g_free (self->pending_table);
-      self->pending_table = g_strdup (table);
-      g_signal_connect_object (dyno_sidebar_node_get_children (node), "items-changed",
-                               G_CALLBACK (connection_children_changed_cb), self, 0);
-    }
+    open_table_once_listed (self, node, table);
 
   dyno_sidebar_node_refresh (node, self->cancellable);
 

@@ -88,6 +88,11 @@ def sidebar_names(app):
     return [name_of(n) for n in find_all(sidebar) if n.getRoleName() in ("tree item", "list item")]
 
 
+def app_title(app):
+    """The main window's title: the table in front, or DynoTable."""
+    return name_of(app.frame)
+
+
 def sidebar_has(app, table, keys):
     sidebar = find(app.root, role="list", name="Tables")
     return find(sidebar, name=f"{table}, {keys}")
@@ -259,6 +264,8 @@ def main():
             shot("designer-valid", whole_screen=True)
             click(create)
             window_gone(app, "New Table", timeout=60)
+            # said in a toast (it goes after a few seconds: looked for first)
+            find(app.root, name=f"Table “{designed}” created")
             d = c.describe_table(TableName=designed)["Table"]
             keys = {k["KeyType"]: k["AttributeName"] for k in d["KeySchema"]}
             assert keys == {"HASH": "customer", "RANGE": "orderDate"}, keys
@@ -268,8 +275,29 @@ def main():
             assert gkeys == {"HASH": "status", "RANGE": "orderDate"}, gkeys
             assert gsis["byStatus"]["Projection"]["ProjectionType"] == "ALL"
             sidebar_has(app, designed, "customer S · orderDate S")
+            # the new table opens in a tab of its own
+            find(app.root, role="push button", name="New item")
+            wait_for(lambda: app_title(app) == designed, what="the new table's tab in front")
 
-        check("designer: the created table has the designed keys and GSI", designer_create)
+        check("designer: the created table has the designed keys and GSI, and opens",
+              designer_create)
+
+        def only_front_tab_is_presented():
+            # a second tab: only the front one's controls are presented, so "New item" and
+            # "Run" act on the table the person sees
+            open_table(app, "tenant", "pk S · sk S")
+            wait_for(lambda: app_title(app) == "tenant", what="the tenant tab in front")
+            for role, name in (("push button", "New item"), ("push button", "Run"),
+                               ("text", "Partition key value")):
+                shown = find_all(app.root, role=role, name=name)
+                assert len(shown) == 1, (name, len(shown))
+            dynogui.key_combo(["control"], "w")
+            wait_for(lambda: app_title(app) == designed, what="the new table's tab in front")
+            assert len(find_all(app.root, role="push button", name="New item")) == 1
+            dynogui.key_combo(["control"], "w")
+            find(app.root, role="label", name="No Table Open")
+
+        check("with two tabs, only the front one is presented", only_front_tab_is_presented)
 
         def designer_add_gsi():
             open_menu(app, f"Menu of table {designed}")
