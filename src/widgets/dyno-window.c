@@ -1157,8 +1157,20 @@ dyno_window_init (DynoWindow *self)
 DynoWindow *
 dyno_window_new (DynoApplication *app)
 {
-  DynoWindow *self = g_object_new (DYNO_TYPE_WINDOW, "application", app, NULL);
+  g_autoptr(GtkBuilder) builder = NULL;
   DynoConnectionStore *store = dyno_application_get_connection_store (app);
+  DynoWindow *self;
+
+  /* The shortcuts window is made before the main window, not by GtkApplication after it.
+   * GTK 4.8 answers an accessibility client's GetChildAtIndex past the last shown window
+   * (which happens when a dialog closes between the client's two calls) with the newest
+   * window, shown or not; a never-shown shortcuts window has no accessible path, and that
+   * reply aborts the app.  Made first, the newest window is the main one. */
+  builder = gtk_builder_new_from_resource ("/com/dynotable/DynoTable/dyno-shortcuts-window.ui");
+  self = g_object_new (DYNO_TYPE_WINDOW, "application", app, NULL);
+  gtk_application_window_set_help_overlay (GTK_APPLICATION_WINDOW (self),
+                                           GTK_SHORTCUTS_WINDOW (gtk_builder_get_object (
+                                             builder, "help_overlay")));
 
   store_items_changed_cb (G_LIST_MODEL (store), 0, 0,
                           g_list_model_get_n_items (G_LIST_MODEL (store)), self);

@@ -517,6 +517,7 @@ def main():
 
         check("Ctrl+? opens the shortcuts window with its sections; Escape closes it",
               shortcuts_window)
+
         app.stop()
         app = None
     finally:
