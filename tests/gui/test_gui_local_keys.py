@@ -198,6 +198,7 @@ def main():
                 region = find(dialog, role="text", name_contains="Region")
                 set_text(region, "eu-west-1")
                 wait_for(lambda: is_sensitive(save), what="Save to be possible")
+                dynogui.screenshot(os.path.join(ARTIFACTS, "keys-sign-as-profile.png"))
                 click(save)
                 expect_tables(app, ["made-with-profile-dev"])
                 row = sidebar_row(app, "DynamoDB Local, ")
