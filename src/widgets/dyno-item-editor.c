@@ -401,15 +401,27 @@ form_changed_cb (DynoItemEditor *self)
   refresh (self);
 }
 
-/* Loads @item into both views as the thing being edited. */
+/* Loads @item into both views as the thing being edited: its keys first, then the rest in
+ * a stable order (DynamoDB returns attributes in none). */
 static void
 load_item (DynoItemEditor *self,
            DynoItem       *item)
 {
-  g_autofree char *text = dyno_item_text_format (item);
+  const DynoKeyAttr *pk = self->info ? dyno_table_info_get_partition_key (self->info) : NULL;
+  const DynoKeyAttr *sk = self->info ? dyno_table_info_get_sort_key (self->info) : NULL;
+  const char *keys[3] = { NULL, NULL, NULL };
+  g_autoptr(DynoItem) ordered = NULL;
+  g_autofree char *text = NULL;
+  guint n_keys = 0;
 
+  if (pk != NULL && pk->name != NULL)
+    keys[n_keys++] = pk->name;
+  if (sk != NULL && sk->name != NULL)
+    keys[n_keys++] = sk->name;
+  ordered = dyno_item_new_ordered (item, keys);
+  text = dyno_item_text_format (ordered);
   set_buffer_text (self, text);
-  dyno_item_form_set_item (DYNO_ITEM_FORM (self->form), item);
+  dyno_item_form_set_item (DYNO_ITEM_FORM (self->form), ordered);
   refresh (self);
 }
 

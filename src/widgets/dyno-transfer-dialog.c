@@ -363,6 +363,14 @@ finish (DynoTransferDialog *self,
   g_signal_emit (self, transfer_signals[FINISHED], 0, ok);
 }
 
+/* The number ngettext() chooses a plural form by: counts past its range
+ * take the form of a large number, which is what they are. */
+static unsigned long
+plural_count (guint64 n)
+{
+  return n > G_MAXULONG ? 1000000 : (unsigned long) n;
+}
+
 /* ---- import ---- */
 
 static void
@@ -383,8 +391,12 @@ import_progress_cb (DynoImportJob      *job,
                                              / (double) total));
   else
     gtk_progress_bar_pulse (GTK_PROGRESS_BAR (self->progress_bar));
-  /* Translators: counts of rows, e.g. "1,200 rows read, 1,150 written, 3 rejected" */
-  counts = g_strdup_printf (_("%s rows read, %s written, %s rejected"), read, written, rejected);
+  /* Translators: counts of rows, e.g. "1,200 rows read, 1,150 written, 3 rejected"; the
+   * plural form follows the number of rows read */
+  counts = g_strdup_printf (ngettext ("%s row read, %s written, %s rejected",
+                                      "%s rows read, %s written, %s rejected",
+                                      plural_count (dyno_import_job_get_n_read (job))),
+                            read, written, rejected);
   if (self->cancellable == NULL || !g_cancellable_is_cancelled (self->cancellable))
     gtk_label_set_text (GTK_LABEL (self->counts_label), counts);
 }
@@ -500,12 +512,18 @@ export_progress_cb (DynoExportJob      *job,
       gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar),
                                      MIN (1.0, (double) dyno_export_job_get_n_items (job)
                                                / (double) total));
-      counts = g_strdup_printf (_("%s of %s items written"), done, all);
+      /* Translators: the plural form follows the total, e.g. "1,200 of 5,000 items written" */
+      counts = g_strdup_printf (ngettext ("%s of %s item written", "%s of %s items written",
+                                          plural_count (total)),
+                                done, all);
     }
   else
     {
       gtk_progress_bar_pulse (GTK_PROGRESS_BAR (self->progress_bar));
-      counts = g_strdup_printf (_("Page %u: %s items"), dyno_export_job_get_n_pages (job), done);
+      /* Translators: the plural form follows the number of items, e.g. "Page 3: 1 item" */
+      counts = g_strdup_printf (ngettext ("Page %u: %s item", "Page %u: %s items",
+                                          plural_count (dyno_export_job_get_n_items (job))),
+                                dyno_export_job_get_n_pages (job), done);
     }
   if (self->cancellable == NULL || !g_cancellable_is_cancelled (self->cancellable))
     gtk_label_set_text (GTK_LABEL (self->counts_label), counts);
@@ -717,7 +735,8 @@ build (DynoTransferDialog *self)
           guint n_loaded = g_list_model_get_n_items (self->loaded_items);
           g_autofree char *n = dyno_transfer_format_count (n_loaded);
 
-          loaded = g_strdup_printf (_("_Loaded results (%s items)"), n);
+          loaded = g_strdup_printf (ngettext ("_Loaded results (%s item)",
+                                              "_Loaded results (%s items)", n_loaded), n);
         }
       else
         loaded = g_strdup (_("_Loaded results"));

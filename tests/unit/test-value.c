@@ -617,6 +617,42 @@ test_item (void)
 }
 
 static void
+test_item_ordered (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynoItem) item = dyno_item_from_ddb_json ("{\"zeta\":{\"N\":\"1\"},"
+                                                      "\"sk\":{\"S\":\"b\"},"
+                                                      "\"Beta\":{\"S\":\"x\"},"
+                                                      "\"a10\":{\"BOOL\":true},"
+                                                      "\"pk\":{\"S\":\"a\"},"
+                                                      "\"a2\":{\"NULL\":true},"
+                                                      "\"alpha\":{\"M\":{\"y\":{\"S\":\"1\"},"
+                                                      "\"x\":{\"S\":\"2\"}}}}",
+                                                      -1, &error);
+  const char *keys[] = { "pk", "sk", NULL };
+  const char *expected[] = { "pk", "sk", "a2", "a10", "alpha", "Beta", "zeta" };
+  g_autoptr(DynoItem) ordered = NULL;
+  g_autoptr(DynoItem) no_keys = NULL;
+  const DynoValue *map;
+
+  g_assert_no_error (error);
+  ordered = dyno_item_new_ordered (item, keys);
+  g_assert_true (dyno_item_equal (item, ordered));
+  map = dyno_item_get_map (ordered);
+  g_assert_cmpuint (dyno_value_get_n_children (map), ==, G_N_ELEMENTS (expected));
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    g_assert_cmpstr (dyno_value_get_member_name (map, i, NULL), ==, expected[i]);
+  /* nested maps are values: kept as they were */
+  g_assert_cmpstr (dyno_value_get_member_name (dyno_item_lookup (ordered, "alpha"), 0, NULL), ==,
+                   "y");
+
+  /* without keys named, the natural order throughout */
+  no_keys = dyno_item_new_ordered (item, NULL);
+  g_assert_cmpstr (dyno_value_get_member_name (dyno_item_get_map (no_keys), 0, NULL), ==, "a2");
+  g_assert_cmpstr (dyno_value_get_member_name (dyno_item_get_map (no_keys), 6, NULL), ==, "zeta");
+}
+
+static void
 test_item_sizes (void)
 {
   g_autoptr(GError) error = NULL;
@@ -779,6 +815,7 @@ main (int   argc,
   g_test_add_func ("/value/equal-unordered", test_equal_unordered);
   g_test_add_func ("/value/sizes", test_sizes);
   g_test_add_func ("/value/item", test_item);
+  g_test_add_func ("/value/item-ordered", test_item_ordered);
   g_test_add_func ("/value/item-sizes", test_item_sizes);
   g_test_add_func ("/value/item-threads", test_item_threads);
   g_test_add_func ("/value/length-boundaries", test_length_boundaries);

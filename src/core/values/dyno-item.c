@@ -6,6 +6,7 @@
 
 #include "dyno-value.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "dyno-value-private.h"
@@ -147,4 +148,82 @@ dyno_item_equal (const DynoItem *a,
     return TRUE;
 
   return dyno_value_equal ((const DynoValue *) a->data, (const DynoValue *) b->data);
+}
+
+typedef struct {
+  guint  index;
+  guint  rank;   /* position in the list of names asked for first, else G_MAXUINT */
+  char  *key;    /* natural, case-insensitive collation key */
+  const char *name;
+  gsize  len;
+} OrderEntry;
+
+static int
+compare_order_entries (gconstpointer a,
+                       gconstpointer b)
+{
+  const OrderEntry *ea = a;
+  const OrderEntry *eb = b;
+  int result;
+
+  if (ea->rank != eb->rank)
+    return ea->rank < eb->rank ? -1 : 1;
+  result = strcmp (ea->key, eb->key);
+  if (result != 0)
+    return result;
+  /* names that collate alike ("Price", "price") are still distinct: byte order decides */
+  result = memcmp (ea->name, eb->name, MIN (ea->len, eb->len));
+  if (result != 0)
+    return result;
+  return ea->len < eb->len ? -1 : ea->len > eb->len ? 1 : 0;
+}
+
+DynoItem *
+dyno_item_new_ordered (const DynoItem     *item,
+                       const char * const *first)
+{
+  const DynoValue *map;
+  g_autoptr(DynoValueBuilder) builder = NULL;
+  g_autofree OrderEntry *entries = NULL;
+  guint n;
+
+  g_return_val_if_fail (item != NULL, NULL);
+
+  map = dyno_item_get_map (item);
+  n = dyno_value_get_n_children (map);
+  entries = g_new0 (OrderEntry, MAX (n, 1));
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *valid = NULL;
+      g_autofree char *folded = NULL;
+
+      entries[i].index = i;
+      entries[i].name = dyno_value_get_member_name (map, i, &entries[i].len);
+      entries[i].rank = G_MAXUINT;
+      for (guint r = 0; first != NULL && first[r] != NULL; r++)
+        if (strlen (first[r]) == entries[i].len &&
+            memcmp (first[r], entries[i].name, entries[i].len) == 0)
+          {
+            entries[i].rank = r;
+            break;
+          }
+      /* a name with a NUL in it collates by its text up to there, then byte order decides */
+      valid = g_utf8_make_valid (entries[i].name, (gssize) strnlen (entries[i].name,
+                                                                    entries[i].len));
+      folded = g_utf8_casefold (valid, -1);
+      entries[i].key = g_utf8_collate_key_for_filename (folded, -1);
+    }
+  qsort (entries, n, sizeof (OrderEntry), compare_order_entries);
+
+  builder = dyno_value_builder_new ();
+  dyno_value_builder_begin (builder, DYNO_VALUE_M);
+  for (guint i = 0; i < n; i++)
+    {
+      dyno_value_builder_key (builder, entries[i].name, (gssize) entries[i].len);
+      dyno_value_builder_add_value (builder, dyno_value_get_child (map, entries[i].index));
+      g_free (entries[i].key);
+    }
+  if (!dyno_value_builder_end (builder, NULL))
+    g_return_val_if_reached (dyno_item_ref ((DynoItem *) item));
+  return dyno_item_new_take (dyno_value_builder_finish (builder));
 }

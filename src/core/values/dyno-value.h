@@ -145,6 +145,11 @@ gsize            dyno_item_get_size      (const DynoItem  *item);
 gsize            dyno_item_get_memory_size (const DynoItem *item);
 gboolean         dyno_item_equal         (const DynoItem  *a,
                                           const DynoItem  *b);
+/* The same item with @first's attributes first, in that order, then the rest in the order a
+ * person reads names: case-insensitive, numbers by value (a2 before a10).  DynamoDB returns an
+ * item's attributes in no particular order; this is the order to show them in. */
+DynoItem        *dyno_item_new_ordered   (const DynoItem     *item,
+                                          const char * const *first);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DynoItem, dyno_item_unref)
 
