@@ -41,6 +41,8 @@ struct _DynoCollectionView
   GtkWidget          *chips;
   GtkWidget          *chips_scroller;
   GtkColumnViewColumn *pk_column;      /* borrowed: shown only when not grouped */
+  GtkColumnViewColumn *key_column;     /* borrowed: the first column, the tree */
+  GtkColumnViewColumn *entity_column;  /* borrowed: the key the first column shows; hidden */
   GtkWidget          *group_switch;
   GtkWidget          *column_view;
   GtkWidget          *detail;          /* not parented here: the query page places it */
@@ -480,6 +482,7 @@ remove_columns (DynoCollectionView *self)
   g_hash_table_remove_all (self->attribute_set);
   g_ptr_array_set_size (self->attributes, 0);
   self->pk_column = NULL;
+  self->entity_column = NULL;
 }
 
 /* Looks at items not seen yet: new attribute columns, the delimiter, entity counts. */
@@ -682,6 +685,10 @@ rebuild_model (DynoCollectionView *self)
   /* grouped, the partition key is the group's title: no need for its column */
   if (self->pk_column != NULL)
     gtk_column_view_column_set_visible (self->pk_column, !(self->grouped && self->pk_name != NULL));
+  /* the first column shows the sort key (or, without one, the partition key) of every item:
+   * its own column would only repeat it */
+  if (self->entity_column != NULL)
+    gtk_column_view_column_set_visible (self->entity_column, FALSE);
 
   if (self->grouped && self->pk_name != NULL)
     {
@@ -742,8 +749,9 @@ set_items (DynoCollectionView *self,
 
       /* keys first, then the table's own keys when reading an index */
       self->pk_column = add_column (self, pk->name, TRUE);
+      self->entity_column = self->pk_column;
       if (sk && sk->name)
-        add_column (self, sk->name, TRUE);
+        self->entity_column = add_column (self, sk->name, TRUE);
       if (index != NULL)
         {
           const DynoKeyAttr *tpk = dyno_table_info_get_partition_key (info);
@@ -762,6 +770,9 @@ set_items (DynoCollectionView *self,
       g_signal_connect (items, "items-changed", G_CALLBACK (items_changed_cb), self);
     }
 
+  /* the first column is named after the key it shows */
+  gtk_column_view_column_set_title (self->key_column,
+                                    self->pk_name ? entity_key_name (self) : _("Collection"));
   rebuild_model (self);
   scan_new_items (self);
 }
@@ -834,6 +845,7 @@ build_ui (DynoCollectionView *self)
   column = gtk_column_view_column_new (_("Collection"), factory);
   gtk_column_view_column_set_resizable (column, TRUE);
   gtk_column_view_column_set_fixed_width (column, 300);
+  self->key_column = column;
   gtk_column_view_append_column (GTK_COLUMN_VIEW (self->column_view), column);
   g_object_unref (column);
 
