@@ -910,6 +910,7 @@ struct _DynoSamplesDialog
   gboolean          disposed;   /* see DynoTransferDialog */
 
   GtkWidget        *list;
+  GPtrArray        *rows;        /* AdwActionRow, one per sample, in dyno_samples_get_names() order */
   GtkWidget        *error_label;
   GtkWidget        *progress_bar;
   GtkWidget        *status_label;
@@ -920,6 +921,7 @@ struct _DynoSamplesDialog
 
 enum {
   TABLES_CHANGED,
+  OPEN_TABLE,
   N_SAMPLES_SIGNALS
 };
 
@@ -946,6 +948,7 @@ dyno_samples_dialog_finalize (GObject *object)
 
   g_clear_object (&self->backend);
   g_clear_pointer (&self->samples, g_ptr_array_unref);
+  g_clear_pointer (&self->rows, g_ptr_array_unref);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->loader);
   g_free (self->summary);
@@ -964,6 +967,10 @@ dyno_samples_dialog_class_init (DynoSamplesDialogClass *klass)
   samples_signals[TABLES_CHANGED] =
     g_signal_new ("tables-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                   NULL, G_TYPE_NONE, 0);
+  /* the user asked to see a loaded sample's table; the dialog closes after this */
+  samples_signals[OPEN_TABLE] =
+    g_signal_new ("open-table", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                  NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
 }
 
 static void
@@ -999,6 +1006,50 @@ samples_progress_cb (DynoSampleLoader  *loader,
 }
 
 static void
+samples_open_clicked_cb (GtkButton         *button,
+                         DynoSamplesDialog *self)
+{
+  const char *table = g_object_get_data (G_OBJECT (button), "dyno-table");
+
+  g_object_ref (self);
+  g_signal_emit (self, samples_signals[OPEN_TABLE], 0, table);
+  gtk_window_destroy (GTK_WINDOW (self));
+  g_object_unref (self);
+}
+
+/* A loaded sample's row gets an Open button: the way from "loaded" to looking at it. */
+static void
+samples_offer_open (DynoSamplesDialog      *self,
+                    const DynoSampleResult *res)
+{
+  const char * const *names = dyno_samples_get_names ();
+  GtkWidget *row = NULL;
+  GtkWidget *button;
+  g_autofree char *label = NULL;
+
+  for (guint i = 0; names[i] != NULL && i < self->rows->len; i++)
+    if (g_strcmp0 (names[i], res->sample) == 0)
+      row = g_ptr_array_index (self->rows, i);
+  if (row == NULL || g_object_get_data (G_OBJECT (row), "dyno-open") != NULL)
+    return;
+
+  button = gtk_button_new_with_label (_("Open"));
+  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+  {
+    g_autofree char *name = g_strdup_printf ("open-%s", res->sample);
+    gtk_widget_set_name (button, name);
+  }
+  /* Translators: an accessible name; the table's name */
+  label = g_strdup_printf (_("Open table %s"), res->table_name);
+  dyno_widget_set_accessible_label (button, label);
+  g_object_set_data_full (G_OBJECT (button), "dyno-table", g_strdup (res->table_name), g_free);
+  g_signal_connect (button, "clicked", G_CALLBACK (samples_open_clicked_cb), self);
+  adw_action_row_add_suffix (ADW_ACTION_ROW (row), button);
+  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), button);
+  g_object_set_data (G_OBJECT (row), "dyno-open", button);
+}
+
+static void
 samples_done_cb (GObject      *source,
                  GAsyncResult *result,
                  gpointer      user_data)
@@ -1018,6 +1069,8 @@ samples_done_cb (GObject      *source,
 
       if (res->created || res->n_items > 0)
         changed = TRUE;
+      if (self != NULL && !self->disposed && res->error == NULL && (res->created || res->existed))
+        samples_offer_open (self, res);
     }
   if (self == NULL || self->disposed)
     {
@@ -1101,6 +1154,7 @@ dyno_samples_dialog_new (GtkWindow   *parent,
                        NULL);
   self->backend = g_object_ref (backend);
   self->samples = dyno_samples_load_resource (SAMPLES_RESOURCE, &error);
+  self->rows = g_ptr_array_new ();
 
   toolbar = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   header = adw_header_bar_new ();
@@ -1134,7 +1188,10 @@ dyno_samples_dialog_new (GtkWindow   *parent,
       adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
       adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
       adw_action_row_set_subtitle (ADW_ACTION_ROW (row), dyno_samples_get_description (*name));
+      /* nothing to do with a row until its table exists: then it gets an Open button */
+      gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
       gtk_list_box_append (GTK_LIST_BOX (self->list), row);
+      g_ptr_array_add (self->rows, row);
     }
   scroller = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), self->list);

@@ -740,6 +740,8 @@ open_table_once_listed (DynoWindow      *self,
   g_signal_handlers_disconnect_by_func (children, connection_children_changed_cb, self);
   g_signal_connect_object (children, "items-changed",
                            G_CALLBACK (connection_children_changed_cb), self, 0);
+  /* listed already (a sample table that existed): open it now */
+  connection_children_changed_cb (children, 0, 0, 0, self);
 }
 
 static void
@@ -912,6 +914,19 @@ delete_table_activated (GtkWidget  *widget,
 }
 
 static void
+sample_open_table_cb (DynoWindow *self,
+                      const char *table_name,
+                      GtkWidget  *dialog)
+{
+  DynoSidebarNode *node = g_object_get_data (G_OBJECT (dialog), "dyno-node");
+
+  if (node == NULL)
+    return;
+  open_table_once_listed (self, node, table_name);
+  dyno_sidebar_node_refresh (node, self->cancellable);
+}
+
+static void
 load_samples_activated (GtkWidget  *widget,
                         const char *action_name,
                         GVariant   *param)
@@ -924,6 +939,8 @@ load_samples_activated (GtkWidget  *widget,
     return;
 
   dialog = dyno_samples_dialog_new (GTK_WINDOW (self), dyno_sidebar_node_get_backend (node));
+  g_signal_connect_object (dialog, "open-table", G_CALLBACK (sample_open_table_cb), self,
+                           G_CONNECT_SWAPPED);
   /* closed half-way, some tables may exist already: list them again then too */
   g_signal_connect_object (dialog, "destroy", G_CALLBACK (refresh_connection_cb), self,
                            G_CONNECT_SWAPPED);

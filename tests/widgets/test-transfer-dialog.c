@@ -26,6 +26,7 @@ typedef struct {
   gboolean       finished;
   gboolean       ok;
   gboolean       tables_changed;
+  char          *opened;
 } Fixture;
 
 static void
@@ -65,6 +66,7 @@ fixture_tear_down (Fixture       *f,
   g_free (f->dir);
   g_clear_object (&f->fake);
   g_clear_pointer (&f->info, dyno_table_info_unref);
+  g_free (f->opened);
 }
 
 static void
@@ -81,6 +83,15 @@ tables_changed_cb (GtkWidget *dialog,
                    Fixture   *f)
 {
   f->tables_changed = TRUE;
+}
+
+static void
+open_table_cb (GtkWidget  *dialog,
+               const char *table,
+               Fixture    *f)
+{
+  g_free (f->opened);
+  f->opened = g_strdup (table);
 }
 
 static void
@@ -448,6 +459,32 @@ test_samples_load (Fixture       *f,
   g_assert_true (gtk_widget_get_visible (summary));
   g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (summary)),
                             "tenant created with 16 items."));
+
+  /* each loaded sample's row now offers its table; Open names it and closes the dialog */
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    g_assert_true (gtk_list_box_row_get_activatable (GTK_LIST_BOX_ROW (row)));
+  g_signal_connect (f->dialog, "open-table", G_CALLBACK (open_table_cb), f);
+  g_object_add_weak_pointer (G_OBJECT (f->dialog), (gpointer *) &f->dialog);
+  click (f, "open-tenant");
+  drain_main_context ();
+  g_assert_cmpstr (f->opened, ==, "tenant");
+  g_assert_null (f->dialog);
+}
+
+static void
+test_samples_rows_inert (Fixture       *f,
+                         gconstpointer  data)
+{
+  GtkWidget *list;
+
+  show_dialog (f, dyno_samples_dialog_new (NULL, DYNO_BACKEND (f->fake)));
+  list = get_named (f->dialog, "samples");
+  /* before loading, a row has nothing to do: it must not look (or act) clickable */
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    g_assert_false (gtk_list_box_row_get_activatable (GTK_LIST_BOX_ROW (row)));
+  g_assert_null (find_named (f->dialog, "open-tenant"));
 }
 
 #define ADD(path, func) \
@@ -471,6 +508,7 @@ main (int    argc,
   ADD ("/transfer-dialog/export/loaded-csv", test_export_loaded_csv);
   ADD ("/transfer-dialog/export/all-pages", test_export_all_pages);
   ADD ("/transfer-dialog/samples/load", test_samples_load);
+  ADD ("/transfer-dialog/samples/rows-inert", test_samples_rows_inert);
 
   return g_test_run ();
 }
