@@ -158,6 +158,7 @@ struct _DynoRunPage
   gint64    elapsed_usec;
   guint     position;
   guint     n_items;
+  char     *operation;   /* a write's line: PutItem, UpdateItem, DeleteItem; NULL for a page */
 };
 
 G_DEFINE_FINAL_TYPE (DynoRunPage, dyno_run_page, G_TYPE_OBJECT)
@@ -168,6 +169,7 @@ dyno_run_page_finalize (GObject *object)
   DynoRunPage *self = DYNO_RUN_PAGE (object);
 
   g_free (self->consumed_capacity_json);
+  g_free (self->operation);
   g_clear_pointer (&self->last_evaluated_key, dyno_item_unref);
   g_clear_pointer (&self->start_key, dyno_item_unref);
 
@@ -269,6 +271,13 @@ dyno_run_page_get_n_items (DynoRunPage *self)
   return self->n_items;
 }
 
+const char *
+dyno_run_page_get_operation (DynoRunPage *self)
+{
+  g_return_val_if_fail (DYNO_IS_RUN_PAGE (self), NULL);
+  return self->operation;
+}
+
 /* ---- DynoRun ----------------------------------------------------------------------------- */
 
 typedef struct {
@@ -307,6 +316,8 @@ struct _DynoRun
   GError       *error;
   double        consumed_capacity;
   gint64        scanned_count;
+  guint         n_read_pages;   /* the ledger's pages; the rest of its lines are writes */
+  double        write_capacity; /* -1 until a write reported its ConsumedCapacity */
 
   GPtrArray    *waiters;        /* GTask*: load_all_async() */
 };
@@ -510,7 +521,7 @@ add_page (DynoRun  *self,
   /* Kept-aside items come before this page's: server order within a segment. */
   append_items (self, page->items, 0, &position, &n_added);
 
-  record->index = g_list_model_get_n_items (G_LIST_MODEL (self->pages));
+  record->index = self->n_read_pages++;
   record->segment = segment->index;
   record->count = page->count;
   record->scanned_count = page->scanned_count;
@@ -666,6 +677,8 @@ reset (DynoRun *self)
   if (g_list_model_get_n_items (G_LIST_MODEL (self->pages)) > 0)
     {
       g_list_store_remove_all (self->pages);
+      self->n_read_pages = 0;
+      self->write_capacity = -1;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_PAGES]);
     }
   if (self->error != NULL)
@@ -678,6 +691,7 @@ reset (DynoRun *self)
   if (self->consumed_capacity != -1)
     {
       self->consumed_capacity = -1;
+  self->write_capacity = -1;
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_CONSUMED_CAPACITY]);
     }
   if (self->scanned_count != 0)
@@ -891,6 +905,7 @@ dyno_run_init (DynoRun *self)
   g_queue_init (&self->leftovers);
   self->segments_setting = 1;
   self->consumed_capacity = -1;
+  self->write_capacity = -1;
   self->cancellable = g_cancellable_new ();
   self->waiters = g_ptr_array_new_with_free_func (g_object_unref);
 }
@@ -1109,7 +1124,7 @@ guint
 dyno_run_get_n_pages (DynoRun *self)
 {
   g_return_val_if_fail (DYNO_IS_RUN (self), 0);
-  return g_list_model_get_n_items (G_LIST_MODEL (self->pages));
+  return self->n_read_pages;
 }
 
 GListModel *
@@ -1159,4 +1174,162 @@ dyno_run_get_resume_key (DynoRun *self)
     return NULL;
 
   return self->segments[0].next_key;
+}
+
+/* ---- writes made while the run is on screen ------------------------------------------------ */
+
+static gboolean
+item_has_key (DynoItem *item,
+              DynoItem *key)
+{
+  const DynoValue *map = dyno_item_get_map (key);
+  guint n = dyno_value_get_n_children (map);
+
+  if (n == 0)
+    return FALSE;
+  for (guint i = 0; i < n; i++)
+    {
+      const DynoValue *value = dyno_item_lookup (item, dyno_value_get_member_name (map, i, NULL));
+
+      if (value == NULL || !dyno_value_equal (value, dyno_value_get_child (map, i)))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+int
+dyno_run_find_item (DynoRun  *self,
+                    DynoItem *key)
+{
+  g_return_val_if_fail (DYNO_IS_RUN (self), -1);
+  g_return_val_if_fail (key != NULL, -1);
+
+  for (guint i = 0; i < self->items->len && i <= G_MAXINT; i++)
+    if (item_has_key (g_ptr_array_index (self->items, i), key))
+      return (int) i;
+  return -1;
+}
+
+gboolean
+dyno_run_replace_item (DynoRun  *self,
+                       DynoItem *key,
+                       DynoItem *item)
+{
+  int position;
+
+  g_return_val_if_fail (DYNO_IS_RUN (self), FALSE);
+  g_return_val_if_fail (item != NULL, FALSE);
+
+  position = dyno_run_find_item (self, key);
+  if (position < 0)
+    return FALSE;
+  dyno_item_unref (g_ptr_array_index (self->items, position));
+  g_ptr_array_index (self->items, position) = dyno_item_ref (item);
+  g_list_model_items_changed (G_LIST_MODEL (self), (guint) position, 1, 1);
+  return TRUE;
+}
+
+/* The pages' places in the model move with an item added (@delta 1) or taken out (-1) at
+ * @position: a page's range stays the items it holds (an item added inside it widens it). */
+static void
+shift_pages (DynoRun *self,
+             guint    position,
+             int      delta)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->pages));
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(DynoRunPage) page = g_list_model_get_item (G_LIST_MODEL (self->pages), i);
+
+      if (page->operation != NULL)
+        continue;
+      if (delta < 0)
+        {
+          if (position < page->position)
+            page->position--;
+          else if (position < page->position + page->n_items)
+            page->n_items--;
+        }
+      else
+        {
+          if (position <= page->position)
+            page->position++;
+          else if (position < page->position + page->n_items)
+            page->n_items++;
+        }
+    }
+}
+
+void
+dyno_run_insert_item (DynoRun  *self,
+                      guint     position,
+                      DynoItem *item)
+{
+  g_return_if_fail (DYNO_IS_RUN (self));
+  g_return_if_fail (item != NULL);
+
+  position = MIN (position, self->items->len);
+  g_ptr_array_insert (self->items, (int) position, dyno_item_ref (item));
+  shift_pages (self, position, +1);
+  g_list_model_items_changed (G_LIST_MODEL (self), position, 0, 1);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ITEMS]);
+}
+
+guint
+dyno_run_remove_items (DynoRun   *self,
+                       GPtrArray *keys)
+{
+  guint n_removed = 0;
+
+  g_return_val_if_fail (DYNO_IS_RUN (self), 0);
+  g_return_val_if_fail (keys != NULL, 0);
+
+  for (guint k = 0; k < keys->len; k++)
+    {
+      int position = dyno_run_find_item (self, g_ptr_array_index (keys, k));
+
+      if (position < 0)
+        continue;
+      g_ptr_array_remove_index (self->items, (guint) position);
+      shift_pages (self, (guint) position, -1);
+      g_list_model_items_changed (G_LIST_MODEL (self), (guint) position, 1, 0);
+      n_removed++;
+    }
+  if (n_removed > 0)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ITEMS]);
+  return n_removed;
+}
+
+void
+dyno_run_record_write (DynoRun    *self,
+                       const char *operation,
+                       guint       n_items,
+                       double      consumed_capacity,
+                       gint64      elapsed_usec)
+{
+  g_autoptr(DynoRunPage) record = NULL;
+
+  g_return_if_fail (DYNO_IS_RUN (self));
+  g_return_if_fail (operation != NULL);
+
+  record = g_object_new (DYNO_TYPE_RUN_PAGE, NULL);
+  record->operation = g_strdup (operation);
+  record->index = g_list_model_get_n_items (G_LIST_MODEL (self->pages));
+  record->count = n_items;
+  record->consumed_capacity = consumed_capacity;
+  record->elapsed_usec = elapsed_usec;
+  record->position = self->items->len;
+  g_list_store_append (self->pages, record);
+  if (consumed_capacity >= 0)
+    self->write_capacity = MAX (self->write_capacity, 0) + consumed_capacity;
+  /* the ledger's length changed, its page count did not: the status line reads both */
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_PAGES]);
+}
+
+double
+dyno_run_get_write_capacity (DynoRun *self)
+{
+  g_return_val_if_fail (DYNO_IS_RUN (self), -1);
+  return self->write_capacity;
 }

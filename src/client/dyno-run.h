@@ -32,6 +32,10 @@ gint64      dyno_run_page_get_elapsed_usec           (DynoRunPage *self);
  * cut the page). */
 guint       dyno_run_page_get_position               (DynoRunPage *self);
 guint       dyno_run_page_get_n_items                (DynoRunPage *self);
+/* NULL for a page; for a write the user made while looking at the run (a line of its own
+ * in the ledger, with Count = items written and ConsumedCapacity in WCU): "PutItem",
+ * "UpdateItem", "DeleteItem", "BatchWriteItem". */
+const char *dyno_run_page_get_operation              (DynoRunPage *self);
 
 #define DYNO_TYPE_RUN (dyno_run_get_type ())
 G_DECLARE_FINAL_TYPE (DynoRun, dyno_run, DYNO, RUN, GObject)
@@ -100,5 +104,30 @@ DynoItem          *dyno_run_get_item             (DynoRun           *self,
 /* Where a single-segment run would continue (the last page's LastEvaluatedKey), or NULL
  * at the end or before the first page. */
 DynoItem          *dyno_run_get_resume_key       (DynoRun           *self);
+
+/* Writes made while the run is on screen change the loaded items in place, so the pages the
+ * user loaded stay (a write never re-runs the request from page 1).  @key is an item's key
+ * (its key attributes only, or a whole item).  find: its position or -1. */
+int                dyno_run_find_item            (DynoRun           *self,
+                                                  DynoItem          *key);
+/* The item with @key's key becomes @item, in its place; FALSE when none is loaded. */
+gboolean           dyno_run_replace_item         (DynoRun           *self,
+                                                  DynoItem          *key,
+                                                  DynoItem          *item);
+void               dyno_run_insert_item          (DynoRun           *self,
+                                                  guint              position,
+                                                  DynoItem          *item);
+/* Takes out the loaded items with these keys (DynoItem*); how many were loaded. */
+guint              dyno_run_remove_items         (DynoRun           *self,
+                                                  GPtrArray         *keys);
+/* A line in the ledger for a write (see dyno_run_page_get_operation()); @consumed_capacity
+ * is -1 when the response did not say. */
+void               dyno_run_record_write         (DynoRun           *self,
+                                                  const char        *operation,
+                                                  guint              n_items,
+                                                  double             consumed_capacity,
+                                                  gint64             elapsed_usec);
+/* Sum of the writes' WCU, -1 when none reported any. */
+double             dyno_run_get_write_capacity   (DynoRun           *self);
 
 G_END_DECLS
