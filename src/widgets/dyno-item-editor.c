@@ -45,6 +45,10 @@ struct _DynoItemEditor
   DynoItem           *saving_item; /* the user's version while a save is in flight */
   gboolean            saving;
   gboolean            saved;
+  DynoOperation       write_operation;  /* of the last save */
+  double              write_capacity;   /* its ConsumedCapacity (WCU), -1 when not said */
+  gint64              write_started;
+  gint64              write_usec;
   gboolean            force_close;
   guint               loading;
 
@@ -229,11 +233,45 @@ key_changed (DynoItemEditor *self,
   return FALSE;
 }
 
+static DynoRequest *request_for_unchecked (DynoItemEditor *self, DynoItem *item,
+                                           char **out_note, GError **error);
+
+/* The write for @item, refused (NULL + error) when DynamoDB would refuse it: key sizes
+ * (2048/1024 bytes), key types, empty keys, the expressions' limits. */
 static DynoRequest *
 request_for (DynoItemEditor  *self,
              DynoItem        *item,
              char           **out_note,
              GError         **error)
+{
+  g_autoptr(DynoRequest) request = request_for_unchecked (self, item, out_note, error);
+  g_autoptr(GPtrArray) issues = NULL;
+  g_autoptr(GString) message = NULL;
+
+  if (request == NULL)
+    return NULL;
+  issues = dyno_request_validate (request, self->info);
+  if (issues->len == 0)
+    return g_steal_pointer (&request);
+
+  message = g_string_new (NULL);
+  for (guint i = 0; i < issues->len; i++)
+    {
+      const DynoIssue *issue = g_ptr_array_index (issues, i);
+
+      g_string_append_printf (message, "%s%s", i > 0 ? "\n" : "", issue->message);
+    }
+  if (out_note != NULL)
+    g_clear_pointer (out_note, g_free);
+  g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_VALIDATION, message->str);
+  return NULL;
+}
+
+static DynoRequest *
+request_for_unchecked (DynoItemEditor  *self,
+                       DynoItem        *item,
+                       char           **out_note,
+                       GError         **error)
 {
   if (out_note != NULL)
     *out_note = NULL;
@@ -377,8 +415,10 @@ refresh (DynoItemEditor *self)
       return;
     }
 
-  show_label (self->item_error_label, NULL);
   request = request_for (self, item, &note, &error);
+  /* what DynamoDB would refuse in the item (a key too long, of the wrong type) is the
+   * item field's error, where it was typed */
+  show_label (self->item_error_label, request == NULL ? error->message : NULL);
   dyno_code_view_set_request (DYNO_CODE_VIEW (self->code_view), request, self->endpoint_url,
                               self->region);
   show_label (self->request_reason_label, request ? NULL : error->message);
@@ -685,6 +725,18 @@ save_done_cb (GObject      *source,
   written = g_steal_pointer (&self->saving_item);
   self->saving = FALSE;
   self->saved = TRUE;
+  self->write_usec = g_get_monotonic_time () - self->write_started;
+  self->write_capacity = -1;
+  if (JSON_NODE_HOLDS_OBJECT (response))
+    {
+      JsonObject *object = json_node_get_object (response);
+      JsonNode *consumed = json_object_get_member (object, "ConsumedCapacity");
+
+      if (consumed != NULL && JSON_NODE_HOLDS_OBJECT (consumed) &&
+          json_object_has_member (json_node_get_object (consumed), "CapacityUnits"))
+        self->write_capacity = json_object_get_double_member (json_node_get_object (consumed),
+                                                              "CapacityUnits");
+    }
   show_label (self->save_error_label, NULL);
   g_signal_emit (self, signals[SIGNAL_SAVED], 0, written);
   gtk_window_close (GTK_WINDOW (self));
@@ -714,6 +766,10 @@ dyno_item_editor_save (DynoItemEditor *self)
   show_label (self->save_error_label, NULL);
   self->saving_item = g_steal_pointer (&item);
   set_saving (self, TRUE);
+  /* what the write cost goes in the query page's ledger */
+  request->return_consumed_capacity = DYNO_CONSUMED_TOTAL;
+  self->write_operation = request->operation;
+  self->write_started = g_get_monotonic_time ();
   dyno_backend_execute_async (self->backend, request, self->cancellable, save_done_cb,
                               g_object_ref (self));
 }
@@ -1110,4 +1166,32 @@ dyno_item_editor_init (DynoItemEditor *self)
   build_ui (self);
   g_signal_connect (self, "close-request", G_CALLBACK (close_request_cb), NULL);
   add_shortcuts (self);
+}
+
+DynoItem *
+dyno_item_editor_get_loaded (DynoItemEditor *self)
+{
+  g_return_val_if_fail (DYNO_IS_ITEM_EDITOR (self), NULL);
+  return self->loaded;
+}
+
+const char *
+dyno_item_editor_get_write_operation (DynoItemEditor *self)
+{
+  g_return_val_if_fail (DYNO_IS_ITEM_EDITOR (self), NULL);
+  return self->saved ? dyno_operation_to_string (self->write_operation) : NULL;
+}
+
+double
+dyno_item_editor_get_write_capacity (DynoItemEditor *self)
+{
+  g_return_val_if_fail (DYNO_IS_ITEM_EDITOR (self), -1);
+  return self->saved ? self->write_capacity : -1;
+}
+
+gint64
+dyno_item_editor_get_write_usec (DynoItemEditor *self)
+{
+  g_return_val_if_fail (DYNO_IS_ITEM_EDITOR (self), 0);
+  return self->write_usec;
 }

@@ -60,5 +60,12 @@ void                dyno_item_editor_save     (DynoItemEditor     *self);
 gboolean            dyno_item_editor_has_unsaved_changes (DynoItemEditor *self);
 /* The conflict dialog currently open, or NULL. */
 GtkWidget          *dyno_item_editor_get_conflict_dialog (DynoItemEditor *self);
+/* EDIT: the version the edit was conditioned on (after a save: the item as it was before). */
+DynoItem           *dyno_item_editor_get_loaded   (DynoItemEditor *self);
+/* After "saved": the operation sent ("PutItem", "UpdateItem"), its ConsumedCapacity in WCU
+ * (-1 when the response did not say) and how long it took. */
+const char         *dyno_item_editor_get_write_operation (DynoItemEditor *self);
+double              dyno_item_editor_get_write_capacity  (DynoItemEditor *self);
+gint64              dyno_item_editor_get_write_usec      (DynoItemEditor *self);
 
 G_END_DECLS
