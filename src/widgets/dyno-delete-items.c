@@ -112,7 +112,8 @@ finish (DeleteRun    *run,
       gtk_window_destroy (GTK_WINDOW (run->progress_dialog));
       run->progress_dialog = NULL;
     }
-  if (!cancelled)
+  /* success is told by the caller, with a toast that can undo it; a failure needs reading */
+  if (!cancelled && error != NULL)
     show_result (run, deleted, error);
   if (run->done != NULL)
     run->done (deleted, run->keys->len, cancelled, error, run->user_data);
@@ -338,11 +339,13 @@ dyno_delete_items_run (GtkWindow           *parent,
       g_autofree char *key = describe_key (g_ptr_array_index (run->keys, 0));
 
       body = g_strdup_printf (_("The item %s will be deleted from “%s”, provided it still has "
-                                "the values you loaded. This cannot be undone."), key,
+                                "the values you loaded. Until the next write, Undo puts it "
+                                "back."), key,
                               dyno_table_info_get_name (info));
     }
   else
-    body = g_strdup_printf (_("%u items will be deleted from “%s”. This cannot be undone."), n,
+    body = g_strdup_printf (_("%u items will be deleted from “%s”. Until the next write, Undo "
+                              "puts them back."), n,
                             dyno_table_info_get_name (info));
 
   dialog = adw_message_dialog_new (parent, heading, body);

@@ -24,8 +24,9 @@ typedef void (*DynoDeleteItemsDone) (GPtrArray    *deleted_keys,
 
 /* Asks "Delete 3 items?" (naming the key when there is one), then deletes: one item with a
  * DeleteItem conditioned on its loaded values (dyno_safe_write_delete), several with
- * BatchWriteItem deletes (UnprocessedItems retried) and a progress dialog with Cancel, and
- * finally shows what was deleted.  @items: DynoItem* as loaded (at least the key).  Returns
+ * BatchWriteItem deletes (UnprocessedItems retried) and a progress dialog with Cancel.  A
+ * failure is shown in a dialog (what was and was not deleted); a success is @done's to tell
+ * (the query page: a toast with Undo).  @items: DynoItem* as loaded (at least the key).  Returns
  * the confirmation dialog (owned by GTK; its responses are "cancel" and "delete"). */
 GtkWidget *dyno_delete_items_run (GtkWindow           *parent,
                                   DynoBackend         *backend,

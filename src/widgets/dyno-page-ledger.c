@@ -33,10 +33,43 @@ struct _DynoPageLedger
 
 G_DEFINE_FINAL_TYPE (DynoPageLedger, dyno_page_ledger, GTK_TYPE_WIDGET)
 
+/* A write the user made while looking at the run: a line of its own, in WCU. */
+static char *
+write_cell_text (DynoRunPage  *page,
+                 LedgerColumn  column)
+{
+  switch (column)
+    {
+    case COLUMN_PAGE:
+      return g_strdup (dyno_run_page_get_operation (page));
+    case COLUMN_COUNT:
+      return g_strdup_printf ("%" G_GINT64_FORMAT, dyno_run_page_get_count (page));
+    case COLUMN_CAPACITY:
+      if (dyno_run_page_get_consumed_capacity (page) < 0)
+        return g_strdup ("—");
+      /* Translators: write capacity units, in the read capacity column of the page ledger */
+      return g_strdup_printf (_("%g WCU"), dyno_run_page_get_consumed_capacity (page));
+    case COLUMN_TIME:
+      if (dyno_run_page_get_elapsed_usec (page) <= 0)
+        return g_strdup ("—");
+      return g_strdup_printf (_("%.0f ms"), dyno_run_page_get_elapsed_usec (page) / 1000.0);
+    case COLUMN_SCANNED:
+    case COLUMN_BYTES:
+    case COLUMN_LAST_KEY:
+      return g_strdup ("—");
+    case N_COLUMNS:
+    default:
+      g_assert_not_reached ();
+    }
+}
+
 static char *
 page_cell_text (DynoRunPage  *page,
                 LedgerColumn  column)
 {
+  if (dyno_run_page_get_operation (page) != NULL)
+    return write_cell_text (page, column);
+
   switch (column)
     {
     case COLUMN_PAGE:
@@ -129,7 +162,8 @@ bind_cb (GtkSignalListItemFactory *factory,
       GtkWidget *copy = gtk_widget_get_next_sibling (label);
 
       gtk_label_set_label (GTK_LABEL (label), text);
-      gtk_widget_set_visible (copy, dyno_run_page_get_last_evaluated_key (page) != NULL);
+      gtk_widget_set_visible (copy, dyno_run_page_get_last_evaluated_key (page) != NULL &&
+                                    dyno_run_page_get_operation (page) == NULL);
       g_signal_handlers_disconnect_matched (copy, G_SIGNAL_MATCH_FUNC, 0, 0, NULL, copy_key_cb,
                                             NULL);
       g_signal_connect (copy, "clicked", G_CALLBACK (copy_key_cb), label);

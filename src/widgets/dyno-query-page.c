@@ -17,8 +17,16 @@
 #include "dyno-page-ledger.h"
 #include "dyno-query-page.h"
 #include "dyno-run.h"
+#include "dyno-safe-write.h"
 #include "dyno-transfer-dialog.h"
 #include "dyno-window.h"
+
+typedef enum {
+  UNDO_NONE,
+  UNDO_EDIT,    /* write the old values back, conditioned on the written ones */
+  UNDO_NEW,     /* delete the new item, conditioned on it being as written */
+  UNDO_DELETE,  /* put the old images back where no item has their key */
+} UndoKind;
 
 struct _DynoQueryPage
 {
@@ -47,6 +55,13 @@ struct _DynoQueryPage
   GtkWidget          *load_all_button;
   DynoCodeView       *code_view;
   DynoPageLedger     *ledger;
+
+  /* the last write, to undo it from its toast */
+  UndoKind            undo_kind;
+  GPtrArray          *undo_before;     /* DynoItem*: the items as they were (EDIT, DELETE) */
+  GArray             *undo_positions;  /* guint: where each deleted item was (DELETE) */
+  DynoItem           *undo_after;      /* the item as written (EDIT, NEW) */
+  GPtrArray          *deleting;        /* DynoItem*: the items a delete in flight was asked for */
 };
 
 G_DEFINE_FINAL_TYPE (DynoQueryPage, dyno_query_page, GTK_TYPE_WIDGET)
@@ -117,6 +132,12 @@ update_status (DynoQueryPage *self)
           g_string_append (status, " · ");
           /* Translators: read capacity units */
           g_string_append_printf (status, _("%g RCU"), rcu);
+        }
+      if (dyno_run_get_write_capacity (self->run) >= 0)
+        {
+          g_string_append (status, " · ");
+          /* Translators: write capacity units of the writes made from this page */
+          g_string_append_printf (status, _("%g WCU"), dyno_run_get_write_capacity (self->run));
         }
       if (dyno_run_get_scanned_count (self->run) != (gint64) n_items)
         {
@@ -494,12 +515,272 @@ refresh_after_write (DynoQueryPage *self)
     gtk_widget_activate_action (GTK_WIDGET (self), "query.run", NULL);
 }
 
-static void
-item_saved_cb (DynoQueryPage *self,
-               DynoItem      *item)
+/* The run on screen, when writes can change it in place. */
+static DynoRun *
+shown_run (DynoQueryPage *self)
 {
-  toast (self, _("Item saved"));
-  refresh_after_write (self);
+  if (self->run != NULL &&
+      dyno_collection_view_get_items (self->collection) == G_LIST_MODEL (self->run))
+    return self->run;
+  return NULL;
+}
+
+static void
+clear_undo (DynoQueryPage *self)
+{
+  self->undo_kind = UNDO_NONE;
+  g_clear_pointer (&self->undo_before, g_ptr_array_unref);
+  g_clear_pointer (&self->undo_positions, g_array_unref);
+  g_clear_pointer (&self->undo_after, dyno_item_unref);
+}
+
+static void undo_clicked_cb (AdwToast *toast, DynoQueryPage *self);
+
+static void
+toast_with_undo (DynoQueryPage *self,
+                 const char    *message)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  AdwToast *toast;
+
+  if (!DYNO_IS_WINDOW (root))
+    return;
+  toast = dyno_window_add_toast_with_button (DYNO_WINDOW (root), message, _("_Undo"));
+  g_object_set_data (G_OBJECT (toast), "dyno-undo-kind", GINT_TO_POINTER (self->undo_kind));
+  g_signal_connect_object (toast, "button-clicked", G_CALLBACK (undo_clicked_cb), self, 0);
+}
+
+/* The key attributes of @item, to find its row. */
+static DynoItem *
+key_of (DynoQueryPage *self,
+        DynoItem      *item)
+{
+  return dyno_safe_write_extract_key (self->info, item, NULL);
+}
+
+static void
+item_saved_cb (DynoQueryPage  *self,
+               DynoItem       *item,
+               DynoItemEditor *editor)
+{
+  DynoItemEditorMode mode = dyno_item_editor_get_mode (editor);
+  DynoItem *before = mode == DYNO_ITEM_EDITOR_EDIT ? dyno_item_editor_get_loaded (editor) : NULL;
+  DynoRun *run = shown_run (self);
+
+  if (run == NULL)
+    {
+      toast (self, _("Item saved"));
+      refresh_after_write (self);
+      return;
+    }
+
+  /* The row changes in place: the pages loaded, the scroll position and the selection stay.
+   * An edited item stays where it was even when it no longer matches the request, until the
+   * request runs again. */
+  {
+    g_autoptr(DynoItem) old_key = before ? key_of (self, before) : NULL;
+    g_autoptr(DynoItem) new_key = key_of (self, item);
+
+    if (!(old_key != NULL && dyno_run_replace_item (run, old_key, item)) &&
+        !(new_key != NULL && dyno_run_replace_item (run, new_key, item)))
+      {
+        g_autoptr(GPtrArray) selected = dyno_collection_view_dup_selected_items (self->collection);
+        g_autoptr(DynoItem) near = NULL;
+        int position = -1;
+
+        /* a new item (or a duplicate) goes after the one selected, else at the end */
+        if (selected->len > 0 && (near = key_of (self, g_ptr_array_index (selected, 0))) != NULL)
+          position = dyno_run_find_item (run, near);
+        dyno_run_insert_item (run, position >= 0 ? (guint) position + 1
+                                                 : dyno_run_get_n_items (run), item);
+      }
+  }
+  dyno_run_record_write (run, dyno_item_editor_get_write_operation (editor), 1,
+                         dyno_item_editor_get_write_capacity (editor),
+                         dyno_item_editor_get_write_usec (editor));
+
+  clear_undo (self);
+  self->undo_after = dyno_item_ref (item);
+  if (before != NULL)
+    {
+      self->undo_kind = UNDO_EDIT;
+      self->undo_before = g_ptr_array_new_with_free_func ((GDestroyNotify) dyno_item_unref);
+      g_ptr_array_add (self->undo_before, dyno_item_ref (before));
+    }
+  else
+    self->undo_kind = UNDO_NEW;
+  toast_with_undo (self, _("Item saved"));
+}
+
+/* ---- undo ---- */
+
+typedef struct {
+  DynoQueryPage *self;
+  UndoKind       kind;
+  GPtrArray     *before;
+  GArray        *positions;
+  DynoItem      *after;
+  guint          next;       /* DELETE: the next item to put back */
+  guint          n_done;
+  double         capacity;
+  gint64         started;
+} UndoRun;
+
+static void
+undo_run_free (UndoRun *undo)
+{
+  g_clear_object (&undo->self);
+  g_clear_pointer (&undo->before, g_ptr_array_unref);
+  g_clear_pointer (&undo->positions, g_array_unref);
+  g_clear_pointer (&undo->after, dyno_item_unref);
+  g_free (undo);
+}
+
+static void undo_step (UndoRun *undo);
+
+static double
+response_capacity (JsonNode *response)
+{
+  JsonObject *object = JSON_NODE_HOLDS_OBJECT (response) ? json_node_get_object (response) : NULL;
+  JsonNode *consumed = object ? json_object_get_member (object, "ConsumedCapacity") : NULL;
+
+  if (consumed != NULL && JSON_NODE_HOLDS_OBJECT (consumed) &&
+      json_object_has_member (json_node_get_object (consumed), "CapacityUnits"))
+    return json_object_get_double_member (json_node_get_object (consumed), "CapacityUnits");
+  return -1;
+}
+
+static void
+undo_finish (UndoRun      *undo,
+             const GError *error)
+{
+  DynoQueryPage *self = undo->self;
+  DynoRun *run = shown_run (self);
+  const char *operation = undo->kind == UNDO_EDIT ? "UpdateItem"
+                          : undo->kind == UNDO_NEW ? "DeleteItem" : "PutItem";
+
+  if (run != NULL && undo->n_done > 0)
+    dyno_run_record_write (run, operation, undo->n_done, undo->capacity,
+                           g_get_monotonic_time () - undo->started);
+  if (error != NULL)
+    {
+      g_autofree char *message = NULL;
+
+      /* Translators: a toast; the reason follows */
+      message = g_strdup_printf (_("Could not undo: %s"), error->message);
+      toast (self, message);
+    }
+  else
+    toast (self, _("Undone"));
+  undo_run_free (undo);
+}
+
+static void
+undo_done_cb (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  UndoRun *undo = user_data;
+  DynoQueryPage *self = undo->self;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) response = NULL;
+  DynoRun *run;
+
+  response = dyno_backend_execute_finish (DYNO_BACKEND (source), result, &error);
+  if (response == NULL)
+    {
+      undo_finish (undo, error);
+      return;
+    }
+  undo->n_done++;
+  if (response_capacity (response) >= 0)
+    undo->capacity = MAX (undo->capacity, 0) + response_capacity (response);
+
+  run = shown_run (self);
+  if (run != NULL)
+    {
+      if (undo->kind == UNDO_EDIT)
+        {
+          g_autoptr(DynoItem) key = key_of (self, undo->after);
+
+          dyno_run_replace_item (run, key, g_ptr_array_index (undo->before, 0));
+        }
+      else if (undo->kind == UNDO_NEW)
+        {
+          g_autoptr(GPtrArray) keys = g_ptr_array_new_with_free_func ((GDestroyNotify) dyno_item_unref);
+
+          g_ptr_array_add (keys, key_of (self, undo->after));
+          dyno_run_remove_items (run, keys);
+        }
+      else
+        {
+          guint position = g_array_index (undo->positions, guint, undo->next);
+
+          dyno_run_insert_item (run, MIN (position, dyno_run_get_n_items (run)),
+                                g_ptr_array_index (undo->before, undo->next));
+        }
+    }
+  undo->next++;
+  if (undo->kind == UNDO_DELETE && undo->next < undo->before->len)
+    undo_step (undo);
+  else
+    undo_finish (undo, NULL);
+}
+
+static void
+undo_step (UndoRun *undo)
+{
+  DynoQueryPage *self = undo->self;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynoRequest) request = NULL;
+
+  switch (undo->kind)
+    {
+    case UNDO_EDIT:
+      request = dyno_safe_write_edit (self->info, undo->after,
+                                      g_ptr_array_index (undo->before, 0), NULL, NULL, &error);
+      break;
+    case UNDO_NEW:
+      request = dyno_safe_write_delete (self->info, undo->after, NULL, NULL, &error);
+      break;
+    case UNDO_DELETE:
+      request = dyno_safe_write_put_new (self->info, g_ptr_array_index (undo->before, undo->next),
+                                         NULL, &error);
+      break;
+    case UNDO_NONE:
+    default:
+      g_assert_not_reached ();
+    }
+  if (request == NULL)
+    {
+      undo_finish (undo, error);
+      return;
+    }
+  request->return_consumed_capacity = DYNO_CONSUMED_TOTAL;
+  dyno_backend_execute_async (self->backend, request, self->cancellable, undo_done_cb, undo);
+}
+
+static void
+undo_clicked_cb (AdwToast      *toast,
+                 DynoQueryPage *self)
+{
+  UndoRun *undo;
+
+  /* only the last write's toast can undo it */
+  if (self->undo_kind == UNDO_NONE || self->backend == NULL || self->info == NULL ||
+      GPOINTER_TO_INT (g_object_get_data (G_OBJECT (toast), "dyno-undo-kind")) != (int) self->undo_kind)
+    return;
+
+  undo = g_new0 (UndoRun, 1);
+  undo->self = g_object_ref (self);
+  undo->kind = self->undo_kind;
+  undo->before = g_steal_pointer (&self->undo_before);
+  undo->positions = g_steal_pointer (&self->undo_positions);
+  undo->after = g_steal_pointer (&self->undo_after);
+  undo->capacity = -1;
+  undo->started = g_get_monotonic_time ();
+  clear_undo (self);
+  undo_step (undo);
 }
 
 /* A new item's keys: the partition key of @near, an empty sort key of the schema's type. */
@@ -631,10 +912,71 @@ items_deleted_cb (GPtrArray    *deleted_keys,
                   gpointer      user_data)
 {
   DynoQueryPage *self = user_data;
+  g_autoptr(GPtrArray) asked = g_steal_pointer (&self->deleting);
+  DynoRun *run = shown_run (self);
+  g_autofree char *message = NULL;
+  guint n = deleted_keys != NULL ? deleted_keys->len : 0;
 
-  /* the dialog said what was deleted; the view reads the table again */
-  if (deleted_keys != NULL && deleted_keys->len > 0)
-    refresh_after_write (self);
+  if (n == 0)
+    return;
+  if (run == NULL || asked == NULL)
+    {
+      refresh_after_write (self);
+      return;
+    }
+
+  /* the deleted rows leave; every other row, page and the scroll position stay */
+  clear_undo (self);
+  self->undo_kind = UNDO_DELETE;
+  self->undo_before = g_ptr_array_new_with_free_func ((GDestroyNotify) dyno_item_unref);
+  self->undo_positions = g_array_new (FALSE, FALSE, sizeof (guint));
+  for (guint i = 0; i < asked->len; i++)
+    {
+      DynoItem *item = g_ptr_array_index (asked, i);
+      g_autoptr(DynoItem) key = key_of (self, item);
+      int position;
+
+      if (key == NULL)
+        continue;
+      for (guint k = 0; k < n; k++)
+        if (dyno_item_equal (key, g_ptr_array_index (deleted_keys, k)))
+          {
+            g_autoptr(GPtrArray) one = g_ptr_array_new ();
+
+            position = dyno_run_find_item (run, key);
+            g_ptr_array_add (one, key);
+            if (position >= 0 && dyno_run_remove_items (run, one) == 1)
+              {
+                guint where = (guint) position;
+
+                g_ptr_array_add (self->undo_before, dyno_item_ref (item));
+                g_array_append_val (self->undo_positions, where);
+              }
+            break;
+          }
+    }
+  dyno_run_record_write (run, n == 1 ? "DeleteItem" : "BatchWriteItem", n, -1, 0);
+  /* put back in reverse: each at the place it had once the later ones are back */
+  {
+    guint len = self->undo_before->len;
+
+    for (guint i = 0; i < len / 2; i++)
+      {
+        gpointer item = self->undo_before->pdata[i];
+        guint where = g_array_index (self->undo_positions, guint, i);
+
+        self->undo_before->pdata[i] = self->undo_before->pdata[len - 1 - i];
+        self->undo_before->pdata[len - 1 - i] = item;
+        g_array_index (self->undo_positions, guint, i) =
+          g_array_index (self->undo_positions, guint, len - 1 - i);
+        g_array_index (self->undo_positions, guint, len - 1 - i) = where;
+      }
+  }
+  if (error != NULL)
+    return;  /* the dialog says what was and was not deleted */
+  /* Translators: a toast */
+  message = g_strdup_printf (ngettext ("%u item deleted", "%u items deleted", n), n);
+  toast_with_undo (self, message);
 }
 
 static void
@@ -648,6 +990,8 @@ delete_items_activated (GtkWidget  *widget,
   if (self->backend == NULL || self->info == NULL || selected->len == 0)
     return;
 
+  g_clear_pointer (&self->deleting, g_ptr_array_unref);
+  self->deleting = g_ptr_array_ref (selected);
   dyno_delete_items_run (GTK_WINDOW (gtk_widget_get_root (widget)), self->backend, self->info,
                          selected, items_deleted_cb, g_object_ref (self), g_object_unref);
 }
@@ -992,6 +1336,8 @@ dyno_query_page_finalize (GObject *object)
   g_free (self->table_name);
   g_free (self->index_name);
   g_free (self->subtitle);
+  clear_undo (self);
+  g_clear_pointer (&self->deleting, g_ptr_array_unref);
 
   G_OBJECT_CLASS (dyno_query_page_parent_class)->finalize (object);
 }

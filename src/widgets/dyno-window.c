@@ -1238,3 +1238,20 @@ dyno_window_add_toast (DynoWindow *self,
 
   adw_toast_overlay_add_toast (self->toast_overlay, adw_toast_new (message));
 }
+
+AdwToast *
+dyno_window_add_toast_with_button (DynoWindow *self,
+                                   const char *message,
+                                   const char *button_label)
+{
+  AdwToast *toast;
+
+  g_return_val_if_fail (DYNO_IS_WINDOW (self), NULL);
+
+  toast = adw_toast_new (message);
+  adw_toast_set_button_label (toast, button_label);
+  /* long enough to reach for Undo */
+  adw_toast_set_timeout (toast, 10);
+  adw_toast_overlay_add_toast (self->toast_overlay, toast);
+  return toast;
+}

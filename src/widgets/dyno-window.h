@@ -23,5 +23,9 @@ void        dyno_window_open_connection (DynoWindow      *self,
                                          const char      *table);
 void        dyno_window_add_toast       (DynoWindow      *self,
                                          const char      *message);
+/* A toast with a button (e.g. Undo): connect to the returned toast's "button-clicked". */
+AdwToast   *dyno_window_add_toast_with_button (DynoWindow *self,
+                                               const char *message,
+                                               const char *button_label);
 
 G_END_DECLS
