@@ -29,7 +29,8 @@ struct _DynoWindow
 
   /* template */
   AdwToastOverlay      *toast_overlay;
-  GtkPaned             *paned;
+  AdwFlap              *flap;
+  GtkWidget            *sidebar;
   GtkSearchEntry       *search_entry;
   GtkStack             *sidebar_stack;
   GtkListView          *sidebar_list;
@@ -470,6 +471,9 @@ open_node (DynoWindow      *self,
 
   reveal_node (self, node);
   adw_tab_view_set_selected_page (self->tab_view, page);
+  /* folded over the page, the sidebar steps aside once a table is chosen */
+  if (adw_flap_get_folded (self->flap))
+    adw_flap_set_reveal_flap (self->flap, FALSE);
   /* the page was selected before it had a title */
   update_title (self);
   dyno_query_page_focus_form (DYNO_QUERY_PAGE (adw_tab_page_get_child (page)));
@@ -1091,7 +1095,8 @@ dyno_window_class_init (DynoWindowClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/com/dynotable/DynoTable/dyno-window.ui");
   gtk_widget_class_bind_template_child (widget_class, DynoWindow, toast_overlay);
-  gtk_widget_class_bind_template_child (widget_class, DynoWindow, paned);
+  gtk_widget_class_bind_template_child (widget_class, DynoWindow, flap);
+  gtk_widget_class_bind_template_child (widget_class, DynoWindow, sidebar);
   gtk_widget_class_bind_template_child (widget_class, DynoWindow, search_entry);
   gtk_widget_class_bind_template_child (widget_class, DynoWindow, sidebar_stack);
   gtk_widget_class_bind_template_child (widget_class, DynoWindow, sidebar_list);
@@ -1161,8 +1166,10 @@ dyno_window_init (DynoWindow *self)
   g_signal_connect_object (self->connections, "items-changed",
                            G_CALLBACK (connections_changed_cb), self, G_CONNECT_SWAPPED);
 
-  gtk_paned_set_position (self->paned, g_settings_get_int (self->settings, "sidebar-width"));
-  g_settings_bind (self->settings, "sidebar-width", self->paned, "position", G_SETTINGS_BIND_SET);
+  /* the sidebar keeps its width; a window too narrow for it and a table folds it away */
+  gtk_widget_set_size_request (self->sidebar,
+                               CLAMP (g_settings_get_int (self->settings, "sidebar-width"),
+                                      220, 400), -1);
   g_settings_bind (self->settings, "window-width", self, "default-width", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "window-height", self, "default-height",
                    G_SETTINGS_BIND_DEFAULT);
