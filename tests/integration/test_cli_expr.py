@@ -426,6 +426,63 @@ class TestSchema(Base):
         self.fails("expr", "scan", "Things", "--segment", "4", "--total-segments", "2")
 
 
+class TestLimits(Base):
+    """DynamoDB's limits on one expression, said as DynamoDB says them, on every option."""
+
+    def test_long_or_chain_names_the_limits(self):
+        err = self.fails("expr", "query", "Files", "--key", 'PK = "x"',
+                         "--filter", " OR ".join(["a = 1"] * 1200))
+        self.assertIn("--filter", err)
+        self.assertIn("at most 300 operators and functions", err)
+        self.assertIn("4096 bytes", err)
+        self.assertNotIn("nested", err)
+
+    def test_operator_limit(self):
+        ok = " OR ".join("attribute_exists(a%d)" % i for i in range(150))
+        self.ok_json("expr", "scan", "Files", "--filter", ok)
+        err = self.fails("expr", "scan", "Files", "--filter", ok + " OR a = 1")
+        self.assertIn("301 operators and functions; DynamoDB allows at most 300", err)
+
+    def test_expression_size_on_every_option(self):
+        name = "n" * 60
+        filt = " OR ".join("attribute_not_exists(%s%d)" % (name, i) for i in range(60))
+        err = self.fails("expr", "scan", "Files", "--filter", filt)
+        self.assertIn("--filter", err)
+        self.assertRegex(err, r"FilterExpression: the expression is \d+ bytes long as sent; "
+                              r"DynamoDB accepts at most 4096 bytes")
+        err = self.fails("expr", "delete", "Files", "--key-item",
+                         '{"PK":{"S":"a"},"SK":{"S":"b"}}', "--condition", filt)
+        self.assertIn("ConditionExpression: the expression is", err)
+        update = "SET " + ", ".join("%s%d = 1" % (name, i) for i in range(80))
+        err = self.fails("expr", "update", "Files", "--key-item",
+                         '{"PK":{"S":"a"},"SK":{"S":"b"}}', "--update", update)
+        self.assertIn("UpdateExpression: the expression is", err)
+        projection = ", ".join("%s%d" % (name, i) for i in range(80))
+        err = self.fails("expr", "scan", "Files", "--project", projection)
+        self.assertIn("ProjectionExpression: the expression is", err)
+        # the same request pasted as JSON is refused too
+        err = self.fails("expr", "import", "-", "--op", "scan",
+                         stdin=json.dumps({"TableName": "Files", "FilterExpression": filt}))
+        self.assertIn("4096", err)
+
+    def test_index_projection(self):
+        schema = json.loads(json.dumps(SCHEMA))
+        gsi = schema["Table"]["GlobalSecondaryIndexes"][0]
+        gsi["Projection"] = {"ProjectionType": "INCLUDE", "NonKeyAttributes": ["size"]}
+        path = self.write("include.json", schema)
+        base = ("expr", "query", "Files", "--schema", path, "--index", "gsi1",
+                "--key", 'gsi1pk = "STATUS#open"')
+        self.ok_json(*base, "--filter", "size > 1", "--project", "PK, size")
+        err = self.fails(*base, "--filter", "size > 1 AND owner = \"u\"")
+        self.assertIn("--filter", err)
+        self.assertIn("the index gsi1 (projection INCLUDE) carries only PK, SK, gsi1pk, gsi1sk, "
+                      "size; it cannot filter on owner", err)
+        err = self.fails(*base, "--project", "PK, owner, title")
+        self.assertIn("--project", err)
+        self.assertIn("cannot return owner, title", err)
+        self.assertIn("Global secondary index gsi1 does not project [owner, title]", err)
+
+
 class TestImport(Base):
     def test_round_trip(self):
         for name, op, req in CORPUS:

@@ -233,6 +233,25 @@ q("gsi-filter-index-key", "gpk = :g", {":g": S("g"), ":n": N("1")}, IndexName="g
   FilterExpression="gsk = :n")
 q("gsi-filter-non-key", "gpk = :g", {":g": S("g"), ":v": N("1")}, IndexName="gsi1",
   FilterExpression="a = :v")
+# what an index with an INCLUDE or KEYS_ONLY projection carries (facts: DynamoDB Local refuses
+# a Query's filter on anything else, GSI and LSI alike; a projection of anything else on a GSI
+# only: an LSI fetches it from the table; a Scan's filter is not refused)
+q("gsi-filter-unprojected", "gpk = :g", {":g": S("g"), ":v": N("1")}, IndexName="gsi1",
+  FilterExpression="b = :v OR c.d = :v AND a = :v")
+q("gsi-keys-only-filter", "gb = :b", {":b": B(b"\x01"), ":v": N("1")}, IndexName="gsi2",
+  FilterExpression="a = :v")
+q("lsi-filter-unprojected", "pk = :p", {":p": S("p"), ":v": N("1")}, IndexName="lsi1",
+  FilterExpression="a = :v")
+q("lsi-filter-projected", "pk = :p", {":p": S("p"), ":v": N("1")}, IndexName="lsi1",
+  FilterExpression="b = :v")
+q("gsi-projection-unprojected", "gpk = :g", {":g": S("g")}, IndexName="gsi1",
+  ProjectionExpression="c, b, a, pk")
+q("gsi-projection-projected", "gpk = :g", {":g": S("g")}, IndexName="gsi1",
+  ProjectionExpression="a.x, pk, gsk")
+q("lsi-projection-unprojected", "pk = :p", P, IndexName="lsi1", ProjectionExpression="a, c")
+add("scan-gsi-projection-unprojected", "scan", "hr", IndexName="gsi2", ProjectionExpression="a")
+add("scan-gsi-filter-unprojected", "scan", "hr", IndexName="gsi1", FilterExpression="b = :v",
+    ExpressionAttributeValues={":v": N("1")})
 q("gsi-all-projected", "gpk = :g", {":g": S("g")}, IndexName="gsi1",
   Select="ALL_PROJECTED_ATTRIBUTES")
 q("gsi-binary-key", "gb = :b", {":b": B(b"\x00\xff")}, IndexName="gsi2")
@@ -360,6 +379,9 @@ qf("f-300-operators", "NOT (%s)" % " OR ".join(["a = :v"] * 150), {":v": S("x")}
 qf("f-301-operators", "NOT NOT (%s)" % " OR ".join(["a = :v"] * 150), {":v": S("x")})
 qf("f-302-with-size", " OR ".join(["size(a) = :n"] * 101), {":n": N("1")})
 qf("f-in-counts-once", " OR ".join(["a IN (%s)" % ", ".join([":v"] * 100)] * 3), {":v": S("x")})
+add("up-301-operators", "update", "hr", Key=KEY, ExpressionAttributeValues={":n": N("1")},
+    UpdateExpression="SET " + ",".join("%s%s=:n+:n" % (chr(99 + i // 26), chr(97 + i % 26))
+                                       for i in range(301)))
 add("cond-301-operators", "delete", "hr", Key=KEY,
     ConditionExpression=" OR ".join(["attribute_exists(a)"] * 151))
 # 4096 and 4097 bytes, with few operators
@@ -769,6 +791,9 @@ NAMED = [
     r"Missing the key (\w+)",
     r"path one: \[([^\]]*)\]",
     r"path two: \[([^\]]*)\]",
+    r"Secondary index (\S+) does not project",
+    r"does not project one or more filter attributes: \[([^\]]*)\]",
+    r"does not project \[([^\]]*)\]",
 ]
 
 

@@ -658,8 +658,10 @@ test_nesting_limit (void)
   expr = dyno_expr_parse_condition (deep->str, DYNO_SYNTAX_INLINE, DYNO_EXPR_ROLE_FILTER, NULL,
                                     NULL, NULL, NULL, &error);
   g_assert_null (expr);
-  g_assert_error (error, DYNO_ERROR, DYNO_ERROR_SYNTAX);
-  g_assert_nonnull (strstr (error->message, "nested too deeply"));
+  g_assert_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION);
+  g_assert_nonnull (strstr (error->message, "NOT and parentheses more than 1000 levels deep"));
+  g_assert_nonnull (strstr (error->message, "at most 300 operators and functions"));
+  g_assert_nonnull (strstr (error->message, "4096 bytes"));
   g_clear_error (&error);
 
   g_string_truncate (deep, 0);
@@ -669,7 +671,25 @@ test_nesting_limit (void)
   expr = dyno_expr_parse_condition (deep->str, DYNO_SYNTAX_INLINE, DYNO_EXPR_ROLE_FILTER, NULL,
                                     NULL, NULL, NULL, &error);
   g_assert_null (expr);
-  g_assert_error (error, DYNO_ERROR, DYNO_ERROR_SYNTAX);
+  /* a long chain is not "nested too deeply": it is over DynamoDB's operator and size limits,
+   * and the message says so */
+  g_assert_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION);
+  g_assert_nonnull (strstr (error->message, "Invalid FilterExpression: more than 1000 "
+                                            "conditions are joined with AND or OR"));
+  g_assert_nonnull (strstr (error->message, "at most 300 operators and functions"));
+  g_assert_nonnull (strstr (error->message, "4096 bytes of text"));
+  g_assert_null (strstr (error->message, "nested"));
+  g_clear_error (&error);
+
+  g_string_truncate (deep, 0);
+  for (int i = 0; i < 2000; i++)
+    g_string_append (deep, "a = 1 OR ");
+  g_string_append (deep, "b = 2");
+  expr = dyno_expr_parse_condition (deep->str, DYNO_SYNTAX_INLINE, DYNO_EXPR_ROLE_FILTER, NULL,
+                                    NULL, NULL, NULL, &error);
+  g_assert_null (expr);
+  g_assert_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION);
+  g_assert_nonnull (strstr (error->message, "joined with AND or OR"));
   g_clear_error (&error);
 
   /* a long but reasonable chain is fine */

@@ -1045,6 +1045,227 @@ test_conformance_start_key_in_range (void)
     }
 }
 
+/* ---- DynamoDB's limits on expressions (checked on the text as sent) --------------------- */
+
+static char *
+repeat_or (const char *term,
+           guint       n)
+{
+  GString *out = g_string_new (term);
+
+  for (guint i = 1; i < n; i++)
+    g_string_append_printf (out, " OR %s", term);
+  return g_string_free (out, FALSE);
+}
+
+static void
+test_expression_limits (void)
+{
+  g_autoptr(DynoTableInfo) schema = schema_new ();
+
+  /* as sent, "a = :a OR a = :a …" (the printer reuses :a for equal values): 6 bytes a term,
+   * 4 a join; 150 terms fit under 300 operators but not in 4 KB with a long name */
+  {
+    g_autofree char *name = g_strnfill (40, 'n');
+    g_autofree char *term = g_strdup_printf ("%s = 1", name);
+    g_autofree char *text = repeat_or (term, 100);
+    g_autoptr(DynoRequest) request = query ("pk = \"a\"", text);
+    g_autoptr(GPtrArray) issues = dyno_request_validate (request, schema);
+    g_autoptr(DynoPrintedRequest) printed = dyno_request_print (request);
+    g_autofree char *want = g_strdup_printf ("expression size: %zu", strlen (printed->filter));
+    DynoIssue *issue;
+
+    g_assert_cmpuint (strlen (printed->filter), >, 4096);
+    issue = expect_issue (issues, "FilterExpression",
+                          "Invalid FilterExpression: Expression size has exceeded the maximum "
+                          "allowed size;");
+    g_assert_nonnull (strstr (issue->message, want));
+    g_assert_nonnull (strstr (issue->message, "at most 4096 bytes (4 KB)"));
+  }
+  /* at most 4096: fine */
+  {
+    g_autofree char *text = repeat_or ("a = 1", 150);
+    g_autoptr(DynoRequest) request = query ("pk = \"a\"", text);
+    g_autoptr(GPtrArray) issues = dyno_request_validate (request, schema);
+    g_autoptr(DynoPrintedRequest) printed = dyno_request_print (request);
+
+    g_assert_cmpuint (strlen (printed->filter), <=, 4096);
+    dump (issues);
+    g_assert_cmpuint (issues->len, ==, 0);
+  }
+  /* a condition expression and a projection are measured the same way */
+  {
+    g_autofree char *name = g_strnfill (60, 'c');
+    g_autofree char *term = g_strdup_printf ("attribute_exists(%s)", name);
+    g_autofree char *text = repeat_or (term, 80);
+    g_autoptr(DynoRequest) request = dyno_request_new (DYNO_OP_DELETE_ITEM, "Things");
+    g_autoptr(GPtrArray) issues = NULL;
+
+    request->key = item ("{\"pk\":{\"S\":\"a\"},\"sk\":{\"S\":\"b\"}}");
+    request->condition = cond (text);
+    issues = dyno_request_validate (request, schema);
+    expect_issue (issues, "ConditionExpression",
+                  "Invalid ConditionExpression: Expression size has exceeded the maximum "
+                  "allowed size; expression size: ");
+  }
+  {
+    g_autoptr(DynoRequest) request = dyno_request_new (DYNO_OP_SCAN, "Things");
+    g_autoptr(GPtrArray) issues = NULL;
+
+    request->projection = dyno_projection_new ();
+    for (guint i = 0; i < 300; i++)
+      {
+        g_autofree char *name = g_strdup_printf ("attribute%03u", i);
+        g_ptr_array_add (request->projection, dyno_path_new (name));
+      }
+    issues = dyno_request_validate (request, schema);
+    expect_issue (issues, "ProjectionExpression",
+                  "Invalid ProjectionExpression: Expression size has exceeded the maximum "
+                  "allowed size;");
+  }
+  /* an UpdateExpression counts + and - and its functions: 301 is too many */
+  for (guint n = 300; n <= 301; n++)
+    {
+      g_autoptr(DynoRequest) request = dyno_request_new (DYNO_OP_UPDATE_ITEM, "Things");
+      g_autoptr(GPtrArray) issues = NULL;
+
+      request->key = item ("{\"pk\":{\"S\":\"a\"},\"sk\":{\"S\":\"b\"}}");
+      request->update = dyno_update_new ();
+      /* "ca = b + b, …": short enough to stay under 4 KB as sent */
+      for (guint i = 0; i < n; i++)
+        {
+          char name[] = { 'c' + i / 26, 'a' + i % 26, '\0' };
+
+          dyno_update_add_clause (request->update, DYNO_UPDATE_SET, dyno_path_new (name),
+                                  dyno_expr_new_arith (DYNO_EXPR_PLUS,
+                                                       dyno_expr_new_path (dyno_path_new ("b")),
+                                                       dyno_expr_new_path (dyno_path_new ("b"))));
+        }
+      issues = dyno_request_validate (request, schema);
+      {
+        g_autoptr(DynoPrintedRequest) printed = dyno_request_print (request);
+
+        g_assert_cmpuint (strlen (printed->update), <=, 4096);
+      }
+      if (n == 300)
+        {
+          dump (issues);
+          g_assert_cmpuint (issues->len, ==, 0);
+        }
+      else
+        expect_issue (issues, "UpdateExpression",
+                      "Invalid UpdateExpression: The expression contains too many operators; "
+                      "operator count: 301");
+    }
+}
+
+/* ---- what an index carries ---------------------------------------------------------------- */
+
+static DynoTableInfo *
+projected_schema_new (void)
+{
+  DynoTableInfo *info = dyno_table_info_new ("Ptab", "pk", DYNO_VALUE_S, "sk", DYNO_VALUE_S);
+  char *include[] = { (char *) "a", NULL };
+  DynoIndexInfo index = { 0, };
+
+  index.read_capacity = index.write_capacity = -1;
+  index.partition_key.name = (char *) "g";
+  index.partition_key.type = DYNO_VALUE_S;
+  index.global = TRUE;
+  index.name = (char *) "gkeys";
+  index.projection = DYNO_PROJECTION_KEYS_ONLY;
+  dyno_table_info_add_index (info, &index);
+  index.name = (char *) "ginc";
+  index.projection = DYNO_PROJECTION_INCLUDE;
+  index.non_key_attributes = include;
+  dyno_table_info_add_index (info, &index);
+  index.global = FALSE;
+  index.partition_key.name = (char *) "pk";
+  index.sort_key.name = (char *) "l";
+  index.sort_key.type = DYNO_VALUE_S;
+  index.name = (char *) "linc";
+  dyno_table_info_add_index (info, &index);
+  index.name = (char *) "lkeys";
+  index.projection = DYNO_PROJECTION_KEYS_ONLY;
+  index.non_key_attributes = NULL;
+  dyno_table_info_add_index (info, &index);
+  return info;
+}
+
+static void
+check_index_read (const DynoTableInfo *schema,
+                  DynoOperation        op,
+                  const char          *index,
+                  const char          *filter,
+                  const char          *projection,
+                  const char          *field,
+                  const char          *part)
+{
+  g_autoptr(DynoRequest) request = dyno_request_new (op, "Ptab");
+  g_autoptr(GPtrArray) issues = NULL;
+
+  request->index_name = g_strdup (index);
+  if (op == DYNO_OP_QUERY)
+    request->key_condition = cond (index[0] == 'g' ? "g = \"g\"" : "pk = \"p\"");
+  if (filter != NULL)
+    request->filter = cond (filter);
+  if (projection != NULL)
+    {
+      g_autoptr(GError) error = NULL;
+
+      request->projection = dyno_expr_parse_projection (projection, DYNO_SYNTAX_INLINE, NULL,
+                                                        NULL, NULL, &error);
+      g_assert_no_error (error);
+    }
+  issues = dyno_request_validate (request, schema);
+  if (field == NULL)
+    {
+      dump (issues);
+      g_assert_cmpuint (issues->len, ==, 0);
+    }
+  else
+    expect_issue (issues, field, part);
+}
+
+/* Each case as DynamoDB Local 3.3.1 answered it (see the conformance test). */
+static void
+test_index_projection (void)
+{
+  g_autoptr(DynoTableInfo) s = projected_schema_new ();
+  const DynoOperation Q = DYNO_OP_QUERY, S = DYNO_OP_SCAN;
+  const char *F = "FilterExpression", *P = "ProjectionExpression";
+
+  /* a Query's filter: refused on GSIs and LSIs alike, naming what the index carries */
+  check_index_read (s, Q, "gkeys", "b = 1", NULL, F,
+                    "One or more parameter values were invalid: Secondary index gkeys does not "
+                    "project one or more filter attributes: [b]");
+  check_index_read (s, Q, "gkeys", "c = 1 OR b = 1 AND x.y = 1", NULL, F,
+                    "does not project one or more filter attributes: [b, c, x]");
+  check_index_read (s, Q, "gkeys", "b = 1", NULL, F,
+                    "the index gkeys (projection KEYS_ONLY) carries only pk, sk, g; it cannot "
+                    "filter on b");
+  check_index_read (s, Q, "ginc", "a = 1 AND b = 1", NULL, F,
+                    "(projection INCLUDE) carries only pk, sk, g, a; it cannot filter on b");
+  check_index_read (s, Q, "ginc", "a.b = 1 AND sk > \"x\"", NULL, NULL, NULL);
+  check_index_read (s, Q, "lkeys", "a = 1", NULL, F,
+                    "Secondary index lkeys does not project one or more filter attributes: [a]");
+  check_index_read (s, Q, "linc", "a = 1", NULL, NULL, NULL);
+  /* a Scan's filter is not refused */
+  check_index_read (s, S, "gkeys", "b = 1", NULL, NULL, NULL);
+  /* a projection: refused on a GSI (Query and Scan), fetched from the table on an LSI */
+  check_index_read (s, Q, "gkeys", NULL, "c, b, a", P,
+                    "One or more parameter values were invalid: Global secondary index gkeys "
+                    "does not project [a, b, c]");
+  check_index_read (s, S, "ginc", NULL, "a.b, l", P,
+                    "Global secondary index ginc does not project [l]");
+  check_index_read (s, S, "ginc", NULL, "b", P,
+                    "the global secondary index ginc (projection INCLUDE) carries only pk, sk, "
+                    "g, a; it cannot return b");
+  check_index_read (s, Q, "ginc", NULL, "a, pk", NULL, NULL);
+  check_index_read (s, Q, "lkeys", NULL, "b", NULL, NULL);
+  check_index_read (s, Q, "linc", NULL, "b.c", NULL, NULL);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -1067,6 +1288,8 @@ main (int   argc,
   g_test_add_func ("/validate/no-schema", test_no_schema);
   g_test_add_func ("/validate/select", test_select);
   g_test_add_func ("/validate/start-key", test_start_key);
+  g_test_add_func ("/validate/expression-limits", test_expression_limits);
+  g_test_add_func ("/validate/index-projection", test_index_projection);
   g_test_add_func ("/validate/conformance/messages", test_conformance_messages);
   g_test_add_func ("/validate/conformance/key-paths", test_conformance_key_paths);
   g_test_add_func ("/validate/conformance/index-keys", test_conformance_index_keys);

@@ -31,6 +31,14 @@ typedef struct {
   guint               depth;      /* nesting of parenthesised operands */
 } Parser;
 
+/* Past MAX_TREE_DEPTH the expression is far over DynamoDB's own limits, so say those rather
+ * than our recursion bound. */
+static void
+too_large (Parser     *p,
+           gboolean    chain,
+           gsize       offset,
+           gsize       length);
+
 static gboolean
 is_inline (Parser *p)
 {
@@ -93,6 +101,31 @@ semantic_error (Parser     *p,
   message = g_strdup_vprintf (format, ap);
   va_end (ap);
   parser_fail (p, DYNO_ERROR_VALIDATION, offset, length, message);
+}
+
+static void
+too_large (Parser     *p,
+           gboolean    chain,
+           gsize       offset,
+           gsize       length)
+{
+  if (chain)
+    semantic_error (p, offset, length,
+                    /* Translators: the number of conditions, then DynamoDB's limits: operators
+                     * and functions, then bytes. */
+                    _("more than %d conditions are joined with AND or OR; DynamoDB allows at "
+                      "most %d operators and functions (each AND, OR, NOT, comparison, BETWEEN, "
+                      "IN and function counts) and %d bytes of text in one expression"),
+                    MAX_TREE_DEPTH, DYNO_EXPR_MAX_OPERATORS, DYNO_EXPR_MAX_BYTES);
+  else
+    semantic_error (p, offset, length,
+                    /* Translators: the number of levels, then DynamoDB's limits: operators and
+                     * functions, then bytes. */
+                    _("the expression nests NOT and parentheses more than %d levels deep; "
+                      "DynamoDB allows at most %d operators and functions (each AND, OR, NOT, "
+                      "comparison, BETWEEN, IN and function counts) and %d bytes of text in one "
+                      "expression"),
+                    MAX_TREE_DEPTH, DYNO_EXPR_MAX_OPERATORS, DYNO_EXPR_MAX_BYTES);
 }
 
 /* "expected X, found Y" at the current token */
@@ -711,9 +744,7 @@ parse_operand (Parser     *p,
     {
       if (p->depth > MAX_TREE_DEPTH)
         {
-          syntax_error (p, p->tok.offset, p->tok.length,
-                        _("the expression is nested too deeply (more than %d levels)"),
-                        MAX_TREE_DEPTH);
+          too_large (p, FALSE, p->tok.offset, p->tok.length);
           return NULL;
         }
       {
@@ -964,9 +995,7 @@ parse_not (Parser *p,
 
   if (depth > MAX_TREE_DEPTH)
     {
-      syntax_error (p, p->tok.offset, p->tok.length,
-                    _("the expression is nested too deeply (more than %d levels)"),
-                    MAX_TREE_DEPTH);
+      too_large (p, FALSE, p->tok.offset, p->tok.length);
       return result;
     }
   if (tok_is_word (p, "NOT"))
@@ -1044,9 +1073,7 @@ parse_chain (Parser       *p,
       max_depth = MAX (max_depth, item.depth);
       if (depth + max_depth + items->len > MAX_TREE_DEPTH)
         {
-          syntax_error (p, p->tok.offset, p->tok.length,
-                        _("the expression is nested too deeply (more than %d levels)"),
-                        MAX_TREE_DEPTH);
+          too_large (p, items->len > max_depth, p->tok.offset, p->tok.length);
           return result;
         }
       if (!tok_is_word (p, word))

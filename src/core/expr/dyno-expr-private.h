@@ -12,6 +12,13 @@ G_BEGIN_DECLS
 #define DYNO_EXPR_MAX_PATH_DEPTH 32
 /* DynamoDB's maximum number of IN operands (after the left-hand operand). */
 #define DYNO_EXPR_MAX_IN_OPERANDS 100
+/* DynamoDB's limits on one expression string: its length in bytes (4 KB), and the operators
+ * and functions in it (AND, OR, NOT, comparisons, BETWEEN, IN, functions, and in an
+ * UpdateExpression + and -). */
+#define DYNO_EXPR_MAX_BYTES 4096
+#define DYNO_EXPR_MAX_OPERATORS 300
+/* DynamoDB's limit on one placeholder (#name or :value), in bytes. */
+#define DYNO_EXPR_MAX_PLACEHOLDER_BYTES 255
 
 typedef enum {
   DYNO_TOKEN_EOF,

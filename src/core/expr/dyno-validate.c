@@ -562,14 +562,15 @@ check_condition (Validator      *v,
 }
 
 /* DynamoDB counts comparators, BETWEEN, IN, AND, OR, NOT and function calls (size()
- * included) and allows 300 in one condition; it stops counting at the 301st. */
-#define MAX_OPERATORS 300
-
+ * included), and in an UpdateExpression + and - and its functions, and allows 300 in one
+ * expression; it stops counting at the 301st. */
 static guint
 count_operators (const DynoExpr *expr)
 {
   guint n = 0;
 
+  if (expr == NULL)
+    return 0;
   switch (expr->kind)
     {
     case DYNO_EXPR_SIZE:
@@ -580,6 +581,10 @@ count_operators (const DynoExpr *expr)
     case DYNO_EXPR_OR:
     case DYNO_EXPR_NOT:
     case DYNO_EXPR_FUNCTION:
+    case DYNO_EXPR_PLUS:
+    case DYNO_EXPR_MINUS:
+    case DYNO_EXPR_IF_NOT_EXISTS:
+    case DYNO_EXPR_LIST_APPEND:
       n = 1;
       break;
     default:
@@ -592,22 +597,30 @@ count_operators (const DynoExpr *expr)
 }
 
 static void
-check_operator_count (Validator      *v,
-                      const char     *field,
-                      const DynoExpr *expr)
+operator_count_issue (Validator  *v,
+                      const char *field,
+                      guint       n)
 {
-  guint n = count_operators (expr);
   g_autofree char *dynamodb = NULL;
 
-  if (n <= MAX_OPERATORS)
+  if (n <= DYNO_EXPR_MAX_OPERATORS)
     return;
   dynamodb = g_strdup_printf ("Invalid %s: The expression contains too many operators; "
-                              "operator count: %d", field, MAX_OPERATORS + 1);
+                              "operator count: %d", field, DYNO_EXPR_MAX_OPERATORS + 1);
   add_issue (v, field, NULL, dynamodb,
              /* Translators: the request field (such as FilterExpression), the number of
               * operators, then the limit. */
              _("%s: the expression has %u operators and functions; DynamoDB allows at most %d "
-               "(split it, or use IN lists, which count once)."), field, n, MAX_OPERATORS);
+               "(split it, or use IN lists, which count once)."), field, n,
+             DYNO_EXPR_MAX_OPERATORS);
+}
+
+static void
+check_operator_count (Validator      *v,
+                      const char     *field,
+                      const DynoExpr *expr)
+{
+  operator_count_issue (v, field, count_operators (expr));
 }
 
 /* Every path named in a condition, for the filter-on-key rule. */
@@ -1615,6 +1628,14 @@ check_update (Validator        *v,
     }
   check_path_set (v, field, "Invalid UpdateExpression: ", paths);
   check_update_values (v, update);
+  {
+    guint n = 0;
+
+    for (guint i = 0; i < update->clauses->len; i++)
+      n += count_operators (((const DynoUpdateClause *) g_ptr_array_index (update->clauses,
+                                                                          i))->operand);
+    operator_count_issue (v, field, n);
+  }
   if (v->schema != NULL)
     {
       g_autoptr(GHashTable) reported = g_hash_table_new (g_str_hash, g_str_equal);
@@ -1929,6 +1950,211 @@ check_table_name (Validator  *v,
       }
 }
 
+/* ---- what an index carries -------------------------------------------------------------- */
+
+static gboolean
+index_projects (Validator  *v,
+                const char *name)
+{
+  const DynoKeyAttr *pk = dyno_table_info_get_partition_key (v->schema);
+  const DynoKeyAttr *sk = dyno_table_info_get_sort_key (v->schema);
+
+  if (v->index->projection == DYNO_PROJECTION_ALL)
+    return TRUE;
+  if ((pk != NULL && g_strcmp0 (pk->name, name) == 0) ||
+      (sk != NULL && g_strcmp0 (sk->name, name) == 0) ||
+      g_strcmp0 (v->index->partition_key.name, name) == 0 ||
+      g_strcmp0 (v->index->sort_key.name, name) == 0)
+    return TRUE;
+  return v->index->projection == DYNO_PROJECTION_INCLUDE &&
+         v->index->non_key_attributes != NULL &&
+         g_strv_contains ((const char * const *) v->index->non_key_attributes, name);
+}
+
+/* "pk, sk, gsi1pk, status" */
+static char *
+index_carried (Validator *v)
+{
+  g_autoptr(GPtrArray) names = g_ptr_array_new ();
+  const DynoKeyAttr *pk = dyno_table_info_get_partition_key (v->schema);
+  const DynoKeyAttr *sk = dyno_table_info_get_sort_key (v->schema);
+  const char *keys[] = {
+    pk ? pk->name : NULL, sk ? sk->name : NULL, v->index->partition_key.name,
+    v->index->sort_key.name,
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      gboolean seen = FALSE;
+
+      if (keys[i] == NULL)
+        continue;
+      for (guint j = 0; j < names->len && !seen; j++)
+        seen = g_str_equal (g_ptr_array_index (names, j), keys[i]);
+      if (!seen)
+        g_ptr_array_add (names, (gpointer) keys[i]);
+    }
+  if (v->index->projection == DYNO_PROJECTION_INCLUDE && v->index->non_key_attributes != NULL)
+    for (guint i = 0; v->index->non_key_attributes[i] != NULL; i++)
+      g_ptr_array_add (names, v->index->non_key_attributes[i]);
+  g_ptr_array_add (names, NULL);
+  return g_strjoinv (", ", (char **) names->pdata);
+}
+
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+/* The top-level attributes of @paths (DynamoExpr* with a path, or DynoPath*) that the index
+ * does not carry, sorted and without repeats as DynamoDB lists them; NULL when none. */
+static char *
+unprojected_names (Validator *v,
+                   GPtrArray *paths,
+                   gboolean   nodes)
+{
+  g_autoptr(GPtrArray) missing = g_ptr_array_new ();
+
+  for (guint i = 0; i < paths->len; i++)
+    {
+      const DynoPath *path = nodes ? ((const DynoExpr *) g_ptr_array_index (paths, i))->path
+                                   : g_ptr_array_index (paths, i);
+      const char *name = dyno_path_get_attribute (path);
+      gboolean seen = FALSE;
+
+      if (name == NULL || index_projects (v, name))
+        continue;
+      for (guint j = 0; j < missing->len && !seen; j++)
+        seen = g_str_equal (g_ptr_array_index (missing, j), name);
+      if (!seen)
+        g_ptr_array_add (missing, (gpointer) name);
+    }
+  if (missing->len == 0)
+    return NULL;
+  g_ptr_array_sort (missing, compare_strings);
+  g_ptr_array_add (missing, NULL);
+  return g_strjoinv (", ", (char **) missing->pdata);
+}
+
+/* An index with a KEYS_ONLY or INCLUDE projection holds only some attributes.  DynamoDB
+ * refuses a Query whose filter names others (on a GSI and on an LSI alike), and a
+ * ProjectionExpression naming others on a GSI (an LSI fetches them from the table), as
+ * DynamoDB Local does.  A Scan's filter is not refused. */
+static void
+check_index_projection (Validator *v)
+{
+  const DynoRequest *r = v->request;
+  const char *projection;
+  g_autofree char *carried = NULL;
+
+  if (v->schema == NULL || v->index == NULL || v->index->projection == DYNO_PROJECTION_ALL)
+    return;
+  projection = v->index->projection == DYNO_PROJECTION_KEYS_ONLY ? "KEYS_ONLY" : "INCLUDE";
+  carried = index_carried (v);
+
+  if (r->operation == DYNO_OP_QUERY && r->filter != NULL)
+    {
+      g_autoptr(GPtrArray) nodes = g_ptr_array_new ();
+      g_autofree char *missing = NULL;
+
+      collect_paths (r->filter, nodes);
+      missing = unprojected_names (v, nodes, TRUE);
+      if (missing != NULL)
+        {
+          g_autofree char *dynamodb =
+            g_strdup_printf ("One or more parameter values were invalid: Secondary index %s "
+                             "does not project one or more filter attributes: [%s]",
+                             v->index->name, missing);
+
+          add_issue (v, "FilterExpression", NULL, dynamodb,
+                     /* Translators: the index, its projection type (KEYS_ONLY or INCLUDE),
+                      * the attributes it carries, then the ones the filter names that it
+                      * does not carry. */
+                     _("FilterExpression: the index %s (projection %s) carries only %s; it "
+                       "cannot filter on %s. Query the table instead, or filter on what the "
+                       "index carries."), v->index->name, projection, carried, missing);
+        }
+    }
+  if (v->index->global && r->projection != NULL && r->projection->len > 0)
+    {
+      g_autofree char *missing = unprojected_names (v, r->projection, FALSE);
+
+      if (missing != NULL)
+        {
+          g_autofree char *dynamodb =
+            g_strdup_printf ("One or more parameter values were invalid: Global secondary "
+                             "index %s does not project [%s]", v->index->name, missing);
+
+          add_issue (v, "ProjectionExpression", NULL, dynamodb,
+                     /* Translators: the index, its projection type (KEYS_ONLY or INCLUDE),
+                      * the attributes it carries, then the ones asked for that it does not
+                      * carry. */
+                     _("ProjectionExpression: the global secondary index %s (projection %s) "
+                       "carries only %s; it cannot return %s."), v->index->name, projection,
+                     carried, missing);
+        }
+    }
+}
+
+/* ---- sizes of the expressions as sent ---------------------------------------------------- */
+
+/* The 4 KB limit is on the text DynamoDB receives, which is what the printer writes (the
+ * request JSON and the generated code print the same way), not what was typed. */
+static void
+check_expression_size (Validator  *v,
+                       const char *field,
+                       const char *text)
+{
+  gsize len = text ? strlen (text) : 0;
+  g_autofree char *dynamodb = NULL;
+
+  if (len <= DYNO_EXPR_MAX_BYTES)
+    return;
+  /* DynamoDB Local gives the size for conditions, not for projections and updates. */
+  if (g_str_equal (field, "ProjectionExpression") || g_str_equal (field, "UpdateExpression"))
+    dynamodb = g_strdup_printf ("Invalid %s: Expression size has exceeded the maximum allowed "
+                                "size;", field);
+  else
+    dynamodb = g_strdup_printf ("Invalid %s: Expression size has exceeded the maximum allowed "
+                                "size; expression size: %zu", field, len);
+  add_issue (v, field, NULL, dynamodb,
+             /* Translators: the request field (such as FilterExpression), its size in bytes
+              * as sent, then the limit in bytes. */
+             _("%s: the expression is %zu bytes long as sent; DynamoDB accepts at most %d "
+               "bytes (4 KB) in one expression. Remove conditions, or use IN lists and shorter "
+               "attribute names."), field, len, DYNO_EXPR_MAX_BYTES);
+}
+
+#define MAX_SUBSTITUTION_BYTES (2 * 1024 * 1024)
+
+static void
+check_sizes (Validator *v)
+{
+  g_autoptr(DynoPrintedRequest) printed = dyno_request_print (v->request);
+  gsize substitutions = 0;
+
+  check_expression_size (v, "KeyConditionExpression", printed->key_condition);
+  check_expression_size (v, "UpdateExpression", printed->update);
+  check_expression_size (v, "ConditionExpression", printed->condition);
+  check_expression_size (v, "FilterExpression", printed->filter);
+  check_expression_size (v, "ProjectionExpression", printed->projection);
+
+  for (guint i = 0; i < printed->names->len; i++)
+    substitutions += strlen (g_ptr_array_index (printed->name_placeholders, i)) +
+                     strlen (g_ptr_array_index (printed->names, i));
+  for (guint i = 0; i < printed->values->len; i++)
+    substitutions += strlen (g_ptr_array_index (printed->value_placeholders, i)) +
+                     dyno_value_get_size (g_ptr_array_index (printed->values, i));
+  if (substitutions > MAX_SUBSTITUTION_BYTES)
+    add_issue (v, "ExpressionAttributeValues", NULL, NULL,
+               /* Translators: the size in bytes, then the limit in bytes. */
+               _("ExpressionAttributeNames and ExpressionAttributeValues hold %zu bytes together; "
+                 "DynamoDB accepts at most %d (2 MB) in one request."), substitutions,
+               MAX_SUBSTITUTION_BYTES);
+}
+
 GPtrArray *
 dyno_request_validate (const DynoRequest   *request,
                        const DynoTableInfo *schema)
@@ -2035,6 +2261,9 @@ dyno_request_validate (const DynoRequest   *request,
       check_select (&v);
       check_start_key (&v);
     }
+  if (is_read)
+    check_index_projection (&v);
   check_options (&v);
+  check_sizes (&v);
   return v.issues;
 }

@@ -610,8 +610,11 @@ get_expression_member (JsonObject  *object,
   if (*out == NULL || (len = strlen (*out)) <= MAX_EXPRESSION_BYTES)
     return TRUE;
   g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+               /* Translators: the member (such as FilterExpression), its size in bytes, then
+                * the limit in bytes. */
                _("Invalid %s: Expression size has exceeded the maximum allowed size; expression "
-                 "size: %zu"), name, len);
+                 "size: %zu (DynamoDB accepts at most %d bytes, 4 KB, in one expression)"),
+               name, len, MAX_EXPRESSION_BYTES);
   *out = NULL;
   return FALSE;
 }
