@@ -135,6 +135,10 @@ struct _DynoBuilderForm
   GtkWidget       *max_items_spin;
   GtkWidget       *consistent_switch;
   GtkWidget       *consistent_row;
+  GtkWidget       *consistent_subtitle;
+  gboolean         consistent_wanted;    /* the user's choice, kept while an index forbids it */
+  gboolean         consistent_forced;    /* switched off because a GSI is chosen */
+  gboolean         consistent_updating;  /* the switch is being set by the form, not the user */
   GtkWidget       *options_error;
   GtkWidget       *general_error;
 };
@@ -152,6 +156,8 @@ struct _FilterRow
   GtkWidget       *type_dropdown;
   GtkWidget       *remove_button;
   GtkWidget       *error_label;
+  GtkWidget       *quote_button;     /* offers the quoted form of a dotted name */
+  char            *quoted;           /* what quote_button writes */
 };
 
 G_DEFINE_FINAL_TYPE (DynoBuilderForm, dyno_builder_form, GTK_TYPE_WIDGET)
@@ -173,6 +179,8 @@ static guint signals[N_SIGNALS];
 
 static void queue_revalidate (DynoBuilderForm *self);
 static FilterRow *add_filter_row (DynoBuilderForm *self);
+static void set_text_error (GtkWidget *entry, GtkWidget *label, const GError *error,
+                            const DynoParseLocation *loc);
 
 /* ---- helpers --------------------------------------------------------------------------- */
 
@@ -181,8 +189,8 @@ set_error (GtkWidget  *label,
            const char *message)
 {
   gtk_widget_set_tooltip_text (label, NULL);
-  gtk_label_set_label (GTK_LABEL (label), message ? message : "");
-  gtk_widget_set_visible (label, message != NULL && *message != '\0');
+  /* also marks the label's fields invalid, for screen readers */
+  dyno_field_error_show (label, message);
 }
 
 /* Takes @hint; only the first one of a revalidation is kept. */
@@ -215,6 +223,153 @@ append_error (GtkWidget  *label,
     {
       set_error (label, message);
     }
+}
+
+
+/* ---- attribute names with dots ---------------------------------------------------------- */
+
+static gboolean
+is_known_attribute (DynoBuilderForm *self,
+                    const char      *name)
+{
+  GListModel *model = G_LIST_MODEL (self->known_attributes);
+
+  for (guint i = 0; i < g_list_model_get_n_items (model); i++)
+    if (g_strcmp0 (gtk_string_list_get_string (self->known_attributes, i), name) == 0)
+      return TRUE;
+  return FALSE;
+}
+
+/* `order.total` reads the map order, then its key total.  When no attribute order was seen but
+ * one literally named "order.total" was, the user almost certainly means that one: returns the
+ * message saying so, and the quoted form in @out_quoted; NULL otherwise. */
+static char *
+dotted_name_problem (DynoBuilderForm *self,
+                     const DynoPath  *path,
+                     char           **out_quoted)
+{
+  g_autoptr(GString) literal = g_string_new (NULL);
+  g_autoptr(DynoPath) as_one = NULL;
+  g_autofree char *quoted = NULL;
+  const char *first;
+
+  if (path == NULL || dyno_path_get_length (path) < 2)
+    return NULL;
+  for (guint i = 0; i < path->elements->len; i++)
+    {
+      const DynoPathElement *element = &g_array_index (path->elements, DynoPathElement, i);
+
+      if (element->name == NULL)
+        return NULL;
+      if (i > 0)
+        g_string_append_c (literal, '.');
+      g_string_append (literal, element->name);
+    }
+  first = dyno_path_get_attribute (path);
+  if (is_known_attribute (self, first) || !is_known_attribute (self, literal->str))
+    return NULL;
+  as_one = dyno_path_new (literal->str);
+  quoted = dyno_path_to_inline (as_one);
+  if (out_quoted != NULL)
+    *out_quoted = g_strdup (quoted);
+  /* Translators: the path as typed, its first attribute, the attribute's literal name, then
+   * the name quoted (in backticks). */
+  return g_strdup_printf (_("%s is read as a path into a map attribute %s, which no item seen "
+                            "has; the items have an attribute named “%s”. DynamoDB reads a "
+                            "dot as a path: write %s for that attribute."),
+                          literal->str, first, literal->str, quoted);
+}
+
+static void
+collect_expr_paths (const DynoExpr *expr,
+                    GPtrArray      *out)
+{
+  if (expr == NULL)
+    return;
+  if (expr->path != NULL)
+    g_ptr_array_add (out, (gpointer) expr);
+  if (expr->args != NULL)
+    for (guint i = 0; i < expr->args->len; i++)
+      collect_expr_paths (g_ptr_array_index (expr->args, i), out);
+}
+
+/* The first dotted-name problem in a condition typed as text, underlined in its entry. */
+static gboolean
+check_text_dotted_names (DynoBuilderForm *self,
+                         GtkWidget       *entry,
+                         GtkWidget       *label,
+                         const DynoExpr  *expr)
+{
+  g_autoptr(GPtrArray) nodes = g_ptr_array_new ();
+
+  collect_expr_paths (expr, nodes);
+  for (guint i = 0; i < nodes->len; i++)
+    {
+      const DynoExpr *node = g_ptr_array_index (nodes, i);
+      g_autofree char *message = dotted_name_problem (self, node->path, NULL);
+
+      if (message != NULL)
+        {
+          g_autoptr(GError) error = g_error_new_literal (DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                                                         message);
+          DynoParseLocation loc = { node->offset, node->length, 0 };
+
+          set_text_error (entry, label, error, &loc);
+          return FALSE;
+        }
+    }
+  return TRUE;
+}
+
+/* Completion rows: the text inserted (the name quoted when it needs it: `order.total`) and
+ * the name itself, which is what the typed prefix is matched against. */
+enum { COMPLETION_INSERT, COMPLETION_NAME };
+
+static void
+fill_completion_store (GtkListStore       *store,
+                       const char * const *names,
+                       guint               n_names)
+{
+  gtk_list_store_clear (store);
+  for (guint i = 0; i < n_names && names[i] != NULL; i++)
+    {
+      g_autoptr(DynoPath) path = dyno_path_new (names[i]);
+      g_autofree char *quoted = dyno_path_to_inline (path);
+
+      gtk_list_store_insert_with_values (store, NULL, -1, COMPLETION_INSERT, quoted,
+                                         COMPLETION_NAME, names[i], -1);
+    }
+}
+
+static gboolean
+has_folded_prefix (const char *text,
+                   const char *key)
+{
+  g_autofree char *normalized = NULL;
+  g_autofree char *folded = NULL;
+
+  if (text == NULL)
+    return FALSE;
+  normalized = g_utf8_normalize (text, -1, G_NORMALIZE_ALL);
+  if (normalized == NULL)
+    return FALSE;
+  folded = g_utf8_casefold (normalized, -1);
+  return g_str_has_prefix (folded, key);
+}
+
+/* @key comes normalized and case-folded; a name matches by itself or as quoted. */
+static gboolean
+completion_match (GtkEntryCompletion *completion,
+                  const char         *key,
+                  GtkTreeIter        *iter,
+                  gpointer            user_data)
+{
+  GtkTreeModel *model = gtk_entry_completion_get_model (completion);
+  g_autofree char *insert = NULL;
+  g_autofree char *name = NULL;
+
+  gtk_tree_model_get (model, iter, COMPLETION_INSERT, &insert, COMPLETION_NAME, &name, -1);
+  return has_folded_prefix (name, key) || has_folded_prefix (insert, key);
 }
 
 static GtkWidget *
@@ -512,6 +667,7 @@ filter_row_changed_cb (FilterRow *row)
 static void
 filter_row_free (FilterRow *row)
 {
+  g_free (row->quoted);
   g_free (row);
 }
 
@@ -532,6 +688,13 @@ add_filter_clicked_cb (DynoBuilderForm *self)
   FilterRow *row = add_filter_row (self);
 
   gtk_widget_grab_focus (row->path_entry);
+}
+
+static void
+quote_button_clicked_cb (FilterRow *row)
+{
+  if (row->quoted != NULL)
+    gtk_editable_set_text (GTK_EDITABLE (row->path_entry), row->quoted);
 }
 
 static FilterRow *
@@ -566,14 +729,20 @@ add_filter_row (DynoBuilderForm *self)
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, not_name, -1);
   row->path_entry = new_entry (path_name, _("Attribute path, e.g. status or address.city"));
   /* Paths complete from the attributes seen in results. */
-  store = gtk_list_store_new (1, G_TYPE_STRING);
-  for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->known_attributes)); i++)
-    gtk_list_store_insert_with_values (store, NULL, -1,
-                                       0, gtk_string_list_get_string (self->known_attributes, i),
-                                       -1);
+  store = gtk_list_store_new (2, G_TYPE_STRING, G_TYPE_STRING);
+  {
+    g_autoptr(GPtrArray) names = g_ptr_array_new ();
+
+    for (guint i = 0; i < g_list_model_get_n_items (G_LIST_MODEL (self->known_attributes)); i++)
+      g_ptr_array_add (names, (gpointer) gtk_string_list_get_string (self->known_attributes, i));
+    fill_completion_store (store, (const char * const *) names->pdata, names->len);
+  }
   completion = gtk_entry_completion_new ();
   gtk_entry_completion_set_model (completion, GTK_TREE_MODEL (store));
-  gtk_entry_completion_set_text_column (completion, 0);
+  /* a name that needs quoting (order.total, order-date) goes in quoted, or the dot would
+   * make it a path */
+  gtk_entry_completion_set_text_column (completion, COMPLETION_INSERT);
+  gtk_entry_completion_set_match_func (completion, completion_match, NULL, NULL);
   gtk_entry_completion_set_inline_completion (completion, TRUE);
   gtk_entry_set_completion (GTK_ENTRY (row->path_entry), completion);
   g_object_unref (completion);
@@ -591,6 +760,9 @@ add_filter_row (DynoBuilderForm *self)
   row->and_label = gtk_label_new (_("and"));
   row->value2_entry = new_entry (value2_name, _("Upper bound"));
   row->error_label = dyno_field_error_label_new ();
+  row->quote_button = gtk_button_new ();
+  gtk_widget_set_halign (row->quote_button, GTK_ALIGN_START);
+  gtk_widget_set_visible (row->quote_button, FALSE);
 
   gtk_box_append (GTK_BOX (line1), row->not_button);
   gtk_box_append (GTK_BOX (line1), row->path_entry);
@@ -603,6 +775,7 @@ add_filter_row (DynoBuilderForm *self)
   gtk_box_append (GTK_BOX (row->box), line1);
   gtk_box_append (GTK_BOX (row->box), line2);
   gtk_box_append (GTK_BOX (row->box), row->error_label);
+  gtk_box_append (GTK_BOX (row->box), row->quote_button);
   gtk_widget_add_css_class (row->box, "card");
   gtk_widget_set_margin_bottom (row->box, 6);
   for (GtkWidget *w = gtk_widget_get_first_child (row->box); w; w = gtk_widget_get_next_sibling (w))
@@ -623,6 +796,8 @@ add_filter_row (DynoBuilderForm *self)
   g_signal_connect_swapped (row->value_entry, "changed", G_CALLBACK (filter_row_changed_cb), row);
   g_signal_connect_swapped (row->value2_entry, "changed", G_CALLBACK (filter_row_changed_cb), row);
   g_signal_connect (row->remove_button, "clicked", G_CALLBACK (remove_filter_row_cb), row);
+  g_signal_connect_swapped (row->quote_button, "clicked", G_CALLBACK (quote_button_clicked_cb),
+                            row);
 
   gtk_widget_set_name (row->not_button, "filter-not");
   gtk_widget_set_name (row->path_entry, "filter-path");
@@ -631,6 +806,12 @@ add_filter_row (DynoBuilderForm *self)
   gtk_widget_set_name (row->value_entry, "filter-value");
   gtk_widget_set_name (row->value2_entry, "filter-upper");
   gtk_widget_set_name (row->error_label, "filter-row-error");
+  gtk_widget_set_name (row->quote_button, "filter-quote-name");
+  dyno_field_error_add_field (row->error_label, row->path_entry);
+  dyno_field_error_add_field (row->error_label, row->value_entry);
+  dyno_field_error_add_field (row->error_label, row->value2_entry);
+  /* what validation says about the filter as a whole is about every row's attribute */
+  dyno_field_error_add_field (self->filter_error, row->path_entry);
 
   gtk_box_append (GTK_BOX (self->filter_rows_box), row->box);
   g_ptr_array_add (self->filter_rows, row);
@@ -682,6 +863,22 @@ filter_row_build (FilterRow *row)
       set_error (row->error_label, error->message);
       return NULL;
     }
+  {
+    g_autofree char *quoted = NULL;
+    g_autofree char *problem = dotted_name_problem (row->form, path, &quoted);
+
+    if (problem != NULL)
+      {
+        g_autofree char *label = g_strdup_printf (_("Use %s"), quoted);
+
+        set_error (row->error_label, problem);
+        g_free (row->quoted);
+        row->quoted = g_steal_pointer (&quoted);
+        gtk_button_set_label (GTK_BUTTON (row->quote_button), label);
+        gtk_widget_set_visible (row->quote_button, TRUE);
+        return NULL;
+      }
+  }
 
   switch (op->kind)
     {
@@ -1002,6 +1199,7 @@ build_filter (DynoBuilderForm *self,
       DynoExpr *expr;
 
       set_error (row->error_label, NULL);
+      gtk_widget_set_visible (row->quote_button, FALSE);
 
       if (filter_row_is_empty (row) && self->filter_rows->len == 1)
         continue;
@@ -1299,6 +1497,9 @@ build_request (DynoBuilderForm *self)
             }
           request->filter = parse_text_condition (self->filter_text_entry, self->filter_text_error,
                                                   DYNO_EXPR_ROLE_FILTER, &ok);
+          if (request->filter != NULL)
+            ok &= check_text_dotted_names (self, self->filter_text_entry,
+                                           self->filter_text_error, request->filter);
         }
       else
         {
@@ -1314,6 +1515,9 @@ build_request (DynoBuilderForm *self)
         {
           request->filter = parse_text_condition (self->filter_text_entry, self->filter_text_error,
                                                   DYNO_EXPR_ROLE_FILTER, &ok);
+          if (request->filter != NULL)
+            ok &= check_text_dotted_names (self, self->filter_text_entry,
+                                           self->filter_text_error, request->filter);
         }
       else
         {
@@ -1349,7 +1553,21 @@ build_request (DynoBuilderForm *self)
         }
       else
         {
-          set_text_error (self->projection_entry, self->projection_error, NULL, NULL);
+          g_autofree char *problem = NULL;
+
+          for (guint i = 0; problem == NULL && i < request->projection->len; i++)
+            problem = dotted_name_problem (self, g_ptr_array_index (request->projection, i),
+                                           NULL);
+          if (problem != NULL)
+            {
+              g_autoptr(GError) dotted = g_error_new_literal (DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                                                              problem);
+
+              set_text_error (self->projection_entry, self->projection_error, dotted, NULL);
+              ok = FALSE;
+            }
+          else
+            set_text_error (self->projection_entry, self->projection_error, NULL, NULL);
         }
     }
 
@@ -1635,15 +1853,47 @@ update_key_fields (DynoBuilderForm *self)
     gtk_widget_set_sensitive (self->consistent_switch, !on_gsi);
     if (on_gsi)
       {
+        g_autofree char *subtitle = NULL;
+
+        self->consistent_forced = TRUE;
+        self->consistent_updating = TRUE;
         gtk_switch_set_active (GTK_SWITCH (self->consistent_switch), FALSE);
+        self->consistent_updating = FALSE;
         gtk_widget_set_tooltip_text (self->consistent_row,
                                      _("Global secondary indexes are eventually consistent: "
                                        "DynamoDB does not support consistent reads on them"));
+        /* said where the user looks, not only in a tooltip */
+        if (self->consistent_wanted)
+          /* Translators: the index name. */
+          subtitle = g_strdup_printf (_("Turned off: the global secondary index %s only "
+                                        "supports eventually consistent reads. It comes back "
+                                        "on with the table."), index->name);
+        else
+          /* Translators: the index name. */
+          subtitle = g_strdup_printf (_("Off: the global secondary index %s only supports "
+                                        "eventually consistent reads."), index->name);
+        gtk_label_set_label (GTK_LABEL (self->consistent_subtitle), subtitle);
+        gtk_widget_set_visible (self->consistent_subtitle, TRUE);
+        gtk_accessible_update_property (GTK_ACCESSIBLE (self->consistent_switch),
+                                        GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, subtitle, -1);
       }
     else
       {
+        if (self->consistent_forced)
+          {
+            /* back on the table or an LSI: the user's choice again */
+            self->consistent_forced = FALSE;
+            self->consistent_updating = TRUE;
+            gtk_switch_set_active (GTK_SWITCH (self->consistent_switch),
+                                   self->consistent_wanted);
+            self->consistent_updating = FALSE;
+          }
         gtk_widget_set_tooltip_text (self->consistent_row,
                                      _("Read the latest committed data (twice the read capacity)"));
+        gtk_label_set_label (GTK_LABEL (self->consistent_subtitle), "");
+        gtk_widget_set_visible (self->consistent_subtitle, FALSE);
+        gtk_accessible_reset_property (GTK_ACCESSIBLE (self->consistent_switch),
+                                       GTK_ACCESSIBLE_PROPERTY_DESCRIPTION);
       }
   }
 }
@@ -1971,6 +2221,14 @@ labelled_row (const char *label_text,
 }
 
 static void
+consistent_toggled_cb (DynoBuilderForm *self)
+{
+  if (!self->consistent_updating)
+    self->consistent_wanted = gtk_switch_get_active (GTK_SWITCH (self->consistent_switch));
+  queue_revalidate (self);
+}
+
+static void
 build_ui (DynoBuilderForm *self)
 {
   static const char *operations[] = { N_("Query"), N_("Scan"), N_("Get item") };
@@ -2136,11 +2394,38 @@ build_ui (DynoBuilderForm *self)
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->consistent_switch),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Consistent read"), -1);
   self->consistent_row = labelled_row (_("_Consistent read"), self->consistent_switch);
+  {
+    GtkWidget *title = gtk_widget_get_first_child (self->consistent_row);
+    GtkWidget *titles = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+
+    /* the title over a subtitle that says why the switch is off on a GSI */
+    g_object_ref (title);
+    gtk_box_remove (GTK_BOX (self->consistent_row), title);
+    gtk_box_append (GTK_BOX (titles), title);
+    g_object_unref (title);
+    self->consistent_subtitle = dyno_caption_label_new (NULL);
+    gtk_label_set_wrap (GTK_LABEL (self->consistent_subtitle), TRUE);
+    gtk_widget_set_visible (self->consistent_subtitle, FALSE);
+    gtk_box_append (GTK_BOX (titles), self->consistent_subtitle);
+    gtk_widget_set_hexpand (titles, TRUE);
+    gtk_box_prepend (GTK_BOX (self->consistent_row), titles);
+  }
   gtk_box_append (GTK_BOX (box), self->consistent_row);
   self->options_error = dyno_field_error_label_new ();
   gtk_box_append (GTK_BOX (box), self->options_error);
   self->general_error = dyno_field_error_label_new ();
   gtk_box_append (GTK_BOX (box), self->general_error);
+
+  /* Which fields each message speaks about. */
+  dyno_field_error_add_field (self->pk_error, self->pk_entry);
+  dyno_field_error_add_field (self->sk_error, self->sk_entry);
+  dyno_field_error_add_field (self->sk_error, self->sk_entry2);
+  dyno_field_error_add_field (self->key_error, self->pk_entry);
+  dyno_field_error_add_field (self->key_error, self->sk_entry);
+  dyno_field_error_add_field (self->key_text_error, self->key_text_entry);
+  dyno_field_error_add_field (self->filter_text_error, self->filter_text_entry);
+  dyno_field_error_add_field (self->projection_error, self->projection_entry);
+  dyno_field_error_add_field (self->options_error, self->limit_spin);
 
   /* Widget names: CSS ids, and how the widget tests find the fields. */
   gtk_widget_set_name (self->operation_dropdown, "operation");
@@ -2168,6 +2453,7 @@ build_ui (DynoBuilderForm *self)
   gtk_widget_set_name (self->limit_spin, "page-size");
   gtk_widget_set_name (self->max_items_spin, "max-items");
   gtk_widget_set_name (self->consistent_switch, "consistent-read");
+  gtk_widget_set_name (self->consistent_subtitle, "consistent-read-subtitle");
   gtk_widget_set_name (self->options_error, "options-error");
   gtk_widget_set_name (self->general_error, "general-error");
 
@@ -2195,7 +2481,7 @@ build_ui (DynoBuilderForm *self)
   g_signal_connect_swapped (self->max_items_spin, "value-changed", G_CALLBACK (queue_revalidate),
                             self);
   g_signal_connect_swapped (self->consistent_switch, "notify::active",
-                            G_CALLBACK (queue_revalidate), self);
+                            G_CALLBACK (consistent_toggled_cb), self);
 }
 
 static void
@@ -2499,10 +2785,10 @@ dyno_builder_form_set_known_attributes (DynoBuilderForm    *self,
       GtkEntryCompletion *completion = gtk_entry_get_completion (GTK_ENTRY (row->path_entry));
       GtkListStore *store = GTK_LIST_STORE (gtk_entry_completion_get_model (completion));
 
-      gtk_list_store_clear (store);
-      for (guint j = 0; names != NULL && names[j] != NULL; j++)
-        gtk_list_store_insert_with_values (store, NULL, -1, 0, names[j], -1);
+      fill_completion_store (store, names, names ? g_strv_length ((char **) names) : 0);
     }
+  /* a path may have become a dotted name the items have, or stopped being one */
+  queue_revalidate (self);
 }
 
 void

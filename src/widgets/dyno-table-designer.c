@@ -182,9 +182,7 @@ init_field (DynoTableDesigner *self,
   gtk_widget_set_name (field->error, error_name);
   /* a screen reader reads the problem with the field */
   if (input != NULL)
-    gtk_accessible_update_relation (GTK_ACCESSIBLE (input),
-                                    GTK_ACCESSIBLE_RELATION_DESCRIBED_BY, field->error, NULL,
-                                    -1);
+    dyno_field_error_add_field (field->error, input);
 }
 
 /* A labelled column: caption, input, error. */
@@ -325,15 +323,7 @@ show_field_error (Field     *field,
   g_autofree char *messages = dyno_design_problems_for_field (problems, id);
   gboolean show = messages != NULL && (!field->needs_touch || field->touched);
 
-  gtk_label_set_label (GTK_LABEL (field->error), show ? messages : "");
-  gtk_widget_set_visible (field->error, show);
-  if (field->input != NULL)
-    {
-      if (messages != NULL && show)
-        gtk_widget_add_css_class (field->input, "error");
-      else
-        gtk_widget_remove_css_class (field->input, "error");
-    }
+  dyno_field_error_show (field->error, show ? messages : NULL);
 }
 
 static void

@@ -11,6 +11,16 @@ G_BEGIN_DECLS
 void       dyno_widget_set_accessible_label (GtkWidget  *widget,
                                              const char *label);
 GtkWidget *dyno_field_error_label_new       (void);
+/* The field (an entry, a switch, …) whose problem @label tells; a label may speak for
+ * several.  Fields are held weakly. */
+void       dyno_field_error_add_field       (GtkWidget  *label,
+                                             GtkWidget  *field);
+/* Shows @message under its fields, or hides the label for NULL or "".  Each field of the
+ * label gets the "error" style, the invalid state and the message as its accessible
+ * description, so a screen reader says the problem with the field; all three are cleared
+ * with the message. */
+void       dyno_field_error_show            (GtkWidget  *label,
+                                             const char *message);
 GtkWidget *dyno_heading_label_new           (const char *text);
 GtkWidget *dyno_caption_label_new           (const char *text);
 

@@ -261,10 +261,218 @@ test_consistent_read_on_gsi (Fixture       *fixture,
   g_assert_cmpint (request->consistent_read, !=, DYNO_TRISTATE_TRUE);
   g_assert_true (dyno_builder_form_get_valid (fixture->form));
 
-  /* back on the table, consistent reads are possible again */
+  /* said where the user looks: the switch's subtitle, and to a screen reader */
+  {
+    const char *subtitle = shown_error (field (fixture, "consistent-read-subtitle"));
+
+    g_assert_nonnull (subtitle);
+    g_assert_nonnull (strstr (subtitle, "Turned off: the global secondary index gsi1"));
+    g_assert_nonnull (strstr (subtitle, "comes back on with the table"));
+    gtk_test_accessible_assert_property (GTK_ACCESSIBLE (consistent),
+                                         GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, subtitle);
+  }
+
+  /* back on the table, consistent reads are possible again, and the choice is restored */
   dropdown_choose (field (fixture, "target"), "tenant");
   drain_main_context ();
   g_assert_true (gtk_widget_get_sensitive (consistent));
+  g_assert_true (gtk_switch_get_active (GTK_SWITCH (consistent)));
+  g_assert_null (shown_error (field (fixture, "consistent-read-subtitle")));
+  g_assert_false (gtk_test_accessible_has_property (GTK_ACCESSIBLE (consistent),
+                                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION));
+  g_clear_pointer (&request, dyno_request_free);
+  request = dyno_builder_form_dup_request (fixture->form);
+  g_assert_cmpint (request->consistent_read, ==, DYNO_TRISTATE_TRUE);
+
+  /* a user who had it off finds it off, and the subtitle does not promise it back */
+  gtk_switch_set_active (GTK_SWITCH (consistent), FALSE);
+  dropdown_choose (field (fixture, "target"), "gsi1 (GSI)");
+  drain_main_context ();
+  g_assert_nonnull (strstr (shown_error (field (fixture, "consistent-read-subtitle")),
+                            "Off: the global secondary index gsi1"));
+  dropdown_choose (field (fixture, "target"), "tenant");
+  drain_main_context ();
+  g_assert_false (gtk_switch_get_active (GTK_SWITCH (consistent)));
+}
+
+/* A field's error is exposed to assistive technologies: the field is invalid and its
+ * description is the message, so Orca reads it with the field. */
+static void
+test_field_error_accessible (Fixture       *fixture,
+                             gconstpointer  data)
+{
+  GtkWidget *entry = field (fixture, "partition-key");
+  GtkWidget *path;
+  const char *message;
+
+  type_text (entry, "12x");
+  drain_main_context ();
+  message = shown_error (field (fixture, "partition-key-error"));
+  g_assert_nonnull (message);
+  gtk_test_accessible_assert_state (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_STATE_INVALID,
+                                    GTK_ACCESSIBLE_INVALID_TRUE);
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (entry),
+                                       GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, message);
+  gtk_test_accessible_assert_relation (GTK_ACCESSIBLE (entry),
+                                       GTK_ACCESSIBLE_RELATION_DESCRIBED_BY,
+                                       field (fixture, "partition-key-error"), NULL);
+  g_assert_true (gtk_widget_has_css_class (entry, "error"));
+
+  type_text (entry, "1e2");
+  drain_main_context ();
+  g_assert_null (shown_error (field (fixture, "partition-key-error")));
+  gtk_test_accessible_assert_state (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_STATE_INVALID,
+                                    GTK_ACCESSIBLE_INVALID_FALSE);
+  g_assert_false (gtk_test_accessible_has_property (GTK_ACCESSIBLE (entry),
+                                                    GTK_ACCESSIBLE_PROPERTY_DESCRIPTION));
+  g_assert_false (gtk_widget_has_css_class (entry, "error"));
+
+  /* a filter row's message is on the row's fields */
+  path = field (fixture, "filter-path");
+  type_text (path, "a[");
+  drain_main_context ();
+  message = shown_error (field (fixture, "filter-row-error"));
+  g_assert_nonnull (message);
+  gtk_test_accessible_assert_state (GTK_ACCESSIBLE (path), GTK_ACCESSIBLE_STATE_INVALID,
+                                    GTK_ACCESSIBLE_INVALID_TRUE);
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (path),
+                                       GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, message);
+}
+
+static gboolean
+completion_find (GtkTreeModel *model,
+                 const char   *name,
+                 GtkTreeIter  *iter)
+{
+  gboolean more = gtk_tree_model_get_iter_first (model, iter);
+
+  for (; more; more = gtk_tree_model_iter_next (model, iter))
+    {
+      g_autofree char *row_name = NULL;
+
+      gtk_tree_model_get (model, iter, 1, &row_name, -1);
+      if (g_strcmp0 (row_name, name) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+/* Completing an attribute whose name needs quoting inserts it quoted: a bare order.total
+ * would be the path order → total and match nothing. */
+static void
+test_completion_quotes_names (Fixture       *fixture,
+                              gconstpointer  data)
+{
+  static const char *names[] = { "status", "order.total", "order-date", "name", NULL };
+  GtkWidget *path = field (fixture, "filter-path");
+  GtkEntryCompletion *completion = gtk_entry_get_completion (GTK_ENTRY (path));
+  GtkTreeModel *model = gtk_entry_completion_get_model (completion);
+  GtkTreeIter iter;
+  gboolean handled = FALSE;
+  g_autoptr(DynoRequest) request = NULL;
+  g_autoptr(DynoPrintedRequest) printed = NULL;
+  static const struct { const char *name, *inserted; } expected[] = {
+    { "status", "status" },          /* reserved in DynamoDB, plain in the inline syntax */
+    { "order.total", "`order.total`" },
+    { "order-date", "`order-date`" },
+    { "name", "name" },
+  };
+
+  dyno_builder_form_set_known_attributes (fixture->form, names);
+  drain_main_context ();
+  for (guint i = 0; i < G_N_ELEMENTS (expected); i++)
+    {
+      g_autofree char *inserted = NULL;
+
+      g_assert_true (completion_find (model, expected[i].name, &iter));
+      gtk_tree_model_get (model, &iter, gtk_entry_completion_get_text_column (completion),
+                          &inserted, -1);
+      g_assert_cmpstr (inserted, ==, expected[i].inserted);
+    }
+
+  /* the user picks order.total from the list */
+  type_text (field (fixture, "partition-key"), "TENANT#acme");
+  type_text (path, "ord");
+  g_assert_true (completion_find (model, "order.total", &iter));
+  g_signal_emit_by_name (completion, "match-selected", model, &iter, &handled);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (path)), ==, "`order.total`");
+  dropdown_choose (field (fixture, "filter-operator"), "exists");
+  drain_main_context ();
+  g_assert_true (dyno_builder_form_get_valid (fixture->form));
+  request = dyno_builder_form_dup_request (fixture->form);
+  printed = dyno_request_print (request);
+  /* one attribute behind one placeholder, not a path of two */
+  g_assert_true (g_regex_match_simple ("^attribute_exists\\(#\\w+\\)$", printed->filter, 0, 0));
+  g_assert_cmpuint (printed->names->len, ==, 1);
+  g_assert_cmpstr (g_ptr_array_index (printed->names, 0), ==, "order.total");
+}
+
+/* A typed order.total, when the items have no map "order" but an attribute named
+ * "order.total": said at the field, with the quoted form offered, in the form and as text. */
+static void
+test_dotted_name_offers_quoted (Fixture       *fixture,
+                                gconstpointer  data)
+{
+  static const char *names[] = { "status", "order.total", NULL };
+  static const char *with_map[] = { "order", "order.total", NULL };
+  GtkWidget *path = field (fixture, "filter-path");
+  GtkWidget *fix = field (fixture, "filter-quote-name");
+  const char *message;
+  g_autoptr(DynoRequest) request = NULL;
+  g_autoptr(DynoPrintedRequest) printed = NULL;
+
+  dyno_builder_form_set_known_attributes (fixture->form, names);
+  type_text (field (fixture, "partition-key"), "TENANT#acme");
+  dropdown_choose (field (fixture, "filter-operator"), "exists");
+  type_text (path, "order.total");
+  drain_main_context ();
+  g_assert_false (dyno_builder_form_get_valid (fixture->form));
+  message = shown_error (field (fixture, "filter-row-error"));
+  g_assert_nonnull (message);
+  g_assert_nonnull (strstr (message, "attribute named “order.total”"));
+  g_assert_nonnull (strstr (message, "DynamoDB reads a dot as a path"));
+  g_assert_nonnull (strstr (message, "write `order.total`"));
+  g_assert_true (gtk_widget_get_visible (fix));
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (fix)), ==, "Use `order.total`");
+  gtk_test_accessible_assert_state (GTK_ACCESSIBLE (path), GTK_ACCESSIBLE_STATE_INVALID,
+                                    GTK_ACCESSIBLE_INVALID_TRUE);
+
+  g_signal_emit_by_name (fix, "clicked");
+  drain_main_context ();
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (path)), ==, "`order.total`");
+  g_assert_null (shown_error (field (fixture, "filter-row-error")));
+  g_assert_false (gtk_widget_get_visible (fix));
+  g_assert_true (dyno_builder_form_get_valid (fixture->form));
+  request = dyno_builder_form_dup_request (fixture->form);
+  printed = dyno_request_print (request);
+  g_assert_cmpstr (g_ptr_array_index (printed->names, 0), ==, "order.total");
+
+  /* when a map "order" was seen too, a path is plausible: nothing is said */
+  dyno_builder_form_set_known_attributes (fixture->form, with_map);
+  type_text (path, "order.total");
+  drain_main_context ();
+  g_assert_null (shown_error (field (fixture, "filter-row-error")));
+  g_assert_true (dyno_builder_form_get_valid (fixture->form));
+
+  /* as text: the filter and the attributes to return */
+  dyno_builder_form_set_known_attributes (fixture->form, names);
+  type_text (path, "");
+  gtk_switch_set_active (GTK_SWITCH (field (fixture, "text-mode")), TRUE);
+  drain_main_context ();
+  type_text (field (fixture, "filter-text"), "status = \"open\" AND order.total > 3");
+  drain_main_context ();
+  g_assert_false (dyno_builder_form_get_valid (fixture->form));
+  message = shown_error (field (fixture, "filter-text-error"));
+  g_assert_nonnull (message);
+  g_assert_nonnull (strstr (message, "write `order.total`"));
+  type_text (field (fixture, "filter-text"), "status = \"open\" AND `order.total` > 3");
+  drain_main_context ();
+  g_assert_null (shown_error (field (fixture, "filter-text-error")));
+  type_text (field (fixture, "projection"), "status, order.total");
+  drain_main_context ();
+  message = shown_error (field (fixture, "projection-error"));
+  g_assert_nonnull (message);
+  g_assert_nonnull (strstr (message, "write `order.total`"));
 }
 
 static void
@@ -512,6 +720,10 @@ main (int    argc,
        NULL);
   ADD ("/builder-form/sort-key/reversed-between", test_reversed_between, NULL);
   ADD ("/builder-form/consistent-read-on-gsi", test_consistent_read_on_gsi, NULL);
+  ADD ("/builder-form/field-error-accessible", test_field_error_accessible,
+       numeric_partition_key_schema);
+  ADD ("/builder-form/completion-quotes-names", test_completion_quotes_names, NULL);
+  ADD ("/builder-form/dotted-name-offers-quoted", test_dotted_name_offers_quoted, NULL);
   ADD ("/builder-form/types/number", test_number_key, numeric_partition_key_schema);
   ADD ("/builder-form/types/binary", test_binary_key, binary_partition_key_schema);
   ADD ("/builder-form/filter-row", test_filter_row, NULL);
