@@ -16,6 +16,7 @@ typedef struct {
   const char *field;
   GtkWidget  *label;
   GtkWidget  *box;
+  GtkWidget  *copy;
 } ExpressionPart;
 
 enum {
@@ -38,6 +39,7 @@ struct _DynoCodeView
   char           *endpoint_url;
   char           *region;
   char           *code;
+  char           *refused;      /* why validation refuses the request, or NULL */
   ExpressionPart  parts[N_PARTS];
 
   GtkWidget      *box;
@@ -46,6 +48,7 @@ struct _DynoCodeView
   GtkWidget      *copy_button;
   GtkWidget      *source_view;
   GtkWidget      *message_label;
+  GtkWidget      *refused_banner;
 };
 
 G_DEFINE_FINAL_TYPE (DynoCodeView, dyno_code_view, GTK_TYPE_WIDGET)
@@ -125,6 +128,34 @@ update_parts (DynoCodeView *self)
     }
 }
 
+/* A refused request is marked, dimmed and cannot be copied: it is not working code. */
+static void
+apply_refusal (DynoCodeView *self)
+{
+  /* nothing shown yet: nothing to mark */
+  gboolean refused = self->refused != NULL && self->request != NULL;
+
+  if (refused)
+    {
+      /* Translators: the reason validation gives. */
+      g_autofree char *text = g_strdup_printf (_("Refused: %s DynamoDB would reject this "
+                                                 "request; it is shown for reference only."),
+                                               self->refused);
+
+      gtk_label_set_label (GTK_LABEL (self->refused_banner), text);
+    }
+  else
+    gtk_label_set_label (GTK_LABEL (self->refused_banner), "");
+  gtk_widget_set_visible (self->refused_banner, refused);
+  gtk_widget_set_opacity (self->source_view, self->request && !refused ? 1.0 : 0.5);
+  gtk_widget_set_sensitive (self->copy_button, self->code != NULL && !refused);
+  gtk_widget_set_tooltip_text (self->copy_button,
+                               refused ? _("The request is refused: nothing to copy")
+                                       : _("Copy Code (Ctrl+Shift+C)"));
+  for (guint i = 0; i < N_PARTS; i++)
+    gtk_widget_set_sensitive (self->parts[i].copy, !refused);
+}
+
 static void
 update_code (DynoCodeView *self)
 {
@@ -141,9 +172,11 @@ update_code (DynoCodeView *self)
                                                        dyno_codegen_get_language (target));
   gtk_source_buffer_set_language (buffer, language);
 
-  gtk_widget_set_opacity (self->source_view, self->request ? 1.0 : 0.5);
   if (self->request == NULL)
-    return;
+    {
+      apply_refusal (self);
+      return;
+    }
 
   options.program = gtk_switch_get_active (GTK_SWITCH (self->program_switch));
   options.endpoint_url = self->endpoint_url;
@@ -157,7 +190,7 @@ update_code (DynoCodeView *self)
       gtk_widget_set_visible (self->message_label, TRUE);
       gtk_text_buffer_set_text (GTK_TEXT_BUFFER (buffer), "", -1);
       g_clear_pointer (&self->code, g_free);
-      gtk_widget_set_sensitive (self->copy_button, FALSE);
+      apply_refusal (self);
       return;
     }
 
@@ -165,7 +198,7 @@ update_code (DynoCodeView *self)
   gtk_text_buffer_set_text (GTK_TEXT_BUFFER (buffer), code, -1);
   g_free (self->code);
   self->code = g_steal_pointer (&code);
-  gtk_widget_set_sensitive (self->copy_button, TRUE);
+  apply_refusal (self);
 }
 
 static void
@@ -266,6 +299,7 @@ build_ui (DynoCodeView *self)
       self->parts[i].field = fields[i];
       self->parts[i].label = value;
       self->parts[i].box = row;
+      self->parts[i].copy = copy;
       gtk_box_append (GTK_BOX (parts_box), row);
     }
   gtk_box_append (GTK_BOX (self->box), parts_box);
@@ -294,9 +328,22 @@ build_ui (DynoCodeView *self)
   gtk_widget_set_tooltip_text (self->copy_button, _("Copy Code (Ctrl+Shift+C)"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->copy_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Copy code"), -1);
+  gtk_widget_set_name (self->copy_button, "copy-code");
   g_signal_connect_swapped (self->copy_button, "clicked", G_CALLBACK (copy_clicked_cb), self);
   gtk_box_append (GTK_BOX (toolbar), self->copy_button);
   gtk_box_append (GTK_BOX (self->box), toolbar);
+
+  self->refused_banner = gtk_label_new (NULL);
+  gtk_label_set_wrap (GTK_LABEL (self->refused_banner), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (self->refused_banner), 0);
+  gtk_label_set_selectable (GTK_LABEL (self->refused_banner), TRUE);
+  gtk_widget_add_css_class (self->refused_banner, "error");
+  gtk_widget_set_margin_start (self->refused_banner, 12);
+  gtk_widget_set_margin_end (self->refused_banner, 12);
+  gtk_widget_set_margin_top (self->refused_banner, 6);
+  gtk_widget_set_name (self->refused_banner, "code-refused");
+  gtk_widget_set_visible (self->refused_banner, FALSE);
+  gtk_box_prepend (GTK_BOX (self->box), self->refused_banner);
 
   self->message_label = gtk_label_new (NULL);
   gtk_label_set_wrap (GTK_LABEL (self->message_label), TRUE);
@@ -348,6 +395,7 @@ dyno_code_view_finalize (GObject *object)
   g_clear_pointer (&self->endpoint_url, g_free);
   g_clear_pointer (&self->region, g_free);
   g_clear_pointer (&self->code, g_free);
+  g_clear_pointer (&self->refused, g_free);
 
   G_OBJECT_CLASS (dyno_code_view_parent_class)->finalize (object);
 }
@@ -417,11 +465,27 @@ dyno_code_view_set_request (DynoCodeView      *self,
     }
 }
 
+void
+dyno_code_view_set_refused (DynoCodeView *self,
+                            const char   *reason)
+{
+  g_return_if_fail (DYNO_IS_CODE_VIEW (self));
+
+  if (reason != NULL && *reason == '\0')
+    reason = NULL;
+  if (g_strcmp0 (self->refused, reason) != 0)
+    {
+      g_free (self->refused);
+      self->refused = g_strdup (reason);
+    }
+  apply_refusal (self);
+}
+
 const char *
 dyno_code_view_get_code (DynoCodeView *self)
 {
   g_return_val_if_fail (DYNO_IS_CODE_VIEW (self), NULL);
-  return self->code;
+  return self->refused != NULL && self->request != NULL ? NULL : self->code;
 }
 
 void
@@ -429,6 +493,6 @@ dyno_code_view_copy (DynoCodeView *self)
 {
   g_return_if_fail (DYNO_IS_CODE_VIEW (self));
 
-  if (self->code != NULL)
+  if (self->code != NULL && self->refused == NULL)
     gdk_clipboard_set_text (gtk_widget_get_clipboard (GTK_WIDGET (self)), self->code);
 }

@@ -19,7 +19,12 @@ void        dyno_code_view_set_request (DynoCodeView      *self,
                                         const DynoRequest *request,
                                         const char        *endpoint_url,
                                         const char        *region);
-/* The code currently shown (for Ctrl+Shift+C). */
+/* @reason: why validation refuses the request shown (NULL when it does not).  A refused
+ * request stays visible for reference, marked refused with the reason, and is not offered
+ * for copying as working code. */
+void        dyno_code_view_set_refused (DynoCodeView      *self,
+                                        const char        *reason);
+/* The code currently shown (for Ctrl+Shift+C); NULL while it is refused. */
 const char *dyno_code_view_get_code    (DynoCodeView      *self);
 void        dyno_code_view_copy        (DynoCodeView      *self);
 

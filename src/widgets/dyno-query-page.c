@@ -253,6 +253,9 @@ form_changed_cb (DynoQueryPage *self)
   const char *reason = dyno_builder_form_get_reason (self->form);
 
   dyno_code_view_set_request (self->code_view, request, endpoint_url (self), region (self));
+  /* a request validation refuses is not shown as working code */
+  dyno_code_view_set_refused (self->code_view,
+                              valid ? NULL : reason ? reason : _("A field needs attention."));
 
   gtk_widget_set_sensitive (self->run_button, valid && self->backend != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "query.run", valid && self->backend != NULL);

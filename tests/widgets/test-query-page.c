@@ -7,6 +7,7 @@
 #include <adwaita.h>
 #include <string.h>
 
+#include "dyno-code-view.h"
 #include "dyno-json.h"
 #include "dyno-query-page.h"
 #include "test-pages-backend.h"
@@ -146,6 +147,61 @@ test_paste_rejects_other_text (Fixture       *fixture,
                    "");
 }
 
+static DynoCodeView *
+find_code_view (GtkWidget *root)
+{
+  if (DYNO_IS_CODE_VIEW (root))
+    return DYNO_CODE_VIEW (root);
+  for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      DynoCodeView *found = find_code_view (child);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+/* A request that validation refuses is marked refused in the code view, with the reason, and
+ * is not offered for copying as working code. */
+static void
+test_code_view_marks_refused (Fixture       *fixture,
+                              gconstpointer  data)
+{
+  DynoCodeView *code_view = find_code_view (GTK_WIDGET (fixture->page));
+  GtkWidget *banner = field (fixture, "code-refused");
+  GtkWidget *copy = field (fixture, "copy-code");
+
+  g_assert_nonnull (code_view);
+  /* nothing built yet: nothing marked */
+  g_assert_false (gtk_widget_get_visible (banner));
+
+  type_text (field (fixture, "partition-key"), "TENANT#acme");
+  drain_main_context ();
+  g_assert_false (gtk_widget_get_visible (banner));
+  g_assert_true (gtk_widget_get_sensitive (copy));
+  g_assert_nonnull (dyno_code_view_get_code (code_view));
+
+  /* a filter on the sort key: the form builds the request, validation refuses it */
+  type_text (field (fixture, "filter-path"), "sk");
+  type_text (field (fixture, "filter-value"), "x");
+  drain_main_context ();
+  g_assert_true (gtk_widget_get_visible (banner));
+  g_assert_true (g_str_has_prefix (gtk_label_get_label (GTK_LABEL (banner)), "Refused: "));
+  g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (banner)),
+                            "sk is a key attribute"));
+  g_assert_false (gtk_widget_get_sensitive (copy));
+  g_assert_null (dyno_code_view_get_code (code_view));
+
+  /* fixed: working code again */
+  type_text (field (fixture, "filter-path"), "age");
+  drain_main_context ();
+  g_assert_false (gtk_widget_get_visible (banner));
+  g_assert_true (gtk_widget_get_sensitive (copy));
+  g_assert_nonnull (strstr (dyno_code_view_get_code (code_view), "age"));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -157,6 +213,8 @@ main (int    argc,
               fixture_tear_down);
   g_test_add ("/query-page/paste-rejects-other-text", Fixture, NULL, fixture_set_up,
               test_paste_rejects_other_text, fixture_tear_down);
+  g_test_add ("/query-page/code-view-marks-refused", Fixture, NULL, fixture_set_up,
+              test_code_view_marks_refused, fixture_tear_down);
 
   return g_test_run ();
 }
