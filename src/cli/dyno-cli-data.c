@@ -333,11 +333,14 @@ export_build_request (Export *e)
 
   if (e->values != NULL)
     {
-      g_autoptr(JsonParser) parser = json_parser_new ();
-      JsonNode *root;
+      g_autoptr(JsonNode) root = dyno_json_parse (e->values, -1, &error);
 
-      if (!json_parser_load_from_data (parser, e->values, -1, &error)
-          || (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+      if (root == NULL)
+        {
+          report (&e->s, "--values", error->message);
+          return FALSE;
+        }
+      if (!JSON_NODE_HOLDS_OBJECT (root))
         {
           report (&e->s, "--values", "must be a JSON object of \":name\": DynamoDB JSON value");
           return FALSE;

@@ -125,7 +125,7 @@ typedef struct {
   DynoRequest *request;
   char       *import_text;   /* import: the request JSON */
   JsonObject *import_object; /* import: the request JSON, parsed (borrowed from the parser) */
-  JsonParser *import_parser;
+  JsonNode *import_root;
 } Run;
 
 static void
@@ -136,7 +136,7 @@ run_clear (Run *run)
   g_clear_pointer (&run->schema, dyno_table_info_unref);
   g_clear_pointer (&run->request, dyno_request_free);
   g_clear_pointer (&run->import_text, g_free);
-  g_clear_object (&run->import_parser);
+  g_clear_pointer (&run->import_root, json_node_unref);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
@@ -363,20 +363,19 @@ report_with_location (Run                     *run,
 static gboolean
 parse_values (Run *run)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
   g_autoptr(GList) members = NULL;
-  JsonNode *root;
+  g_autoptr(JsonNode) root = NULL;
   JsonObject *object;
 
-  if (!json_parser_load_from_data (parser, run->options->values, -1, &error))
+  root = dyno_json_parse (run->options->values, -1, &error);
+  if (root == NULL)
     {
       report (run, "--values", error->message);
       return FALSE;
     }
 
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       report (run, "--values",
               _("must be a JSON object of \":name\": DynamoDB JSON value, e.g. "
@@ -630,10 +629,9 @@ import_request (Run        *run,
     }
 
   /* Parsed here too, to show a problem in a member's text. */
-  run->import_parser = json_parser_new ();
-  if (json_parser_load_from_data (run->import_parser, run->import_text, -1, NULL) &&
-      JSON_NODE_HOLDS_OBJECT (json_parser_get_root (run->import_parser)))
-    run->import_object = json_node_get_object (json_parser_get_root (run->import_parser));
+  run->import_root = dyno_json_parse (run->import_text, -1, NULL);
+  if (run->import_root != NULL && JSON_NODE_HOLDS_OBJECT (run->import_root))
+    run->import_object = json_node_get_object (run->import_root);
 
   run->request = dyno_request_from_json_located (run->import_text, -1, op_hint, &member,
                                                  &location, &error);

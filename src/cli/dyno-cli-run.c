@@ -291,20 +291,19 @@ build_entries (Command  command,
 static gboolean
 parse_values (Cli *cli)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(GError) error = NULL;
   g_autoptr(GList) members = NULL;
-  JsonNode *root;
+  g_autoptr(JsonNode) root = NULL;
   JsonObject *object;
 
-  if (!json_parser_load_from_data (parser, cli->options->values, -1, &error))
+  root = dyno_json_parse (cli->options->values, -1, &error);
+  if (root == NULL)
     {
       report (cli, "--values", error->message);
       return FALSE;
     }
 
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       report (cli, "--values", _("must be a JSON object of \":name\": DynamoDB JSON value"));
       return FALSE;
@@ -718,12 +717,8 @@ static void
 print_json_node (JsonNode *node,
                  gboolean  pretty)
 {
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  g_autofree char *text = NULL;
+  g_autofree char *text = dyno_json_node_to_string (node, pretty);
 
-  json_generator_set_pretty (generator, pretty);
-  json_generator_set_root (generator, node);
-  text = json_generator_to_data (generator, NULL);
   dyno_cli_write_output (text);
 }
 
@@ -775,13 +770,10 @@ executed_cb (GObject      *source,
       if (cli->options->return_consumed_capacity != NULL
           && json_object_has_member (json_node_get_object (response), "ConsumedCapacity"))
         {
-          g_autoptr(JsonGenerator) generator = json_generator_new ();
           g_autofree char *text = NULL;
 
-          json_generator_set_root (generator,
-                                   json_object_get_member (json_node_get_object (response),
-                                                           "ConsumedCapacity"));
-          text = json_generator_to_data (generator, NULL);
+          text = dyno_json_node_to_string (json_object_get_member (json_node_get_object (response),
+                                                                   "ConsumedCapacity"), FALSE);
           fprintf (stderr, "ConsumedCapacity %s\n", text);
         }
     }

@@ -65,14 +65,11 @@ dyno_backend_dup_description (DynoBackend *self)
 static GBytes *
 node_to_bytes (JsonNode *node)
 {
-  g_autoptr(JsonGenerator) generator = json_generator_new ();
-  gsize len = 0;
-  char *text;
+  GString *text = g_string_new (NULL);
 
-  json_generator_set_root (generator, node);
-  text = json_generator_to_data (generator, &len);
-
-  return g_bytes_new_take (text, len);
+  /* Not json-glib's generator: strings in the tree may hold NULs (see dyno-json.h). */
+  dyno_json_write_node (text, node, FALSE);
+  return g_string_free_to_bytes (text);
 }
 
 static JsonNode *
@@ -80,11 +77,10 @@ bytes_to_node (GBytes       *bytes,
                const char   *operation,
                GError      **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new_immutable ();
   g_autoptr(GError) local_error = NULL;
   gsize len;
   const char *data = g_bytes_get_data (bytes, &len);
-  JsonNode *root;
+  g_autoptr(JsonNode) root = NULL;
 
   if (len == 0)
     {
@@ -94,7 +90,8 @@ bytes_to_node (GBytes       *bytes,
       return empty;
     }
 
-  if (!json_parser_load_from_data (parser, data, len, &local_error))
+  root = dyno_json_parse (data, len, &local_error);
+  if (root == NULL)
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_JSON,
                    /* Translators: the operation (such as Query), then the parser's message. */
@@ -102,15 +99,14 @@ bytes_to_node (GBytes       *bytes,
       return NULL;
     }
 
-  root = json_parser_get_root (parser);
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  if (!JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_JSON,
                    _("The %s response is not a JSON object."), operation);
       return NULL;
     }
 
-  return json_node_copy (root);
+  return g_steal_pointer (&root);
 }
 
 static const char *
@@ -174,7 +170,10 @@ list_tables_called_cb (GObject      *source,
 
       for (guint i = 0; i < json_array_get_length (array); i++)
         {
-          const char *name = json_array_get_string_element (array, i);
+          JsonNode *element = json_array_get_element (array, i);
+          const char *name = JSON_NODE_HOLDS_VALUE (element)
+                             && json_node_get_value_type (element) == G_TYPE_STRING
+                             ? json_node_get_string (element) : NULL;
 
           if (name != NULL)
             g_ptr_array_add (data->names, g_strdup (name));
@@ -602,13 +601,13 @@ batch_called_cb (GObject      *source,
       if (list != NULL && JSON_NODE_HOLDS_ARRAY (list))
         {
           JsonArray *array = json_node_get_array (list);
-          g_autoptr(JsonGenerator) generator = json_generator_new ();
 
           /* Put them back at the front, keeping their order. */
           for (guint i = json_array_get_length (array); i > 0; i--)
             {
-              json_generator_set_root (generator, json_array_get_element (array, i - 1));
-              g_queue_push_head (&data->pending, json_generator_to_data (generator, NULL));
+              g_queue_push_head (&data->pending,
+                                 dyno_json_node_to_string (json_array_get_element (array, i - 1),
+                                                           FALSE));
               n_unprocessed++;
             }
         }

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <json-glib/json-glib.h>
 
+#include "dyno-json.h"
+
 /* The private data sits in front of the GError, aligned as GLib aligns it (gerror.h,
  * G_DEFINE_EXTENDED_ERROR).  We cannot use that macro because it also defines the quark
  * function, which lives in the core (dyno-error.c, G_DEFINE_QUARK (dyno-error-quark, …)):
@@ -194,7 +196,7 @@ dyno_http_error_new (guint       http_status,
                      GBytes     *body,
                      const char *request_id)
 {
-  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(JsonNode) root = NULL;
   g_autofree char *type = NULL;
   g_autofree char *raw_type = NULL;
   g_autofree char *message = NULL;
@@ -208,12 +210,10 @@ dyno_http_error_new (guint       http_status,
       gsize len;
       const char *data = g_bytes_get_data (body, &len);
 
-      parser = json_parser_new_immutable ();
-      if (json_parser_load_from_data (parser, data, len, NULL))
+      root = dyno_json_parse (data, len, NULL);
+      if (root != NULL)
         {
-          JsonNode *root = json_parser_get_root (parser);
-
-          if (root != NULL && JSON_NODE_HOLDS_OBJECT (root))
+          if (JSON_NODE_HOLDS_OBJECT (root))
             {
               JsonObject *object = json_node_get_object (root);
               const char *m;

@@ -466,15 +466,16 @@ import_take_unprocessed (DynoImportJob *self,
   for (guint i = 0; i < json_array_get_length (array); i++)
     {
       JsonNode *request = json_array_get_element (array, i);
-      JsonObject *put;
+      JsonNode *put;
       JsonNode *item_node;
       g_autoptr(DynoItem) item = NULL;
       char *key;
 
       if (!JSON_NODE_HOLDS_OBJECT (request)
-          || (put = json_object_get_object_member (json_node_get_object (request),
-                                                   "PutRequest")) == NULL
-          || (item_node = json_object_get_member (put, "Item")) == NULL
+          || (put = json_object_get_member (json_node_get_object (request),
+                                            "PutRequest")) == NULL
+          || !JSON_NODE_HOLDS_OBJECT (put)
+          || (item_node = json_object_get_member (json_node_get_object (put), "Item")) == NULL
           || (item = dyno_item_from_json_node (item_node, NULL)) == NULL)
         continue;
       key = dyno_import_key_string (self->table, item);
@@ -512,13 +513,10 @@ import_batch_cb (GObject      *source,
   body = dyno_backend_call_finish (DYNO_BACKEND (source), result, &error);
   if (body != NULL)
     {
-      g_autoptr(JsonParser) parser = json_parser_new ();
       gsize len;
       const char *data = g_bytes_get_data (body, &len);
 
-      if (json_parser_load_from_data (parser, data != NULL ? data : "{}", data != NULL ? len : 2,
-                                      NULL))
-        root = json_node_ref (json_parser_get_root (parser));
+      root = dyno_json_parse (data != NULL ? data : "{}", data != NULL ? len : 2, NULL);
     }
 
   if (error == NULL)

@@ -260,8 +260,8 @@ test_json_syntax (void)
     for (int i = 0; i < 100000; i++)
       g_string_append (deep, "{\"L\":[");
     error = ddb_error (deep->str);
-    g_assert_error (error, DYNO_ERROR, DYNO_ERROR_JSON);
-    assert_contains (error->message, "nested more than");
+    g_assert_error (error, DYNO_ERROR, DYNO_ERROR_INVALID_VALUE);
+    assert_contains (error->message, "nested more than 32 levels deep");
     g_string_free (deep, TRUE);
   }
 }
@@ -515,6 +515,190 @@ test_json_node (void)
                    "invalid: Null attribute value types must have the value of true");
 }
 
+/* DynamoDB JSON: @levels maps, one in the other, around @leaf. */
+static char *
+nested_maps (int         levels,
+             const char *leaf)
+{
+  GString *s = g_string_new (NULL);
+
+  for (int i = 0; i < levels; i++)
+    g_string_append (s, "{\"M\":{\"a\":");
+  g_string_append (s, leaf);
+  for (int i = 0; i < levels; i++)
+    g_string_append (s, "}}");
+  return g_string_free (s, FALSE);
+}
+
+/* DynamoDB's 32 levels, counted as DynamoDB Local counts them: an item's own map is the first
+ * level; a value alone (ExpressionAttributeValues) may hold 32 maps and lists. */
+static void
+test_nesting_limit (void)
+{
+  g_autofree char *v32 = nested_maps (32, "{\"S\":\"x\"}");
+  g_autofree char *v33 = nested_maps (33, "{\"S\":\"x\"}");
+  g_autofree char *v31 = nested_maps (31, "{\"SS\":[\"x\"]}");
+  g_autofree char *item31 = g_strdup_printf ("{\"d\":%s}", v31);
+  g_autofree char *item32 = g_strdup_printf ("{\"d\":%s}", v32);
+  g_autoptr(DynoValue) value = NULL;
+  g_autoptr(DynoItem) item = NULL;
+  g_autoptr(GError) error = NULL;
+  GString *plain = g_string_new (NULL);
+
+  value = dyno_value_from_ddb_json (v32, -1, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (value);
+  g_clear_pointer (&value, dyno_value_free);
+
+  value = dyno_value_from_ddb_json (v33, -1, &error);
+  g_assert_null (value);
+  g_assert_error (error, DYNO_ERROR, DYNO_ERROR_INVALID_VALUE);
+  /* Named where: the path to the map that is one too deep. */
+  assert_contains (error->message, "Attribute a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a.a"
+                   ".a.a.a.a.a.a.a: Maps and lists are nested more than 32 levels deep");
+  g_clear_error (&error);
+
+  /* Sets are not a level. */
+  item = dyno_item_from_ddb_json (item31, -1, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (item);
+  g_clear_pointer (&item, dyno_item_unref);
+
+  item = dyno_item_from_ddb_json (item32, -1, &error);
+  g_assert_null (item);
+  g_assert_error (error, DYNO_ERROR, DYNO_ERROR_INVALID_VALUE);
+  assert_contains (error->message, "Attribute d.a.a.a");
+  assert_contains (error->message, "32 levels");
+  g_clear_error (&error);
+
+  /* Plain JSON: the same limit. */
+  for (int i = 0; i < 33; i++)
+    g_string_append_c (plain, '[');
+  for (int i = 0; i < 33; i++)
+    g_string_append_c (plain, ']');
+  /* The text without its first '[' and last ']' holds 32 lists. */
+  value = dyno_value_from_plain_json (plain->str + 1, plain->len - 2, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (value);
+  g_clear_pointer (&value, dyno_value_free);
+  value = dyno_value_from_plain_json (plain->str, -1, NULL, &error);
+  g_assert_null (value);
+  g_assert_error (error, DYNO_ERROR, DYNO_ERROR_INVALID_VALUE);
+  assert_contains (error->message, "32 levels");
+  g_clear_error (&error);
+  g_string_free (plain, TRUE);
+
+  /* The builder itself refuses deeper values, whoever builds them. */
+  {
+    g_autoptr(DynoValueBuilder) builder = dyno_value_builder_new ();
+    gboolean ok = TRUE;
+
+    for (int i = 0; i < 33; i++)
+      dyno_value_builder_begin (builder, DYNO_VALUE_L);
+    for (int i = 0; i < 33 && ok; i++)
+      ok = dyno_value_builder_end (builder, &error);
+    g_assert_false (ok);
+    g_assert_error (error, DYNO_ERROR, DYNO_ERROR_INVALID_VALUE);
+    assert_contains (error->message, "32 levels");
+  }
+}
+
+/* U+0000 is a character like any other: kept, counted, written back as \u0000. */
+static void
+test_nul (void)
+{
+  static const char ddb[] = "{\"k\\u0000ey\":{\"S\":\"a\\u0000b\"},"
+                            "\"l\":{\"SS\":[\"\\u0000\",\"x\"]}}";
+  g_autoptr(DynoItem) item = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *back = NULL;
+  const DynoValue *map;
+  const char *s;
+  gsize len;
+
+  item = dyno_item_from_ddb_json (ddb, -1, &error);
+  g_assert_no_error (error);
+  map = dyno_item_get_map (item);
+  s = dyno_value_get_member_name (map, 0, &len);
+  g_assert_cmpmem (s, len, "k\0ey", 4);
+  s = dyno_value_get_string (dyno_value_get_child (map, 0), &len);
+  g_assert_cmpmem (s, len, "a\0b", 3);
+  back = dyno_item_to_ddb_json (item);
+  g_assert_cmpstr (back, ==, ddb);
+  g_clear_pointer (&back, g_free);
+
+  back = dyno_item_to_plain_json (item);
+  assert_contains (back, "\"k\\u0000ey\":\"a\\u0000b\"");
+  g_clear_pointer (&back, g_free);
+
+  /* Through a json-glib tree and back (requests travel as trees). */
+  {
+    g_autoptr(JsonNode) node = dyno_item_to_json_node (item);
+    g_autoptr(DynoItem) again = NULL;
+    g_autofree char *text = NULL;
+
+    text = dyno_json_node_to_string (node, FALSE);
+    g_assert_cmpstr (text, ==, ddb);
+    again = dyno_item_from_json_node (node, &error);
+    g_assert_no_error (error);
+    g_assert_true (dyno_value_equal (dyno_item_get_map (again), map));
+  }
+
+  /* A NUL that is not the whole difference: "a" is not "a\u0000b". */
+  {
+    g_autoptr(DynoValue) a = dyno_value_from_ddb_json ("{\"S\":\"a\"}", -1, NULL);
+    g_autoptr(DynoValue) anb = dyno_value_from_ddb_json ("{\"S\":\"a\\u0000b\"}", -1, NULL);
+
+    g_assert_false (dyno_value_equal (a, anb));
+  }
+}
+
+static void
+test_parse_tree (void)
+{
+  g_autoptr(JsonNode) root = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *text = NULL;
+  JsonObject *object;
+  GString *deep;
+  gsize len;
+
+  root = dyno_json_parse ("{\"a\\u0000b\": [\"x\\u0000\", 1, -2.5e3, true, null, {}],"
+                          " \"n\": 12345678901234}", -1, &error);
+  g_assert_no_error (error);
+  object = json_node_get_object (root);
+  g_assert_true (json_object_has_member (object, "a\xC0\x80" "b"));
+  name = dyno_json_node_dup_string (json_array_get_element (
+                                      json_object_get_array_member (object, "a\xC0\x80" "b"), 0),
+                                    &len);
+  g_assert_cmpmem (name, len, "x\0", 2);
+  g_assert_cmpint (json_object_get_int_member (object, "n"), ==, 12345678901234);
+  text = dyno_json_node_to_string (root, FALSE);
+  g_assert_cmpstr (text, ==, "{\"a\\u0000b\":[\"x\\u0000\",1,-2500,true,null,{}],"
+                             "\"n\":12345678901234}");
+  g_clear_pointer (&text, g_free);
+  text = dyno_json_node_to_string (root, TRUE);
+  assert_contains (text, "{\n  \"a\\u0000b\": [\n    \"x\\u0000\",");
+
+  /* Errors, not crashes: bad text and hostile depth. */
+  g_assert_null (dyno_json_parse ("{\"a\":}", -1, &error));
+  g_assert_error (error, DYNO_ERROR, DYNO_ERROR_JSON);
+  assert_contains (error->message, "line 1, column 6");
+  g_clear_error (&error);
+  g_assert_null (dyno_json_parse ("\"a\xC0\x80\"", -1, &error));
+  assert_contains (error->message, "invalid UTF-8");
+  g_clear_error (&error);
+
+  deep = g_string_new (NULL);
+  for (int i = 0; i < 1000000; i++)
+    g_string_append (deep, i % 2 ? "[" : "{\"a\":");
+  g_assert_null (dyno_json_parse (deep->str, -1, &error));
+  g_assert_error (error, DYNO_ERROR, DYNO_ERROR_JSON);
+  assert_contains (error->message, "nested more than 200 levels deep");
+  g_string_free (deep, TRUE);
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -533,6 +717,9 @@ main (int   argc,
   g_test_add_func ("/json/plain/errors", test_plain_errors);
   g_test_add_func ("/json/plain/value", test_plain_value);
   g_test_add_func ("/json/node", test_json_node);
+  g_test_add_func ("/json/nesting-limit", test_nesting_limit);
+  g_test_add_func ("/json/nul", test_nul);
+  g_test_add_func ("/json/parse-tree", test_parse_tree);
 
   return g_test_run ();
 }

@@ -6,6 +6,7 @@
 
 #include <glib.h>
 
+#include "dyno-json.h"
 #include "dyno-value.h"
 
 G_BEGIN_DECLS
@@ -35,7 +36,7 @@ typedef struct {
   gsize       raw_len;
 } DynoJsonScanner;
 
-#define DYNO_JSON_MAX_DEPTH 200
+#define DYNO_JSON_MAX_DEPTH DYNO_JSON_MAX_NESTING
 
 void      _dyno_json_scanner_init     (DynoJsonScanner *sc,
                                        const char      *json,

@@ -7,6 +7,7 @@
 #include "dyno-json.h"
 
 #include <glib/gi18n-lib.h>
+#include <math.h>
 #include <stdarg.h>
 #include <string.h>
 
@@ -785,6 +786,19 @@ end_container (DynoJsonScanner  *sc,
   return TRUE;
 }
 
+/* Before an M or L is begun: DynamoDB's nesting limit, named where it is passed, before the
+ * scanner goes any deeper. */
+static gboolean
+check_nesting (DynoJsonScanner  *sc,
+               DynoValueBuilder *builder,
+               const char       *at)
+{
+  if (G_UNLIKELY (_dyno_value_builder_nesting (builder) >= DYNO_VALUE_MAX_DEPTH))
+    return _dyno_json_fail_value (sc, at, _("Maps and lists are nested more than %d levels deep "
+                                    "(DynamoDB's limit)"), DYNO_VALUE_MAX_DEPTH);
+  return TRUE;
+}
+
 /* DynamoDB JSON */
 
 static gboolean
@@ -839,6 +853,8 @@ parse_ddb_members (DynoJsonScanner  *sc,
 {
   gboolean more;
 
+  if (!check_nesting (sc, builder, at))
+    return FALSE;
   dyno_builder_fast_begin (builder, DYNO_VALUE_M);
 
   if (_dyno_json_peek (sc) == '}')
@@ -1067,6 +1083,8 @@ _dyno_json_parse_ddb_value (DynoJsonScanner  *sc,
 
         if (_dyno_json_peek (sc) != '[')
           return _dyno_json_fail_value (sc, sc->p, _("The L value must be a JSON array"));
+        if (!check_nesting (sc, builder, at))
+          return FALSE;
         sc->p++;
         dyno_builder_fast_begin (builder, DYNO_VALUE_L);
         if (_dyno_json_peek (sc) == ']')
@@ -1227,9 +1245,24 @@ dyno_json_write_string (GString    *out,
     {
       guchar c = (guchar) *p;
 
-      if (G_LIKELY (c >= 0x20 && c != '"' && c != '\\'))
+      if (G_LIKELY (c >= 0x20 && c != '"' && c != '\\' && c != 0xC0))
         {
           p++;
+          continue;
+        }
+      if (c == 0xC0)
+        {
+          /* C0 80 is how json-glib trees hold a NUL (see dyno-json.h); valid UTF-8 never
+           * contains it, so no text is changed. */
+          if (p + 1 < end && (guchar) p[1] == 0x80)
+            {
+              g_string_append_len (out, run, p - run);
+              g_string_append (out, "\\u0000");
+              p += 2;
+              run = p;
+            }
+          else
+            p++;
           continue;
         }
 
@@ -1421,7 +1454,7 @@ dyno_value_from_json_node (JsonNode  *node,
   g_return_val_if_fail (node != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  text = json_to_string (node, FALSE);
+  text = dyno_json_node_to_string (node, FALSE);
   return value_from_ddb_json (text, -1, FALSE, error);
 }
 
@@ -1434,7 +1467,7 @@ dyno_item_from_json_node (JsonNode  *node,
   g_return_val_if_fail (node != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  text = json_to_string (node, FALSE);
+  text = dyno_json_node_to_string (node, FALSE);
   return item_from_ddb_json (text, -1, FALSE, error);
 }
 
@@ -1442,7 +1475,7 @@ static JsonNode *
 node_from_text (const char *text)
 {
   g_autoptr(GError) local = NULL;
-  JsonNode *node = json_from_string (text, &local);
+  JsonNode *node = dyno_json_parse (text, -1, &local);
 
   /* Our writer only produces valid JSON. */
   if (node == NULL)
@@ -1573,6 +1606,8 @@ parse_plain_object (DynoJsonScanner  *sc,
   const char *at = sc->p;
   gboolean more;
 
+  if (!check_nesting (sc, builder, at))
+    return FALSE;
   sc->p++;
   dyno_builder_fast_begin (builder, DYNO_VALUE_M);
   if (_dyno_json_peek (sc) == '}')
@@ -1659,6 +1694,8 @@ parse_plain_value (DynoJsonScanner  *sc,
         }
       if (hint != NO_HINT && hint != DYNO_VALUE_L)
         return hint_mismatch (sc, hint, c);
+      if (!check_nesting (sc, builder, at))
+        return FALSE;
       sc->p++;
       dyno_builder_fast_begin (builder, DYNO_VALUE_L);
       if (_dyno_json_peek (sc) == ']')
@@ -1870,4 +1907,344 @@ dyno_json_validate (const char  *json,
   _dyno_json_scanner_clear (&sc);
 
   return ok;
+}
+
+/* json-glib trees
+ *
+ * json-glib keeps strings as C strings and its parser cuts a string at "\u0000" (1.6), and
+ * recurses without a bound.  So documents are read here, with the scanner above, into
+ * json-glib trees in which a U+0000 is held as the two bytes C0 80 ("modified UTF-8", as
+ * Java's DataInput writes it): valid UTF-8 never contains them, and every string read is
+ * checked to be valid UTF-8, so no text can be taken for a NUL.  The writer below turns C0 80
+ * back into "\u0000"; dyno_json_node_dup_string() gives the string with its NULs. */
+
+static char *
+tree_string (const char *s,
+             gsize       len)
+{
+  GString *out;
+
+  if (memchr (s, '\0', len) == NULL)
+    return g_strndup (s, len);
+
+  out = g_string_sized_new (len + 8);
+  for (gsize i = 0; i < len; i++)
+    {
+      if (s[i] == '\0')
+        g_string_append_len (out, "\xC0\x80", 2);
+      else
+        g_string_append_c (out, s[i]);
+    }
+  return g_string_free (out, FALSE);
+}
+
+static JsonNode *
+parse_tree_value (DynoJsonScanner *sc)
+{
+  char c = _dyno_json_peek (sc);
+  g_autoptr(JsonNode) node = NULL;
+  const char *s;
+  gsize len;
+  int lit;
+  gboolean more;
+
+  switch (c)
+    {
+    case '"':
+      {
+        g_autofree char *text = NULL;
+
+        if (!_dyno_json_read_string (sc, &s, &len))
+          return NULL;
+        text = tree_string (s, len);
+        node = json_node_init_string (json_node_alloc (), text);
+      }
+      break;
+
+    case '{':
+      {
+        JsonObject *object;
+
+        if (!enter (sc))
+          return NULL;
+        sc->p++;
+        object = json_object_new ();
+        node = json_node_init_object (json_node_alloc (), object);
+        json_object_unref (object);
+        if (_dyno_json_peek (sc) == '}')
+          sc->p++;
+        else
+          do
+            {
+              g_autofree char *name = NULL;
+              JsonNode *member;
+
+              if (!_dyno_json_read_string (sc, &s, &len))
+                return NULL;
+              name = tree_string (s, len);
+              if (!_dyno_json_expect (sc, ':', "\u201c:\u201d") ||
+                  (member = parse_tree_value (sc)) == NULL)
+                return NULL;
+              json_object_set_member (object, name, member);
+              if (!_dyno_json_next (sc, '}', &more))
+                return NULL;
+            }
+          while (more);
+        sc->depth--;
+      }
+      break;
+
+    case '[':
+      {
+        JsonArray *array;
+
+        if (!enter (sc))
+          return NULL;
+        sc->p++;
+        array = json_array_new ();
+        node = json_node_init_array (json_node_alloc (), array);
+        json_array_unref (array);
+        if (_dyno_json_peek (sc) == ']')
+          sc->p++;
+        else
+          do
+            {
+              JsonNode *element = parse_tree_value (sc);
+
+              if (element == NULL)
+                return NULL;
+              json_array_add_element (array, element);
+              if (!_dyno_json_next (sc, ']', &more))
+                return NULL;
+            }
+          while (more);
+        sc->depth--;
+      }
+      break;
+
+    case 't':
+    case 'f':
+    case 'n':
+      if (!read_literal (sc, &lit))
+        return NULL;
+      node = lit < 0 ? json_node_init_null (json_node_alloc ())
+                     : json_node_init_boolean (json_node_alloc (), lit == 1);
+      break;
+
+    default:
+      if (c == '-' || (c >= '0' && c <= '9'))
+        {
+          g_autofree char *text = NULL;
+          gint64 integer;
+
+          if (!_dyno_json_read_number (sc, &s, &len))
+            return NULL;
+          text = g_strndup (s, len);
+          /* As json-glib reads them: integers as gint64, anything else as a double. */
+          if (strpbrk (text, ".eE") == NULL &&
+              g_ascii_string_to_signed (text, 10, G_MININT64, G_MAXINT64, &integer, NULL))
+            node = json_node_init_int (json_node_alloc (), integer);
+          else
+            node = json_node_init_double (json_node_alloc (), g_ascii_strtod (text, NULL));
+        }
+      else
+        {
+          _dyno_json_fail_syntax (sc, _("expected a value but found %s"), describe_byte (sc));
+          return NULL;
+        }
+      break;
+    }
+
+  return g_steal_pointer (&node);
+}
+
+JsonNode *
+dyno_json_parse (const char  *json,
+                 gssize       len,
+                 GError     **error)
+{
+  DynoJsonScanner sc;
+  g_autoptr(JsonNode) root = NULL;
+  gboolean ok;
+
+  g_return_val_if_fail (json != NULL || len == 0, NULL);
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  scanner_begin (&sc, json != NULL ? json : "", len);
+  root = parse_tree_value (&sc);
+  ok = root != NULL && expect_end (&sc);
+  if (!scanner_end (&sc, ok, error))
+    return NULL;
+  return g_steal_pointer (&root);
+}
+
+char *
+dyno_json_node_dup_string (JsonNode *node,
+                           gsize    *len)
+{
+  const char *s;
+  GString *out;
+
+  g_return_val_if_fail (node != NULL, NULL);
+
+  s = json_node_get_string (node);
+  if (s == NULL)
+    return NULL;
+  out = g_string_new (NULL);
+  for (const char *q = s; *q != '\0'; q++)
+    {
+      if ((guchar) q[0] == 0xC0 && (guchar) q[1] == 0x80)
+        {
+          g_string_append_c (out, '\0');
+          q++;
+        }
+      else
+        g_string_append_c (out, *q);
+    }
+  if (len != NULL)
+    *len = out->len;
+  return g_string_free (out, FALSE);
+}
+
+JsonNode *
+dyno_json_node_new_string (const char *text,
+                           gssize      len)
+{
+  g_autofree char *held = NULL;
+
+  g_return_val_if_fail (text != NULL || len == 0, NULL);
+
+  if (len < 0)
+    len = strlen (text);
+  held = tree_string (text != NULL ? text : "", len);
+  return json_node_init_string (json_node_alloc (), held);
+}
+
+/* A string held in a tree: dyno_json_write_string() turns C0 80 into \u0000. */
+static void
+write_tree_string (GString    *out,
+                   const char *s)
+{
+  dyno_json_write_string (out, s, -1);
+}
+
+static void
+write_indent (GString *out,
+              int      indent)
+{
+  g_string_append_c (out, '\n');
+  for (int i = 0; i < indent; i++)
+    g_string_append (out, "  ");
+}
+
+static void
+write_tree (GString  *out,
+            JsonNode *node,
+            gboolean  pretty,
+            int       level)
+{
+  switch (json_node_get_node_type (node))
+    {
+    case JSON_NODE_OBJECT:
+      {
+        JsonObject *object = json_node_get_object (node);
+        JsonObjectIter iter;
+        const char *name;
+        JsonNode *member;
+        gboolean first = TRUE;
+
+        g_string_append_c (out, '{');
+        json_object_iter_init_ordered (&iter, object);
+        while (json_object_iter_next_ordered (&iter, &name, &member))
+          {
+            if (!first)
+              g_string_append_c (out, ',');
+            first = FALSE;
+            if (pretty)
+              write_indent (out, level + 1);
+            write_tree_string (out, name);
+            g_string_append (out, pretty ? ": " : ":");
+            write_tree (out, member, pretty, level + 1);
+          }
+        if (pretty && !first)
+          write_indent (out, level);
+        g_string_append_c (out, '}');
+      }
+      break;
+
+    case JSON_NODE_ARRAY:
+      {
+        JsonArray *array = json_node_get_array (node);
+        guint n = json_array_get_length (array);
+
+        g_string_append_c (out, '[');
+        for (guint i = 0; i < n; i++)
+          {
+            if (i > 0)
+              g_string_append_c (out, ',');
+            if (pretty)
+              write_indent (out, level + 1);
+            write_tree (out, json_array_get_element (array, i), pretty, level + 1);
+          }
+        if (pretty && n > 0)
+          write_indent (out, level);
+        g_string_append_c (out, ']');
+      }
+      break;
+
+    case JSON_NODE_VALUE:
+      {
+        GType type = json_node_get_value_type (node);
+
+        if (type == G_TYPE_STRING)
+          write_tree_string (out, json_node_get_string (node));
+        else if (type == G_TYPE_INT64)
+          g_string_append_printf (out, "%" G_GINT64_FORMAT, json_node_get_int (node));
+        else if (type == G_TYPE_BOOLEAN)
+          g_string_append (out, json_node_get_boolean (node) ? "true" : "false");
+        else if (type == G_TYPE_DOUBLE)
+          {
+            char buf[G_ASCII_DTOSTR_BUF_SIZE];
+            double d = json_node_get_double (node);
+
+            /* JSON has no NaN or infinity. */
+            if (!isfinite (d))
+              g_string_append (out, "null");
+            else
+              g_string_append (out, g_ascii_dtostr (buf, sizeof buf, d));
+          }
+        else
+          g_string_append (out, "null");
+      }
+      break;
+
+    case JSON_NODE_NULL:
+    default:
+      g_string_append (out, "null");
+      break;
+    }
+}
+
+void
+dyno_json_write_node (GString  *out,
+                      JsonNode *node,
+                      gboolean  pretty)
+{
+  g_return_if_fail (out != NULL);
+  g_return_if_fail (node != NULL);
+
+  write_tree (out, node, pretty, 0);
+}
+
+char *
+dyno_json_node_to_string (JsonNode *node,
+                          gboolean  pretty)
+{
+  GString *out;
+
+  g_return_val_if_fail (node != NULL, NULL);
+
+  out = g_string_new (NULL);
+  write_tree (out, node, pretty, 0);
+  return g_string_free (out, FALSE);
 }

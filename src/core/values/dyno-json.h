@@ -59,7 +59,29 @@ gboolean   dyno_json_validate         (const char      *json,
                                        gssize           len,
                                        GError         **error);
 
-/* Appends @text as a JSON string literal (with quotes) to @out. */
+/* JSON documents as json-glib trees, read and written here rather than by json-glib, whose
+ * parser cuts strings at "\u0000" and recurses without a bound.  In these trees a U+0000
+ * inside a string (member names too) is held as the bytes C0 80, which valid UTF-8 never
+ * contains; dyno_json_node_dup_string() and the writer turn them back into NULs and "\u0000".
+ * Reading nests at most DYNO_JSON_MAX_NESTING arrays and objects; the error says where. */
+#define DYNO_JSON_MAX_NESTING 200
+
+JsonNode  *dyno_json_parse            (const char      *json,
+                                       gssize           len,
+                                       GError         **error);
+void       dyno_json_write_node       (GString         *out,
+                                       JsonNode        *node,
+                                       gboolean         pretty);
+char      *dyno_json_node_to_string   (JsonNode        *node,
+                                       gboolean         pretty);
+/* A string node's text with its NULs (@len gets its length), or NULL if not a string. */
+char      *dyno_json_node_dup_string  (JsonNode        *node,
+                                       gsize           *len);
+JsonNode  *dyno_json_node_new_string  (const char      *text,
+                                       gssize           len);
+
+/* Appends @text as a JSON string literal (with quotes) to @out; NULs (and C0 80, a NUL held
+ * in a json-glib tree) are written as \u0000. */
 void       dyno_json_write_string     (GString         *out,
                                        const char      *text,
                                        gssize           len);

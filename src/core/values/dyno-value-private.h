@@ -101,12 +101,20 @@ struct _DynoValueBuilder {
   DynoBuilderFrame *frames;
   guint             n_frames;
   guint             frames_cap;
+  guint             n_nested;   /* open M and L frames: DynamoDB's nesting levels */
   gsize            *children;   /* buf positions of the children of the open containers */
   guint             n_children;
   guint             children_cap;
   gboolean          key_pending; /* an M key was written and its value is expected */
   gboolean          complete;    /* a whole top-level value is in buf */
 };
+
+/* The maps and lists open in @builder (an item's own map counts, as DynamoDB counts it). */
+static inline guint
+_dyno_value_builder_nesting (const DynoValueBuilder *builder)
+{
+  return builder->n_nested;
+}
 
 void _dyno_value_builder_grow          (DynoValueBuilder *builder,
                                         gsize             extra);
@@ -204,6 +212,8 @@ dyno_builder_fast_begin (DynoValueBuilder *builder,
   if (G_UNLIKELY (builder->n_frames == builder->frames_cap))
     _dyno_value_builder_grow_frames (builder);
   frame = &builder->frames[builder->n_frames++];
+  if (container == DYNO_VALUE_M || container == DYNO_VALUE_L)
+    builder->n_nested++;
   frame->type = (guint8) container;
   frame->start = builder->len;
   frame->first_child = builder->n_children;

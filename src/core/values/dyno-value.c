@@ -756,6 +756,7 @@ _dyno_value_builder_reset (DynoValueBuilder *builder)
 {
   builder->len = 0;
   builder->n_frames = 0;
+  builder->n_nested = 0;
   builder->n_children = 0;
   builder->key_pending = FALSE;
   builder->complete = FALSE;
@@ -789,6 +790,8 @@ dyno_value_builder_begin (DynoValueBuilder *builder,
   if (builder->n_frames == builder->frames_cap)
     _dyno_value_builder_grow_frames (builder);
   builder->frames[builder->n_frames++] = frame;
+  if (container == DYNO_VALUE_M || container == DYNO_VALUE_L)
+    builder->n_nested++;
 
   header[0] = container;
   dyno_builder_put (builder, header, sizeof header);
@@ -1114,6 +1117,16 @@ dyno_value_builder_end (DynoValueBuilder  *builder,
   frame = *dyno_builder_top (builder);
   n = builder->n_children - frame.first_child;
 
+  if ((frame.type == DYNO_VALUE_M || frame.type == DYNO_VALUE_L) &&
+      builder->n_nested > DYNO_VALUE_MAX_DEPTH)
+    {
+      g_set_error (error, DYNO_ERROR, DYNO_ERROR_INVALID_VALUE,
+                   _("Maps and lists are nested more than %d levels deep (DynamoDB's limit)"),
+                   DYNO_VALUE_MAX_DEPTH);
+      _dyno_value_builder_reset (builder);
+      return FALSE;
+    }
+
   if ((frame.type >= DYNO_VALUE_SS && !check_set (builder, &frame, error)) ||
       (frame.type == DYNO_VALUE_M && !check_map (builder, &frame, error)))
     {
@@ -1143,6 +1156,8 @@ dyno_value_builder_end (DynoValueBuilder  *builder,
 
   builder->n_children = frame.first_child;
   builder->n_frames--;
+  if (frame.type == DYNO_VALUE_M || frame.type == DYNO_VALUE_L)
+    builder->n_nested--;
   builder_end_value (builder);
 
   return TRUE;

@@ -93,6 +93,10 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (DynoValue, dyno_value_free)
  * duplicates) and reports DYNO_ERROR_INVALID_VALUE with DynamoDB's meaning. */
 typedef struct _DynoValueBuilder DynoValueBuilder;
 
+/* DynamoDB nests maps and lists at most 32 levels deep, an item's own map counting as the
+ * first (checked against DynamoDB Local): dyno_value_builder_end() refuses deeper values. */
+#define DYNO_VALUE_MAX_DEPTH 32
+
 DynoValueBuilder *dyno_value_builder_new        (void);
 void              dyno_value_builder_free       (DynoValueBuilder *builder);
 void              dyno_value_builder_begin      (DynoValueBuilder *builder,
