@@ -13,6 +13,7 @@
 #include "dyno-aws-config.h"
 #include "dyno-endpoints.h"
 #include "dyno-error.h"
+#include "dyno-json.h"
 
 struct _DynoCredentials {
   gatomicrefcount  ref_count;
@@ -385,7 +386,6 @@ run_credential_process (const char    *command,
 {
   g_autoptr(GSubprocessLauncher) launcher = NULL;
   g_autoptr(GSubprocess) process = NULL;
-  g_autoptr(JsonParser) parser = NULL;
   g_autoptr(GError) local_error = NULL;
   g_autoptr(GDateTime) expiration = NULL;
   g_auto(GStrv) argv = NULL;
@@ -394,7 +394,7 @@ run_credential_process (const char    *command,
   g_autofree char *source = NULL;
   g_autofree char *program = NULL;
   DynoCredentials *creds;
-  JsonNode *root;
+  g_autoptr(JsonNode) root = NULL;
   JsonObject *object;
   JsonNode *version;
   const char *akid;
@@ -469,9 +469,8 @@ run_credential_process (const char    *command,
     }
 
   /* The output holds the secret: it never goes into an error message. */
-  parser = json_parser_new ();
-  if (out == NULL || !json_parser_load_from_data (parser, out, -1, NULL)
-      || (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+  if (out == NULL || (root = dyno_json_parse (out, -1, NULL)) == NULL
+      || !JSON_NODE_HOLDS_OBJECT (root))
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
                    _("The credential_process of profile “%s” (%s) did not print a JSON object."),

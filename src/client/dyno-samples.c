@@ -12,6 +12,7 @@
 #include <json-glib/json-glib.h>
 
 #include "dyno-error.h"
+#include "dyno-json.h"
 #include "dyno-http-error.h"
 #include "dyno-import.h"
 
@@ -517,9 +518,8 @@ loader_next (DynoSampleLoader *self)
 {
   DynoSample *sample;
   DynoSampleResult *res;
-  g_autoptr(JsonParser) parser = NULL;
   g_autoptr(GError) error = NULL;
-  JsonNode *root;
+  g_autoptr(JsonNode) root = NULL;
   const char *table_name;
 
   if (loader_check_cancelled (self))
@@ -535,9 +535,8 @@ loader_next (DynoSampleLoader *self)
   res->sample = g_strdup (sample->name);
   g_ptr_array_add (self->results, res);
 
-  parser = json_parser_new ();
-  if (!json_parser_load_from_data (parser, sample->table_json, -1, &error)
-      || (root = json_parser_get_root (parser)) == NULL || !JSON_NODE_HOLDS_OBJECT (root)
+  if ((root = dyno_json_parse (sample->table_json, -1, &error)) == NULL
+      || !JSON_NODE_HOLDS_OBJECT (root)
       || (table_name = json_object_get_string_member_with_default (json_node_get_object (root),
                                                                     "TableName", NULL)) == NULL)
     {

@@ -600,18 +600,14 @@ update_detail (DynoCollectionView *self)
   else
     json = dyno_item_to_ddb_json (self->selected);
 
-  /* pretty-print through json-glib: one item is small */
+  /* pretty-printed: one item is small */
   {
-    g_autoptr(JsonParser) parser = json_parser_new ();
+    g_autoptr(JsonNode) root = dyno_json_parse (json, -1, NULL);
 
-    if (json_parser_load_from_data (parser, json, -1, NULL))
+    if (root != NULL)
       {
-        g_autoptr(JsonGenerator) generator = json_generator_new ();
-
-        json_generator_set_root (generator, json_parser_get_root (parser));
-        json_generator_set_pretty (generator, TRUE);
         g_free (json);
-        json = json_generator_to_data (generator, NULL);
+        json = dyno_json_node_to_string (root, TRUE);
       }
   }
 

@@ -34,7 +34,20 @@ struct _FakeServer
   GPtrArray          *slow;           /* SlowReply* in flight */
   guint               unprocessed_rounds;
   guint               n_writes;       /* write requests accepted by BatchWriteItem */
+  GHashTable         *answers;        /* operation -> Answer* */
 };
+
+typedef struct {
+  guint   status;
+  GBytes *body;
+} Answer;
+
+static void
+answer_free (Answer *answer)
+{
+  g_bytes_unref (answer->body);
+  g_free (answer);
+}
 
 typedef struct {
   FakeServer        *server;
@@ -374,6 +387,15 @@ handler (SoupServer        *soup_server,
     request = json_node_get_object (json_parser_get_root (parser));
 
   operation = target && g_str_has_prefix (target, "DynamoDB_20120810.") ? target + 18 : "";
+  {
+    Answer *answer = g_hash_table_lookup (self->answers, operation);
+
+    if (answer != NULL)
+      {
+        set_json_response (message, answer->status, answer->body, FALSE);
+        return;
+      }
+  }
   if (request == NULL)
     body = error_body ("com.amazon.coral.service#SerializationException", "Bad JSON");
   else if (strcmp (operation, "Query") == 0 || strcmp (operation, "Scan") == 0)
@@ -431,6 +453,8 @@ fake_server_new (guint n_items,
   GSList *uris;
 
   self->items = g_ptr_array_new_with_free_func (g_free);
+  self->answers = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                         (GDestroyNotify) answer_free);
   for (guint i = 0; i < n_items; i++)
     g_ptr_array_add (self->items, item_json (i, item_padding));
   g_queue_init (&self->faults);
@@ -462,6 +486,7 @@ fake_server_free (FakeServer *self)
   g_object_unref (self->server);
   g_free (self->url);
   g_ptr_array_unref (self->items);
+  g_hash_table_unref (self->answers);
   g_queue_clear (&self->faults);
   g_free (self->random_faults);
   g_clear_pointer (&self->rand, g_rand_free);
@@ -584,4 +609,18 @@ gint64
 fake_server_get_slow_arrival_time (FakeServer *self)
 {
   return self->slow_arrival_time;
+}
+
+void
+fake_server_set_answer (FakeServer *self,
+                        const char *operation,
+                        guint       status,
+                        const char *body,
+                        gssize      len)
+{
+  Answer *answer = g_new0 (Answer, 1);
+
+  answer->status = status;
+  answer->body = g_bytes_new (body, len < 0 ? strlen (body) : (gsize) len);
+  g_hash_table_replace (self->answers, g_strdup (operation), answer);
 }

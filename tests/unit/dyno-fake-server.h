@@ -72,4 +72,12 @@ void        fake_server_set_unprocessed_rounds (FakeServer *server,
                                                 guint       rounds);
 guint       fake_server_get_n_writes      (FakeServer  *server);
 
+/* Every request for @operation (such as "DescribeTable") gets this answer, whatever it asks:
+ * for hostile and broken responses. */
+void        fake_server_set_answer        (FakeServer  *server,
+                                           const char  *operation,
+                                           guint        status,
+                                           const char  *body,
+                                           gssize       len);
+
 G_END_DECLS

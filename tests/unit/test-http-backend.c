@@ -642,6 +642,116 @@ test_batch_write (Fixture       *f,
   g_assert_cmpuint (progress.last_total, ==, 30);
 }
 
+/* A broken or hostile server: responses nested far deeper than any DynamoDB document give an
+ * error naming the operation, never a stack overflow; a NUL in a response is kept. */
+static char *
+deep_text (const char *before,
+           const char *open,
+           guint       levels,
+           const char *after)
+{
+  GString *s = g_string_new (before);
+
+  for (guint i = 0; i < levels; i++)
+    g_string_append (s, open);
+  g_string_append (s, after);
+  return g_string_free (s, FALSE);
+}
+
+static void
+test_hostile_responses (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *describe = deep_text ("{\"Table\":{\"TableName\":\"T\",\"KeySchema\":",
+                                         "[", 500000, "");
+  g_autofree char *page = deep_text ("{\"Items\":[{\"pk\":", "{\"L\":[", 200000, "");
+  g_autofree char *tables = deep_text ("{\"TableNames\":", "[", 500000, "");
+  g_autofree char *batch = deep_text ("{\"UnprocessedItems\":{\"T\":", "[", 500000, "");
+  g_autofree char *fault = deep_text ("{\"__type\":", "{\"a\":", 500000, "");
+  g_autoptr(DynoRequest) scan = dyno_request_new (DYNO_OP_SCAN, "T");
+  g_autoptr(DynoRequest) get = dyno_request_new (DYNO_OP_GET_ITEM, "T");
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func ((GDestroyNotify) dyno_item_unref);
+  Waiter w = { 0 };
+
+  fake_server_set_answer (f->server, "DescribeTable", 200, describe, -1);
+  dyno_backend_describe_table_async (DYNO_BACKEND (f->backend), "T", NULL, waiter_cb, &w);
+  wait_for (&w);
+  g_assert_null (dyno_backend_describe_table_finish (DYNO_BACKEND (f->backend), w.result,
+                                                     &error));
+  g_clear_object (&w.result);
+  g_assert_error (error, DYNO_ERROR, DYNO_ERROR_JSON);
+  g_assert_true (strstr (error->message, "DescribeTable") != NULL);
+  g_assert_true (strstr (error->message, "nested more than 200 levels deep") != NULL);
+  g_clear_error (&error);
+
+  fake_server_set_answer (f->server, "Scan", 200, page, -1);
+  dyno_backend_run_page_async (DYNO_BACKEND (f->backend), scan, NULL, NULL, waiter_cb, &w);
+  wait_for (&w);
+  g_assert_null (dyno_backend_run_page_finish (DYNO_BACKEND (f->backend), w.result, &error));
+  g_clear_object (&w.result);
+  g_assert_nonnull (error);
+  g_assert_true (strstr (error->message, "nested more than") != NULL);
+  g_clear_error (&error);
+
+  fake_server_set_answer (f->server, "ListTables", 200, tables, -1);
+  dyno_backend_list_tables_async (DYNO_BACKEND (f->backend), NULL, waiter_cb, &w);
+  wait_for (&w);
+  g_assert_null (dyno_backend_list_tables_finish (DYNO_BACKEND (f->backend), w.result, &error));
+  g_clear_object (&w.result);
+  g_assert_error (error, DYNO_ERROR, DYNO_ERROR_JSON);
+  g_assert_true (strstr (error->message, "ListTables") != NULL);
+  g_clear_error (&error);
+
+  fake_server_set_answer (f->server, "BatchWriteItem", 200, batch, -1);
+  g_ptr_array_add (items, dyno_item_from_ddb_json ("{\"pk\":{\"S\":\"a\"}}", -1, NULL));
+  dyno_backend_batch_write_async (DYNO_BACKEND (f->backend), "T", items, NULL, NULL, NULL, NULL,
+                                  waiter_cb, &w);
+  wait_for (&w);
+  g_assert_false (dyno_backend_batch_write_finish (DYNO_BACKEND (f->backend), w.result, NULL,
+                                                   &error));
+  g_clear_object (&w.result);
+  g_assert_error (error, DYNO_ERROR, DYNO_ERROR_JSON);
+  g_assert_true (strstr (error->message, "BatchWriteItem") != NULL);
+  g_clear_error (&error);
+
+  /* An error body that deep is no error document: the HTTP status speaks. */
+  fake_server_set_answer (f->server, "DescribeTable", 400, fault, -1);
+  dyno_backend_describe_table_async (DYNO_BACKEND (f->backend), "T", NULL, waiter_cb, &w);
+  wait_for (&w);
+  g_assert_null (dyno_backend_describe_table_finish (DYNO_BACKEND (f->backend), w.result,
+                                                     &error));
+  g_clear_object (&w.result);
+  g_assert_nonnull (error);
+  g_assert_true (strstr (error->message, "HTTP 400") != NULL);
+  g_clear_error (&error);
+
+  /* GetItem: the key that came back is the key with its NUL. */
+  get->key = dyno_item_from_ddb_json ("{\"pk\":{\"S\":\"a\\u0000b\"}}", -1, NULL);
+  fake_server_set_answer (f->server, "GetItem", 200,
+                          "{\"Item\":{\"pk\":{\"S\":\"a\\u0000b\"}}}", -1);
+  dyno_backend_execute_async (DYNO_BACKEND (f->backend), get, NULL, waiter_cb, &w);
+  wait_for (&w);
+  {
+    g_autoptr(JsonNode) response = dyno_backend_execute_finish (DYNO_BACKEND (f->backend),
+                                                                w.result, &error);
+    g_autoptr(DynoItem) item = NULL;
+    const char *s;
+    gsize len;
+
+    g_clear_object (&w.result);
+    g_assert_no_error (error);
+    item = dyno_item_from_json_node (json_object_get_member (json_node_get_object (response),
+                                                             "Item"), &error);
+    g_assert_no_error (error);
+    s = dyno_value_get_string (dyno_value_get_child (dyno_item_get_map (item), 0), &len);
+    g_assert_cmpmem (s, len, "a\0b", 3);
+    /* And the request carried the whole key. */
+    g_assert_true (strstr (fake_server_get_last_body (f->server),
+                           "{\"pk\":{\"S\":\"a\\u0000b\"}}") != NULL);
+  }
+}
+
 static void
 test_crc32 (void)
 {
@@ -679,6 +789,7 @@ main (int    argc,
   ADD ("/http-backend/list-tables", test_list_tables);
   ADD ("/http-backend/batch-write", test_batch_write);
   g_test_add_func ("/http-backend/crc32", test_crc32);
+  ADD ("/http-backend/hostile-responses", test_hostile_responses);
 
   return g_test_run ();
 }

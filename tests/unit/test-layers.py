@@ -159,11 +159,33 @@ def check_compiler(root, build):
                     "it compiled (or failed for another reason):\n" + log)
 
 
+JSON_GLIB_IO = re.compile(r"\b(json_parser_load_\w+|json_from_string|json_to_string|"
+                          r"json_generator_to_\w+|json_generator_new)\b")
+
+
+def check_json_io(root):
+    """json-glib's parser cuts strings at \\u0000 and recurses without a bound, and its
+    generator cannot write a NUL: documents are read and written by src/core/values/dyno-json.c
+    (dyno_json_parse, dyno_json_node_to_string) everywhere else."""
+    bad = []
+    for sub in ("core", "client", "cli", "widgets"):
+        for path in sources(root, sub):
+            if path.endswith("dyno-json.c"):
+                continue
+            with open(path, encoding="utf-8") as f:
+                for lineno, line in enumerate(f, 1):
+                    if JSON_GLIB_IO.search(line):
+                        bad.append("%s:%d: %s" % (os.path.relpath(path, root), lineno,
+                                                  line.strip()))
+    tap(not bad, "no json-glib parser or generator outside dyno-json.c", "\n".join(bad))
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit("usage: test-layers.py SOURCE_ROOT BUILD_ROOT")
     root, build = map(os.path.abspath, sys.argv[1:])
     check_sources(root)
+    check_json_io(root)
     check_compiler(root, build)
     print("1..%d" % n)
     return 1 if failed else 0

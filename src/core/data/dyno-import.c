@@ -482,13 +482,9 @@ static DynoItem *
 item_from_s3_export_line (const char *text,
                           gsize       len)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  JsonNode *root;
+  g_autoptr(JsonNode) root = dyno_json_parse (text, len, NULL);
   JsonObject *object;
 
-  if (!json_parser_load_from_data (parser, text, len, NULL))
-    return NULL;
-  root = json_parser_get_root (parser);
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     return NULL;
   object = json_node_get_object (root);
@@ -503,14 +499,10 @@ static gboolean
 looks_like_ddb_item (const char *text,
                      gsize       len)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonNode) root = dyno_json_parse (text, len, NULL);
   g_autoptr(GList) members = NULL;
-  JsonNode *root;
   JsonObject *object;
 
-  if (!json_parser_load_from_data (parser, text, len, NULL))
-    return FALSE;
-  root = json_parser_get_root (parser);
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
     return FALSE;
   object = json_node_get_object (root);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "dyno-error.h"
+#include "dyno-json.h"
 
 struct _DynoTableDesign
 {
@@ -617,18 +618,19 @@ dyno_table_design_new_from_json (const char  *json,
                                  gssize       len,
                                  GError     **error)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(JsonNode) root = NULL;
   g_autoptr(GError) local_error = NULL;
 
   g_return_val_if_fail (json != NULL, NULL);
 
-  if (!json_parser_load_from_data (parser, json, len, &local_error))
+  root = dyno_json_parse (json, len, &local_error);
+  if (root == NULL)
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_JSON, "The table definition is not valid JSON: %s",
                    local_error->message);
       return NULL;
     }
-  return dyno_table_design_new_from_node (json_parser_get_root (parser), error);
+  return dyno_table_design_new_from_node (root, error);
 }
 
 /* ---- accessors ------------------------------------------------------------------------- */
@@ -1546,7 +1548,7 @@ dyno_table_design_to_json_text (const DynoTableDesign *design)
 
   node = design->existing != NULL ? dyno_table_design_to_update_table_json (design)
                                   : dyno_table_design_to_create_table_json (design);
-  return json_to_string (node, TRUE);
+  return dyno_json_node_to_string (node, TRUE);
 }
 
 /* ---- comparing with DescribeTable ------------------------------------------------------ */

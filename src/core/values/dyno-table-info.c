@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "dyno-error.h"
+#include "dyno-json.h"
 
 struct _DynoTableInfo {
   gint             ref_count;
@@ -449,21 +450,21 @@ dyno_table_info_new_from_json (const char  *json,
                                gssize       len,
                                GError     **error)
 {
-  g_autoptr(JsonParser) parser = NULL;
+  g_autoptr(JsonNode) root = NULL;
   g_autoptr(GError) local = NULL;
 
   g_return_val_if_fail (json != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  parser = json_parser_new_immutable ();
-  if (!json_parser_load_from_data (parser, json, len, &local))
+  root = dyno_json_parse (json, len, &local);
+  if (root == NULL)
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_JSON,
                    _("The DescribeTable response is not valid JSON: %s"), local->message);
       return NULL;
     }
 
-  return dyno_table_info_new_from_node (json_parser_get_root (parser), error);
+  return dyno_table_info_new_from_node (root, error);
 }
 
 /* Accessors */
