@@ -193,5 +193,47 @@ class NestingTest(unittest.TestCase):
             os.unlink(path)
 
 
+@unittest.skipUnless(CLI, "needs DYNOTABLE_CLI")
+class OfflineNestingTest(unittest.TestCase):
+    """Paths that need no server: --schema, a pasted request (`expr import`)."""
+
+    def run_cli(self, *args, stdin=None):
+        done = subprocess.run([CLI] + list(args), input=stdin, capture_output=True, text=True,
+                              timeout=120)
+        return done.returncode, done.stdout, done.stderr
+
+    def test_schema_too_deep(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+            f.write('{"Table":{"TableName":"Tab","KeySchema":' + "[" * 300000)
+            path = f.name
+        try:
+            status, out, err = self.run_cli("expr", "scan", "Tab", "--schema", path)
+            self.assertEqual(status, 2, err)
+            self.assertIn("--schema", err)
+            self.assertIn("nested more than 200 levels deep", err)
+        finally:
+            os.unlink(path)
+
+    def test_pasted_request(self):
+        deep = json.dumps({"TableName": "Tab", "Item": {"pk": {"S": "x"},
+                                                        "d": nested_map(32, {"S": "x"})}})
+        status, out, err = self.run_cli("expr", "import", "-", stdin=deep)
+        self.assertEqual(status, 2, err)
+        self.assertIn("Item: Attribute d.a.a", err)
+        self.assertIn("32 levels", err)
+
+        status, out, err = self.run_cli("expr", "import", "-",
+                                        stdin='{"TableName":"Tab","Item":' + "[" * 300000)
+        self.assertEqual(status, 2, err)
+        self.assertIn("nested more than 200 levels deep", err)
+
+        # A NUL survives the round trip through the request and out as JSON.
+        request = {"TableName": "Tab", "Key": {"pk": {"S": "a\u0000b"}}}
+        status, out, err = self.run_cli("expr", "import", "-", "--emit", "request-json",
+                                        stdin=json.dumps(request))
+        self.assertEqual(status, 0, err)
+        self.assertEqual(json.loads(out)["Key"], request["Key"])
+
+
 if __name__ == "__main__":
     unittest.main(verbosity=2)
