@@ -97,6 +97,12 @@ static const Case cases[] = {
   { "scan-dotted-name", DYNO_OP_SCAN,
     "{\"TableName\":\"tenant\",\"FilterExpression\":\"#d = :d\",\"ExpressionAttributeNames\":{\"#d\":\"a.b\"},"
     "\"ExpressionAttributeValues\":{\":d\":{\"S\":\"x\"}},\"Limit\":5}" },
+  /* U+0000 is a character of DynamoDB strings: each target spells it, none cuts there. */
+  { "put-nul", DYNO_OP_PUT_ITEM,
+    "{\"TableName\":\"tenant\",\"Item\":{\"pk\":{\"S\":\"a\\u0000b\"},"
+    "\"m\":{\"M\":{\"k\\u0000\":{\"SS\":[\"\\u0000\",\"x\\u0000y\"]}}}},"
+    "\"ConditionExpression\":\"attribute_not_exists(pk) OR v = :v\","
+    "\"ExpressionAttributeValues\":{\":v\":{\"S\":\"\\u0000\"}}}" },
 };
 
 static const char * const my_targets[] = {
@@ -579,7 +585,7 @@ assert_call_is_request (JsonNode          *call,
                         const DynoRequest *request,
                         const char        *what)
 {
-  g_autofree char *json = json_to_string (call, FALSE);
+  g_autofree char *json = dyno_json_node_to_string (call, FALSE);
   g_autoptr(GError) error = NULL;
   g_autoptr(DynoRequest) back = dyno_request_from_json (json, -1, request->operation, &error);
 
@@ -604,16 +610,17 @@ check_recorded_output (const char *out,
 
   for (guint i = 0; lines[i] != NULL; i++)
     {
-      g_autoptr(JsonParser) parser = json_parser_new ();
+      g_autoptr(JsonNode) root = NULL;
       g_autoptr(GError) error = NULL;
       JsonArray *calls;
 
       if (lines[i][0] != '[')
         continue;
       g_assert_cmpuint (n, <, requests->len);
-      json_parser_load_from_data (parser, lines[i], -1, &error);
+      /* Not json-glib's parser: it would cut strings at \u0000. */
+      root = dyno_json_parse (lines[i], -1, &error);
       g_assert_no_error (error);
-      calls = json_node_get_array (json_parser_get_root (parser));
+      calls = json_node_get_array (root);
       if (json_array_get_length (calls) != 1)
         g_error ("%s: %u calls instead of one: %s", (char *) labels->pdata[n],
                  json_array_get_length (calls), lines[i]);
@@ -815,7 +822,7 @@ cli_arguments_to_request (char **args,
       if (g_strv_contains (json_members, member->str))
         {
           g_autoptr(GError) error = NULL;
-          JsonNode *node = json_from_string (args[i], &error);
+          JsonNode *node = dyno_json_parse (args[i], -1, &error);
 
           g_assert_no_error (error);
           json_builder_add_value (builder, node);

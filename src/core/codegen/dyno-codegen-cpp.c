@@ -21,6 +21,14 @@ cpp_append_string (GString    *out,
                    const char *text,
                    gsize       len)
 {
+  /* A literal with a NUL would be cut where it is made into a string: give the length. */
+  if (memchr (text, '\0', len) != NULL)
+    {
+      g_string_append (out, "Aws::String(");
+      dyno_cgb_append_c_string_len (out, text, len, DYNO_CGB_LANG_CPP);
+      g_string_append_printf (out, ", %" G_GSIZE_FORMAT ")", len);
+      return;
+    }
   dyno_cgb_append_c_string_len (out, text, len, DYNO_CGB_LANG_CPP);
 }
 

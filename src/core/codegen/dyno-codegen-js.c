@@ -16,12 +16,24 @@ typedef struct {
 
 static void
 append_key (JsWriter   *w,
-            const char *name)
+            const char *name,
+            gsize       len)
 {
-  if (dyno_codegen_is_js_identifier (name))
+  if (strlen (name) == len && dyno_codegen_is_js_identifier (name))
     g_string_append (w->out, name);
   else
-    dyno_codegen_append_quoted (w->out, name, DYNO_QUOTE_JS);
+    dyno_codegen_append_quoted_len (w->out, name, len, DYNO_QUOTE_JS);
+}
+
+static void
+append_member_key (JsWriter        *w,
+                   const DynoValue *map,
+                   guint            i)
+{
+  gsize len;
+  const char *name = dyno_value_get_member_name (map, i, &len);
+
+  append_key (w, name, len);
 }
 
 static void
@@ -70,8 +82,7 @@ append_children (JsWriter        *w,
       if (i > 0)
         g_string_append (w->out, ", ");
       if (as_strings)
-        dyno_codegen_append_quoted (w->out, dyno_value_get_string (child, NULL),
-                                    DYNO_QUOTE_JS);
+        dyno_codegen_append_value_string (w->out, child, DYNO_QUOTE_JS);
       else
         append_value (w, child);
     }
@@ -94,7 +105,7 @@ append_map_inline (JsWriter        *w,
     {
       if (i > 0)
         g_string_append (w->out, ", ");
-      append_key (w, dyno_value_get_member_name (map, i, NULL));
+      append_member_key (w, map, i);
       g_string_append (w->out, ": ");
       append_value (w, dyno_value_get_child (map, i));
     }
@@ -109,7 +120,7 @@ append_native (JsWriter        *w,
   switch (dyno_value_get_kind (value))
     {
     case DYNO_VALUE_S:
-      dyno_codegen_append_quoted (w->out, dyno_value_get_string (value, NULL), DYNO_QUOTE_JS);
+      dyno_codegen_append_value_string (w->out, value, DYNO_QUOTE_JS);
       break;
     case DYNO_VALUE_N:
       append_native_number (w, dyno_value_get_string (value, NULL));
@@ -186,7 +197,7 @@ append_attribute_value (JsWriter        *w,
     {
     case DYNO_VALUE_S:
     case DYNO_VALUE_N:
-      dyno_codegen_append_quoted (w->out, dyno_value_get_string (value, NULL), DYNO_QUOTE_JS);
+      dyno_codegen_append_value_string (w->out, value, DYNO_QUOTE_JS);
       break;
     case DYNO_VALUE_B:
       append_buffer (w, value);
@@ -248,7 +259,7 @@ append_item_block (JsWriter        *w,
   for (guint i = 0; i < n; i++)
     {
       dyno_codegen_append_indent (w->out, indent + 2);
-      append_key (w, dyno_value_get_member_name (map, i, NULL));
+      append_member_key (w, map, i);
       g_string_append (w->out, ": ");
       append_value (w, dyno_value_get_child (map, i));
       g_string_append (w->out, ",\n");

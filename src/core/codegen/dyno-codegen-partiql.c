@@ -87,7 +87,15 @@ append_literal (GString          *out,
   switch (type)
     {
     case DYNO_VALUE_S:
-      append_string (out, dyno_value_get_string (value, NULL));
+      {
+        gsize len;
+        const char *text = dyno_value_get_string (value, &len);
+
+        /* A PartiQL string literal has no escape for it. */
+        if (memchr (text, '\0', len) != NULL)
+          return unsupported (error, _("a string holding U+0000 has no PartiQL literal form"));
+        append_string (out, text);
+      }
       return TRUE;
     case DYNO_VALUE_N:
       g_string_append (out, dyno_value_get_string (value, NULL));
@@ -107,9 +115,14 @@ append_literal (GString          *out,
       g_string_append_c (out, '{');
       for (guint i = 0; i < n; i++)
         {
+          gsize len;
+          const char *name = dyno_value_get_member_name (value, i, &len);
+
           if (i > 0)
             g_string_append (out, ", ");
-          append_string (out, dyno_value_get_member_name (value, i, NULL));
+          if (memchr (name, '\0', len) != NULL)
+            return unsupported (error, _("a name holding U+0000 has no PartiQL literal form"));
+          append_string (out, name);
           g_string_append (out, ": ");
           if (!append_literal (out, dyno_value_get_child (value, i), error))
             return FALSE;
@@ -296,7 +309,12 @@ append_key_equalities (GString         *out,
     {
       if (i > 0)
         g_string_append (out, " AND ");
-      append_identifier (out, dyno_value_get_member_name (map, i, NULL));
+      gsize len;
+      const char *name = dyno_value_get_member_name (map, i, &len);
+
+      if (memchr (name, '\0', len) != NULL)
+        return unsupported (error, _("a name holding U+0000 has no PartiQL literal form"));
+      append_identifier (out, name);
       g_string_append (out, " = ");
       if (!append_literal (out, dyno_value_get_child (map, i), error))
         return FALSE;

@@ -68,6 +68,21 @@ typedef enum {
 void  dyno_codegen_append_quoted (GString        *out,
                                   const char     *text,
                                   DynoQuoteStyle  style);
+/* The same for @len bytes, which may hold NULs (DynamoDB strings may): each style spells
+ * U+0000 with its own escape (\u0000, \x00, \u{00}). */
+void  dyno_codegen_append_quoted_len (GString        *out,
+                                      const char     *text,
+                                      gsize           len,
+                                      DynoQuoteStyle  style);
+/* The name of member @i of an M, quoted (with its NULs). */
+void  dyno_codegen_append_member_name (GString         *out,
+                                       const DynoValue *map,
+                                       guint            i,
+                                       DynoQuoteStyle   style);
+/* An S or N value's text, quoted (with its NULs). */
+void  dyno_codegen_append_value_string (GString         *out,
+                                        const DynoValue *value,
+                                        DynoQuoteStyle   style);
 
 /* DYNO_QUOTE_C_LIKE writes \" \\ \n \r \t, other control characters and '$' as \u00XX
  * (valid in JS, Java, C#, Kotlin, Go, C++; UTF-8 passes through).  Ruby/PHP single-quoted

@@ -96,8 +96,7 @@ append_map_inline (PyWriter        *w,
     {
       if (i > 0)
         g_string_append (w->out, ", ");
-      dyno_codegen_append_quoted (w->out, dyno_value_get_member_name (map, i, NULL),
-                                  DYNO_QUOTE_PYTHON);
+      dyno_codegen_append_member_name (w->out, map, i, DYNO_QUOTE_PYTHON);
       g_string_append (w->out, ": ");
       append_value (w, dyno_value_get_child (map, i));
     }
@@ -111,7 +110,7 @@ append_native (PyWriter        *w,
   switch (dyno_value_get_kind (value))
     {
     case DYNO_VALUE_S:
-      dyno_codegen_append_quoted (w->out, dyno_value_get_string (value, NULL), DYNO_QUOTE_PYTHON);
+      dyno_codegen_append_value_string (w->out, value, DYNO_QUOTE_PYTHON);
       break;
     case DYNO_VALUE_N:
       append_decimal (w, dyno_value_get_string (value, NULL));
@@ -153,7 +152,7 @@ append_typed (PyWriter        *w,
     {
     case DYNO_VALUE_S:
     case DYNO_VALUE_N:
-      dyno_codegen_append_quoted (w->out, dyno_value_get_string (value, NULL), DYNO_QUOTE_PYTHON);
+      dyno_codegen_append_value_string (w->out, value, DYNO_QUOTE_PYTHON);
       break;
     case DYNO_VALUE_B:
       append_bytes (w->out, value);
@@ -186,8 +185,7 @@ append_typed (PyWriter        *w,
             if (type == DYNO_VALUE_BS)
               append_bytes (w->out, child);
             else
-              dyno_codegen_append_quoted (w->out, dyno_value_get_string (child, NULL),
-                                          DYNO_QUOTE_PYTHON);
+              dyno_codegen_append_value_string (w->out, child, DYNO_QUOTE_PYTHON);
           }
         g_string_append_c (w->out, ']');
       }
@@ -219,8 +217,7 @@ append_item_block (PyWriter        *w,
   for (guint i = 0; i < n; i++)
     {
       dyno_codegen_append_indent (w->out, indent + 4);
-      dyno_codegen_append_quoted (w->out, dyno_value_get_member_name (map, i, NULL),
-                                  DYNO_QUOTE_PYTHON);
+      dyno_codegen_append_member_name (w->out, map, i, DYNO_QUOTE_PYTHON);
       g_string_append (w->out, ": ");
       append_value (w, dyno_value_get_child (map, i));
       g_string_append (w->out, ",\n");

@@ -10,9 +10,10 @@
 #include <string.h>
 
 static gboolean
-has_control_other_than_newline (const char *text)
+has_control_other_than_newline (const char *text,
+                                const char *end)
 {
-  for (const char *p = text; *p; p++)
+  for (const char *p = text; p < end; p++)
     {
       guchar c = (guchar) *p;
 
@@ -25,11 +26,12 @@ has_control_other_than_newline (const char *text)
 static void
 append_c_like (GString    *out,
                const char *text,
+               const char *end,
                gboolean    rust,
                gboolean    plain_dollar)
 {
   g_string_append_c (out, '"');
-  for (const char *p = text; *p; p++)
+  for (const char *p = text; p < end; p++)
     {
       guchar c = (guchar) *p;
 
@@ -74,16 +76,17 @@ append_c_like (GString    *out,
 
 static void
 append_python (GString    *out,
-               const char *text)
+               const char *text,
+               const char *end)
 {
   /* Double quotes as PEP 8 tools write them; single quotes when that saves escaping. */
   char quote = '"';
 
-  if (strchr (text, '"') != NULL && strchr (text, '\'') == NULL)
+  if (memchr (text, '"', end - text) != NULL && memchr (text, '\'', end - text) == NULL)
     quote = '\'';
 
   g_string_append_c (out, quote);
-  for (const char *p = text; *p; p++)
+  for (const char *p = text; p < end; p++)
     {
       guchar c = (guchar) *p;
 
@@ -111,10 +114,11 @@ append_python (GString    *out,
 static void
 append_double_quoted_script (GString    *out,
                              const char *text,
+                             const char *end,
                              gboolean    ruby)
 {
   g_string_append_c (out, '"');
-  for (const char *p = text; *p; p++)
+  for (const char *p = text; p < end; p++)
     {
       guchar c = (guchar) *p;
 
@@ -139,10 +143,11 @@ append_double_quoted_script (GString    *out,
 
 static void
 append_single_quoted_script (GString    *out,
-                             const char *text)
+                             const char *text,
+                             const char *end)
 {
   g_string_append_c (out, '\'');
-  for (const char *p = text; *p; p++)
+  for (const char *p = text; p < end; p++)
     {
       if (*p == '\'' || *p == '\\')
         g_string_append_c (out, '\\');
@@ -153,12 +158,14 @@ append_single_quoted_script (GString    *out,
 
 static void
 append_shell (GString    *out,
-              const char *text)
+              const char *text,
+              const char *end)
 {
   /* Inside single quotes nothing is special but the quote itself, which has to leave the
-   * quotes: 'it'\''s'. */
+   * quotes: 'it'\''s'.  (A NUL cannot be in a shell word at all; strings reach the shell
+   * inside JSON, where it is \u0000.) */
   g_string_append_c (out, '\'');
-  for (const char *p = text; *p; p++)
+  for (const char *p = text; p < end; p++)
     {
       if (*p == '\'')
         g_string_append (out, "'\\''");
@@ -169,6 +176,77 @@ append_shell (GString    *out,
 }
 
 void
+dyno_codegen_append_quoted_len (GString        *out,
+                                const char     *text,
+                                gsize           len,
+                                DynoQuoteStyle  style)
+{
+  const char *end;
+
+  g_return_if_fail (out != NULL);
+  g_return_if_fail (text != NULL || len == 0);
+
+  if (text == NULL)
+    text = "";
+  end = text + len;
+  switch (style)
+    {
+    case DYNO_QUOTE_C_LIKE:
+      append_c_like (out, text, end, FALSE, FALSE);
+      break;
+    case DYNO_QUOTE_RUST:
+      append_c_like (out, text, end, TRUE, TRUE);
+      break;
+    case DYNO_QUOTE_JS:
+      append_c_like (out, text, end, FALSE, TRUE);
+      break;
+    case DYNO_QUOTE_PYTHON:
+      append_python (out, text, end);
+      break;
+    case DYNO_QUOTE_RUBY_SINGLE:
+      if (has_control_other_than_newline (text, end))
+        append_double_quoted_script (out, text, end, TRUE);
+      else
+        append_single_quoted_script (out, text, end);
+      break;
+    case DYNO_QUOTE_PHP_SINGLE:
+      if (has_control_other_than_newline (text, end))
+        append_double_quoted_script (out, text, end, FALSE);
+      else
+        append_single_quoted_script (out, text, end);
+      break;
+    case DYNO_QUOTE_SHELL:
+      append_shell (out, text, end);
+      break;
+    default:
+      g_return_if_reached ();
+    }
+}
+
+void
+dyno_codegen_append_value_string (GString         *out,
+                                  const DynoValue *value,
+                                  DynoQuoteStyle   style)
+{
+  gsize len;
+  const char *text = dyno_value_get_string (value, &len);
+
+  dyno_codegen_append_quoted_len (out, text, len, style);
+}
+
+void
+dyno_codegen_append_member_name (GString         *out,
+                                 const DynoValue *map,
+                                 guint            i,
+                                 DynoQuoteStyle   style)
+{
+  gsize len;
+  const char *name = dyno_value_get_member_name (map, i, &len);
+
+  dyno_codegen_append_quoted_len (out, name, len, style);
+}
+
+void
 dyno_codegen_append_quoted (GString        *out,
                             const char     *text,
                             DynoQuoteStyle  style)
@@ -176,38 +254,7 @@ dyno_codegen_append_quoted (GString        *out,
   g_return_if_fail (out != NULL);
   g_return_if_fail (text != NULL);
 
-  switch (style)
-    {
-    case DYNO_QUOTE_C_LIKE:
-      append_c_like (out, text, FALSE, FALSE);
-      break;
-    case DYNO_QUOTE_RUST:
-      append_c_like (out, text, TRUE, TRUE);
-      break;
-    case DYNO_QUOTE_JS:
-      append_c_like (out, text, FALSE, TRUE);
-      break;
-    case DYNO_QUOTE_PYTHON:
-      append_python (out, text);
-      break;
-    case DYNO_QUOTE_RUBY_SINGLE:
-      if (has_control_other_than_newline (text))
-        append_double_quoted_script (out, text, TRUE);
-      else
-        append_single_quoted_script (out, text);
-      break;
-    case DYNO_QUOTE_PHP_SINGLE:
-      if (has_control_other_than_newline (text))
-        append_double_quoted_script (out, text, FALSE);
-      else
-        append_single_quoted_script (out, text);
-      break;
-    case DYNO_QUOTE_SHELL:
-      append_shell (out, text);
-      break;
-    default:
-      g_return_if_reached ();
-    }
+  dyno_codegen_append_quoted_len (out, text, strlen (text), style);
 }
 
 static const char *
