@@ -83,7 +83,10 @@ append_children (GString         *out,
         g_string_append (out, ", ");
       if (dyno_value_get_kind (value) == DYNO_VALUE_M)
         {
-          g_string_append (out, dyno_value_get_member_name (value, i, NULL));
+          gsize len;
+          const char *name = dyno_value_get_member_name (value, i, &len);
+
+          dyno_string_append_visible (out, name, len);
           g_string_append (out, ": ");
         }
       append_value (out, dyno_value_get_child (value, i), depth + 1);
@@ -101,9 +104,15 @@ append_value (GString         *out,
   switch (dyno_value_get_kind (value))
     {
     case DYNO_VALUE_S:
-      if (depth > 0)
-        g_string_append_c (out, '"');
-      g_string_append (out, dyno_value_get_string (value, NULL));
+      {
+        gsize len;
+        const char *text = dyno_value_get_string (value, &len);
+
+        if (depth > 0)
+          g_string_append_c (out, '"');
+        /* A NUL would end the cell's text there: it is shown as ␀. */
+        dyno_string_append_visible (out, text, len);
+      }
       if (depth > 0)
         g_string_append_c (out, '"');
       break;

@@ -35,7 +35,67 @@ typedef struct {
   GtkWidget     *expander;       /* M, L, SS, NS, BS */
   GtkWidget     *children_box;
   GtkWidget     *remove_button;
+  /* A string or name holding U+0000 is shown with ␀ in its entry; the exact bytes are held
+   * here and used as long as the entry still shows what it was given. */
+  GBytes        *held_value;
+  char          *held_value_shown;
+  GBytes        *held_name;
+  char          *held_name_shown;
 } Row;
+
+static void
+row_free (Row *row)
+{
+  g_clear_pointer (&row->held_value, g_bytes_unref);
+  g_free (row->held_value_shown);
+  g_clear_pointer (&row->held_name, g_bytes_unref);
+  g_free (row->held_name_shown);
+  g_free (row);
+}
+
+/* Puts @text (@len bytes) into @entry; a NUL is shown as ␀ and the bytes are held. */
+static void
+set_entry_exact (GtkWidget   *entry,
+                 const char  *text,
+                 gsize        len,
+                 GBytes     **held,
+                 char       **held_shown)
+{
+  gboolean had_nul;
+  g_autofree char *shown = dyno_string_dup_visible (text, len, &had_nul);
+
+  g_clear_pointer (held, g_bytes_unref);
+  g_clear_pointer (held_shown, g_free);
+  if (had_nul)
+    {
+      *held = g_bytes_new (text, len);
+      *held_shown = g_strdup (shown);
+      gtk_widget_set_tooltip_text (entry, _("U+0000 characters are shown as \u2400 and kept "
+                                            "as they are while the text is unchanged"));
+    }
+  gtk_editable_set_text (GTK_EDITABLE (entry), shown);
+}
+
+/* The entry's text, or the held bytes when the entry still shows them. */
+static const char *
+entry_exact_text (GtkWidget   *entry,
+                  GBytes      *held,
+                  const char  *held_shown,
+                  gssize      *len)
+{
+  const char *text = gtk_editable_get_text (GTK_EDITABLE (entry));
+
+  if (held != NULL && g_strcmp0 (text, held_shown) == 0)
+    {
+      gsize size;
+      const char *data = g_bytes_get_data (held, &size);
+
+      *len = size;
+      return data;
+    }
+  *len = -1;
+  return text;
+}
 
 struct _DynoItemForm
 {
@@ -292,7 +352,7 @@ add_row (DynoItemForm  *self,
   row->kind = kind;
   row->type = (DynoValueType) -1;
   row->widget = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
-  g_object_set_data_full (G_OBJECT (row->widget), "dyno-row", row, g_free);
+  g_object_set_data_full (G_OBJECT (row->widget), "dyno-row", row, (GDestroyNotify) row_free);
   row->line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   gtk_box_append (GTK_BOX (row->widget), row->line);
 
@@ -389,6 +449,13 @@ fill_row (Row             *row,
   switch (type)
     {
     case DYNO_VALUE_S:
+      {
+        gsize len;
+        const char *text = dyno_value_get_string (value, &len);
+
+        set_entry_exact (row->value_entry, text, len, &row->held_value, &row->held_value_shown);
+      }
+      break;
     case DYNO_VALUE_N:
     case DYNO_VALUE_B:
       {
@@ -410,8 +477,11 @@ fill_row (Row             *row,
           Row *member = add_row (row->form, row->children_box, ROW_MEMBER,
                                  dyno_value_get_kind (child));
 
-          gtk_editable_set_text (GTK_EDITABLE (member->name_entry),
-                                 dyno_value_get_member_name (value, i, NULL));
+          gsize len;
+          const char *name = dyno_value_get_member_name (value, i, &len);
+
+          set_entry_exact (member->name_entry, name, len, &member->held_name,
+                           &member->held_name_shown);
           fill_row (member, child);
         }
       break;
@@ -496,7 +566,13 @@ build_row (Row              *row,
   switch (row->type)
     {
     case DYNO_VALUE_S:
-      dyno_value_builder_add_string (builder, text, -1);
+      {
+        gssize len;
+        const char *exact = entry_exact_text (row->value_entry, row->held_value,
+                                              row->held_value_shown, &len);
+
+        dyno_value_builder_add_string (builder, exact, len);
+      }
       return TRUE;
 
     case DYNO_VALUE_N:
@@ -588,7 +664,13 @@ build_children (GtkWidget         *children_box,
                            _("Attribute “%s” appears twice; names must be unique."), path->str);
               return FALSE;
             }
-          dyno_value_builder_key (builder, name, -1);
+          {
+            gssize len;
+            const char *exact = entry_exact_text (row->name_entry, row->held_name,
+                                                  row->held_name_shown, &len);
+
+            dyno_value_builder_key (builder, exact, len);
+          }
         }
       else
         g_string_append_printf (path, "[%u]", index);
@@ -599,7 +681,13 @@ build_children (GtkWidget         *children_box,
           GError *local_error = NULL;
 
           if (row->type == DYNO_VALUE_S)
-            dyno_value_builder_add_string (builder, text, -1);
+            {
+              gssize len;
+              const char *exact = entry_exact_text (row->value_entry, row->held_value,
+                                                    row->held_value_shown, &len);
+
+              dyno_value_builder_add_string (builder, exact, len);
+            }
           else if (row->type == DYNO_VALUE_N)
             {
               if (!dyno_value_builder_add_number (builder, text, -1, &local_error))
@@ -692,7 +780,8 @@ dyno_item_form_set_item (DynoItemForm *self,
 
       for (guint i = 0; i < dyno_value_get_n_children (map); i++)
         {
-          const char *name = dyno_value_get_member_name (map, i, NULL);
+          gsize len;
+          const char *name = dyno_value_get_member_name (map, i, &len);
           const DynoValue *value = dyno_value_get_child (map, i);
           Row *row;
 
@@ -700,7 +789,7 @@ dyno_item_form_set_item (DynoItemForm *self,
               (sk != NULL && sk->name != NULL && g_str_equal (name, sk->name)))
             continue;
           row = add_row (self, self->rows_box, ROW_ATTRIBUTE, dyno_value_get_kind (value));
-          gtk_editable_set_text (GTK_EDITABLE (row->name_entry), name);
+          set_entry_exact (row->name_entry, name, len, &row->held_name, &row->held_name_shown);
           fill_row (row, value);
         }
     }

@@ -644,6 +644,21 @@ test_nul (void)
     g_assert_true (dyno_value_equal (dyno_item_get_map (again), map));
   }
 
+  /* Shown in the app as ␀ (display only). */
+  {
+    gboolean had_nul = FALSE;
+    g_autofree char *shown = dyno_string_dup_visible ("a\0b\0", 4, &had_nul);
+    g_autofree char *plain = dyno_string_dup_visible ("a\u2400", strlen ("a\u2400"), &had_nul);
+
+    g_assert_cmpstr (shown, ==, "a\u2400b\u2400");
+    g_assert_false (had_nul);
+    g_assert_cmpstr (plain, ==, "a\u2400");
+    g_free (g_steal_pointer (&shown));
+    shown = dyno_string_dup_visible ("\0", 1, &had_nul);
+    g_assert_true (had_nul);
+    g_assert_cmpstr (shown, ==, "\u2400");
+  }
+
   /* A NUL that is not the whole difference: "a" is not "a\u0000b". */
   {
     g_autoptr(DynoValue) a = dyno_value_from_ddb_json ("{\"S\":\"a\"}", -1, NULL);

@@ -412,6 +412,10 @@ static const TypeCase type_cases[] = {
   { "SS", "{\"SS\":[\"red\",\"green\",\"\"]}", NULL },
   { "NS", "{\"NS\":[\"1\",\"12345678901234567890123456789012345678\",\"-2.5\"]}", NULL },
   { "BS", "{\"BS\":[\"AQ==\",\"/w==\"]}", NULL },
+  /* U+0000 is shown as ␀ and kept: the form gives back the exact string. */
+  { "S-nul", "{\"S\":\"a\\u0000b\\u0000\"}", "a\u2400b\u2400" },
+  { "M-nul", "{\"M\":{\"k\\u0000\":{\"SS\":[\"\\u0000\",\"x\"]},\"\\u2400\":{\"S\":\"\\u2400\"}}}",
+    NULL },
 };
 
 static void

@@ -1190,3 +1190,41 @@ _dyno_value_builder_finish_item (DynoValueBuilder *builder)
 
   return item;
 }
+
+void
+dyno_string_append_visible (GString    *out,
+                            const char *text,
+                            gsize       len)
+{
+  const char *end, *nul;
+
+  g_return_if_fail (out != NULL);
+  g_return_if_fail (text != NULL || len == 0);
+
+  if (len == 0)
+    return;
+  end = text + len;
+  while ((nul = memchr (text, '\0', end - text)) != NULL)
+    {
+      g_string_append_len (out, text, nul - text);
+      g_string_append (out, DYNO_VISIBLE_NUL);
+      text = nul + 1;
+    }
+  g_string_append_len (out, text, end - text);
+}
+
+char *
+dyno_string_dup_visible (const char *text,
+                         gsize       len,
+                         gboolean   *had_nul)
+{
+  GString *out;
+
+  g_return_val_if_fail (text != NULL || len == 0, NULL);
+
+  if (had_nul != NULL)
+    *had_nul = len > 0 && memchr (text, '\0', len) != NULL;
+  out = g_string_sized_new (len + 1);
+  dyno_string_append_visible (out, text, len);
+  return g_string_free (out, FALSE);
+}

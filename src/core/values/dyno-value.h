@@ -97,6 +97,17 @@ typedef struct _DynoValueBuilder DynoValueBuilder;
  * first (checked against DynamoDB Local): dyno_value_builder_end() refuses deeper values. */
 #define DYNO_VALUE_MAX_DEPTH 32
 
+/* For display only: appends @len bytes of @text with each U+0000 shown as U+2400 (␀), which
+ * a text widget can show (a NUL would end the text there).  Never parse the result back. */
+#define DYNO_VISIBLE_NUL "\u2400"
+void dyno_string_append_visible (GString    *out,
+                                 const char *text,
+                                 gsize       len);
+/* The same as a new string; TRUE in *had_nul when @text held a NUL (may be NULL). */
+char *dyno_string_dup_visible   (const char *text,
+                                 gsize       len,
+                                 gboolean   *had_nul);
+
 DynoValueBuilder *dyno_value_builder_new        (void);
 void              dyno_value_builder_free       (DynoValueBuilder *builder);
 void              dyno_value_builder_begin      (DynoValueBuilder *builder,
