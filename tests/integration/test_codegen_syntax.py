@@ -43,7 +43,7 @@ import tempfile
 
 TARGETS = ["go-v2", "java-v2", "rust", "dotnet", "kotlin", "php", "ruby", "cpp"]
 
-TRICKY = "a\"b\\c $x ${y} #{z} #@w %s {0} \n\t\r end é ∑ 😀 \u2028 \u202e \x01 \x7f ??= '"
+TRICKY = "a\"b\\c \x00 $x ${y} #{z} #@w %s {0} \n\t\r end é ∑ 😀 \u2028 \u202e \x01 \x7f ??= '"
 
 ALL_TYPES = {
     "s": {"S": TRICKY},
