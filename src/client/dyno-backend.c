@@ -541,18 +541,34 @@ dyno_backend_call_json_finish (DynoBackend   *self,
 /* ---- BatchWriteItem ---------------------------------------------------------------------- */
 
 #define BATCH_SIZE 25
-/* Rounds in a row in which the server processed nothing before we give up. */
+/* Rounds in a row in which the server processed nothing (every request came back in
+ * UnprocessedItems, or the answer was not a BatchWriteItem output) before we give up. */
 #define BATCH_MAX_STALLED_ROUNDS 8
 #define BATCH_BASE_DELAY_MS 50
 #define BATCH_MAX_DELAY_MS 20000
 
 typedef struct {
+  guint     index;      /* in items, then delete_keys, as passed */
+  gboolean  is_delete;
+  DynoItem *item;       /* the item, or the key */
+} BatchRequest;
+
+static void
+batch_request_free (BatchRequest *request)
+{
+  dyno_item_unref (request->item);
+  g_free (request);
+}
+
+typedef struct {
   char              *table_name;
-  GQueue             pending;       /* char*: one WriteRequest as JSON, in order */
+  GQueue             pending;       /* BatchRequest*, in order */
+  GPtrArray         *sent;          /* BatchRequest*: the request in flight */
   guint              total;
   guint              done;
-  guint              in_flight;
   guint              stalled_rounds;
+  GError            *last_malformed; /* why the last round did not count */
+  GArray            *unwritten;     /* guint: set when the task failed */
   DynoBatchProgress  progress;
   gpointer           progress_data;
   guint              timeout_id;
@@ -563,12 +579,170 @@ static void
 batch_data_free (BatchData *data)
 {
   g_free (data->table_name);
-  g_queue_clear_full (&data->pending, g_free);
+  g_queue_clear_full (&data->pending, (GDestroyNotify) batch_request_free);
+  g_ptr_array_unref (data->sent);
+  g_clear_error (&data->last_malformed);
+  g_clear_pointer (&data->unwritten, g_array_unref);
   g_assert (data->timeout_id == 0);
   g_free (data);
 }
 
+static int
+compare_guint (gconstpointer a,
+               gconstpointer b)
+{
+  guint x = *(const guint *) a, y = *(const guint *) b;
+
+  return x < y ? -1 : x > y;
+}
+
+/* Fails the task with @error: what was in flight and what was still pending are the
+ * requests not known to be written. */
+static void
+batch_fail (GTask  *task,
+            GError *error)
+{
+  BatchData *data = g_task_get_task_data (task);
+
+  g_clear_pointer (&data->unwritten, g_array_unref);
+  data->unwritten = g_array_new (FALSE, FALSE, sizeof (guint));
+  for (guint i = 0; i < data->sent->len; i++)
+    g_array_append_val (data->unwritten,
+                        ((BatchRequest *) g_ptr_array_index (data->sent, i))->index);
+  for (GList *l = data->pending.head; l != NULL; l = l->next)
+    g_array_append_val (data->unwritten, ((BatchRequest *) l->data)->index);
+  g_array_sort (data->unwritten, compare_guint);
+  g_task_return_error (task, error);
+}
+
+/* The requests of data->sent that the response lists in UnprocessedItems (stolen from
+ * data->sent, in their order), or NULL with @error when the response is not the output of
+ * the BatchWriteItem we sent: not an object, another table, a request we did not send. */
+static GPtrArray *
+batch_take_unprocessed (BatchData  *data,
+                        JsonNode   *root,
+                        GError    **error)
+{
+  g_autoptr(GPtrArray) unprocessed = g_ptr_array_new ();
+  g_autofree gboolean *matched = NULL;
+  JsonNode *member;
+  JsonObject *tables;
+  g_autoptr(GList) names = NULL;
+
+  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+    {
+      g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_JSON,
+                           _("The BatchWriteItem response is not a JSON object."));
+      return NULL;
+    }
+
+  matched = g_new0 (gboolean, data->sent->len);
+  member = json_object_get_member (json_node_get_object (root), "UnprocessedItems");
+  if (member == NULL || JSON_NODE_HOLDS_NULL (member))
+    goto done;
+  if (!JSON_NODE_HOLDS_OBJECT (member))
+    {
+      g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_JSON,
+                           _("The BatchWriteItem response has UnprocessedItems that are not "
+                             "an object."));
+      return NULL;
+    }
+
+  tables = json_node_get_object (member);
+  names = json_object_get_members (tables);
+  for (GList *l = names; l != NULL; l = l->next)
+    {
+      JsonNode *list = json_object_get_member (tables, l->data);
+      JsonArray *array;
+
+      if (!JSON_NODE_HOLDS_ARRAY (list)
+          || (strcmp (l->data, data->table_name) != 0
+              && json_array_get_length (json_node_get_array (list)) > 0))
+        {
+          g_set_error (error, DYNO_ERROR, DYNO_ERROR_JSON,
+                       _("The BatchWriteItem response lists unprocessed items of “%s”, "
+                         "which was not written to."), (const char *) l->data);
+          return NULL;
+        }
+      array = json_node_get_array (list);
+      for (guint i = 0; i < json_array_get_length (array); i++)
+        {
+          JsonNode *element = json_array_get_element (array, i);
+          JsonObject *object, *inner;
+          g_autoptr(DynoItem) item = NULL;
+          gboolean is_delete;
+          JsonNode *value = NULL;
+          guint j;
+
+          if (!JSON_NODE_HOLDS_OBJECT (element))
+            goto unknown;
+          object = json_node_get_object (element);
+          is_delete = json_object_has_member (object, "DeleteRequest");
+          inner = json_object_get_object_member (object, is_delete ? "DeleteRequest"
+                                                                   : "PutRequest");
+          if (inner != NULL)
+            value = json_object_get_member (inner, is_delete ? "Key" : "Item");
+          if (value == NULL || (item = dyno_item_from_json_node (value, NULL)) == NULL)
+            goto unknown;
+          for (j = 0; j < data->sent->len; j++)
+            {
+              BatchRequest *request = g_ptr_array_index (data->sent, j);
+
+              if (!matched[j] && request->is_delete == is_delete
+                  && dyno_item_equal (request->item, item))
+                break;
+            }
+          if (j == data->sent->len)
+            goto unknown;
+          matched[j] = TRUE;
+        }
+    }
+
+done:
+  {
+    g_autoptr(GPtrArray) kept = g_ptr_array_new_with_free_func ((GDestroyNotify)
+                                                                batch_request_free);
+
+    /* Steal in order: the unprocessed out, the rest freed with data->sent. */
+    for (guint j = 0; j < data->sent->len; j++)
+      {
+        gpointer request = g_ptr_array_index (data->sent, j);
+
+        g_ptr_array_add (matched[j] ? unprocessed : kept, request);
+      }
+    g_ptr_array_set_free_func (data->sent, NULL);
+    g_ptr_array_set_size (data->sent, 0);
+    g_ptr_array_set_free_func (data->sent, (GDestroyNotify) batch_request_free);
+  }
+  return g_steal_pointer (&unprocessed);
+
+unknown:
+  g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_JSON,
+                       _("The BatchWriteItem response lists an unprocessed request that was "
+                         "not sent."));
+  return NULL;
+}
+
 static void batch_send (GTask *task);
+
+/* DYNO_BATCH_BACKOFF_MS (tests shorten the wait; 0 is allowed) overrides the base delay. */
+static guint
+batch_base_delay_ms (void)
+{
+  static gsize once = 0;
+  static guint base = BATCH_BASE_DELAY_MS;
+
+  if (g_once_init_enter (&once))
+    {
+      const char *text = g_getenv ("DYNO_BATCH_BACKOFF_MS");
+      guint64 value;
+
+      if (text != NULL && g_ascii_string_to_unsigned (text, 10, 0, 60000, &value, NULL))
+        base = (guint) value;
+      g_once_init_leave (&once, 1);
+    }
+  return base;
+}
 
 static void
 batch_called_cb (GObject      *source,
@@ -580,62 +754,70 @@ batch_called_cb (GObject      *source,
   g_autoptr(GError) error = NULL;
   g_autoptr(GBytes) body = NULL;
   g_autoptr(JsonNode) root = NULL;
-  JsonNode *unprocessed;
-  guint n_unprocessed = 0;
+  g_autoptr(GPtrArray) unprocessed = NULL;
+  guint n_sent = data->sent->len;
 
   body = dyno_backend_call_finish (DYNO_BACKEND (source), result, &error);
-  if (body != NULL)
-    root = bytes_to_node (body, "BatchWriteItem", &error);
-  if (root == NULL)
+  if (body == NULL)
     {
-      g_task_return_error (task, g_steal_pointer (&error));
+      /* Cancelled, or failed beyond the backend's own retries. */
+      batch_fail (task, g_steal_pointer (&error));
       return;
     }
 
-  unprocessed = json_object_get_member (json_node_get_object (root), "UnprocessedItems");
-  if (unprocessed != NULL && JSON_NODE_HOLDS_OBJECT (unprocessed))
+  root = bytes_to_node (body, "BatchWriteItem", &error);
+  if (root != NULL)
+    unprocessed = batch_take_unprocessed (data, root, &error);
+
+  if (unprocessed == NULL)
     {
-      JsonNode *list = json_object_get_member (json_node_get_object (unprocessed),
-                                               data->table_name);
-
-      if (list != NULL && JSON_NODE_HOLDS_ARRAY (list))
-        {
-          JsonArray *array = json_node_get_array (list);
-
-          /* Put them back at the front, keeping their order. */
-          for (guint i = json_array_get_length (array); i > 0; i--)
-            {
-              g_queue_push_head (&data->pending,
-                                 dyno_json_node_to_string (json_array_get_element (array, i - 1),
-                                                           FALSE));
-              n_unprocessed++;
-            }
-        }
+      /* Not an answer to what was sent: nothing is known to be written.  Puts and deletes
+       * are idempotent, so all of it goes again, and the round counts as stalled. */
+      for (guint i = data->sent->len; i > 0; i--)
+        g_queue_push_head (&data->pending, g_ptr_array_steal_index (data->sent, i - 1));
+      g_clear_error (&data->last_malformed);
+      data->last_malformed = g_steal_pointer (&error);
+      data->stalled_rounds++;
     }
-
-  n_unprocessed = MIN (n_unprocessed, data->in_flight);
-  data->done += data->in_flight - n_unprocessed;
-  data->stalled_rounds = n_unprocessed == data->in_flight && n_unprocessed > 0
-                         ? data->stalled_rounds + 1 : 0;
-  data->in_flight = 0;
+  else
+    {
+      /* Put the unprocessed back at the front, keeping their order. */
+      for (guint i = unprocessed->len; i > 0; i--)
+        g_queue_push_head (&data->pending, g_ptr_array_index (unprocessed, i - 1));
+      data->done += n_sent - unprocessed->len;
+      data->stalled_rounds = unprocessed->len == n_sent ? data->stalled_rounds + 1 : 0;
+      g_clear_error (&data->last_malformed);
+    }
 
   if (data->progress != NULL)
     data->progress (data->done, data->total, data->progress_data);
 
   if (data->stalled_rounds >= BATCH_MAX_STALLED_ROUNDS)
     {
-      g_task_return_new_error (task, DYNO_ERROR, DYNO_ERROR_THROTTLED,
-                               /* Translators: the unprocessed items, all items, then the number
-                                * of attempts. */
-                               _("BatchWriteItem: %u of %u items were still unprocessed after "
-                                 "%u attempts in a row; the table is probably throttled."),
-                               g_queue_get_length (&data->pending), data->total,
-                               data->stalled_rounds);
+      if (data->last_malformed != NULL)
+        batch_fail (task, g_error_new (DYNO_ERROR, DYNO_ERROR_NETWORK,
+                                       /* Translators: the reason, then the counts. */
+                                       _("%s %u of %u items were not written after %u "
+                                         "attempts in a row."),
+                                       data->last_malformed->message,
+                                       g_queue_get_length (&data->pending), data->total,
+                                       data->stalled_rounds));
+      else
+        batch_fail (task, g_error_new (DYNO_ERROR, DYNO_ERROR_THROTTLED,
+                                       /* Translators: the unprocessed items, all items, then
+                                        * the number of attempts. */
+                                       _("BatchWriteItem: %u of %u items were still "
+                                         "unprocessed after %u attempts in a row; the table "
+                                         "is probably throttled."),
+                                       g_queue_get_length (&data->pending), data->total,
+                                       data->stalled_rounds));
       return;
     }
 
   batch_send (g_steal_pointer (&task));
 }
+
+static void batch_send_now (GTask *task);
 
 static gboolean
 batch_delay_done_cb (gpointer user_data)
@@ -646,7 +828,8 @@ batch_delay_done_cb (gpointer user_data)
   data->timeout_id = 0;
   g_cancellable_disconnect (g_task_get_cancellable (task), data->cancelled_id);
   data->cancelled_id = 0;
-  batch_send (task);
+  /* Send now: batch_send() would wait again, for ever, while the round is stalled. */
+  batch_send_now (task);
 
   return G_SOURCE_REMOVE;
 }
@@ -658,8 +841,10 @@ batch_send_now (GTask *task)
   g_autoptr(GBytes) body = NULL;
   GString *json;
 
-  if (g_task_return_error_if_cancelled (task))
+  if (g_cancellable_is_cancelled (g_task_get_cancellable (task)))
     {
+      batch_fail (task, g_error_new_literal (G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                                             _("Operation was cancelled")));
       g_object_unref (task);
       return;
     }
@@ -674,14 +859,19 @@ batch_send_now (GTask *task)
   json = g_string_new ("{\"RequestItems\":{");
   dyno_json_write_string (json, data->table_name, -1);
   g_string_append (json, ":[");
-  while (data->in_flight < BATCH_SIZE && !g_queue_is_empty (&data->pending))
+  while (data->sent->len < BATCH_SIZE && !g_queue_is_empty (&data->pending))
     {
-      g_autofree char *request = g_queue_pop_head (&data->pending);
+      BatchRequest *request = g_queue_pop_head (&data->pending);
 
-      if (data->in_flight > 0)
+      if (data->sent->len > 0)
         g_string_append_c (json, ',');
-      g_string_append (json, request);
-      data->in_flight++;
+      if (request->is_delete)
+        g_string_append (json, "{\"DeleteRequest\":{\"Key\":");
+      else
+        g_string_append (json, "{\"PutRequest\":{\"Item\":");
+      dyno_map_write_ddb_item (dyno_item_get_map (request->item), json);
+      g_string_append (json, "}}");
+      g_ptr_array_add (data->sent, request);
     }
   g_string_append (json, "]}}");
   body = g_string_free_to_bytes (json);
@@ -731,7 +921,7 @@ batch_send (GTask *task)
   if (data->stalled_rounds > 0)
     {
       guint ceiling = MIN (BATCH_MAX_DELAY_MS,
-                           BATCH_BASE_DELAY_MS << MIN (data->stalled_rounds - 1, 16u));
+                           batch_base_delay_ms () << MIN (data->stalled_rounds - 1, 16u));
       guint delay = (guint) (g_random_double () * ceiling);
       GCancellable *cancellable = g_task_get_cancellable (task);
       GSource *source = g_timeout_source_new (delay);
@@ -749,18 +939,16 @@ batch_send (GTask *task)
 }
 
 static void
-append_write_request (BatchData  *data,
-                      const char *kind,
-                      const char *member,
-                      DynoItem   *item)
+append_write_request (BatchData *data,
+                      gboolean   is_delete,
+                      DynoItem  *item)
 {
-  GString *json = g_string_new (NULL);
+  BatchRequest *request = g_new0 (BatchRequest, 1);
 
-  g_string_append_printf (json, "{\"%s\":{\"%s\":", kind, member);
-  dyno_map_write_ddb_item (dyno_item_get_map (item), json);
-  g_string_append (json, "}}");
-  g_queue_push_tail (&data->pending, g_string_free (json, FALSE));
-  data->total++;
+  request->index = data->total++;
+  request->is_delete = is_delete;
+  request->item = dyno_item_ref (item);
+  g_queue_push_tail (&data->pending, request);
 }
 
 void
@@ -785,16 +973,48 @@ dyno_backend_batch_write_async (DynoBackend         *self,
   data = g_new0 (BatchData, 1);
   data->table_name = g_strdup (table_name);
   g_queue_init (&data->pending);
+  data->sent = g_ptr_array_new_with_free_func ((GDestroyNotify) batch_request_free);
   data->progress = progress;
   data->progress_data = progress_data;
   g_task_set_task_data (task, data, (GDestroyNotify) batch_data_free);
 
   for (guint i = 0; items != NULL && i < items->len; i++)
-    append_write_request (data, "PutRequest", "Item", g_ptr_array_index (items, i));
+    append_write_request (data, FALSE, g_ptr_array_index (items, i));
   for (guint i = 0; delete_keys != NULL && i < delete_keys->len; i++)
-    append_write_request (data, "DeleteRequest", "Key", g_ptr_array_index (delete_keys, i));
+    append_write_request (data, TRUE, g_ptr_array_index (delete_keys, i));
 
   batch_send (task);
+}
+
+gboolean
+dyno_backend_batch_write_finish_full (DynoBackend   *self,
+                                      GAsyncResult  *result,
+                                      guint         *n_written,
+                                      GArray       **unwritten,
+                                      GError       **error)
+{
+  g_autoptr(GError) local_error = NULL;
+  BatchData *data;
+
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+
+  data = g_task_get_task_data (G_TASK (result));
+  g_task_propagate_int (G_TASK (result), &local_error);
+  if (n_written != NULL)
+    *n_written = data->done;
+  if (unwritten != NULL)
+    {
+      *unwritten = g_array_new (FALSE, FALSE, sizeof (guint));
+      if (local_error != NULL && data->unwritten != NULL)
+        g_array_append_vals (*unwritten, data->unwritten->data, data->unwritten->len);
+    }
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return FALSE;
+    }
+
+  return TRUE;
 }
 
 gboolean
@@ -803,20 +1023,12 @@ dyno_backend_batch_write_finish (DynoBackend   *self,
                                  guint         *n_written,
                                  GError       **error)
 {
-  g_autoptr(GError) local_error = NULL;
-  gssize n;
+  guint n = 0;
 
-  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
-
-  n = g_task_propagate_int (G_TASK (result), &local_error);
-  if (local_error != NULL)
-    {
-      g_propagate_error (error, g_steal_pointer (&local_error));
-      return FALSE;
-    }
-
+  if (!dyno_backend_batch_write_finish_full (self, result, &n, NULL, error))
+    return FALSE;
   if (n_written != NULL)
-    *n_written = (guint) n;
+    *n_written = n;
 
   return TRUE;
 }

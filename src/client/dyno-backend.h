@@ -114,10 +114,26 @@ void        dyno_backend_batch_write_async   (DynoBackend         *self,
                                               GCancellable        *cancellable,
                                               GAsyncReadyCallback  callback,
                                               gpointer             user_data);
-/* Returns the number of items written (or deleted). */
+/* Returns the number of items written (or deleted).
+ *
+ * A batch whose requests all come back in UnprocessedItems (or whose answer is not a
+ * BatchWriteItem output for them) is sent again after a capped, jittered exponential delay;
+ * after 8 such rounds in a row the write gives up (DYNO_ERROR_THROTTLED, or the reason the
+ * answers were unusable).  A request failing beyond the backend's retries, or Cancel, stops it
+ * too. */
 gboolean    dyno_backend_batch_write_finish  (DynoBackend         *self,
                                               GAsyncResult        *result,
                                               guint               *n_written,
                                               GError             **error);
+/* The same; @n_written is also set on failure (the requests the server acknowledged), and
+ * @unwritten (may be NULL) gets the indexes of the requests not known to be written, sorted:
+ * 0 … items->len - 1 for @items, then items->len + i for delete_keys[i].  Empty on success.
+ * Those that were in flight when it stopped may or may not have been applied; writing them
+ * again is safe (puts and deletes are idempotent). */
+gboolean    dyno_backend_batch_write_finish_full (DynoBackend     *self,
+                                                  GAsyncResult    *result,
+                                                  guint           *n_written,
+                                                  GArray         **unwritten,
+                                                  GError         **error);
 
 G_END_DECLS

@@ -13,6 +13,7 @@
 #include "dyno-endpoints.h"
 #include "dyno-error.h"
 #include "dyno-http-error.h"
+#include "dyno-json.h"
 #include "dyno-sigv4.h"
 
 #define TARGET_PREFIX "DynamoDB_20120810."
@@ -372,6 +373,31 @@ sent_cb (GObject      *source,
           return;
         }
     }
+
+  /* Every DynamoDB output is one JSON object: a 200 that is anything else (cut short by a
+   * proxy, garbled) says nothing about what was done, and is retried like a 5xx. */
+  {
+    g_autoptr(GError) json_error = NULL;
+    gsize len;
+    const char *text = g_bytes_get_data (body, &len);
+    gsize i = 0;
+
+    while (text != NULL && i < len && g_ascii_isspace (text[i]))
+      i++;
+    if (text == NULL || i == len || text[i] != '{')
+      json_error = g_error_new_literal (DYNO_ERROR, DYNO_ERROR_JSON,
+                                        len == 0 ? _("the body is empty")
+                                                 : _("it does not start with {"));
+    else
+      dyno_json_validate (text, len, &json_error);
+    if (json_error != NULL)
+      {
+        attempt_failed (task, dyno_http_error_new_malformed (data->operation, status,
+                                                             json_error->message,
+                                                             request_id));
+        return;
+      }
+  }
 
   dyno_retry_policy_release (self->policy, data->retry_cost);
   g_task_return_pointer (task, g_steal_pointer (&body), (GDestroyNotify) g_bytes_unref);

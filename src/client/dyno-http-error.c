@@ -46,6 +46,7 @@ service_error_copy (const GError *src_error,
   dest->cause_domain = src->cause_domain;
   dest->cause_code = src->cause_code;
   dest->crc32_mismatch = src->crc32_mismatch;
+  dest->malformed = src->malformed;
 }
 
 static void
@@ -303,6 +304,31 @@ dyno_http_error_new_crc32 (guint32     expected,
   if (info != NULL)
     {
       info->crc32_mismatch = TRUE;
+      info->request_id = g_strdup (request_id);
+    }
+
+  return error;
+}
+
+GError *
+dyno_http_error_new_malformed (const char *operation,
+                               guint       http_status,
+                               const char *detail,
+                               const char *request_id)
+{
+  DynoServiceError *info;
+  GError *error;
+
+  error = g_error_new (DYNO_ERROR, DYNO_ERROR_NETWORK,
+                       /* Translators: the operation (such as BatchWriteItem), then what is
+                        * wrong with the body. */
+                       _("The %s response was damaged in transit: it is not a JSON object (%s)."),
+                       operation, detail);
+  info = writable_info (error);
+  if (info != NULL)
+    {
+      info->malformed = TRUE;
+      info->http_status = http_status;
       info->request_id = g_strdup (request_id);
     }
 

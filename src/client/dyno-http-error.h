@@ -32,6 +32,8 @@ typedef struct {
   int      cause_code;
   /* x-amz-crc32 did not match the body (a network error, retried like botocore does). */
   gboolean crc32_mismatch;
+  /* A 2xx whose body is not a JSON object (cut short, garbled): retried like a 5xx. */
+  gboolean malformed;
 } DynoServiceError;
 
 /* The service details of @error, or NULL when @error is not a DYNO_ERROR from the client
@@ -64,5 +66,12 @@ GError        *dyno_http_error_new_network (const GError *cause,
 GError        *dyno_http_error_new_crc32   (guint32     expected,
                                             guint32     actual,
                                             const char *request_id);
+
+/* A 2xx response whose body is not one JSON object (DYNO_ERROR_NETWORK, malformed set): the
+ * operation's outcome is unknown, so it is retried as a transient failure. */
+GError        *dyno_http_error_new_malformed (const char *operation,
+                                              guint       http_status,
+                                              const char *detail,
+                                              const char *request_id);
 
 G_END_DECLS

@@ -437,29 +437,61 @@ import_abort_waiting (DynoImportJob *self)
     }
 }
 
-/* Which items of the chunk came back in UnprocessedItems: a new chunk of them (NULL when
- * none), in their original order. */
 static Chunk *
+chunk_copy (Chunk *chunk)
+{
+  Chunk *copy = chunk_new ();
+
+  for (guint i = 0; i < chunk->items->len; i++)
+    chunk_add (copy, dyno_item_ref (g_ptr_array_index (chunk->items, i)),
+               g_array_index (chunk->rows, guint64, i), g_array_index (chunk->lines, guint64, i),
+               g_strdup (g_ptr_array_index (chunk->keys, i)));
+  return copy;
+}
+
+/* Which items of the chunk came back in UnprocessedItems: a new chunk of them (*@again NULL
+ * when none), in their original order.  FALSE when @root is not the output of the
+ * BatchWriteItem that was sent (not an object, unprocessed items of another table or that
+ * were not sent): then nothing is known to be written. */
+static gboolean
 import_take_unprocessed (DynoImportJob *self,
                          Chunk         *chunk,
-                         JsonNode      *root)
+                         JsonNode      *root,
+                         Chunk        **again_out)
 {
   JsonObject *object;
   JsonNode *unprocessed, *list;
   JsonArray *array;
   g_autoptr(GHashTable) pending = NULL;
+  g_autoptr(GList) names = NULL;
   Chunk *again = NULL;
+  guint n_listed = 0, n_found = 0;
 
+  *again_out = NULL;
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    return NULL;
+    return FALSE;
   object = json_node_get_object (root);
   unprocessed = json_object_get_member (object, "UnprocessedItems");
-  if (unprocessed == NULL || !JSON_NODE_HOLDS_OBJECT (unprocessed))
-    return NULL;
+  if (unprocessed == NULL || JSON_NODE_HOLDS_NULL (unprocessed))
+    return TRUE;
+  if (!JSON_NODE_HOLDS_OBJECT (unprocessed))
+    return FALSE;
+  names = json_object_get_members (json_node_get_object (unprocessed));
+  for (GList *l = names; l != NULL; l = l->next)
+    {
+      JsonNode *other = json_object_get_member (json_node_get_object (unprocessed), l->data);
+
+      if (strcmp (l->data, dyno_table_info_get_name (self->table)) != 0
+          && (!JSON_NODE_HOLDS_ARRAY (other)
+              || json_array_get_length (json_node_get_array (other)) > 0))
+        return FALSE;
+    }
   list = json_object_get_member (json_node_get_object (unprocessed),
                                  dyno_table_info_get_name (self->table));
-  if (list == NULL || !JSON_NODE_HOLDS_ARRAY (list))
-    return NULL;
+  if (list == NULL)
+    return TRUE;
+  if (!JSON_NODE_HOLDS_ARRAY (list))
+    return FALSE;
 
   array = json_node_get_array (list);
   pending = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
@@ -476,11 +508,12 @@ import_take_unprocessed (DynoImportJob *self,
                                             "PutRequest")) == NULL
           || !JSON_NODE_HOLDS_OBJECT (put)
           || (item_node = json_object_get_member (json_node_get_object (put), "Item")) == NULL
-          || (item = dyno_item_from_json_node (item_node, NULL)) == NULL)
-        continue;
-      key = dyno_import_key_string (self->table, item);
-      if (key != NULL)
-        g_hash_table_add (pending, key);
+          || (item = dyno_item_from_json_node (item_node, NULL)) == NULL
+          || (key = dyno_import_key_string (self->table, item)) == NULL)
+        return FALSE;
+      if (!g_hash_table_add (pending, key))
+        return FALSE;   /* the same request twice */
+      n_listed++;
     }
 
   for (guint i = 0; i < chunk->items->len; i++)
@@ -489,13 +522,21 @@ import_take_unprocessed (DynoImportJob *self,
 
       if (!g_hash_table_contains (pending, key))
         continue;
+      n_found++;
       if (again == NULL)
         again = chunk_new ();
       chunk_add (again, dyno_item_ref (g_ptr_array_index (chunk->items, i)),
                  g_array_index (chunk->rows, guint64, i),
                  g_array_index (chunk->lines, guint64, i), g_strdup (key));
     }
-  return again;
+  if (n_found != n_listed)
+    {
+      /* It names a request that was not sent. */
+      chunk_free (again);
+      return FALSE;
+    }
+  *again_out = again;
+  return TRUE;
 }
 
 static void
@@ -521,8 +562,16 @@ import_batch_cb (GObject      *source,
 
   if (error == NULL)
     {
-      Chunk *again = import_take_unprocessed (self, chunk, root);
-      guint n_again = again != NULL ? again->items->len : 0;
+      Chunk *again = NULL;
+      gboolean understood = import_take_unprocessed (self, chunk, root, &again);
+      guint n_again;
+
+      /* An answer that is not this BatchWriteItem's output (cut short, garbled) says nothing
+       * about what was written: the whole chunk goes again (puts are idempotent), as after a
+       * 5xx, and the round counts as one in which nothing was processed. */
+      if (!understood)
+        again = chunk_copy (chunk);
+      n_again = again != NULL ? again->items->len : 0;
 
       self->n_written += chunk->items->len - n_again;
       /* Release the keys of what was written; the unprocessed ones stay in flight. */
@@ -544,10 +593,16 @@ import_batch_cb (GObject      *source,
               g_autofree char *reason = NULL;
 
               g_clear_error (&self->fatal);
-              self->fatal = g_error_new (DYNO_ERROR, DYNO_ERROR_THROTTLED,
-                                         _("BatchWriteItem: %u items were still unprocessed "
-                                           "after %u attempts in a row; the table is probably "
-                                           "throttled."), n_again, again->stalled);
+              if (understood)
+                self->fatal = g_error_new (DYNO_ERROR, DYNO_ERROR_THROTTLED,
+                                           _("BatchWriteItem: %u items were still unprocessed "
+                                             "after %u attempts in a row; the table is "
+                                             "probably throttled."), n_again, again->stalled);
+              else
+                self->fatal = g_error_new (DYNO_ERROR, DYNO_ERROR_NETWORK,
+                                           _("The BatchWriteItem response was not valid %u "
+                                             "times in a row; %u items were not written."),
+                                           again->stalled, n_again);
               reason = g_strdup_printf (_("Not written: %s"), self->fatal->message);
               import_report_chunk (self, again, DYNO_TRANSFER_ROW_FAILED, reason);
               import_release_keys (self, again);

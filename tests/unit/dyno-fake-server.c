@@ -374,6 +374,14 @@ handler (SoupServer        *soup_server,
                            "\r\n"
                            "{\"Items\":[{\"pk\":{\"S\":\"p\"},\"sk\":{\"N\":\"0\"}}");
       return;
+    case FAKE_FAULT_GARBLED:
+      write_raw_and_close (message,
+                           "HTTP/1.1 200 OK\r\n"
+                           "Content-Type: application/x-amz-json-1.0\r\n"
+                           "Content-Length: 15\r\n"
+                           "\r\n"
+                           "{\"Items\":[{\"pk\"");
+      return;
     case FAKE_FAULT_NONE:
     case FAKE_FAULT_BAD_CRC:
     case FAKE_FAULT_SLOW:

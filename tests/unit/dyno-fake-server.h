@@ -21,6 +21,7 @@ typedef enum {
   FAKE_FAULT_NOT_FOUND,   /* 400 ResourceNotFoundException */
   FAKE_FAULT_EXPIRED,     /* 400 ExpiredTokenException (unprefixed __type) */
   FAKE_FAULT_UNRECOGNIZED,/* 400 UnrecognizedClientException */
+  FAKE_FAULT_GARBLED,     /* 200, a whole response whose body is JSON cut short */
   FAKE_N_FAULTS
 } FakeFault;
 

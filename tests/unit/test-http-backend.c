@@ -280,7 +280,7 @@ test_retry_then_success (Fixture       *f,
 {
   static const FakeFault faults[] = {
     FAKE_FAULT_THROTTLE, FAKE_FAULT_500, FAKE_FAULT_503, FAKE_FAULT_DROP, FAKE_FAULT_TRUNCATE,
-    FAKE_FAULT_BAD_CRC,
+    FAKE_FAULT_BAD_CRC, FAKE_FAULT_GARBLED,
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (faults); i++)
@@ -318,6 +318,29 @@ test_retry_exhausted (Fixture       *f,
   g_assert_error (error, DYNO_ERROR, DYNO_ERROR_THROTTLED);
   g_assert_cmpuint (fake_server_get_n_requests (f->server), ==, 4);
   g_assert_cmpuint (dyno_http_backend_get_n_attempts (f->backend), ==, 4);
+}
+
+/* A 200 whose body is not JSON is not an answer: retried, and reported if it persists. */
+static void
+test_garbled_exhausted (Fixture       *f,
+                        gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GBytes) response = NULL;
+  const DynoServiceError *info;
+
+  for (guint i = 0; i < 10; i++)
+    fake_server_push_fault (f->server, FAKE_FAULT_GARBLED);
+
+  response = call_sync (f, "Query", "{\"TableName\":\"T\"}", &error);
+  g_assert_null (response);
+  g_assert_error (error, DYNO_ERROR, DYNO_ERROR_NETWORK);
+  info = dyno_error_get_service_info (error);
+  g_assert_nonnull (info);
+  g_assert_true (info->malformed);
+  g_assert_cmpuint (info->http_status, ==, 200);
+  g_assert_nonnull (strstr (error->message, "Query"));
+  g_assert_cmpuint (fake_server_get_n_requests (f->server), ==, 4);
 }
 
 static void
@@ -778,6 +801,7 @@ main (int    argc,
   g_test_add_func ("/http-error/new", test_error_new);
   ADD ("/http-backend/retry/then-success", test_retry_then_success);
   ADD ("/http-backend/retry/exhausted", test_retry_exhausted);
+  ADD ("/http-backend/retry/garbled-exhausted", test_garbled_exhausted);
   ADD ("/http-backend/retry/max-attempts-env", test_max_attempts_env);
   g_test_add_func ("/http-backend/retry/connection-refused", test_connection_refused);
   ADD ("/http-backend/cancel/in-flight", test_cancel_in_flight);

@@ -425,6 +425,259 @@ test_import_missing_file (void)
   g_assert_nonnull (strstr (run.error->message, "x.jsonl"));
 }
 
+static void
+test_import_garbled_retried (void)
+{
+  g_autoptr(TestFakeDdb) fake = fake_new ();
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(DynoImportJob) job = NULL;
+  g_auto(Run) run = { 0, };
+
+  for (guint i = 1; i <= 60; i++)
+    {
+      g_autofree char *line = good_line (i);
+      g_string_append (text, line);
+    }
+  /* two answers cut short: those batches wrote nothing and are sent again */
+  fake->n_garbled_calls = 2;
+
+  job = run_import (fake, text->str, DYNO_IMPORT_DDB_JSONL, NULL, NULL, &run);
+  g_assert_no_error (run.error);
+  g_assert_cmpuint (dyno_import_job_get_n_written (job), ==, 60);
+  g_assert_cmpuint (test_fake_ddb_count (fake, "t"), ==, 60);
+  g_assert_cmpuint (fake->n_batch_calls, ==, 3 + 2);
+}
+
+static void
+test_import_garbled_persistent (void)
+{
+  g_autoptr(TestFakeDdb) fake = fake_new ();
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(DynoImportJob) job = NULL;
+  g_autofree char *summary = NULL;
+  g_auto(Run) run = { 0, };
+
+  for (guint i = 1; i <= 60; i++)
+    {
+      g_autofree char *line = good_line (i);
+      g_string_append (text, line);
+    }
+  fake->n_garbled_calls = G_MAXUINT;
+
+  job = run_import (fake, text->str, DYNO_IMPORT_DDB_JSONL, NULL, NULL, &run);
+  g_assert_nonnull (run.error);
+  /* nothing is counted as written that the server did not confirm */
+  g_assert_cmpuint (dyno_import_job_get_n_written (job), ==, 0);
+  g_assert_cmpuint (test_fake_ddb_count (fake, "t"), ==, 0);
+  g_assert_cmpuint (dyno_import_job_get_n_failed (job), >, 0);
+  g_assert_cmpuint (dyno_import_job_get_n_failed (job) + dyno_import_job_get_n_not_written (job),
+                    ==, dyno_import_job_get_n_read (job));
+  summary = dyno_import_job_dup_summary (job);
+  g_assert_null (strstr (summary, "60 items written"));
+}
+
+static void
+test_import_foreign_unprocessed (void)
+{
+  g_autoptr(TestFakeDdb) fake = fake_new ();
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(DynoImportJob) job = NULL;
+  g_auto(Run) run = { 0, };
+
+  for (guint i = 1; i <= 30; i++)
+    {
+      g_autofree char *line = good_line (i);
+      g_string_append (text, line);
+    }
+  /* an answer naming a request that was not sent is not believed */
+  fake->n_foreign_calls = 1;
+
+  job = run_import (fake, text->str, DYNO_IMPORT_DDB_JSONL, NULL, NULL, &run);
+  g_assert_no_error (run.error);
+  g_assert_cmpuint (dyno_import_job_get_n_written (job), ==, 30);
+  g_assert_cmpuint (test_fake_ddb_count (fake, "t"), ==, 30);
+}
+
+/* ---- dyno_backend_batch_write ------------------------------------------------------------- */
+
+typedef struct {
+  gboolean  done;
+  gboolean  ok;
+  guint     n_written;
+  GArray   *unwritten;
+  GError   *error;
+} BatchResult;
+
+static void
+batch_result_clear (BatchResult *result)
+{
+  g_clear_pointer (&result->unwritten, g_array_unref);
+  g_clear_error (&result->error);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (BatchResult, batch_result_clear)
+
+static void
+batch_done_cb (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
+{
+  BatchResult *r = user_data;
+
+  r->ok = dyno_backend_batch_write_finish_full (DYNO_BACKEND (source), result, &r->n_written,
+                                                &r->unwritten, &r->error);
+  r->done = TRUE;
+}
+
+static GPtrArray *
+batch_items (guint n)
+{
+  GPtrArray *items = g_ptr_array_new_with_free_func ((GDestroyNotify) dyno_item_unref);
+
+  for (guint i = 1; i <= n; i++)
+    {
+      g_autofree char *line = good_line (i);
+      DynoItem *item = dyno_item_from_ddb_json (line, -1, NULL);
+
+      g_assert_nonnull (item);
+      g_ptr_array_add (items, item);
+    }
+  return items;
+}
+
+static void
+run_batch (TestFakeDdb *fake,
+           GPtrArray   *items,
+           BatchResult *r)
+{
+  dyno_backend_batch_write_async (DYNO_BACKEND (fake), "t", items, NULL, NULL, NULL, NULL,
+                                  batch_done_cb, r);
+  while (!r->done)
+    g_main_context_iteration (NULL, TRUE);
+}
+
+/* Item i of good_line() is in the fake table. */
+static gboolean
+batch_item_stored (TestFakeDdb *fake,
+                   guint        i)
+{
+  g_autofree char *pk = g_strdup_printf ("P#%u", i % 7);
+  g_autofree char *sk = g_strdup_printf ("%u", i);
+
+  return test_fake_ddb_get (fake, "t", pk, sk) != NULL;
+}
+
+static void
+test_batch_partial_unprocessed (void)
+{
+  g_autoptr(TestFakeDdb) fake = fake_new ();
+  g_autoptr(GPtrArray) items = batch_items (60);
+  g_auto(BatchResult) r = { 0, };
+
+  fake->n_unprocessed_calls = 3;
+  fake->n_unprocessed = 7;
+  fake->n_garbled_calls = 1;
+  run_batch (fake, items, &r);
+  g_assert_no_error (r.error);
+  g_assert_true (r.ok);
+  g_assert_cmpuint (r.n_written, ==, 60);
+  g_assert_cmpuint (r.unwritten->len, ==, 0);
+  g_assert_cmpuint (test_fake_ddb_count (fake, "t"), ==, 60);
+}
+
+static void
+all_unprocessed_after_first (TestFakeDdb *fake,
+                             gpointer     data)
+{
+  if (fake->n_batch_calls == 1)
+    {
+      fake->n_unprocessed_calls = 1;
+      fake->n_unprocessed = 10;
+    }
+  else
+    {
+      fake->n_unprocessed_calls = 1;
+      fake->n_unprocessed = 25;
+    }
+}
+
+static void
+test_batch_all_unprocessed_gives_up (void)
+{
+  g_autoptr(TestFakeDdb) fake = fake_new ();
+  g_autoptr(GPtrArray) items = batch_items (60);
+  g_auto(BatchResult) r = { 0, };
+  guint next = 0;
+
+  /* the first batch writes 15 of 25, then the server processes nothing, ever */
+  fake->on_batch = all_unprocessed_after_first;
+  run_batch (fake, items, &r);
+  g_assert_false (r.ok);
+  g_assert_error (r.error, DYNO_ERROR, DYNO_ERROR_THROTTLED);
+  g_assert_cmpuint (r.n_written, ==, 15);
+  g_assert_cmpuint (test_fake_ddb_count (fake, "t"), ==, 15);
+  /* exactly the items not in the table are named, in order */
+  g_assert_cmpuint (r.unwritten->len, ==, 45);
+  for (guint i = 0; i < 60; i++)
+    {
+      gboolean named = next < r.unwritten->len && g_array_index (r.unwritten, guint, next) == i;
+
+      if (named)
+        next++;
+      g_assert_cmpint (named, ==, !batch_item_stored (fake, i + 1));
+    }
+  /* the first round, then 8 rounds that processed nothing */
+  g_assert_cmpuint (fake->n_batch_calls, ==, 1 + 8);
+}
+
+static void
+test_batch_foreign_gives_up (void)
+{
+  g_autoptr(TestFakeDdb) fake = fake_new ();
+  g_autoptr(GPtrArray) items = batch_items (30);
+  g_auto(BatchResult) r = { 0, };
+
+  fake->n_foreign_calls = G_MAXUINT;
+  run_batch (fake, items, &r);
+  g_assert_false (r.ok);
+  g_assert_error (r.error, DYNO_ERROR, DYNO_ERROR_NETWORK);
+  g_assert_cmpuint (r.n_written, ==, 0);
+  g_assert_cmpuint (r.unwritten->len, ==, 30);
+  g_assert_cmpuint (test_fake_ddb_count (fake, "t"), ==, 0);
+}
+
+static void
+cancel_at_second_batch (TestFakeDdb *fake,
+                        gpointer     data)
+{
+  if (fake->n_batch_calls == 2)
+    g_cancellable_cancel (data);
+}
+
+static void
+test_batch_cancel_names_rest (void)
+{
+  g_autoptr(TestFakeDdb) fake = fake_new ();
+  g_autoptr(GPtrArray) items = batch_items (100);
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_auto(BatchResult) r = { 0, };
+
+  fake->on_batch = cancel_at_second_batch;
+  fake->on_batch_data = cancellable;
+  dyno_backend_batch_write_async (DYNO_BACKEND (fake), "t", items, NULL, NULL, NULL,
+                                  cancellable, batch_done_cb, &r);
+  while (!r.done)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_error (r.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  /* the written ones and the named ones cover every item, with no overlap but the batch
+   * whose answer was lost to the cancel */
+  g_assert_cmpuint (r.n_written + r.unwritten->len, ==, 100);
+  for (guint i = 0; i < r.unwritten->len; i++)
+    g_assert_cmpuint (g_array_index (r.unwritten, guint, i), >=, r.n_written);
+  for (guint i = 0; i < r.n_written; i++)
+    g_assert_true (batch_item_stored (fake, i + 1));
+}
+
 /* ---- export ------------------------------------------------------------------------------ */
 
 static void
@@ -741,6 +994,7 @@ int
 main (int    argc,
       char **argv)
 {
+  g_setenv ("DYNO_BATCH_BACKOFF_MS", "1", TRUE);
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/transfer/import/rejects-and-writes", test_import_rejects_and_writes);
@@ -754,6 +1008,14 @@ main (int    argc,
   g_test_add_func ("/transfer/import/csv-header-fails", test_import_csv_header_fails);
   g_test_add_func ("/transfer/import/dry-run", test_import_dry_run);
   g_test_add_func ("/transfer/import/missing-file", test_import_missing_file);
+  g_test_add_func ("/transfer/import/garbled-retried", test_import_garbled_retried);
+  g_test_add_func ("/transfer/import/garbled-persistent", test_import_garbled_persistent);
+  g_test_add_func ("/transfer/import/foreign-unprocessed", test_import_foreign_unprocessed);
+  g_test_add_func ("/transfer/batch/partial-unprocessed", test_batch_partial_unprocessed);
+  g_test_add_func ("/transfer/batch/all-unprocessed-gives-up",
+                   test_batch_all_unprocessed_gives_up);
+  g_test_add_func ("/transfer/batch/foreign-gives-up", test_batch_foreign_gives_up);
+  g_test_add_func ("/transfer/batch/cancel-names-rest", test_batch_cancel_names_rest);
   g_test_add_func ("/transfer/export/loaded-items", test_export_loaded_items);
   g_test_add_func ("/transfer/export/all-pages", test_export_all_pages);
   g_test_add_func ("/transfer/export/csv-two-passes", test_export_csv_two_passes);

@@ -39,6 +39,12 @@ struct _TestFakeDdb
   guint       n_unprocessed;
   /* an item with this attribute fails its whole batch with a ValidationException */
   char       *poison_attribute;
+  /* BatchWriteItem: the next n_garbled_calls calls write nothing and answer a body cut
+   * short (a 200 that is not JSON) */
+  guint       n_garbled_calls;
+  /* BatchWriteItem: the next n_foreign_calls calls write nothing and list, as unprocessed,
+   * a request that was not sent */
+  guint       n_foreign_calls;
   guint       n_batch_calls;
   guint       n_batch_items;  /* items in all BatchWriteItem requests, retries included */
   guint       n_create_calls;
@@ -166,6 +172,17 @@ fake_batch_write (TestFakeDdb  *self,
   self->n_batch_calls++;
   if (self->on_batch != NULL)
     self->on_batch (self, self->on_batch_data);
+  if (self->n_garbled_calls > 0)
+    {
+      self->n_garbled_calls--;
+      return g_strdup ("{\"UnprocessedItems\":{\"t\":[{\"PutRequ");
+    }
+  if (self->n_foreign_calls > 0)
+    {
+      self->n_foreign_calls--;
+      return g_strdup ("{\"UnprocessedItems\":{\"t\":[{\"PutRequest\":{\"Item\":"
+                       "{\"pk\":{\"S\":\"never-sent\"}}}}]}}");
+    }
 
   for (GList *l = names; l != NULL; l = l->next)
     {
