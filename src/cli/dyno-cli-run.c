@@ -83,6 +83,7 @@ typedef struct {
   char     *select;
   char     *return_consumed_capacity;
   char     *return_values;
+  char     *unprocessed;
   gboolean  desc;
   gboolean  consistent;
   gboolean  plain;
@@ -110,6 +111,7 @@ options_clear (Options *o)
   g_free (o->select);
   g_free (o->return_consumed_capacity);
   g_free (o->return_values);
+  g_free (o->unprocessed);
   g_strfreev (o->rest);
 }
 
@@ -130,6 +132,7 @@ typedef struct {
   char              *local_signer;  /* "key AKID in us-east-1" for DynamoDB Local, else NULL */
   /* query/scan output */
   DynoRun           *run;
+  GPtrArray         *batch_items;   /* batch-write: DynoItem*, as read */
   guint              n_written;
   gboolean           output_failed;
   /* --stats: how long the main loop went without running (the UI budget is 16 ms). */
@@ -155,6 +158,7 @@ cli_clear (Cli *cli)
   g_clear_pointer (&cli->schema, dyno_table_info_unref);
   g_clear_pointer (&cli->request, dyno_request_free);
   g_clear_object (&cli->run);
+  g_clear_pointer (&cli->batch_items, g_ptr_array_unref);
   g_clear_handle_id (&cli->tick_id, g_source_remove);
 }
 
@@ -177,7 +181,7 @@ print_run_usage (FILE *out)
            "  put TABLE --item JSON [--condition COND] [--return-values WHAT]\n"
            "  update TABLE --key-item JSON --update UPDATE [--condition COND]\n"
            "  delete TABLE --key-item JSON [--condition COND]\n"
-           "  batch-write TABLE FILE|-\n"
+           "  batch-write TABLE FILE|- [--unprocessed FILE]\n"
            "\n"
            "Items are printed as JSON lines of DynamoDB JSON (--plain: plain JSON).\n"
            "Exit status: 0 success; 1 the server or the network failed (`__type: message` on\n"
@@ -279,6 +283,10 @@ build_entries (Command  command,
       dyno_cli_add_option (entries, "return-consumed-capacity", G_OPTION_ARG_STRING,
                            &o->return_consumed_capacity, _("NONE, TOTAL or INDEXES"), "WHAT");
     }
+  if (command == COMMAND_BATCH_WRITE)
+    dyno_cli_add_option (entries, "unprocessed", G_OPTION_ARG_FILENAME, &o->unprocessed,
+                         _("When it gives up, write the items not written to FILE as JSON "
+                           "lines (default: standard output)"), "FILE");
   if (command != COMMAND_TABLES && command != COMMAND_DESCRIBE)
     dyno_cli_add_option (entries, "plain", G_OPTION_ARG_NONE, &o->plain,
                          _("Plain JSON in and out (items, keys) instead of DynamoDB JSON"), NULL);
@@ -881,6 +889,31 @@ batch_progress_cb (guint    done,
   g_debug ("batch-write: %u of %u", done, total);
 }
 
+/* The items not written, as JSON lines, to --unprocessed FILE or standard output. */
+static gboolean
+write_unprocessed (Cli     *cli,
+                   GArray  *unwritten,
+                   GError **error)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  const char *path = cli->options->unprocessed;
+
+  for (guint i = 0; i < unwritten->len; i++)
+    write_item (cli, out, g_ptr_array_index (cli->batch_items,
+                                             g_array_index (unwritten, guint, i)));
+
+  if (path != NULL && strcmp (path, "-") != 0)
+    return g_file_set_contents (path, out->str, out->len, error);
+
+  if (fwrite (out->str, 1, out->len, stdout) != out->len || fflush (stdout) != 0)
+    {
+      g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_FAILED,
+                           _("could not write to standard output"));
+      return FALSE;
+    }
+  return TRUE;
+}
+
 static void
 batch_written_cb (GObject      *source,
                   GAsyncResult *result,
@@ -888,12 +921,29 @@ batch_written_cb (GObject      *source,
 {
   Cli *cli = user_data;
   g_autoptr(GError) error = NULL;
+  g_autoptr(GArray) unwritten = NULL;
   guint n_written = 0;
 
-  if (!dyno_backend_batch_write_finish (DYNO_BACKEND (source), result, &n_written, &error))
+  if (!dyno_backend_batch_write_finish_full (DYNO_BACKEND (source), result, &n_written,
+                                             &unwritten, &error))
     {
-      dyno_cli_report_service_error (cli->prefix, error);
-      cli->status = exit_status_for (error);
+      g_autoptr(GError) write_error = NULL;
+      const char *path = cli->options->unprocessed;
+      gboolean to_file = path != NULL && strcmp (path, "-") != 0;
+
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        report (cli, NULL, _("cancelled"));
+      else
+        dyno_cli_report_service_error (cli->prefix, error);
+      cli->status = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
+                    ? EXIT_FAILURE_RUN : exit_status_for (error);
+      if (!write_unprocessed (cli, unwritten, &write_error))
+        report (cli, path, write_error->message);
+      /* Translators: written, all items, the table, not written, then where they are listed. */
+      fprintf (stderr, _("batch-write: %u of %u items written to %s; %u not written "
+                         "(listed %s%s)\n"),
+               n_written, cli->batch_items->len, cli->options->rest[0], unwritten->len,
+               to_file ? _("in ") : _("on standard output"), to_file ? path : "");
     }
   else
     /* Translators: the number of items, then the table. */
@@ -944,6 +994,7 @@ start_batch_write (Cli *cli)
       line = end ? end + 1 : contents + length;
     }
 
+  cli->batch_items = g_ptr_array_ref (items);
   dyno_backend_batch_write_async (cli->backend, cli->options->rest[0], items, NULL,
                                   batch_progress_cb, cli, NULL, batch_written_cb, cli);
   return TRUE;

@@ -174,6 +174,27 @@ batch_progress_cb (guint    done,
     }
 }
 
+/* “pk = “a”; pk = “b”; … and 7 more” */
+static char *
+describe_keys (DeleteRun *run,
+               GArray    *indexes)
+{
+  g_autoptr(GString) out = g_string_new (NULL);
+  guint shown = MIN (indexes->len, 10u);
+
+  for (guint i = 0; i < shown; i++)
+    {
+      g_autofree char *key = describe_key (g_ptr_array_index (run->keys,
+                                                              g_array_index (indexes, guint, i)));
+
+      g_string_append_printf (out, "%s%s", i > 0 ? "; " : "", key);
+    }
+  if (indexes->len > shown)
+    g_string_append_printf (out, ngettext (" and %u more", " and %u more",
+                                           indexes->len - shown), indexes->len - shown);
+  return g_string_free (g_steal_pointer (&out), FALSE);
+}
+
 static void
 batch_done_cb (GObject      *source,
                GAsyncResult *result,
@@ -182,24 +203,39 @@ batch_done_cb (GObject      *source,
   DeleteRun *run = user_data;
   g_autoptr(GError) error = NULL;
   g_autoptr(GPtrArray) deleted = g_ptr_array_new ();
+  g_autoptr(GArray) unwritten = NULL;
   guint n_written = 0;
 
-  if (!dyno_backend_batch_write_finish (DYNO_BACKEND (source), result, &n_written, &error))
+  if (!dyno_backend_batch_write_finish_full (DYNO_BACKEND (source), result, &n_written,
+                                             &unwritten, &error))
     {
       gboolean cancelled = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
       g_autoptr(GError) explained = NULL;
+      g_autofree char *remaining = describe_keys (run, unwritten);
+      guint next = 0;
 
-      /* Which of the rest went through is not known (a batch may have been half applied),
-       * so the caller is told none for sure, and the count says how far it got. */
+      /* The server acknowledged all but @unwritten: those are deleted for sure. */
+      for (guint i = 0; i < run->keys->len; i++)
+        {
+          if (next < unwritten->len && g_array_index (unwritten, guint, next) == i)
+            {
+              next++;
+              continue;
+            }
+          g_ptr_array_add (deleted, g_ptr_array_index (run->keys, i));
+        }
+      run->n_done = deleted->len;
+
       if (cancelled)
         explained = g_error_new (DYNO_ERROR, DYNO_ERROR_FAILED,
-                                 _("Cancelled after %u of %u items were deleted. Reload to see "
-                                   "which remain."), run->n_done, run->keys->len);
+                                 _("Cancelled after %u of %u items were deleted. Not deleted "
+                                   "(or not confirmed): %s."), deleted->len, run->keys->len,
+                                 remaining);
       else
         explained = g_error_new (error->domain, error->code,
-                                 _("%s. %u of %u items were deleted before the error; reload "
-                                   "to see which remain."), error->message, run->n_done,
-                                 run->keys->len);
+                                 _("%s %u of %u items were deleted. Not deleted (or not "
+                                   "confirmed): %s."), error->message, deleted->len,
+                                 run->keys->len, remaining);
       finish (run, deleted, FALSE, explained);
       return;
     }

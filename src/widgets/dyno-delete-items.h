@@ -14,8 +14,8 @@ G_BEGIN_DECLS
 /* Called once when it is over.  @deleted_keys: DynoItem* keys that are gone (empty when the
  * user cancelled or nothing could be deleted; borrowed for the call).  @n_requested: how
  * many were asked for.  @error: NULL when all were deleted or the user cancelled (then
- * @cancelled is TRUE); otherwise why the rest were not (after a batch failure it is not
- * known which of the rest were deleted: reload). */
+ * @cancelled is TRUE); otherwise why the rest were not.  After a batch failure
+ * @deleted_keys are those the server acknowledged, and the error names the others. */
 typedef void (*DynoDeleteItemsDone) (GPtrArray    *deleted_keys,
                                      guint         n_requested,
                                      gboolean      cancelled,
