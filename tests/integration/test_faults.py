@@ -1,0 +1,187 @@
+#!/usr/bin/python3
+# test_faults.py: the fault matrix.  dynotable-cli's writes go through a fault-injecting proxy
+# (tests/fixtures/fault_proxy.py) in front of DynamoDB Local; for every fault the table must end
+# exactly as the CLI said, and nothing may hang.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import unittest
+import urllib.request
+import uuid
+
+sys.path.insert(0, os.path.join(os.environ.get("DYNO_SOURCE_ROOT", "."), "tests", "fixtures"))
+from fault_proxy import FaultProxy  # noqa: E402
+
+CLI = os.environ.get("DYNOTABLE_CLI")
+ENDPOINT = os.environ.get("DYNO_TEST_ENDPOINT")
+N = 60
+
+# Faults a retry gets through: each is injected twice, then the server answers.
+TRANSIENT = ["drop", "reset", "stall", "truncate", "garble", "garble-unsent", "throttle", "5xx",
+             "5xx-after", "unprocessed"]
+
+
+def aws(operation, payload):
+    """A direct call to the server (set-up and checks), with a dummy signature."""
+    request = urllib.request.Request(
+        ENDPOINT + "/", data=json.dumps(payload).encode(), method="POST",
+        headers={"Content-Type": "application/x-amz-json-1.0",
+                 "X-Amz-Target": "DynamoDB_20120810." + operation,
+                 "Authorization": "AWS4-HMAC-SHA256 Credential=fakeMyKeyId/20260101/us-east-1/"
+                                  "dynamodb/aws4_request, SignedHeaders=host, Signature=00"})
+    with urllib.request.urlopen(request, timeout=30) as response:
+        return json.loads(response.read() or b"{}")
+
+
+def cli(endpoint, *args, stdin=None, timeout=90):
+    env = dict(os.environ, DYNO_BATCH_BACKOFF_MS="1")
+    done = subprocess.run([CLI, "--endpoint-url", endpoint] + list(args), input=stdin,
+                          capture_output=True, text=True, timeout=timeout, env=env)
+    return done.returncode, done.stdout, done.stderr
+
+
+def item(i, version="v1"):
+    return {"pk": {"S": "P#%d" % (i % 5)}, "sk": {"N": str(i)}, "v": {"S": version}}
+
+
+def key_of(it):
+    return (it["pk"]["S"], it["sk"]["N"])
+
+
+@unittest.skipUnless(CLI and ENDPOINT, "needs DYNOTABLE_CLI and DYNO_TEST_ENDPOINT "
+                                       "(run through tests/fixtures/with-ddb-local.sh)")
+class FaultMatrix(unittest.TestCase):
+    def setUp(self):
+        self.table = "faults-%d-%s" % (os.getpid(), uuid.uuid4().hex[:8])
+        aws("CreateTable", {
+            "TableName": self.table, "BillingMode": "PAY_PER_REQUEST",
+            "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                                     {"AttributeName": "sk", "AttributeType": "N"}],
+            "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
+                          {"AttributeName": "sk", "KeyType": "RANGE"}]})
+        self.proxy = FaultProxy(ENDPOINT)
+        self.tmp = tempfile.TemporaryDirectory()
+
+    def tearDown(self):
+        self.proxy.close()
+        self.tmp.cleanup()
+        aws("DeleteTable", {"TableName": self.table})
+
+    def stored(self):
+        items, start = {}, None
+        while True:
+            request = {"TableName": self.table, "ConsistentRead": True}
+            if start:
+                request["ExclusiveStartKey"] = start
+            page = aws("Scan", request)
+            for it in page["Items"]:
+                items[key_of(it)] = it
+            start = page.get("LastEvaluatedKey")
+            if not start:
+                return items
+
+    def lines(self, version="v1"):
+        return "".join(json.dumps(item(i, version)) + "\n" for i in range(N))
+
+    # ---- batch-write ------------------------------------------------------------------------
+
+    def test_batch_write_transient_faults(self):
+        for fault in TRANSIENT:
+            with self.subTest(fault=fault):
+                self.proxy.clear()
+                self.proxy.add("BatchWriteItem", fault, count=2, seconds=1)
+                status, out, err = cli(self.proxy.url, "batch-write", self.table, "-",
+                                       stdin=self.lines(fault))
+                self.assertEqual(status, 0, err)
+                self.assertIn("%d items written to %s" % (N, self.table), err)
+                self.assertEqual(self.proxy.faults_injected(), [fault, fault])
+                stored = self.stored()
+                self.assertEqual(len(stored), N)
+                self.assertTrue(all(it["v"]["S"] == fault for it in stored.values()))
+
+    def test_batch_write_gives_up_and_names_the_rest(self):
+        # half of the first batch goes through, then the server processes nothing, ever
+        self.proxy.add("BatchWriteItem", "unprocessed", count=1)
+        self.proxy.add("BatchWriteItem", "unprocessed-all", count=None)
+        report = os.path.join(self.tmp.name, "left.jsonl")
+        status, out, err = cli(self.proxy.url, "batch-write", self.table, "-", "--unprocessed",
+                               report, stdin=self.lines())
+        self.assertEqual(status, 1, err)
+        self.assertIn("still unprocessed after 8 attempts", err)
+        with open(report) as f:
+            left = [json.loads(line) for line in f if line.strip()]
+        stored = self.stored()
+        self.assertEqual(len(stored), 13)   # ceil(25 / 2)
+        self.assertIn("batch-write: 13 of %d items written to %s; %d not written (listed in %s)"
+                      % (N, self.table, N - 13, report), err)
+        # exactly the items not in the table are listed, each once
+        self.assertEqual(len(left), N - 13)
+        self.assertEqual(set(key_of(it) for it in left) | set(stored), set(key_of(item(i))
+                                                                          for i in range(N)))
+        self.assertFalse(set(key_of(it) for it in left) & set(stored))
+        # 1 productive round, then 8 in which nothing was processed
+        self.assertEqual(self.proxy.faults_injected().count("unprocessed-all"), 8)
+
+        # written again from the list, the table is complete
+        self.proxy.clear()
+        with open(report) as f:
+            status, out, err = cli(self.proxy.url, "batch-write", self.table, "-",
+                                   stdin=f.read())
+        self.assertEqual(status, 0, err)
+        self.assertEqual(len(self.stored()), N)
+
+    def test_batch_write_unprocessed_on_stdout(self):
+        self.proxy.add("BatchWriteItem", "garble-unsent", count=None)
+        status, out, err = cli(self.proxy.url, "batch-write", self.table, "-",
+                               stdin=self.lines())
+        self.assertEqual(status, 1, err)
+        left = [json.loads(line) for line in out.splitlines()]
+        self.assertEqual(sorted(map(key_of, left)), sorted(key_of(item(i)) for i in range(N)))
+        self.assertIn("0 of %d items written" % N, err)
+        self.assertIn("listed on standard output", err)
+        self.assertEqual(self.stored(), {})
+
+    # ---- import -----------------------------------------------------------------------------
+
+    def import_file(self, text):
+        path = os.path.join(self.tmp.name, "in.jsonl")
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    def test_import_transient_faults(self):
+        for fault in TRANSIENT:
+            with self.subTest(fault=fault):
+                self.proxy.clear()
+                self.proxy.add("BatchWriteItem", fault, count=2, seconds=1)
+                path = self.import_file(self.lines(fault))
+                status, out, err = cli(self.proxy.url, "import", self.table, path)
+                self.assertEqual(status, 0, err)
+                self.assertIn("import: %d items written to %s" % (N, self.table), err)
+                stored = self.stored()
+                self.assertEqual(len(stored), N)
+                self.assertTrue(all(it["v"]["S"] == fault for it in stored.values()))
+
+    def test_import_garbled_is_not_written(self):
+        # every answer to BatchWriteItem is a broken 200 and nothing reaches the table: the
+        # summary must not count a single item as written
+        self.proxy.add("BatchWriteItem", "garble-unsent", count=None)
+        path = self.import_file(self.lines())
+        report = os.path.join(self.tmp.name, "report.jsonl")
+        status, out, err = cli(self.proxy.url, "import", self.table, path, "--report", report)
+        self.assertEqual(status, 1, err)
+        self.assertIn("import: 0 items written to %s" % self.table, err)
+        self.assertEqual(self.stored(), {})
+        with open(report) as f:
+            rows = [json.loads(line) for line in f]
+        self.assertTrue(rows)
+        self.assertTrue(all(r["status"] in ("failed", "not-written") for r in rows))
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
