@@ -301,6 +301,8 @@ struct _DynoRun
   guint         n_segments;     /* of the current start() */
   guint         segments_setting;
   guint64       max_items;
+  GStrv         key_names;      /* for resume keys made from an item */
+  DynoItem     *resume_key;     /* made by get_resume_key() */
 
   GCancellable *cancellable;
   guint         generation;     /* bumped by start(): late answers of older runs are dropped */
@@ -783,6 +785,8 @@ dyno_run_finalize (GObject *object)
   g_clear_pointer (&self->items, g_ptr_array_unref);
   g_clear_object (&self->pages);
   g_queue_clear_full (&self->leftovers, (GDestroyNotify) dyno_item_unref);
+  g_clear_pointer (&self->key_names, g_strfreev);
+  g_clear_pointer (&self->resume_key, dyno_item_unref);
   for (guint i = 0; i < self->n_segments; i++)
     g_clear_pointer (&self->segments[i].next_key, dyno_item_unref);
   g_free (self->segments);
@@ -1165,15 +1169,80 @@ dyno_run_get_item (DynoRun *self,
   return g_ptr_array_index (self->items, position);
 }
 
+void
+dyno_run_set_key_names (DynoRun            *self,
+                        const char * const *names)
+{
+  g_return_if_fail (DYNO_IS_RUN (self));
+
+  g_clear_pointer (&self->key_names, g_strfreev);
+  self->key_names = g_strdupv ((char **) names);
+}
+
+/* The key attribute names a LastEvaluatedKey of this run has: those of any page's key (the
+ * ledger holds them), else the ones set. */
+static GStrv
+dup_key_names (DynoRun *self)
+{
+  g_autoptr(GStrvBuilder) builder = NULL;
+  DynoItem *key = self->segments[0].next_key;
+  guint n_pages = g_list_model_get_n_items (G_LIST_MODEL (self->pages));
+
+  for (guint i = 0; key == NULL && i < n_pages; i++)
+    {
+      g_autoptr(DynoRunPage) page = g_list_model_get_item (G_LIST_MODEL (self->pages), i);
+
+      key = page->last_evaluated_key != NULL ? page->last_evaluated_key : page->start_key;
+    }
+  if (key == NULL)
+    return self->key_names != NULL ? g_strdupv (self->key_names) : NULL;
+
+  builder = g_strv_builder_new ();
+  for (guint i = 0; i < dyno_value_get_n_children (dyno_item_get_map (key)); i++)
+    g_strv_builder_add (builder, dyno_value_get_member_name (dyno_item_get_map (key), i, NULL));
+  return g_strv_builder_end (builder);
+}
+
 DynoItem *
 dyno_run_get_resume_key (DynoRun *self)
 {
+  g_autoptr(DynoValueBuilder) builder = NULL;
+  g_auto(GStrv) names = NULL;
+  DynoItem *last;
+
   g_return_val_if_fail (DYNO_IS_RUN (self), NULL);
 
   if (self->n_segments != 1)
     return NULL;
+  if (g_queue_is_empty (&self->leftovers) || self->items->len == 0)
+    return self->segments[0].next_key;
 
-  return self->segments[0].next_key;
+  /* max-items stopped inside a page: continue after the last item in the model, whose key
+   * has the attributes a LastEvaluatedKey of this request has. */
+  names = dup_key_names (self);
+  if (names == NULL || names[0] == NULL)
+    return NULL;
+  last = g_ptr_array_index (self->items, self->items->len - 1);
+  builder = dyno_value_builder_new ();
+  dyno_value_builder_begin (builder, DYNO_VALUE_M);
+  for (guint i = 0; names[i] != NULL; i++)
+    {
+      const DynoValue *value = dyno_item_lookup (last, names[i]);
+
+      if (value == NULL)
+        {
+          /* A projection left a key attribute out. */
+          dyno_value_builder_reset (builder);
+          return NULL;
+        }
+      dyno_value_builder_key (builder, names[i], -1);
+      dyno_value_builder_add_value (builder, value);
+    }
+  if (!dyno_value_builder_end (builder, NULL))
+    return NULL;
+  g_clear_pointer (&self->resume_key, dyno_item_unref);
+  self->resume_key = dyno_item_new_take (dyno_value_builder_finish (builder));
+  return self->resume_key;
 }
 
 /* ---- writes made while the run is on screen ------------------------------------------------ */

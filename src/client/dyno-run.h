@@ -101,9 +101,17 @@ guint              dyno_run_get_n_items          (DynoRun           *self);
 /* Borrowed: the item at @position (no GObject made). */
 DynoItem          *dyno_run_get_item             (DynoRun           *self,
                                                   guint              position);
-/* Where a single-segment run would continue (the last page's LastEvaluatedKey), or NULL
- * at the end or before the first page. */
+/* Where a single-segment run would continue, as an ExclusiveStartKey from which nothing is
+ * skipped or repeated: the last page's LastEvaluatedKey, or, when max-items stopped inside a
+ * page, the key of the last item in the model (its attributes named as in the run's
+ * LastEvaluatedKeys, else by set_key_names()).  NULL at the end, before the first page, for a
+ * parallel scan, or when the last item lacks a key attribute (a projection).  Borrowed: valid
+ * until the next call or the next page. */
 DynoItem          *dyno_run_get_resume_key       (DynoRun           *self);
+/* The key attributes of what the request reads (the table's key, plus the index's for an
+ * index): used for the resume key when no page had a LastEvaluatedKey. */
+void               dyno_run_set_key_names        (DynoRun            *self,
+                                                  const char * const *names);
 
 /* Writes made while the run is on screen change the loaded items in place, so the pages the
  * user loaded stay (a write never re-runs the request from page 1).  @key is an item's key
