@@ -13,6 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <errno.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <glib-unix.h>
 
 #include "dyno-backend.h"
 #include "dyno-cli-io.h"
@@ -30,6 +35,7 @@
 #define EXIT_OK      0
 #define EXIT_FAILURE_RUN 1
 #define EXIT_USAGE   2
+#define EXIT_INTERRUPTED 130
 
 typedef enum {
   COMMAND_TABLES,
@@ -135,6 +141,10 @@ typedef struct {
   GPtrArray         *batch_items;   /* batch-write: DynoItem*, as read */
   guint              n_written;
   gboolean           output_failed;
+  /* Ctrl+C: the first cancels (and says where to resume), the second exits at once. */
+  GCancellable      *cancellable;
+  guint              n_interrupts;
+  guint              signal_id;
   /* --stats: how long the main loop went without running (the UI budget is 16 ms). */
   guint              tick_id;
   gint64             last_tick;
@@ -159,6 +169,8 @@ cli_clear (Cli *cli)
   g_clear_pointer (&cli->request, dyno_request_free);
   g_clear_object (&cli->run);
   g_clear_pointer (&cli->batch_items, g_ptr_array_unref);
+  g_clear_object (&cli->cancellable);
+  g_clear_handle_id (&cli->signal_id, g_source_remove);
   g_clear_handle_id (&cli->tick_id, g_source_remove);
 }
 
@@ -556,12 +568,26 @@ write_item (Cli      *cli,
   g_string_append_c (out, '\n');
 }
 
+/* Complete lines only, straight to the file descriptor: nothing is left in a stdio buffer
+ * when the process stops, and a line is never cut. */
 static void
 flush_output (Cli     *cli,
               GString *out)
 {
-  if (out->len > 0 && fwrite (out->str, 1, out->len, stdout) != out->len)
-    cli->output_failed = TRUE;
+  gsize done = 0;
+
+  fflush (stdout);
+  while (done < out->len && !cli->output_failed)
+    {
+      gssize n = write (STDOUT_FILENO, out->str + done, out->len - done);
+
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        cli->output_failed = TRUE;
+      else
+        done += (gsize) n;
+    }
   g_string_truncate (out, 0);
 }
 
@@ -665,6 +691,69 @@ tick_cb (gpointer user_data)
   return G_SOURCE_CONTINUE;
 }
 
+/* After a stop before the end (an error, Ctrl+C, --max-items): the --start-key from which
+ * the same command continues with nothing skipped or repeated. */
+static void
+print_resume (Cli *cli)
+{
+  DynoItem *key;
+  g_autoptr(GString) json = g_string_new (NULL);
+  g_autofree char *quoted = NULL;
+
+  if (!dyno_run_get_has_more (cli->run))
+    return;
+
+  if (dyno_run_get_segments (cli->run) > 1)
+    {
+      /* Translators: --segments is an option name. */
+      fprintf (stderr, _("%s: a parallel scan (--segments) cannot continue from one key: "
+                         "run it again to read everything\n"), cli->prefix);
+      return;
+    }
+
+  key = dyno_run_get_n_pages (cli->run) > 0 ? dyno_run_get_resume_key (cli->run)
+                                            : cli->request->exclusive_start_key;
+  if (key == NULL && dyno_run_get_n_pages (cli->run) == 0)
+    {
+      fprintf (stderr, _("%s: nothing was read: run the same command again\n"), cli->prefix);
+      return;
+    }
+  if (key == NULL)
+    {
+      fprintf (stderr, _("%s: no resume key: the last item lacks a key attribute (add the "
+                         "keys to --project)\n"), cli->prefix);
+      return;
+    }
+
+  if (cli->options->plain)
+    dyno_value_write_plain_json (dyno_item_get_map (key), json);
+  else
+    dyno_map_write_ddb_item (dyno_item_get_map (key), json);
+  quoted = g_shell_quote (json->str);
+  /* Translators: the command (query or scan), the number of items printed, then the option
+   * with its value, to be copied as is. */
+  fprintf (stderr, _("%s: stopped after %u items; continue with --start-key %s\n"),
+           cli->prefix, cli->n_written, quoted);
+}
+
+static gboolean
+interrupted_cb (gpointer user_data)
+{
+  Cli *cli = user_data;
+
+  if (++cli->n_interrupts > 1)
+    {
+      /* The second Ctrl+C: at once.  Output went out as whole lines already. */
+      fprintf (stderr, _("%s: interrupted again, exiting\n"), cli->prefix);
+      _exit (EXIT_INTERRUPTED);
+    }
+
+  g_cancellable_cancel (cli->cancellable);
+  if (cli->run != NULL)
+    dyno_run_cancel (cli->run);
+  return G_SOURCE_CONTINUE;
+}
+
 static void
 run_done_cb (GObject      *source,
              GAsyncResult *result,
@@ -675,9 +764,18 @@ run_done_cb (GObject      *source,
 
   if (!dyno_run_load_all_finish (DYNO_RUN (source), result, &error))
     {
-      dyno_cli_report_service_error (cli->prefix, error);
-      cli->status = exit_status_for (error);
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          report (cli, NULL, _("interrupted"));
+          cli->status = EXIT_INTERRUPTED;
+        }
+      else
+        {
+          dyno_cli_report_service_error (cli->prefix, error);
+          cli->status = exit_status_for (error);
+        }
     }
+  print_resume (cli);
 
   if (cli->options->stats)
     {
@@ -703,11 +801,40 @@ run_done_cb (GObject      *source,
 }
 
 static void
+add_key_name (GPtrArray  *names,
+              const char *name)
+{
+  if (name == NULL)
+    return;
+  for (guint i = 0; i < names->len; i++)
+    if (strcmp (g_ptr_array_index (names, i), name) == 0)
+      return;
+  g_ptr_array_add (names, (gpointer) name);
+}
+
+static void
 start_run (Cli *cli)
 {
   Options *o = cli->options;
 
   cli->run = dyno_run_new (cli->backend, cli->request);
+  {
+    g_autoptr(GPtrArray) names = g_ptr_array_new ();
+    const DynoIndexInfo *index = o->index != NULL
+                                 ? dyno_table_info_find_index (cli->schema, o->index) : NULL;
+    const DynoKeyAttr *pk = dyno_table_info_get_partition_key (cli->schema);
+    const DynoKeyAttr *sk = dyno_table_info_get_sort_key (cli->schema);
+
+    add_key_name (names, pk != NULL ? pk->name : NULL);
+    add_key_name (names, sk != NULL ? sk->name : NULL);
+    if (index != NULL)
+      {
+        add_key_name (names, index->partition_key.name);
+        add_key_name (names, index->sort_key.name);
+      }
+    g_ptr_array_add (names, NULL);
+    dyno_run_set_key_names (cli->run, (const char * const *) names->pdata);
+  }
   if (o->max_items > 0)
     dyno_run_set_max_items (cli->run, (guint64) o->max_items);
   if (o->segments != G_MININT && o->segments > 1)
@@ -766,7 +893,15 @@ executed_cb (GObject      *source,
   g_autoptr(JsonNode) response = NULL;
 
   response = dyno_backend_execute_finish (DYNO_BACKEND (source), result, &error);
-  if (response == NULL)
+  if (response == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      report (cli, NULL, cli->info->command == COMMAND_GET
+                         ? _("interrupted")
+                         : _("interrupted: the request was sent, and may or may not have "
+                             "been applied; check with get"));
+      cli->status = EXIT_INTERRUPTED;
+    }
+  else if (response == NULL)
     {
       dyno_cli_report_service_error (cli->prefix, error);
       cli->status = exit_status_for (error);
@@ -801,6 +936,13 @@ described_cb (GObject      *source,
   cli->schema = dyno_backend_describe_table_finish (DYNO_BACKEND (source), result, &error);
   if (cli->schema == NULL)
     {
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          report (cli, NULL, _("interrupted: nothing was read or written"));
+          cli->status = EXIT_INTERRUPTED;
+          g_main_loop_quit (cli->loop);
+          return;
+        }
       dyno_cli_report_service_error (cli->prefix, error);
       cli->status = exit_status_for (error);
       g_main_loop_quit (cli->loop);
@@ -817,7 +959,8 @@ described_cb (GObject      *source,
   if (cli->info->command == COMMAND_QUERY || cli->info->command == COMMAND_SCAN)
     start_run (cli);
   else
-    dyno_backend_execute_async (cli->backend, cli->request, NULL, executed_cb, cli);
+    dyno_backend_execute_async (cli->backend, cli->request, cli->cancellable, executed_cb,
+                                cli);
 }
 
 /* ---- tables, describe, batch-write ------------------------------------------------------- */
@@ -936,7 +1079,7 @@ batch_written_cb (GObject      *source,
       else
         dyno_cli_report_service_error (cli->prefix, error);
       cli->status = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
-                    ? EXIT_FAILURE_RUN : exit_status_for (error);
+                    ? EXIT_INTERRUPTED : exit_status_for (error);
       if (!write_unprocessed (cli, unwritten, &write_error))
         report (cli, path, write_error->message);
       /* Translators: written, all items, the table, not written, then where they are listed. */
@@ -996,7 +1139,8 @@ start_batch_write (Cli *cli)
 
   cli->batch_items = g_ptr_array_ref (items);
   dyno_backend_batch_write_async (cli->backend, cli->options->rest[0], items, NULL,
-                                  batch_progress_cb, cli, NULL, batch_written_cb, cli);
+                                  batch_progress_cb, cli, cli->cancellable, batch_written_cb,
+                                  cli);
   return TRUE;
 }
 
@@ -1174,6 +1318,8 @@ dyno_cli_run (int    argc,
     return cli.status;
 
   cli.loop = g_main_loop_new (NULL, FALSE);
+  cli.cancellable = g_cancellable_new ();
+  cli.signal_id = g_unix_signal_add (SIGINT, interrupted_cb, &cli);
 
   switch (cli.info->command)
     {
@@ -1206,8 +1352,8 @@ dyno_cli_run (int    argc,
     case COMMAND_DELETE:
     default:
       /* The schema first: the request is validated against it before it is sent. */
-      dyno_backend_describe_table_async (cli.backend, options.rest[0], NULL, described_cb,
-                                         &cli);
+      dyno_backend_describe_table_async (cli.backend, options.rest[0], cli.cancellable,
+                                         described_cb, &cli);
       break;
     }
 
