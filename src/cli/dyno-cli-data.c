@@ -112,9 +112,12 @@ interrupted_cb (gpointer user_data)
 {
   Session *s = user_data;
 
-  /* A second Ctrl+C while finishing up: the default action. */
+  /* A second Ctrl+C while finishing up: exit at once (output goes out in whole lines). */
   if (s->interrupted)
-    return G_SOURCE_CONTINUE;
+    {
+      g_printerr ("%s: interrupted again, exiting\n", s->command);
+      _exit (130);
+    }
   s->interrupted = TRUE;
   g_printerr ("%s: cancelling…\n", s->command);
   g_cancellable_cancel (s->cancellable);
@@ -619,6 +622,7 @@ typedef struct {
   char             *format;
   char             *types;
   char             *report_path;
+  gint64            start_line;
   gboolean          progress;
   gboolean          dry_run;
   char            **rest;
@@ -745,6 +749,8 @@ dyno_cli_import (int    argc,
     { "progress", 0, 0, G_OPTION_ARG_NONE, &im.progress, "Report progress on stderr", NULL },
     { "dry-run", 0, 0, G_OPTION_ARG_NONE, &im.dry_run,
       "Read and check every row against the table's schema; write nothing", NULL },
+    { "start-line", 0, 0, G_OPTION_ARG_INT64, &im.start_line,
+      "Skip the records that start before input line N (to continue a stopped import)", "N" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &im.rest, NULL, NULL },
     { NULL, },
   };
@@ -782,6 +788,11 @@ dyno_cli_import (int    argc,
     }
   table = im.rest[0];
   im.path = im.rest[1];
+  if (im.start_line < 0)
+    {
+      report (&im.s, "--start-line", "must be a line number (1 is the first line)");
+      return EXIT_USAGE;
+    }
 
   if (im.format != NULL && !dyno_import_format_from_string (im.format, &format))
     {
@@ -837,6 +848,9 @@ dyno_cli_import (int    argc,
   im.job = dyno_import_job_new (im.s.backend, im.s.schema, format);
   dyno_import_job_set_type_mapping (im.job, mapping);
   dyno_import_job_set_dry_run (im.job, im.dry_run);
+  dyno_import_job_set_start_line (im.job, (guint64) im.start_line);
+  /* Ctrl+C aborts the requests in flight too: their rows are reported as not confirmed. */
+  dyno_import_job_set_cancel_in_flight (im.job, TRUE);
   /* rows go to the report as they come: a 10 GB file must not be kept */
   dyno_import_job_set_keep_rows (im.job, FALSE);
   g_signal_connect (im.job, "row", G_CALLBACK (import_row_cb), &im);
@@ -875,11 +889,22 @@ dyno_cli_import (int    argc,
                                                                              : im.path,
                   dyno_import_job_get_bytes_read (im.job), input_size);
 
+    if (dyno_import_job_get_n_skipped (im.job) > 0)
+      g_printerr ("import: %" G_GUINT64_FORMAT " records before line %" G_GINT64_FORMAT
+                  " skipped (--start-line)\n", dyno_import_job_get_n_skipped (im.job),
+                  im.start_line);
+    if ((cancelled || im.error != NULL || n_failed > 0 || n_unsent > 0)
+        && dyno_import_job_get_resume_line (im.job) > 0 && !im.dry_run)
+      g_printerr ("import: to continue, run the same import with --start-line %"
+                  G_GUINT64_FORMAT "\n", dyno_import_job_get_resume_line (im.job));
+
     if (im.report_file != NULL && fflush (im.report_file) != 0)
       {
         report (&im.s, "--report", "could not write the report");
         return EXIT_FAILURE_RUN;
       }
+    if (cancelled)
+      return 130;
 
     return complete && n_rejected == 0 && n_failed == 0 && n_unsent == 0
            ? EXIT_OK : EXIT_FAILURE_RUN;

@@ -136,6 +136,11 @@ struct _DynoImportJob
   guint             backoff_base_ms;
   guint             backoff_max_ms;
   guint             max_stalled;
+  gboolean          cancel_in_flight;
+  guint64           start_line;
+  guint64           n_skipped;
+  guint64           first_unwritten_line; /* 0: none */
+  guint64           last_line_read;
 
   GTask            *task;          /* while running */
   GCancellable     *cancellable;
@@ -306,6 +311,9 @@ import_report_row (DynoImportJob         *self,
   report->line = line;
   report->status = status;
   report->reason = g_strdup (reason);
+  if (status != DYNO_TRANSFER_ROW_REJECTED
+      && (self->first_unwritten_line == 0 || line < self->first_unwritten_line))
+    self->first_unwritten_line = line;
   switch (status)
     {
     case DYNO_TRANSFER_ROW_REJECTED:
@@ -618,6 +626,17 @@ import_batch_cb (GObject      *source,
           batch_call_free (call);
         }
     }
+  else if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      /* Cancelled in flight (set_cancel_in_flight): the server may or may not have
+       * applied it. */
+      import_release_keys (self, chunk);
+      self->in_flight--;
+      import_report_chunk (self, chunk, DYNO_TRANSFER_ROW_NOT_WRITTEN,
+                           _("Not confirmed: the import was cancelled while this batch was "
+                             "in flight; it may or may not have been written."));
+      batch_call_free (call);
+    }
   else if (error->domain == DYNO_ERROR && error->code == DYNO_ERROR_SERVICE_VALIDATION)
     {
       import_release_keys (self, chunk);
@@ -678,9 +697,12 @@ import_send_call (BatchCall *call)
   g_string_append (json, "]}}");
   body = g_string_free_to_bytes (json);
 
-  /* No cancellable: a request that was sent completes, so that the count of written items
-   * stays exact.  Cancel stops between batches (import_pump). */
-  dyno_backend_call_async (self->backend, "BatchWriteItem", body, NULL, import_batch_cb, call);
+  /* By default no cancellable: a request that was sent completes, so that the count of
+   * written items stays exact, and Cancel stops between batches (import_pump).  With
+   * cancel_in_flight, Cancel aborts the requests too and their rows are not confirmed. */
+  dyno_backend_call_async (self->backend, "BatchWriteItem", body,
+                           self->cancel_in_flight ? self->cancellable : NULL, import_batch_cb,
+                           call);
 }
 
 static void
@@ -768,14 +790,28 @@ import_read (DynoImportJob *self)
                                            g_object_ref (self));
           break;
         case DYNO_IMPORT_REJECTED:
-          import_report_row (self, reject->row, reject->line, DYNO_TRANSFER_ROW_REJECTED,
-                             reject->reason);
+          self->last_line_read = MAX (self->last_line_read, reject->line);
+          if (reject->line < self->start_line)
+            self->n_skipped++;
+          else
+            import_report_row (self, reject->row, reject->line, DYNO_TRANSFER_ROW_REJECTED,
+                               reject->reason);
           dyno_import_reject_free (reject);
           break;
         case DYNO_IMPORT_ITEM:
           {
-            char *key = dyno_import_key_string (self->table, item);
             guint64 line = dyno_importer_get_record_line (self->importer);
+            char *key;
+
+            self->last_line_read = MAX (self->last_line_read, line);
+            if (line < self->start_line)
+              {
+                /* before --start-line: written by an earlier run */
+                self->n_skipped++;
+                dyno_item_unref (item);
+                break;
+              }
+            key = dyno_import_key_string (self->table, item);
 
             if (key == NULL)
               {
@@ -1157,6 +1193,45 @@ dyno_import_job_dup_summary (DynoImportJob *self)
                               "key."));
     }
   return g_string_free (out, FALSE);
+}
+
+void
+dyno_import_job_set_cancel_in_flight (DynoImportJob *self,
+                                      gboolean       cancel_in_flight)
+{
+  g_return_if_fail (DYNO_IS_IMPORT_JOB (self));
+
+  self->cancel_in_flight = cancel_in_flight;
+}
+
+void
+dyno_import_job_set_start_line (DynoImportJob *self,
+                                guint64        line)
+{
+  g_return_if_fail (DYNO_IS_IMPORT_JOB (self));
+
+  self->start_line = line;
+}
+
+guint64
+dyno_import_job_get_n_skipped (DynoImportJob *self)
+{
+  g_return_val_if_fail (DYNO_IS_IMPORT_JOB (self), 0);
+
+  return self->n_skipped;
+}
+
+guint64
+dyno_import_job_get_resume_line (DynoImportJob *self)
+{
+  g_return_val_if_fail (DYNO_IS_IMPORT_JOB (self), 0);
+
+  if (self->first_unwritten_line > 0)
+    return self->first_unwritten_line;
+  if (self->input_complete)
+    return 0;
+  /* Everything read was written: continue after the last record read. */
+  return MAX (self->last_line_read + 1, self->start_line);
 }
 
 /* ---- export job -------------------------------------------------------------------------- */

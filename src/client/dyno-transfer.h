@@ -78,6 +78,23 @@ void           dyno_import_job_set_backoff      (DynoImportJob    *self,
                                                  guint             max_ms,
                                                  guint             max_stalled);
 
+/* Cancel also aborts the BatchWriteItem requests in flight (default FALSE: they complete, so
+ * the count of written items is exact).  Their rows are then reported as not-written,
+ * "not confirmed": the server may or may not have applied them.  The CLI sets it so that
+ * Ctrl+C is immediate. */
+void           dyno_import_job_set_cancel_in_flight (DynoImportJob *self,
+                                                     gboolean       cancel_in_flight);
+/* Skip the records that start before input line @line (1-based; 0 or 1: none), written by an
+ * earlier run that stopped there.  Skipped records are not checked, written or reported. */
+void           dyno_import_job_set_start_line   (DynoImportJob    *self,
+                                                 guint64           line);
+guint64        dyno_import_job_get_n_skipped    (DynoImportJob    *self);
+/* After a stop: the input line from which running the import again (set_start_line) writes
+ * everything not confirmed as written, and skips only rows that were; 0 when there is
+ * nothing left to write.  Rows after it may have been written already: puts are idempotent
+ * per key, so writing them again is safe. */
+guint64        dyno_import_job_get_resume_line  (DynoImportJob    *self);
+
 /* Runs the import of @input (@input_size: its size in bytes for progress, 0 if unknown).
  * Completes TRUE when the whole input was read and every good row written (rejected rows
  * may exist: see the counters); FALSE with G_IO_ERROR_CANCELLED after Cancel, or with the

@@ -7,9 +7,12 @@
 
 import json
 import os
+import re
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 import urllib.request
 import uuid
@@ -181,6 +184,37 @@ class FaultMatrix(unittest.TestCase):
             rows = [json.loads(line) for line in f]
         self.assertTrue(rows)
         self.assertTrue(all(r["status"] in ("failed", "not-written") for r in rows))
+
+    def test_import_ctrl_c_with_a_stalled_request(self):
+        lines = "".join(json.dumps(item(i)) + "\n" for i in range(400))
+        path = self.import_file(lines)
+        self.proxy.add("BatchWriteItem", "pass", count=5)
+        self.proxy.add("BatchWriteItem", "stall", count=1, seconds=600)
+        process = subprocess.Popen([CLI, "--endpoint-url", self.proxy.url, "import", self.table,
+                                    path], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                   text=True)
+        while "stall" not in self.proxy.faults_injected():
+            self.assertIsNone(process.poll(), "the import ended before the stall")
+            time.sleep(0.05)
+        process.send_signal(signal.SIGINT)
+        out, err = process.communicate(timeout=60)
+        self.assertEqual(process.returncode, 130, err)
+        found = re.search(r"^import: to continue, run the same import with --start-line (\d+)$",
+                          err, re.M)
+        self.assertIsNotNone(found, err)
+        start = int(found.group(1))
+        self.assertGreater(start, 1)
+        # every row before the resume line is in the table
+        stored = self.stored()
+        for i in range(start - 1):
+            self.assertIn(key_of(item(i)), stored)
+        written = int(re.search(r"^import: (\d+) items written", err, re.M).group(1))
+        self.assertGreaterEqual(len(stored), written)
+
+        status, out, err = cli(ENDPOINT, "import", self.table, path, "--start-line", str(start))
+        self.assertEqual(status, 0, err)
+        self.assertIn("import: %d records before line %d skipped" % (start - 1, start), err)
+        self.assertEqual(len(self.stored()), 400)
 
 
 if __name__ == "__main__":

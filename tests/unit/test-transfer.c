@@ -498,6 +498,88 @@ test_import_foreign_unprocessed (void)
   g_assert_cmpuint (test_fake_ddb_count (fake, "t"), ==, 30);
 }
 
+static void
+cancel_at_tenth_batch (TestFakeDdb *fake,
+                       gpointer     data)
+{
+  if (fake->n_batch_calls == 10)
+    g_cancellable_cancel (data);
+}
+
+static void
+test_import_cancel_in_flight_resume (void)
+{
+  g_autoptr(TestFakeDdb) fake = fake_new ();
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(DynoImportJob) job = NULL;
+  g_autoptr(DynoImportJob) again = NULL;
+  g_autoptr(DynoTableInfo) info = table_info ();
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GInputStream) input = NULL;
+  g_auto(Run) run = { 0, };
+  g_auto(Run) rerun = { 0, };
+  guint64 resume;
+  GPtrArray *rows;
+
+  for (guint i = 1; i <= 1000; i++)
+    {
+      g_autofree char *line = good_line (i);
+      g_string_append (text, line);
+    }
+  fake->on_batch = cancel_at_tenth_batch;
+  fake->on_batch_data = cancellable;
+
+  job = dyno_import_job_new (DYNO_BACKEND (fake), info, DYNO_IMPORT_DDB_JSONL);
+  dyno_import_job_set_cancel_in_flight (job, TRUE);
+  dyno_import_job_set_backoff (job, 1, 4, 4);
+  g_signal_connect (job, "progress", G_CALLBACK (import_progress_cb), &run);
+  g_signal_connect (job, "row", G_CALLBACK (import_row_cb), &run);
+  input = g_memory_input_stream_new_from_data (g_strdup (text->str), text->len, g_free);
+  dyno_import_job_run_async (job, input, text->len, cancellable, import_done_cb, &run);
+  while (!run.done)
+    g_main_context_iteration (NULL, TRUE);
+
+  g_assert_error (run.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  /* the batch cancelled in flight is not counted as written (the fake applied it) */
+  g_assert_cmpuint (dyno_import_job_get_n_written (job), <, test_fake_ddb_count (fake, "t"));
+  g_assert_cmpuint (dyno_import_job_get_n_written (job) + dyno_import_job_get_n_not_written (job),
+                    ==, dyno_import_job_get_n_read (job));
+  rows = dyno_import_job_get_rows (job);
+  g_assert_cmpuint (rows->len, >, 0);
+  resume = dyno_import_job_get_resume_line (job);
+  g_assert_cmpuint (resume, >, 1);
+  /* every row before the resume line is in the table */
+  for (guint i = 1; i < resume; i++)
+    {
+      g_autofree char *pk = g_strdup_printf ("P#%u", i % 7);
+      g_autofree char *sk = g_strdup_printf ("%u", i);
+
+      g_assert_nonnull (test_fake_ddb_get (fake, "t", pk, sk));
+    }
+  for (guint i = 0; i < rows->len; i++)
+    g_assert_cmpuint (((DynoTransferRow *) g_ptr_array_index (rows, i))->line, >=, resume);
+
+  /* from the resume line, the rest is written and nothing before it is read again */
+  fake->on_batch = NULL;
+  {
+    g_autoptr(GInputStream) input2 = g_memory_input_stream_new_from_data (g_strdup (text->str),
+                                                                          text->len, g_free);
+
+    again = dyno_import_job_new (DYNO_BACKEND (fake), info, DYNO_IMPORT_DDB_JSONL);
+    dyno_import_job_set_start_line (again, resume);
+    g_signal_connect (again, "progress", G_CALLBACK (import_progress_cb), &rerun);
+    g_signal_connect (again, "row", G_CALLBACK (import_row_cb), &rerun);
+    dyno_import_job_run_async (again, input2, text->len, NULL, import_done_cb, &rerun);
+    while (!rerun.done)
+      g_main_context_iteration (NULL, TRUE);
+  }
+  g_assert_no_error (rerun.error);
+  g_assert_cmpuint (dyno_import_job_get_n_skipped (again), ==, resume - 1);
+  g_assert_cmpuint (dyno_import_job_get_n_written (again), ==, 1000 - (resume - 1));
+  g_assert_cmpuint (test_fake_ddb_count (fake, "t"), ==, 1000);
+  g_assert_cmpuint (dyno_import_job_get_resume_line (again), ==, 0);
+}
+
 /* ---- dyno_backend_batch_write ------------------------------------------------------------- */
 
 typedef struct {
@@ -1011,6 +1093,8 @@ main (int    argc,
   g_test_add_func ("/transfer/import/garbled-retried", test_import_garbled_retried);
   g_test_add_func ("/transfer/import/garbled-persistent", test_import_garbled_persistent);
   g_test_add_func ("/transfer/import/foreign-unprocessed", test_import_foreign_unprocessed);
+  g_test_add_func ("/transfer/import/cancel-in-flight-resume",
+                   test_import_cancel_in_flight_resume);
   g_test_add_func ("/transfer/batch/partial-unprocessed", test_batch_partial_unprocessed);
   g_test_add_func ("/transfer/batch/all-unprocessed-gives-up",
                    test_batch_all_unprocessed_gives_up);
