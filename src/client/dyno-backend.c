@@ -678,8 +678,10 @@ batch_take_unprocessed (BatchData  *data,
             goto unknown;
           object = json_node_get_object (element);
           is_delete = json_object_has_member (object, "DeleteRequest");
-          inner = json_object_get_object_member (object, is_delete ? "DeleteRequest"
-                                                                   : "PutRequest");
+          value = json_object_get_member (object, is_delete ? "DeleteRequest" : "PutRequest");
+          inner = value != NULL && JSON_NODE_HOLDS_OBJECT (value) ? json_node_get_object (value)
+                                                                  : NULL;
+          value = NULL;
           if (inner != NULL)
             value = json_object_get_member (inner, is_delete ? "Key" : "Item");
           if (value == NULL || (item = dyno_item_from_json_node (value, NULL)) == NULL)
