@@ -1298,6 +1298,21 @@ dyno_run_replace_item (DynoRun  *self,
   return TRUE;
 }
 
+void
+dyno_run_set_item (DynoRun  *self,
+                   guint     position,
+                   DynoItem *item)
+{
+  g_return_if_fail (DYNO_IS_RUN (self));
+  g_return_if_fail (position < self->items->len);
+  g_return_if_fail (item != NULL);
+
+  dyno_item_ref (item);
+  dyno_item_unref (g_ptr_array_index (self->items, position));
+  g_ptr_array_index (self->items, position) = item;
+  g_list_model_items_changed (G_LIST_MODEL (self), position, 1, 1);
+}
+
 /* The pages' places in the model move with an item added (@delta 1) or taken out (-1) at
  * @position: a page's range stays the items it holds (an item added inside it widens it). */
 static void

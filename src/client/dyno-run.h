@@ -122,6 +122,10 @@ int                dyno_run_find_item            (DynoRun           *self,
 gboolean           dyno_run_replace_item         (DynoRun           *self,
                                                   DynoItem          *key,
                                                   DynoItem          *item);
+/* The item at @position becomes @item (its place found by a key index of the caller's). */
+void               dyno_run_set_item             (DynoRun           *self,
+                                                  guint              position,
+                                                  DynoItem          *item);
 void               dyno_run_insert_item          (DynoRun           *self,
                                                   guint              position,
                                                   DynoItem          *item);

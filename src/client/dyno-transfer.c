@@ -173,6 +173,7 @@ struct _DynoImportJob
 enum {
   IMPORT_PROGRESS,
   IMPORT_ROW,
+  IMPORT_WRITTEN,
   N_IMPORT_SIGNALS
 };
 
@@ -228,6 +229,9 @@ dyno_import_job_class_init (DynoImportJobClass *klass)
   import_signals[IMPORT_ROW] =
     g_signal_new ("row", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                   NULL, G_TYPE_NONE, 1, G_TYPE_POINTER);
+  import_signals[IMPORT_WRITTEN] =
+    g_signal_new ("written", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                  NULL, G_TYPE_NONE, 1, G_TYPE_PTR_ARRAY);
 }
 
 static void
@@ -583,13 +587,25 @@ import_batch_cb (GObject      *source,
 
       self->n_written += chunk->items->len - n_again;
       /* Release the keys of what was written; the unprocessed ones stay in flight. */
-      for (guint i = 0; i < chunk->keys->len; i++)
-        {
-          const char *key = g_ptr_array_index (chunk->keys, i);
+      {
+        gboolean tell = g_signal_has_handler_pending (self, import_signals[IMPORT_WRITTEN], 0,
+                                                      FALSE);
+        g_autoptr(GPtrArray) written = tell ? g_ptr_array_new () : NULL;
 
-          if (again == NULL || !chunk_has_key (again, key))
-            import_release_key (self, key);
-        }
+        for (guint i = 0; i < chunk->keys->len; i++)
+          {
+            const char *key = g_ptr_array_index (chunk->keys, i);
+
+            if (again == NULL || !chunk_has_key (again, key))
+              {
+                import_release_key (self, key);
+                if (written != NULL)
+                  g_ptr_array_add (written, g_ptr_array_index (chunk->items, i));
+              }
+          }
+        if (written != NULL && written->len > 0)
+          g_signal_emit (self, import_signals[IMPORT_WRITTEN], 0, written);
+      }
 
       if (again != NULL)
         {

@@ -53,7 +53,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (DynoTransferRow, dyno_transfer_row_free)
  * Signals (on the main context the job runs on):
  *   "progress" ()                 — after each batch and each chunk of input read;
  *   "row" (DynoTransferRow *row)  — each row not written, as it is known (the job keeps them
- *                                   too: dyno_import_job_get_rows()). */
+ *                                   too: dyno_import_job_get_rows()).
+ *   "written" (GPtrArray *items)  — the items (DynoItem*, borrowed) a BatchWriteItem answer
+ *                                   confirmed written; emitted only when connected. */
 #define DYNO_TYPE_IMPORT_JOB (dyno_import_job_get_type ())
 G_DECLARE_FINAL_TYPE (DynoImportJob, dyno_import_job, DYNO, IMPORT_JOB, GObject)
 

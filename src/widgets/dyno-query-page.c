@@ -12,6 +12,7 @@
 #include "dyno-delete-items.h"
 #include "dyno-http-backend.h"
 #include "dyno-http-error.h"
+#include "dyno-import.h"
 #include "dyno-item-editor.h"
 #include "dyno-json.h"
 #include "dyno-page-ledger.h"
@@ -41,7 +42,11 @@ struct _DynoQueryPage
   DynoRun            *run;
   GCancellable       *cancellable;
 
-  GtkWidget          *paned;
+  GtkWidget          *leaflet;         /* the form beside the results; one at a time when narrow */
+  GtkWidget          *form_page;
+  GtkWidget          *results_page;
+  GtkWidget          *show_results_button;
+  GtkWidget          *show_query_button;
   DynoBuilderForm    *form;
   GtkWidget          *run_button;
   GtkWidget          *stop_button;
@@ -349,6 +354,9 @@ run_activated (GtkWidget  *widget,
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
+  /* narrow, Run shows what it brings */
+  if (adw_leaflet_get_folded (ADW_LEAFLET (self->leaflet)))
+    adw_leaflet_set_visible_child (ADW_LEAFLET (self->leaflet), self->results_page);
 
   if (request->operation == DYNO_OP_GET_ITEM)
     {
@@ -1001,10 +1009,90 @@ delete_items_activated (GtkWidget  *widget,
 
 static void
 import_finished_cb (DynoQueryPage *self,
-                    gboolean       ok)
+                    gboolean       ok,
+                    GtkWidget     *dialog)
 {
-  /* written rows stay written after a Cancel too: show the table as it is now */
-  refresh_after_write (self);
+  guint n = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (dialog), "dyno-written"));
+  guint n_shown = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (dialog), "dyno-replaced"));
+  DynoRun *run = shown_run (self);
+  g_autofree char *message = NULL;
+
+  if (run == NULL)
+    {
+      /* written rows stay written after a Cancel too: show the table as it is now */
+      refresh_after_write (self);
+      return;
+    }
+  if (n == 0)
+    return;
+  /* The loaded pages stay: the rows of items the import rewrote show what it wrote; items
+   * it added are not guessed into the results (whether they match is the server's to say). */
+  dyno_run_record_write (run, "BatchWriteItem", n, -1, 0);
+  /* Translators: a toast after an import; the number of items written, then of rows on screen
+   * it changed */
+  message = g_strdup_printf (ngettext ("%u item imported, %u loaded row updated; run the "
+                                       "query again to see new items",
+                                       "%u items imported, %u loaded rows updated; run the "
+                                       "query again to see new items", n), n, n_shown);
+  /* told when the dialog (which has the import's own report) is closed */
+  g_object_set_data_full (G_OBJECT (dialog), "dyno-toast", g_steal_pointer (&message), g_free);
+}
+
+static void
+import_closed_cb (DynoQueryPage *self,
+                  GtkWidget     *dialog)
+{
+  const char *message = g_object_get_data (G_OBJECT (dialog), "dyno-toast");
+
+  if (message != NULL)
+    toast (self, message);
+}
+
+static void
+import_written_cb (DynoQueryPage *self,
+                   GPtrArray     *items,
+                   GtkWidget     *dialog)
+{
+  DynoRun *run = shown_run (self);
+  guint n = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (dialog), "dyno-written"));
+  guint n_shown = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (dialog), "dyno-replaced"));
+
+  GHashTable *index = g_object_get_data (G_OBJECT (dialog), "dyno-key-index");
+
+  /* the loaded rows by key, once per import (the dialog is modal: they do not move) */
+  if (run != NULL && index == NULL)
+    {
+      index = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      for (guint i = 0; i < dyno_run_get_n_items (run); i++)
+        {
+          char *key = dyno_import_key_string (self->info, dyno_run_get_item (run, i));
+
+          if (key != NULL)
+            g_hash_table_insert (index, key, GUINT_TO_POINTER (i + 1));
+        }
+      g_object_set_data_full (G_OBJECT (dialog), "dyno-key-index", index,
+                              (GDestroyNotify) g_hash_table_unref);
+    }
+  for (guint i = 0; i < items->len && run != NULL; i++)
+    {
+      DynoItem *item = g_ptr_array_index (items, i);
+      g_autofree char *key = dyno_import_key_string (self->info, item);
+      guint position = key ? GPOINTER_TO_UINT (g_hash_table_lookup (index, key)) : 0;
+
+      if (position > 0 && position <= dyno_run_get_n_items (run))
+        {
+          /* still that row (a run started meanwhile loads other rows) */
+          g_autofree char *there = dyno_import_key_string (self->info,
+                                                           dyno_run_get_item (run, position - 1));
+
+          if (g_strcmp0 (there, key) != 0)
+            continue;
+          dyno_run_set_item (run, position - 1, item);
+          n_shown++;
+        }
+    }
+  g_object_set_data (G_OBJECT (dialog), "dyno-written", GUINT_TO_POINTER (n + items->len));
+  g_object_set_data (G_OBJECT (dialog), "dyno-replaced", GUINT_TO_POINTER (n_shown));
 }
 
 static void
@@ -1021,6 +1109,10 @@ import_items_activated (GtkWidget  *widget,
   dialog = dyno_import_dialog_new (GTK_WINDOW (gtk_widget_get_root (widget)), self->backend,
                                    self->info);
   g_signal_connect_object (dialog, "finished", G_CALLBACK (import_finished_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (dialog, "items-written", G_CALLBACK (import_written_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (dialog, "destroy", G_CALLBACK (import_closed_cb), self,
                            G_CONNECT_SWAPPED);
   gtk_window_present (GTK_WINDOW (dialog));
 }
@@ -1153,16 +1245,43 @@ new_item_toolbar (void)
 }
 
 static void
+folded_changed_cb (DynoQueryPage *self)
+{
+  gboolean folded = adw_leaflet_get_folded (ADW_LEAFLET (self->leaflet));
+
+  gtk_widget_set_visible (self->show_results_button, folded);
+  gtk_widget_set_visible (self->show_query_button, folded);
+}
+
+static void
+show_results_clicked_cb (DynoQueryPage *self)
+{
+  adw_leaflet_set_visible_child (ADW_LEAFLET (self->leaflet), self->results_page);
+}
+
+static void
+show_query_clicked_cb (DynoQueryPage *self)
+{
+  adw_leaflet_set_visible_child (ADW_LEAFLET (self->leaflet), self->form_page);
+  dyno_query_page_focus_form (self);
+}
+
+static void
 build_ui (DynoQueryPage *self)
 {
   GtkWidget *left, *action_bar, *right, *results, *status_bar, *bottom, *switcher, *stack;
   GtkWidget *detail_scroller;
 
-  self->paned = gtk_paned_new (GTK_ORIENTATION_HORIZONTAL);
-  gtk_paned_set_shrink_start_child (GTK_PANED (self->paned), FALSE);
-  gtk_paned_set_resize_start_child (GTK_PANED (self->paned), FALSE);
-  gtk_paned_set_position (GTK_PANED (self->paned), 400);
-  gtk_widget_set_parent (self->paned, GTK_WIDGET (self));
+  /* The form and the results share the width; when the window is too narrow for both (below
+   * their minimum widths), one shows at a time, with a button to go to the other. */
+  self->leaflet = adw_leaflet_new ();
+  adw_leaflet_set_can_navigate_back (ADW_LEAFLET (self->leaflet), TRUE);
+  adw_leaflet_set_can_navigate_forward (ADW_LEAFLET (self->leaflet), TRUE);
+  adw_leaflet_set_fold_threshold_policy (ADW_LEAFLET (self->leaflet),
+                                         ADW_FOLD_THRESHOLD_POLICY_MINIMUM);
+  adw_leaflet_set_transition_type (ADW_LEAFLET (self->leaflet),
+                                   ADW_LEAFLET_TRANSITION_TYPE_SLIDE);
+  gtk_widget_set_parent (self->leaflet, GTK_WIDGET (self));
 
   /* left: the form and the Run button */
   left = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
@@ -1208,16 +1327,42 @@ build_ui (DynoQueryPage *self)
     gtk_action_bar_pack_end (GTK_ACTION_BAR (action_bar), paste);
   }
   gtk_action_bar_pack_start (GTK_ACTION_BAR (action_bar), self->reason_label);
+  /* narrow: the way to the results */
+  self->show_results_button = gtk_button_new_from_icon_name ("go-next-symbolic");
+  gtk_widget_set_tooltip_text (self->show_results_button, _("Show Results"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->show_results_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Show results"), -1);
+  g_signal_connect_swapped (self->show_results_button, "clicked",
+                            G_CALLBACK (show_results_clicked_cb), self);
+  gtk_action_bar_pack_end (GTK_ACTION_BAR (action_bar), self->show_results_button);
   gtk_box_append (GTK_BOX (left), action_bar);
-  gtk_paned_set_start_child (GTK_PANED (self->paned), left);
+  self->form_page = left;
+  adw_leaflet_append (ADW_LEAFLET (self->leaflet), left);
+  adw_leaflet_page_set_navigatable (adw_leaflet_append (ADW_LEAFLET (self->leaflet),
+                                                        gtk_separator_new (GTK_ORIENTATION_VERTICAL)),
+                                    FALSE);
 
   /* right: results over the code/pages/item views */
   right = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
   gtk_paned_set_position (GTK_PANED (right), 420);
-  gtk_paned_set_end_child (GTK_PANED (self->paned), right);
+  gtk_widget_set_hexpand (right, TRUE);
+  self->results_page = right;
+  adw_leaflet_append (ADW_LEAFLET (self->leaflet), right);
 
   results = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  gtk_box_append (GTK_BOX (results), new_item_toolbar ());
+  {
+    GtkWidget *toolbar = new_item_toolbar ();
+
+    /* narrow: the way back to the form */
+    self->show_query_button = gtk_button_new_from_icon_name ("go-previous-symbolic");
+    gtk_widget_set_tooltip_text (self->show_query_button, _("Back to the Query"));
+    gtk_accessible_update_property (GTK_ACCESSIBLE (self->show_query_button),
+                                    GTK_ACCESSIBLE_PROPERTY_LABEL, _("Back to the query"), -1);
+    g_signal_connect_swapped (self->show_query_button, "clicked",
+                              G_CALLBACK (show_query_clicked_cb), self);
+    gtk_action_bar_pack_start (GTK_ACTION_BAR (toolbar), self->show_query_button);
+    gtk_box_append (GTK_BOX (results), toolbar);
+  }
   self->results_stack = gtk_stack_new ();
   gtk_widget_set_vexpand (self->results_stack, TRUE);
   gtk_stack_add_named (GTK_STACK (self->results_stack),
@@ -1281,6 +1426,9 @@ build_ui (DynoQueryPage *self)
   gtk_box_append (GTK_BOX (bottom), stack);
   gtk_paned_set_end_child (GTK_PANED (right), bottom);
 
+  g_signal_connect_object (self->leaflet, "notify::folded", G_CALLBACK (folded_changed_cb),
+                           self, G_CONNECT_SWAPPED);
+  folded_changed_cb (self);
   g_signal_connect_object (self->form, "changed", G_CALLBACK (form_changed_cb), self,
                            G_CONNECT_SWAPPED);
   g_signal_connect_object (self->collection, "selection-changed",
@@ -1322,7 +1470,7 @@ dyno_query_page_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   clear_run (self);
-  g_clear_pointer (&self->paned, gtk_widget_unparent);
+  g_clear_pointer (&self->leaflet, gtk_widget_unparent);
 
   G_OBJECT_CLASS (dyno_query_page_parent_class)->dispose (object);
 }

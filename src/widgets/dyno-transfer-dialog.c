@@ -106,6 +106,7 @@ struct _DynoTransferDialog
 
 enum {
   FINISHED,
+  ITEMS_WRITTEN,
   N_TRANSFER_SIGNALS
 };
 
@@ -165,6 +166,18 @@ dyno_transfer_dialog_class_init (DynoTransferDialogClass *klass)
   transfer_signals[FINISHED] =
     g_signal_new ("finished", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, G_TYPE_BOOLEAN);
+  /* import: items DynamoDB confirmed written (GPtrArray of DynoItem*, borrowed), as they are */
+  transfer_signals[ITEMS_WRITTEN] =
+    g_signal_new ("items-written", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
+                  NULL, G_TYPE_NONE, 1, G_TYPE_PTR_ARRAY);
+}
+
+static void
+import_written_cb (DynoImportJob      *job,
+                   GPtrArray          *items,
+                   DynoTransferDialog *self)
+{
+  g_signal_emit (self, transfer_signals[ITEMS_WRITTEN], 0, items);
 }
 
 static void
@@ -485,6 +498,8 @@ import_start (DynoTransferDialog *self)
   self->import_job = dyno_import_job_new (self->backend, self->info, format);
   dyno_import_job_set_type_mapping (self->import_job, mapping);
   g_signal_connect_object (self->import_job, "progress", G_CALLBACK (import_progress_cb), self, 0);
+  if (g_signal_has_handler_pending (self, transfer_signals[ITEMS_WRITTEN], 0, FALSE))
+    g_signal_connect_object (self->import_job, "written", G_CALLBACK (import_written_cb), self, 0);
   self->cancellable = g_cancellable_new ();
   gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), 0);
   gtk_label_set_text (GTK_LABEL (self->counts_label), _("Reading…"));
