@@ -1017,14 +1017,18 @@ import_finished_cb (DynoQueryPage *self,
   DynoRun *run = shown_run (self);
   g_autofree char *message = NULL;
 
+  if (n == 0)
+    return;
   if (run == NULL)
     {
-      /* written rows stay written after a Cancel too: show the table as it is now */
+      /* Translators: a toast after an import */
+      message = g_strdup_printf (ngettext ("%u item imported", "%u items imported", n), n);
+      g_object_set_data_full (G_OBJECT (dialog), "dyno-toast", g_steal_pointer (&message),
+                              g_free);
+      /* written rows stay written after a Cancel too: a result on screen is read again */
       refresh_after_write (self);
       return;
     }
-  if (n == 0)
-    return;
   /* The loaded pages stay: the rows of items the import rewrote show what it wrote; items
    * it added are not guessed into the results (whether they match is the server's to say). */
   dyno_run_record_write (run, "BatchWriteItem", n, -1, 0);
@@ -1217,10 +1221,21 @@ new_tool_button (const char *icon,
   return button;
 }
 
+static void show_query_clicked_cb (DynoQueryPage *self);
+
 static GtkWidget *
-new_item_toolbar (void)
+new_item_toolbar (DynoQueryPage *self)
 {
   GtkWidget *bar = gtk_action_bar_new ();
+
+  /* narrow: the way back to the form, first */
+  self->show_query_button = gtk_button_new_from_icon_name ("go-previous-symbolic");
+  gtk_widget_set_tooltip_text (self->show_query_button, _("Back to the Query"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->show_query_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Back to the query"), -1);
+  g_signal_connect_swapped (self->show_query_button, "clicked",
+                            G_CALLBACK (show_query_clicked_cb), self);
+  gtk_action_bar_pack_start (GTK_ACTION_BAR (bar), self->show_query_button);
 
   gtk_action_bar_pack_start (GTK_ACTION_BAR (bar),
                              new_tool_button ("list-add-symbolic", "query.new-item",
@@ -1350,19 +1365,7 @@ build_ui (DynoQueryPage *self)
   adw_leaflet_append (ADW_LEAFLET (self->leaflet), right);
 
   results = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  {
-    GtkWidget *toolbar = new_item_toolbar ();
-
-    /* narrow: the way back to the form */
-    self->show_query_button = gtk_button_new_from_icon_name ("go-previous-symbolic");
-    gtk_widget_set_tooltip_text (self->show_query_button, _("Back to the Query"));
-    gtk_accessible_update_property (GTK_ACCESSIBLE (self->show_query_button),
-                                    GTK_ACCESSIBLE_PROPERTY_LABEL, _("Back to the query"), -1);
-    g_signal_connect_swapped (self->show_query_button, "clicked",
-                              G_CALLBACK (show_query_clicked_cb), self);
-    gtk_action_bar_pack_start (GTK_ACTION_BAR (toolbar), self->show_query_button);
-    gtk_box_append (GTK_BOX (results), toolbar);
-  }
+  gtk_box_append (GTK_BOX (results), new_item_toolbar (self));
   self->results_stack = gtk_stack_new ();
   gtk_widget_set_vexpand (self->results_stack, TRUE);
   gtk_stack_add_named (GTK_STACK (self->results_stack),
@@ -1614,4 +1617,17 @@ dyno_query_page_focus_form (DynoQueryPage *self)
 {
   g_return_if_fail (DYNO_IS_QUERY_PAGE (self));
   dyno_builder_form_focus (self->form);
+}
+
+int
+dyno_query_page_get_side_by_side_width (DynoQueryPage *self)
+{
+  int form = 0, results = 0;
+
+  g_return_val_if_fail (DYNO_IS_QUERY_PAGE (self), 0);
+
+  gtk_widget_measure (self->form_page, GTK_ORIENTATION_HORIZONTAL, -1, &form, NULL, NULL, NULL);
+  gtk_widget_measure (self->results_page, GTK_ORIENTATION_HORIZONTAL, -1, &results, NULL, NULL,
+                      NULL);
+  return form + 1 + results;
 }

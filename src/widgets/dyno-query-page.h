@@ -27,5 +27,7 @@ DynoQueryPage *dyno_query_page_duplicate     (DynoQueryPage  *self);
 const char    *dyno_query_page_get_subtitle  (DynoQueryPage  *self);
 gboolean       dyno_query_page_get_loading   (DynoQueryPage  *self);
 void           dyno_query_page_focus_form    (DynoQueryPage  *self);
+/* The narrowest width at which the form and the results show side by side. */
+int            dyno_query_page_get_side_by_side_width (DynoQueryPage *self);
 
 G_END_DECLS

@@ -31,6 +31,8 @@ struct _DynoWindow
   AdwToastOverlay      *toast_overlay;
   AdwFlap              *flap;
   GtkWidget            *sidebar;
+  int                   allocated_width;
+  guint                 fold_idle;
   GtkSearchEntry       *search_entry;
   GtkStack             *sidebar_stack;
   GtkListView          *sidebar_list;
@@ -44,6 +46,7 @@ G_DEFINE_FINAL_TYPE (DynoWindow, dyno_window, ADW_TYPE_APPLICATION_WINDOW)
 
 static void open_node (DynoWindow      *self,
                        DynoSidebarNode *node);
+static void queue_update_fold (DynoWindow *self);
 
 static GListModel *
 create_children_cb (gpointer item,
@@ -373,6 +376,7 @@ selected_page_changed_cb (DynoWindow *self)
   int n = adw_tab_view_get_n_pages (self->tab_view);
 
   update_title (self);
+  queue_update_fold (self);
 
   /* AdwTabView keeps every page's widgets alive, and GTK 4.8 reports those of background
    * pages as showing: a screen reader (or a script) would find two "New item" buttons at
@@ -1057,11 +1061,70 @@ store_items_changed_cb (GListModel *store,
     }
 }
 
+/* The width the front page needs to show its form beside its results. */
+static int
+content_width_needed (DynoWindow *self)
+{
+  AdwTabPage *page = adw_tab_view_get_selected_page (self->tab_view);
+
+  if (page != NULL && DYNO_IS_QUERY_PAGE (adw_tab_page_get_child (page)))
+    return dyno_query_page_get_side_by_side_width (
+             DYNO_QUERY_PAGE (adw_tab_page_get_child (page)));
+  return 640;
+}
+
+/* The sidebar folds away (over the content, with Show Sidebar) before the page has to show
+ * its form and results one at a time: a flap folds by its own rule only when even the folded
+ * page does not fit, so the window decides, from its width, after each allocation. */
+static gboolean
+update_fold_cb (gpointer user_data)
+{
+  DynoWindow *self = user_data;
+  int sidebar = 0;
+  AdwFlapFoldPolicy policy;
+
+  self->fold_idle = 0;
+  gtk_widget_measure (self->sidebar, GTK_ORIENTATION_HORIZONTAL, -1, &sidebar, NULL, NULL, NULL);
+  policy = self->allocated_width < sidebar + 1 + content_width_needed (self)
+           ? ADW_FLAP_FOLD_POLICY_ALWAYS : ADW_FLAP_FOLD_POLICY_NEVER;
+  if (adw_flap_get_fold_policy (self->flap) != policy)
+    {
+      adw_flap_set_fold_policy (self->flap, policy);
+      /* unfolded, the sidebar is always there; folded, it starts hidden */
+      adw_flap_set_reveal_flap (self->flap, policy == ADW_FLAP_FOLD_POLICY_NEVER);
+    }
+  return G_SOURCE_REMOVE;
+}
+
+static void
+queue_update_fold (DynoWindow *self)
+{
+  if (self->fold_idle == 0)
+    self->fold_idle = g_idle_add (update_fold_cb, self);
+}
+
+static void
+dyno_window_size_allocate (GtkWidget *widget,
+                           int        width,
+                           int        height,
+                           int        baseline)
+{
+  DynoWindow *self = DYNO_WINDOW (widget);
+
+  GTK_WIDGET_CLASS (dyno_window_parent_class)->size_allocate (widget, width, height, baseline);
+  if (width != self->allocated_width)
+    {
+      self->allocated_width = width;
+      queue_update_fold (self);
+    }
+}
+
 static void
 dyno_window_dispose (GObject *object)
 {
   DynoWindow *self = DYNO_WINDOW (object);
 
+  g_clear_handle_id (&self->fold_idle, g_source_remove);
   g_cancellable_cancel (self->cancellable);
   gtk_widget_dispose_template (GTK_WIDGET (self), DYNO_TYPE_WINDOW);
 
@@ -1091,6 +1154,7 @@ dyno_window_class_init (DynoWindowClass *klass)
 
   object_class->dispose = dyno_window_dispose;
   object_class->finalize = dyno_window_finalize;
+  widget_class->size_allocate = dyno_window_size_allocate;
 
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/com/dynotable/DynoTable/dyno-window.ui");
