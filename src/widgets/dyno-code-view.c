@@ -316,6 +316,7 @@ build_ui (DynoCodeView *self)
   gtk_box_append (GTK_BOX (toolbar), self->format_dropdown);
 
   label = gtk_label_new_with_mnemonic (_("Full _program"));
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
   gtk_widget_set_hexpand (label, TRUE);
   gtk_label_set_xalign (GTK_LABEL (label), 1);
   self->program_switch = gtk_switch_new ();

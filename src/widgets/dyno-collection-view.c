@@ -824,6 +824,7 @@ build_ui (DynoCollectionView *self)
   gtk_box_append (GTK_BOX (toolbar), chips_scroller);
 
   label = gtk_label_new_with_mnemonic (_("_Group by partition"));
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
   gtk_widget_set_hexpand (label, TRUE);
   gtk_label_set_xalign (GTK_LABEL (label), 1);
   self->group_switch = gtk_switch_new ();

@@ -55,6 +55,7 @@ struct _DynoQueryPage
   GtkWidget          *error_page;
   DynoCollectionView *collection;
   GtkWidget          *status_label;
+  GtkWidget          *status_bar;
   GtkWidget          *spinner;
   GtkWidget          *load_more_button;
   GtkWidget          *load_all_button;
@@ -166,6 +167,9 @@ update_status (DynoQueryPage *self)
     }
 
   gtk_label_set_label (GTK_LABEL (self->status_label), status->str);
+  /* the whole line when it is ellipsized; on the bar, since a label's tooltip would replace
+   * its accessible description */
+  gtk_widget_set_tooltip_text (self->status_bar, status->len > 0 ? status->str : NULL);
   gtk_spinner_set_spinning (GTK_SPINNER (self->spinner), loading);
   gtk_widget_set_visible (self->spinner, loading);
   gtk_widget_set_visible (self->stop_button, loading);
@@ -1384,11 +1388,17 @@ build_ui (DynoQueryPage *self)
   gtk_stack_add_named (GTK_STACK (self->results_stack), GTK_WIDGET (self->collection), "results");
   gtk_box_append (GTK_BOX (results), self->results_stack);
 
-  status_bar = gtk_action_bar_new ();
+  self->status_bar = status_bar = gtk_action_bar_new ();
   self->spinner = gtk_spinner_new ();
   gtk_widget_set_visible (self->spinner, FALSE);
   self->status_label = gtk_label_new (NULL);
   gtk_widget_set_name (self->status_label, "run-status");
+  /* a long line ellipsizes (the bar's tooltip has all of it) rather than push Load More and Load
+   * All past the window's edge */
+  gtk_label_set_ellipsize (GTK_LABEL (self->status_label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_xalign (GTK_LABEL (self->status_label), 0);
+  gtk_label_set_width_chars (GTK_LABEL (self->status_label), 8);
+  gtk_widget_set_hexpand (self->status_label, TRUE);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->status_label),
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, _("Run status"), -1);
   self->load_more_button = gtk_button_new_with_mnemonic (_("Load _More"));

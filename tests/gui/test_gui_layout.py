@@ -1,0 +1,178 @@
+"""Layout: at 1024 and 1280 px wide, with a long status line, nothing in the results pane is
+pushed past the window's edge.
+
+Run by meson as
+  with-ddb-local.sh with-keyring.sh with-xvfb.sh /usr/bin/python3 test_gui_layout.py
+with DYNOTABLE_APP and GSETTINGS_SCHEMA_DIR in the environment.  The window width is the app's
+own setting (window-width), given through a private keyfile GSettings backend, so each width
+is the one a user who left the window that wide gets.  The extents of the results pane's
+controls (Export, Duplicate/Copy, the Group switch, Load More, Load All, Copy code) are read
+through AT-SPI and must lie inside the window.  Screenshots go to $DYNO_GUI_ARTIFACTS.  Prints
+TAP.
+
+SPDX-License-Identifier: GPL-3.0-or-later
+"""
+
+import os
+import re
+import shutil
+import sys
+import tempfile
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, os.pardir, "fixtures"))
+
+import ddb_local  # noqa: E402
+import dynogui  # noqa: E402
+from dynogui import (click, extents, find, find_all, is_sensitive, name_of,  # noqa: E402
+                     set_text, text_of, wait_for)
+
+APP = os.environ["DYNOTABLE_APP"]
+ARTIFACTS = os.environ.get("DYNO_GUI_ARTIFACTS", os.path.join(os.getcwd(), "gui-artifacts"))
+WIDTHS = (1024, 1280)
+N_ITEMS = 1200
+
+# (role, accessible name) of the controls that must stay inside the window
+CONTROLS = [
+    ("push button", "Export results"),
+    ("push button", "Import items"),
+    ("push button", "Duplicate item"),
+    ("push button", "Delete selected items"),
+    ("check box", "Group by partition"),   # a GtkSwitch, as GTK 4.8 exposes it
+    ("push button", "Load More"),
+    ("push button", "Load All"),
+    ("push button", "Copy code"),
+    ("push button", "Run"),
+]
+
+results = []
+
+
+def check(name, fn):
+    try:
+        fn()
+        results.append((name, None))
+        print(f"ok {len(results)} - {name}", flush=True)
+    except Exception as e:
+        results.append((name, e))
+        print(f"not ok {len(results)} - {name}", flush=True)
+        for line in traceback.format_exc().splitlines():
+            print(f"# {line}", flush=True)
+
+
+def create_table(table_name, n):
+    """One partition of @n items, so that a Scan with a small page reads many pages."""
+    c = ddb_local.client()
+    c.create_table(TableName=table_name,
+                   KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
+                              {"AttributeName": "sk", "KeyType": "RANGE"}],
+                   AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                         {"AttributeName": "sk", "AttributeType": "S"}],
+                   BillingMode="PAY_PER_REQUEST")
+    items = [{"pk": {"S": "BATCH#1"}, "sk": {"S": f"ITEM#{i:05d}"},
+              "ownerName": {"S": f"owner{i % 7}"}} for i in range(n)]
+    for i in range(0, n, 25):
+        pending = [{"PutRequest": {"Item": item}} for item in items[i:i + 25]]
+        while pending:
+            out = c.batch_write_item(RequestItems={table_name: pending})
+            pending = out.get("UnprocessedItems", {}).get(table_name, [])
+
+
+def settings_home(width):
+    """An XDG_CONFIG_HOME whose keyfile GSettings backend holds window-width = @width."""
+    home = tempfile.mkdtemp(prefix="dyno-gui-layout-")
+    os.makedirs(os.path.join(home, "glib-2.0", "settings"))
+    with open(os.path.join(home, "glib-2.0", "settings", "keyfile"), "w") as f:
+        f.write("[com/dynotable/DynoTable]\nwindow-width=%d\nwindow-height=800\n" % width)
+    return home
+
+
+def control(app, role, name):
+    def named():
+        for node in find_all(app.root, role=role):
+            if name_of(node) == name:
+                return node
+            # labelled by a mnemonic label: the label's text, underscore and all
+            if name_of(node) == "" and any(
+                    (target.name or "").replace("_", "") == name
+                    for rel in node.getRelationSet()
+                    if rel.getRelationType() == dynogui.pyatspi.RELATION_LABELLED_BY
+                    for target in (rel.getTarget(i) for i in range(rel.getNTargets()))):
+                return node
+        return None
+    try:
+        return wait_for(named, what=f"the {role} {name!r}")
+    except dynogui.GuiError:
+        with open(os.path.join(ARTIFACTS, "layout-tree.txt"), "w") as f:
+            f.write(dynogui.describe_tree(app.frame, max_depth=40, limit=3000))
+        raise
+
+
+def inside(app, width):
+    frame = extents(app.frame)
+    # the X window is @width wide; GTK's client-side decorations take a few pixels of it
+    assert width - 16 <= frame.width <= width, f"the window is {frame.width} px wide, not {width}"
+    right = frame.x + frame.width
+    bad = []
+    for role, name in CONTROLS:
+        box = extents(control(app, role, name))
+        if box.width <= 0 or box.x < frame.x or box.x + box.width > right:
+            bad.append(f"{name}: x {box.x}..{box.x + box.width}, window {frame.x}..{right}")
+    assert not bad, "pushed past the window's edge:\n" + "\n".join(bad)
+
+
+def run_width(endpoint, table, width):
+    home = settings_home(width)
+    env = dict(os.environ, GSETTINGS_BACKEND="keyfile", XDG_CONFIG_HOME=home)
+    app = None
+    try:
+        os.makedirs(ARTIFACTS, exist_ok=True)
+        app = dynogui.App(APP, ["--endpoint-url", endpoint, "--table", table], env=env,
+                          log_path=os.path.join(ARTIFACTS, f"app-layout-{width}.log"))
+        dynogui.choose(app.root, "Operation", "Scan")
+        dynogui.set_value(find(app.root, role="spin button", name_contains="Page size"), 7)
+        # a filter, so that the status also counts what was scanned
+        set_text(find(app.root, role="text", name="Filter 1 attribute"), "ownerName")
+        set_text(find(app.root, role="text", name="Filter 1 value"), "owner1")
+        run = find(app.root, role="push button", name="Run")
+        wait_for(lambda: is_sensitive(run), what="Run to be sensitive")
+        click(run)
+        status = wait_for(lambda: next((n for n in find_all(app.root, role="label")
+                                        if (n.description or "") == "Run status"
+                                        and "item" in text_of(n)), None),
+                          what="the run status")
+        click(control(app, "push button", "Load All"))
+        wait_for(lambda: "complete" in text_of(status), timeout=120,
+                 what="every page to be read")
+        text = text_of(status)
+        # the long line of a long run: items, pages, capacity, scanned, complete
+        assert re.search(r"\d[\d,]* items · \d+ pages · .* scanned · complete", text), text
+        dynogui.screenshot(os.path.join(ARTIFACTS, f"layout-{width}.png"), app.frame)
+        inside(app, width)
+    finally:
+        if app is not None:
+            app.stop()
+        shutil.rmtree(home, ignore_errors=True)
+
+
+def main():
+    endpoint = ddb_local.endpoint()
+    table = ddb_local.unique_table_name("layout", "gui")
+    create_table(table, N_ITEMS)
+    try:
+        for width in WIDTHS:
+            check(f"at {width} px, the results pane's controls stay inside the window",
+                  lambda w=width: run_width(endpoint, table, w))
+    finally:
+        try:
+            ddb_local.delete_tables([table])
+        except Exception:
+            pass
+    print(f"1..{len(results)}", flush=True)
+    return 1 if any(e is not None for _, e in results) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
