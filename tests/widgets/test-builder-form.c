@@ -339,6 +339,53 @@ test_field_error_accessible (Fixture       *fixture,
                                        GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, message);
 }
 
+/* DynamoDB's limits and what an index carries are said at the field, in form and text mode. */
+static void
+test_limits_at_the_field (Fixture       *fixture,
+                          gconstpointer  data)
+{
+  g_autoptr(GString) long_filter = g_string_new (NULL);
+  const char *message;
+
+  type_text (field (fixture, "partition-key"), "TENANT#acme");
+  drain_main_context ();
+  g_assert_true (dyno_builder_form_get_valid (fixture->form));
+
+  /* a KEYS_ONLY LSI cannot filter on what it does not carry */
+  dropdown_choose (field (fixture, "target"), "by-created (LSI)");
+  type_text (field (fixture, "filter-path"), "amountDue");
+  type_text (field (fixture, "filter-value"), "x");
+  drain_main_context ();
+  g_assert_false (dyno_builder_form_get_valid (fixture->form));
+  message = shown_error (field (fixture, "filter-error"));
+  g_assert_nonnull (message);
+  g_assert_nonnull (strstr (message, "the index by-created (projection KEYS_ONLY) carries only "
+                                     "pk, sk, created; it cannot filter on amountDue"));
+  gtk_test_accessible_assert_state (GTK_ACCESSIBLE (field (fixture, "filter-path")),
+                                    GTK_ACCESSIBLE_STATE_INVALID, GTK_ACCESSIBLE_INVALID_TRUE);
+  dropdown_choose (field (fixture, "target"), "tenant");
+  drain_main_context ();
+  g_assert_true (dyno_builder_form_get_valid (fixture->form));
+  type_text (field (fixture, "filter-path"), "");
+  type_text (field (fixture, "filter-value"), "");
+
+  /* a filter over 4 KB as sent, typed as text */
+  for (guint i = 0; i < 120; i++)
+    g_string_append_printf (long_filter, "%sattribute_not_exists(someLongAttributeName%u)",
+                            i ? " OR " : "", i);
+  gtk_switch_set_active (GTK_SWITCH (field (fixture, "text-mode")), TRUE);
+  drain_main_context ();
+  type_text (field (fixture, "filter-text"), long_filter->str);
+  drain_main_context ();
+  g_assert_false (dyno_builder_form_get_valid (fixture->form));
+  message = shown_error (field (fixture, "filter-text-error"));
+  g_assert_nonnull (message);
+  g_assert_nonnull (strstr (message, "FilterExpression: the expression is"));
+  g_assert_nonnull (strstr (message, "DynamoDB accepts at most 4096 bytes (4 KB)"));
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (field (fixture, "filter-text")),
+                                       GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, message);
+}
+
 static gboolean
 completion_find (GtkTreeModel *model,
                  const char   *name,
@@ -723,6 +770,7 @@ main (int    argc,
   ADD ("/builder-form/field-error-accessible", test_field_error_accessible,
        numeric_partition_key_schema);
   ADD ("/builder-form/completion-quotes-names", test_completion_quotes_names, NULL);
+  ADD ("/builder-form/limits-at-the-field", test_limits_at_the_field, NULL);
   ADD ("/builder-form/dotted-name-offers-quoted", test_dotted_name_offers_quoted, NULL);
   ADD ("/builder-form/types/number", test_number_key, numeric_partition_key_schema);
   ADD ("/builder-form/types/binary", test_binary_key, binary_partition_key_schema);

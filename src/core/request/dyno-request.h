@@ -171,7 +171,10 @@ void        dyno_issue_free        (DynoIssue *issue);
  * shape, operators allowed on sort keys, begins_with not on N, BETWEEN bounds ordered and of
  * one type, value types matching the schema, non-empty keys and key size limits,
  * ConsistentRead on a GSI, filter naming a key attribute (Query), IN ≤ 100, path depth ≤ 32,
- * overlapping projection paths, Limit ≥ 1, Segment/TotalSegments, an unknown index.
+ * overlapping projection paths, Limit ≥ 1, Segment/TotalSegments, an unknown index; every
+ * expression at most 4 KB as printed (what is sent) and 300 operators and functions; on an
+ * index with a KEYS_ONLY or INCLUDE projection, a Query's filter (GSI and LSI) and a
+ * projection (GSI) only on the attributes it carries.
  * @schema may be NULL (then the schema-dependent rules are skipped).
  * Returns a GPtrArray of DynoIssue* (empty when the request is valid). */
 GPtrArray  *dyno_request_validate  (const DynoRequest   *request,
