@@ -10,6 +10,8 @@
 #
 # Environment:
 #   DYNO_SKIP_ASAN=1          run only the plain pass
+#   DYNO_SKIP_FUZZ=1          leave out the fuzzing pass (each libFuzzer target for
+#   DYNO_FUZZ_SECONDS         this long, default 60, two at a time; only on a whole run)
 #   DYNO_ASAN_SKIP_SUITES     suites left out of the sanitizer pass (default: "codegen gui";
 #                             the codegen suite runs generated code in the AWS CLI, boto3 and
 #                             the JS SDK, whose cost does not change under sanitizers)
@@ -126,6 +128,29 @@ if [[ "${DYNO_SKIP_ASAN:-}" != 1 ]]; then
   end "tests in _build-asan"
   count_results _build-asan "pass 2 (ASan+UBSan):"
   ((pass2 == 0)) || status=1
+fi
+
+# ---- pass 3: the fuzzers, for longer than their seed corpora -------------------------------
+# Each libFuzzer target (clang, ASan+UBSan) runs DYNO_FUZZ_SECONDS, two at a time; each counts
+# as one test.  Only on a whole run (no meson test arguments).
+if [[ "${DYNO_SKIP_FUZZ:-}" != 1 && ${#test_args[@]} -eq 0 ]]; then
+  fuzz_seconds=${DYNO_FUZZ_SECONDS:-60}
+  begin "fuzzing (${fuzz_seconds}s per target, tools/run-fuzz.sh)"
+  fuzz_log=$(mktemp)
+  pass3=0
+  DYNO_FUZZ_JOBS=2 nice tools/run-fuzz.sh "$fuzz_seconds" 2>&1 | tee "$fuzz_log" || pass3=$?
+  end "fuzzing"
+  fuzz_ok=$(grep -c ': no crash in ' "$fuzz_log" || true)
+  fuzz_failed=$(grep -c ': FAILED (exit status' "$fuzz_log" || true)
+  rm -f "$fuzz_log"
+  if ((pass3 != 0 && fuzz_failed == 0)); then
+    fuzz_failed=1     # the build failed: never report success
+  fi
+  total[OK]=$((total[OK] + fuzz_ok))
+  total[FAIL]=$((total[FAIL] + fuzz_failed))
+  pass_lines+=("$(printf '%-22s ok %d, fail %d, skipped 0, timeout 0, error 0' \
+                 "pass 3 (fuzzing):" "$fuzz_ok" "$fuzz_failed")")
+  ((pass3 == 0)) || status=1
 fi
 
 # ---- summary -------------------------------------------------------------------------------
