@@ -101,7 +101,8 @@ static const Case cases[] = {
   { "put-nul", DYNO_OP_PUT_ITEM,
     "{\"TableName\":\"tenant\",\"Item\":{\"pk\":{\"S\":\"a\\u0000b\"},"
     "\"m\":{\"M\":{\"k\\u0000\":{\"SS\":[\"\\u0000\",\"x\\u0000y\"]}}}},"
-    "\"ConditionExpression\":\"attribute_not_exists(pk) OR v = :v\","
+    "\"ConditionExpression\":\"attribute_not_exists(pk) OR #n = :v\","
+    "\"ExpressionAttributeNames\":{\"#n\":\"n\\u0000m\"},"
     "\"ExpressionAttributeValues\":{\":v\":{\"S\":\"\\u0000\"}}}" },
 };
 

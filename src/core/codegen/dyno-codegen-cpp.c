@@ -7,6 +7,8 @@
 
 #include "dyno-codegen-b-private.h"
 
+#include "dyno-json.h"
+
 /* A request object filled by its setters (SetTableName, AddExpressionAttributeValues, …),
  * AttributeValue built by its chained setters.  Non-ASCII text is written as octal escapes
  * of its UTF-8 bytes, so the bytes are exact whatever the compiler's character sets are;
@@ -21,6 +23,14 @@ cpp_append_string (GString    *out,
                    const char *text,
                    gsize       len)
 {
+  g_autofree char *decoded = NULL;
+
+  /* Names read from request JSON hold a NUL as C0 80 (see dyno-json.h). */
+  if (g_strstr_len (text, len, "\xC0\x80") != NULL)
+    {
+      decoded = dyno_json_held_string_decode (text, &len);
+      text = decoded;
+    }
   /* A literal with a NUL would be cut where it is made into a string: give the length. */
   if (memchr (text, '\0', len) != NULL)
     {

@@ -6,6 +6,8 @@
 
 #include "dyno-codegen-private.h"
 
+#include "dyno-json.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -254,6 +256,15 @@ dyno_codegen_append_quoted (GString        *out,
   g_return_if_fail (out != NULL);
   g_return_if_fail (text != NULL);
 
+  /* Names read from request JSON hold a NUL as C0 80 (see dyno-json.h). */
+  if (strstr (text, "\xC0\x80") != NULL)
+    {
+      gsize len;
+      g_autofree char *bytes = dyno_json_held_string_decode (text, &len);
+
+      dyno_codegen_append_quoted_len (out, bytes, len, style);
+      return;
+    }
   dyno_codegen_append_quoted_len (out, text, strlen (text), style);
 }
 

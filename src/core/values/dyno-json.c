@@ -2083,13 +2083,23 @@ dyno_json_node_dup_string (JsonNode *node,
                            gsize    *len)
 {
   const char *s;
-  GString *out;
 
   g_return_val_if_fail (node != NULL, NULL);
 
   s = json_node_get_string (node);
   if (s == NULL)
     return NULL;
+  return dyno_json_held_string_decode (s, len);
+}
+
+char *
+dyno_json_held_string_decode (const char *s,
+                              gsize      *len)
+{
+  GString *out;
+
+  g_return_val_if_fail (s != NULL, NULL);
+
   out = g_string_new (NULL);
   for (const char *q = s; *q != '\0'; q++)
     {

@@ -79,6 +79,10 @@ char      *dyno_json_node_dup_string  (JsonNode        *node,
                                        gsize           *len);
 JsonNode  *dyno_json_node_new_string  (const char      *text,
                                        gssize           len);
+/* A string as held in a tree (or copied out of one into a C string, as request names are):
+ * the bytes with their NULs; @len gets the length. */
+char      *dyno_json_held_string_decode (const char    *held,
+                                         gsize         *len);
 
 /* Appends @text as a JSON string literal (with quotes) to @out; NULs (and C0 80, a NUL held
  * in a json-glib tree) are written as \u0000. */
