@@ -223,7 +223,16 @@ dyno_http_error_new (guint       http_status,
               m = object_get_string (object, "message");
               if (m == NULL)
                 m = object_get_string (object, "Message");
-              message = g_strdup (m);
+              /* A NUL in the message (held as C0 80) is shown as ␀: the message is text. */
+              if (m != NULL && strstr (m, "\xC0\x80") != NULL)
+                {
+                  gsize n;
+                  g_autofree char *bytes = dyno_json_held_string_decode (m, &n);
+
+                  message = dyno_string_dup_visible (bytes, n, NULL);
+                }
+              else
+                message = g_strdup (m);
             }
         }
     }

@@ -255,6 +255,16 @@ test_error_new (void)
   g_assert_cmpstr (info->request_id, ==, "RID1");
   g_assert_cmpuint (info->http_status, ==, 400);
 
+  /* A NUL in a message is shown as ␀: the message stays text. */
+  {
+    g_autoptr(GBytes) nul = str_bytes ("{\"__type\":\"x#ValidationException\","
+                                       "\"message\":\"key a\\u0000b\"}");
+    g_autoptr(GError) nul_error = dyno_http_error_new (400, "Bad Request", nul, NULL);
+
+    g_assert_cmpstr (nul_error->message, ==, "ValidationException: key a\u2400b");
+    g_assert_true (g_utf8_validate (nul_error->message, -1, NULL));
+  }
+
   html_error = dyno_http_error_new (503, "Service Unavailable", html, NULL);
   g_assert_error (html_error, DYNO_ERROR, DYNO_ERROR_SERVICE);
   g_assert_nonnull (strstr (html_error->message, "503"));
