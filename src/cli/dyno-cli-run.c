@@ -97,6 +97,7 @@ typedef struct {
   gboolean  quiet;
   gint      limit;
   gint      segments;
+  gint      parallel;
   gint64    max_items;
   char    **rest;
 } Options;
@@ -188,7 +189,7 @@ print_run_usage (FILE *out)
            "  query TABLE --key COND [--index NAME] [--filter COND] [--project PATHS] [--desc]\n"
            "              [--limit N] [--consistent] [--start-key JSON] [--select WHAT]\n"
            "              [--max-items N] [--stats] [--quiet] [--plain]\n"
-           "  scan TABLE [--filter COND] [--segments N] [--max-items N] [--stats] …\n"
+           "  scan TABLE [--filter COND] [--segments N [--parallel K]] [--max-items N] [--stats] …\n"
            "  get TABLE --key-item JSON [--project PATHS] [--consistent]\n"
            "  put TABLE --item JSON [--condition COND] [--return-values WHAT]\n"
            "  update TABLE --key-item JSON --update UPDATE [--condition COND]\n"
@@ -269,8 +270,13 @@ build_entries (Command  command,
     dyno_cli_add_option (entries, "consistent", G_OPTION_ARG_NONE, &o->consistent,
                          _("Strongly consistent read"), NULL);
   if (command == COMMAND_SCAN)
-    dyno_cli_add_option (entries, "segments", G_OPTION_ARG_INT, &o->segments,
-                         _("Parallel scan over N segments"), "N");
+    {
+      dyno_cli_add_option (entries, "segments", G_OPTION_ARG_INT, &o->segments,
+                           _("Parallel scan over N segments"), "N");
+      dyno_cli_add_option (entries, "parallel", G_OPTION_ARG_INT, &o->parallel,
+                           _("With --segments: at most K segments in flight at once "
+                             "(default 4)"), "K");
+    }
   if (command == COMMAND_GET || command == COMMAND_UPDATE || command == COMMAND_DELETE)
     dyno_cli_add_option (entries, "key-item", G_OPTION_ARG_STRING, &o->key_item,
                          _("The item's primary key (required), DynamoDB JSON"), "JSON");
@@ -462,6 +468,11 @@ build_expressions (Cli *cli)
   if (o->segments != G_MININT && (o->segments < 1 || o->segments > 1000000))
     {
       report (cli, "--segments", _("must be between 1 and 1000000 (TotalSegments)"));
+      return FALSE;
+    }
+  if (o->parallel != G_MININT && (o->parallel < 1 || o->parallel > 1000))
+    {
+      report (cli, "--parallel", _("must be between 1 and 1000"));
       return FALSE;
     }
   if (o->desc)
@@ -839,6 +850,8 @@ start_run (Cli *cli)
     dyno_run_set_max_items (cli->run, (guint64) o->max_items);
   if (o->segments != G_MININT && o->segments > 1)
     dyno_run_set_segments (cli->run, (guint) o->segments);
+  if (o->parallel != G_MININT)
+    dyno_run_set_parallel (cli->run, (guint) o->parallel);
 
   g_signal_connect (cli->run, "items-changed", G_CALLBACK (run_items_changed_cb), cli);
   if (o->stats)
@@ -1267,6 +1280,7 @@ dyno_cli_run (int    argc,
   cli.status = EXIT_OK;
   options.limit = G_MININT;
   options.segments = G_MININT;
+  options.parallel = G_MININT;
 
   /* The program name already says the command ("dynotable-cli query"). */
   context = g_option_context_new (strchr (cli.info->parameter, ' ')

@@ -300,6 +300,9 @@ struct _DynoRun
   Segment      *segments;
   guint         n_segments;     /* of the current start() */
   guint         segments_setting;
+  guint         parallel;       /* segments with a request in flight, at most */
+  guint         n_done;         /* segments whose last page came */
+  guint         cursor;         /* segments before it are done */
   guint64       max_items;
   GStrv         key_names;      /* for resume keys made from an item */
   DynoItem     *resume_key;     /* made by get_resume_key() */
@@ -376,10 +379,7 @@ compute_has_more (DynoRun *self)
     return FALSE;
   if (!g_queue_is_empty (&self->leftovers))
     return TRUE;
-  for (guint i = 0; i < self->n_segments; i++)
-    if (!self->segments[i].done)
-      return TRUE;
-  return FALSE;
+  return self->n_done < self->n_segments;
 }
 
 static void
@@ -444,6 +444,24 @@ sync_state (DynoRun *self)
 static void request_page (DynoRun *self,
                           Segment *segment);
 
+/* The next page of idle segments that have more, in segment order, while fewer than
+ * `parallel` requests are in flight: a scan over thousands of segments keeps a few busy and
+ * streams their pages instead of sending them all at once. */
+static void
+request_segments (DynoRun *self)
+{
+  while (self->cursor < self->n_segments && self->segments[self->cursor].done)
+    self->cursor++;
+
+  for (guint i = self->cursor; i < self->n_segments && self->n_in_flight < self->parallel; i++)
+    {
+      Segment *segment = &self->segments[i];
+
+      if (!segment->done && !segment->in_flight)
+        request_page (self, segment);
+    }
+}
+
 /* Asks for the next page of every idle segment that has more, unless stopped. */
 static void
 request_more (DynoRun *self)
@@ -452,13 +470,7 @@ request_more (DynoRun *self)
       || !g_queue_is_empty (&self->leftovers))
     return;
 
-  for (guint i = 0; i < self->n_segments; i++)
-    {
-      Segment *segment = &self->segments[i];
-
-      if (!segment->done && !segment->in_flight)
-        request_page (self, segment);
-    }
+  request_segments (self);
 }
 
 static void
@@ -541,6 +553,8 @@ add_page (DynoRun  *self,
   segment->next_key = page->last_evaluated_key ? dyno_item_ref (page->last_evaluated_key)
                                                : NULL;
   segment->done = page->last_evaluated_key == NULL;
+  if (segment->done)
+    self->n_done++;
   segment->n_pages++;
 
   /* One items-changed per page (nothing when max-items kept it all aside). */
@@ -668,6 +682,8 @@ reset (DynoRun *self)
     g_clear_pointer (&self->segments[i].next_key, dyno_item_unref);
   g_clear_pointer (&self->segments, g_free);
   self->n_segments = 0;
+  self->n_done = 0;
+  self->cursor = 0;
   g_queue_clear_full (&self->leftovers, (GDestroyNotify) dyno_item_unref);
 
   if (n_items > 0)
@@ -721,8 +737,7 @@ start_internal (DynoRun  *self,
     self->segments[0].next_key = dyno_item_ref (start_key);
 
   self->started = TRUE;
-  for (guint i = 0; i < self->n_segments; i++)
-    request_page (self, &self->segments[i]);
+  request_segments (self);
 
   sync_state (self);
   g_object_thaw_notify (G_OBJECT (self));
@@ -908,6 +923,7 @@ dyno_run_init (DynoRun *self)
   self->pages = g_list_store_new (DYNO_TYPE_RUN_PAGE);
   g_queue_init (&self->leftovers);
   self->segments_setting = 1;
+  self->parallel = DYNO_RUN_DEFAULT_PARALLEL;
   self->consumed_capacity = -1;
   self->write_capacity = -1;
   self->cancellable = g_cancellable_new ();
@@ -979,6 +995,25 @@ dyno_run_set_segments (DynoRun *self,
 
   self->segments_setting = n_segments;
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_SEGMENTS]);
+}
+
+void
+dyno_run_set_parallel (DynoRun *self,
+                       guint    parallel)
+{
+  g_return_if_fail (DYNO_IS_RUN (self));
+  g_return_if_fail (parallel >= 1);
+
+  self->parallel = parallel;
+  if (self->load_all)
+    request_segments (self);
+}
+
+guint
+dyno_run_get_parallel (DynoRun *self)
+{
+  g_return_val_if_fail (DYNO_IS_RUN (self), DYNO_RUN_DEFAULT_PARALLEL);
+  return self->parallel;
 }
 
 guint

@@ -64,6 +64,13 @@ guint64            dyno_run_get_max_items        (DynoRun           *self);
 void               dyno_run_set_segments         (DynoRun           *self,
                                                   guint              n_segments);
 guint              dyno_run_get_segments         (DynoRun           *self);
+/* Segments of a parallel scan with a request in flight at once, at most (default 4): the
+ * others wait their turn, in segment order.  load_more() asks for the next page of at most
+ * this many segments. */
+#define DYNO_RUN_DEFAULT_PARALLEL 4
+void               dyno_run_set_parallel         (DynoRun           *self,
+                                                  guint              parallel);
+guint              dyno_run_get_parallel         (DynoRun           *self);
 
 /* Clears the model and ledger and loads the first page (of every segment). */
 void               dyno_run_start                (DynoRun           *self);
@@ -71,7 +78,8 @@ void               dyno_run_start                (DynoRun           *self);
  * ExclusiveStartKey.  Single segment only. */
 void               dyno_run_start_from           (DynoRun           *self,
                                                   DynoItem          *start_key);
-/* One more page (of every segment that has more and is idle).  Starts when not started. */
+/* One more page (of the segments that have more and are idle, at most `parallel` of them, in
+ * segment order).  Starts when not started. */
 void               dyno_run_load_more            (DynoRun           *self);
 /* Pages until the end, max-items, an error or cancel. */
 void               dyno_run_load_all             (DynoRun           *self);

@@ -106,6 +106,21 @@ class Resume(unittest.TestCase):
                     self.assertEqual(status, 0, err)
                     self.assertEqual(head.splitlines() + tail.splitlines(), full)
 
+    def test_segments_bounded(self):
+        status, full, err = cli(*self.command("scan"))
+        self.assertEqual(status, 0, err)
+        for parallel in (None, "1", "3"):
+            with self.subTest(parallel=parallel):
+                args = ["scan", self.table, "--segments", "200"]
+                if parallel:
+                    args += ["--parallel", parallel]
+                status, out, err = cli(*args)
+                self.assertEqual(status, 0, err)
+                self.assertEqual(sorted(out.splitlines()), sorted(full.splitlines()))
+        status, out, err = cli("scan", self.table, "--segments", "2", "--parallel", "0")
+        self.assertEqual(status, 2)
+        self.assertIn("--parallel", err)
+
     def test_gives_up_then_resumes(self):
         status, full, err = cli(*self.command("scan"))
         self.assertEqual(status, 0, err)

@@ -32,6 +32,7 @@ struct _FakeServer
   gint64              disconnect_time;
   gint64              slow_arrival_time;
   GPtrArray          *slow;           /* SlowReply* in flight */
+  guint               max_slow;       /* most SlowReply in flight at once */
   guint               unprocessed_rounds;
   guint               n_writes;       /* write requests accepted by BatchWriteItem */
   GHashTable         *answers;        /* operation -> Answer* */
@@ -433,6 +434,7 @@ handler (SoupServer        *soup_server,
                                                  G_CALLBACK (slow_disconnected_cb), reply);
       reply->timeout_id = g_timeout_add (self->slow_ms, slow_reply_cb, reply);
       g_ptr_array_add (self->slow, reply);
+      self->max_slow = MAX (self->max_slow, self->slow->len);
       soup_server_message_pause (message);
       return;
     }
@@ -631,4 +633,10 @@ fake_server_set_answer (FakeServer *self,
   answer->status = status;
   answer->body = g_bytes_new (body, len < 0 ? strlen (body) : (gsize) len);
   g_hash_table_replace (self->answers, g_strdup (operation), answer);
+}
+
+guint
+fake_server_get_max_slow_in_flight (FakeServer *self)
+{
+  return self->max_slow;
 }

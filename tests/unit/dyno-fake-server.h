@@ -64,6 +64,8 @@ SoupMessageHeaders *fake_server_get_last_headers (FakeServer *server);
 const char *fake_server_get_last_body     (FakeServer  *server);
 /* Monotonic time at which the client dropped a slow request (0 if it did not). */
 gint64      fake_server_get_disconnect_time (FakeServer *server);
+/* The most slow requests (FAKE_FAULT_SLOW) the server was holding at once. */
+guint       fake_server_get_max_slow_in_flight (FakeServer *server);
 /* Monotonic time at which the last slow request arrived. */
 gint64      fake_server_get_slow_arrival_time (FakeServer *server);
 

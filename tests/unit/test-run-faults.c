@@ -471,6 +471,45 @@ test_parallel_scan (Fixture       *f,
     }
 }
 
+/* Thousands of segments are not sent at once: at most `parallel` are in flight, and every
+ * item still comes exactly once. */
+static void
+test_parallel_bounded (Fixture       *f,
+                       gconstpointer  data)
+{
+  static const FakeFault faults[] = { FAKE_FAULT_SLOW, FAKE_FAULT_NONE };
+
+  fake_server_set_slow_ms (f->server, 1);
+  fake_server_set_random_faults (f->server, faults, 1.0, 3);
+
+  for (guint parallel = 1; parallel <= 4; parallel += 3)
+    {
+      g_autoptr(DynoRun) run = new_run (f, DYNO_OP_SCAN, 0);
+      g_autoptr(GError) error = NULL;
+      g_autofree gboolean *seen = g_new0 (gboolean, N_ITEMS);
+      guint before = fake_server_get_n_requests (f->server);
+
+      dyno_run_set_segments (run, 300);
+      if (parallel != DYNO_RUN_DEFAULT_PARALLEL)
+        dyno_run_set_parallel (run, parallel);
+      g_assert_cmpuint (dyno_run_get_parallel (run), ==, parallel);
+      g_assert_true (load_all (run, &error));
+      g_assert_no_error (error);
+      g_assert_cmpuint (dyno_run_get_n_items (run), ==, N_ITEMS);
+      for (guint i = 0; i < N_ITEMS; i++)
+        {
+          guint sk = item_sk (dyno_run_get_item (run, i));
+
+          g_assert_false (seen[sk]);
+          seen[sk] = TRUE;
+        }
+      /* one request per segment at least (most are empty: one page each) */
+      g_assert_cmpuint (fake_server_get_n_requests (f->server) - before, >=, 300);
+      g_assert_cmpuint (fake_server_get_max_slow_in_flight (f->server), <=, parallel);
+      g_assert_cmpuint (fake_server_get_max_slow_in_flight (f->server), >=, 1);
+    }
+}
+
 static void
 test_page_size_cap (Fixture       *f,
                     gconstpointer  data)
@@ -505,6 +544,7 @@ main (int    argc,
   ADD ("/run/load-more-one-page", test_load_more_one_page, 16);
   ADD ("/run/item-objects", test_item_objects, 16);
   ADD ("/run/parallel-scan", test_parallel_scan, 16);
+  ADD ("/run/parallel-bounded", test_parallel_bounded, 16);
   ADD ("/run/page-size-cap", test_page_size_cap, 2000);
 
   return g_test_run ();
