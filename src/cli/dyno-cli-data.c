@@ -284,6 +284,7 @@ typedef struct {
   char             *types;
   char             *columns;
   char             *output;
+  char             *start_key;
   gboolean          consistent;
   gboolean          desc;
   gboolean          progress;
@@ -312,6 +313,7 @@ export_clear (Export *e)
   g_free (e->types);
   g_free (e->columns);
   g_free (e->output);
+  g_free (e->start_key);
   g_strfreev (e->rest);
   g_clear_pointer (&e->request, dyno_request_free);
   g_clear_pointer (&e->column_types, g_hash_table_unref);
@@ -525,6 +527,8 @@ dyno_cli_export (int    argc,
     { "output", 'o', 0, G_OPTION_ARG_FILENAME, &e.output,
       "Write to FILE (replaced only when the export completes) instead of stdout", "FILE" },
     { "progress", 0, 0, G_OPTION_ARG_NONE, &e.progress, "Report progress on stderr", NULL },
+    { "start-key", 0, 0, G_OPTION_ARG_STRING, &e.start_key,
+      "ExclusiveStartKey (DynamoDB JSON): continue a stopped export", "JSON" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &e.rest, NULL, NULL },
     { NULL, },
   };
@@ -558,6 +562,10 @@ dyno_cli_export (int    argc,
     return e.s.status;
   if (!session_describe (&e.s, e.rest[0]))
     return e.s.status;
+  if (e.start_key != NULL
+      && !dyno_cli_parse_item_option ("export", "--start-key", e.start_key, FALSE, e.s.schema,
+                                      &e.request->exclusive_start_key))
+    return EXIT_USAGE;
   if (!export_validate (&e))
     return EXIT_USAGE;
 
@@ -589,6 +597,20 @@ dyno_cli_export (int    argc,
         report (&e.s, to_file ? e.output : NULL, e.error->message);
       if (to_file)
         g_printerr ("export: %s was not written\n", e.output);
+      else if (dyno_export_job_get_resume_key (e.job) != NULL
+               && e.export_format != DYNO_EXPORT_CSV)
+        {
+          g_autoptr(GString) json = g_string_new (NULL);
+          g_autofree char *quoted = NULL;
+
+          dyno_map_write_ddb_item (dyno_item_get_map (dyno_export_job_get_resume_key (e.job)),
+                                   json);
+          quoted = g_shell_quote (json->str);
+          g_printerr ("export: stopped after %" G_GUINT64_FORMAT " items; continue with "
+                      "--start-key %s\n", dyno_export_job_get_n_items (e.job), quoted);
+        }
+      if (g_error_matches (e.error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        e.s.status = 130;
     }
 
   if (e.s.status == EXIT_OK)

@@ -1515,8 +1515,10 @@ export_flush_then_step (DynoExportJob *self)
       export_step (self);
       return;
     }
+  /* Not cancellable: a page's items are written whole (never half a line); Cancel takes
+   * effect just after, so the resume key is exactly where the output stops. */
   g_output_stream_write_all_async (self->output, self->buffer->str, self->buffer->len,
-                                   G_PRIORITY_DEFAULT, self->cancellable, export_written_cb,
+                                   G_PRIORITY_DEFAULT, NULL, export_written_cb,
                                    g_object_ref (self));
 }
 
@@ -1850,6 +1852,16 @@ dyno_export_job_get_n_total (DynoExportJob *self)
   if (self->array != NULL)
     return self->array->len;
   return 0;
+}
+
+DynoItem *
+dyno_export_job_get_resume_key (DynoExportJob *self)
+{
+  g_return_val_if_fail (DYNO_IS_EXPORT_JOB (self), NULL);
+
+  if (self->request == NULL || self->last_page || self->spool != NULL)
+    return NULL;
+  return self->start_key;
 }
 
 guint

@@ -185,6 +185,11 @@ gboolean       dyno_export_job_run_finish       (DynoExportJob       *self,
 guint64        dyno_export_job_get_n_items      (DynoExportJob    *self); /* written */
 guint64        dyno_export_job_get_n_total      (DynoExportJob    *self); /* loaded: all; pages: 0 */
 guint          dyno_export_job_get_n_pages      (DynoExportJob    *self);
+/* After a stop (Cancel, a failure) of an export of pages in one pass: the LastEvaluatedKey
+ * of the last page whose items were all written, from which the same request continues with
+ * nothing skipped or repeated; NULL at the end, before the first page, or for a two-pass CSV
+ * export.  Borrowed. */
+DynoItem      *dyno_export_job_get_resume_key   (DynoExportJob    *self);
 gboolean       dyno_export_job_get_running      (DynoExportJob    *self);
 /* "1,234 items exported (5 pages)", plus the type mapping plain JSON needs to come back. */
 char          *dyno_export_job_dup_summary      (DynoExportJob    *self);

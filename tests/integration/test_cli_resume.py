@@ -22,7 +22,7 @@ from fault_proxy import FaultProxy  # noqa: E402
 CLI = os.environ.get("DYNOTABLE_CLI")
 ENDPOINT = os.environ.get("DYNO_TEST_ENDPOINT")
 N = 23
-RESUME = re.compile(r"^(query|scan): stopped after (\d+) items; continue with --start-key (.*)$",
+RESUME = re.compile(r"^(query|scan|export): stopped after (\d+) items; continue with --start-key (.*)$",
                     re.M)
 
 
@@ -134,6 +134,43 @@ class Resume(unittest.TestCase):
         key = resume_key(err)
         self.assertIsNotNone(key, err)
         status, tail, err = cli(*self.command("scan"), "--start-key", key)
+        self.assertEqual(status, 0, err)
+        self.assertEqual(head.splitlines() + tail.splitlines(), full.splitlines())
+
+    def test_export_stops_and_resumes(self):
+        export = ["export", self.table, "--limit", "7"]
+        status, full, err = cli(*export)
+        self.assertEqual(status, 0, err)
+        self.assertEqual(len(full.splitlines()), N)
+        # the server fails for good after two pages
+        with FaultProxy(ENDPOINT) as proxy:
+            proxy.add("Scan", "pass", count=2)
+            proxy.add("Scan", "5xx", count=None)
+            status, head, err = cli(*export, endpoint=proxy.url)
+        self.assertEqual(status, 1, err)
+        self.assertEqual(head.splitlines(), full.splitlines()[:14])
+        key = resume_key(err)
+        self.assertIsNotNone(key, err)
+        status, tail, err = cli(*export, "--start-key", key)
+        self.assertEqual(status, 0, err)
+        self.assertEqual(head.splitlines() + tail.splitlines(), full.splitlines())
+
+        # Ctrl+C while a page is stalled: whole lines, exit 130, a key that continues
+        with FaultProxy(ENDPOINT) as proxy:
+            proxy.add("Scan", "pass", count=1)
+            proxy.add("Scan", "stall", count=1, seconds=300)
+            process = subprocess.Popen([CLI, "--endpoint-url", proxy.url] + export,
+                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                       text=True)
+            first = [process.stdout.readline() for _ in range(7)]
+            process.send_signal(signal.SIGINT)
+            out, err = process.communicate(timeout=60)
+        self.assertEqual(process.returncode, 130, err)
+        head = "".join(first) + out
+        self.assertTrue(head.endswith("\n"))
+        key = resume_key(err)
+        self.assertIsNotNone(key, err)
+        status, tail, err = cli(*export, "--start-key", key)
         self.assertEqual(status, 0, err)
         self.assertEqual(head.splitlines() + tail.splitlines(), full.splitlines())
 
