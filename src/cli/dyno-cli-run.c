@@ -30,6 +30,7 @@
 #include "dyno-json.h"
 #include "dyno-request.h"
 #include "dyno-run.h"
+#include "dyno-safe-write.h"
 #include "dyno-table-info.h"
 
 #define EXIT_OK      0
@@ -144,6 +145,7 @@ typedef struct {
   gboolean           output_failed;
   /* Ctrl+C: the first cancels (and says where to resume), the second exits at once. */
   GCancellable      *cancellable;
+  guint              retries_before;  /* the backend's retries when the write was sent */
   guint              n_interrupts;
   guint              signal_id;
   /* --stats: how long the main loop went without running (the UI budget is 16 ms). */
@@ -896,6 +898,108 @@ print_member_item (Cli        *cli,
   flush_output (cli, out);
 }
 
+static guint
+backend_retries (Cli *cli)
+{
+  return DYNO_IS_HTTP_BACKEND (cli->backend)
+         ? dyno_http_backend_get_n_retries (DYNO_HTTP_BACKEND (cli->backend)) : 0;
+}
+
+/* A conditional write refused on a retry, after an earlier attempt got no answer (a dropped
+ * connection, a 5xx, a broken 200): that attempt may have been applied, and then it is our
+ * own write that the condition saw.  The item as it is now tells. */
+typedef struct {
+  Cli      *cli;
+  GError   *refusal;
+} Verify;
+
+static void
+verified_cb (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  Verify *verify = user_data;
+  Cli *cli = verify->cli;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) response = NULL;
+  g_autoptr(DynoItem) now = NULL;
+  JsonNode *node;
+  gboolean applied = FALSE;
+
+  response = dyno_backend_execute_finish (DYNO_BACKEND (source), result, &error);
+  if (response != NULL)
+    {
+      node = json_object_get_member (json_node_get_object (response), "Item");
+      if (node != NULL && JSON_NODE_HOLDS_OBJECT (node))
+        now = dyno_item_from_json_node (node, NULL);
+      if (cli->info->command == COMMAND_PUT)
+        applied = now != NULL && dyno_item_equal (now, cli->request->item);
+      else if (cli->info->command == COMMAND_DELETE)
+        applied = now == NULL;
+    }
+
+  if (applied)
+    {
+      fprintf (stderr, _("%s: done: an earlier attempt, whose answer was lost, was applied (the "
+                         "retry was then refused by the condition: %s)\n"), cli->prefix,
+               verify->refusal->message);
+      cli->status = EXIT_OK;
+    }
+  else
+    {
+      g_autoptr(GString) out = g_string_new (NULL);
+
+      dyno_cli_report_service_error (cli->prefix, verify->refusal);
+      if (now != NULL)
+        write_item (cli, out, now);
+      fprintf (stderr, response == NULL
+                       ? _("%s: an earlier attempt got no answer and may have been applied; "
+                           "the item could not be read to tell\n")
+                       : cli->info->command == COMMAND_UPDATE
+                       ? _("%s: an earlier attempt got no answer and may have been applied; "
+                           "the item is now: %s")
+                       : _("%s: an earlier attempt got no answer and was not applied; the "
+                           "item is now: %s"),
+               cli->prefix, now != NULL ? out->str : _("(no item)\n"));
+      cli->status = EXIT_FAILURE_RUN;
+    }
+
+  g_error_free (verify->refusal);
+  g_free (verify);
+  fflush (stdout);
+  g_main_loop_quit (cli->loop);
+}
+
+static gboolean
+verify_refused_retry (Cli    *cli,
+                      GError *error)
+{
+  g_autoptr(DynoRequest) get = NULL;
+  const DynoServiceError *service = dyno_error_get_service_info (error);
+  Verify *verify;
+
+  if (!g_error_matches (error, DYNO_ERROR, DYNO_ERROR_CONDITIONAL_CHECK_FAILED)
+      && (service == NULL || g_strcmp0 (service->type, "ConditionalCheckFailedException") != 0))
+    return FALSE;
+  if (cli->info->command == COMMAND_GET || backend_retries (cli) == cli->retries_before)
+    return FALSE;
+
+  get = dyno_request_new (DYNO_OP_GET_ITEM, cli->request->table_name);
+  get->consistent_read = DYNO_TRISTATE_TRUE;
+  if (cli->info->command == COMMAND_PUT)
+    get->key = dyno_safe_write_extract_key (cli->schema, cli->request->item, NULL);
+  else if (cli->request->key != NULL)
+    get->key = dyno_item_ref (cli->request->key);
+  if (get->key == NULL)
+    return FALSE;
+
+  verify = g_new0 (Verify, 1);
+  verify->cli = cli;
+  verify->refusal = g_error_copy (error);
+  dyno_backend_execute_async (cli->backend, get, NULL, verified_cb, verify);
+  return TRUE;
+}
+
 static void
 executed_cb (GObject      *source,
              GAsyncResult *result,
@@ -914,6 +1018,8 @@ executed_cb (GObject      *source,
                              "been applied; check with get"));
       cli->status = EXIT_INTERRUPTED;
     }
+  else if (response == NULL && verify_refused_retry (cli, error))
+    return;   /* verified_cb() reports and quits */
   else if (response == NULL)
     {
       dyno_cli_report_service_error (cli->prefix, error);
@@ -972,8 +1078,11 @@ described_cb (GObject      *source,
   if (cli->info->command == COMMAND_QUERY || cli->info->command == COMMAND_SCAN)
     start_run (cli);
   else
-    dyno_backend_execute_async (cli->backend, cli->request, cli->cancellable, executed_cb,
-                                cli);
+    {
+      cli->retries_before = backend_retries (cli);
+      dyno_backend_execute_async (cli->backend, cli->request, cli->cancellable, executed_cb,
+                                  cli);
+    }
 }
 
 /* ---- tables, describe, batch-write ------------------------------------------------------- */

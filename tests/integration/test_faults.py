@@ -216,6 +216,63 @@ class FaultMatrix(unittest.TestCase):
         self.assertIn("import: %d records before line %d skipped" % (start - 1, start), err)
         self.assertEqual(len(self.stored()), 400)
 
+    # ---- put / update / delete with conditions ----------------------------------------------
+
+    SINGLE = ["drop", "reset", "stall", "truncate", "garble", "garble-unsent", "throttle", "5xx",
+              "5xx-after"]
+
+    def get(self, i):
+        got = aws("GetItem", {"TableName": self.table, "ConsistentRead": True,
+                              "Key": {"pk": item(i)["pk"], "sk": item(i)["sk"]}})
+        return got.get("Item")
+
+    def test_conditional_writes(self):
+        for n, fault in enumerate(self.SINGLE):
+            with self.subTest(fault=fault):
+                self.proxy.clear()
+                key = json.dumps({"pk": item(n)["pk"], "sk": item(n)["sk"]})
+
+                # a put that must not overwrite
+                self.proxy.add("PutItem", fault, count=1, seconds=1)
+                status, out, err = cli(self.proxy.url, "put", self.table, "--item",
+                                       json.dumps(item(n, "a")), "--condition",
+                                       "attribute_not_exists(pk)")
+                self.assertEqual(status, 0, err)
+                self.assertEqual(self.get(n), item(n, "a"))
+
+                # an update conditioned on the old value: done, or said to be maybe done
+                # with the item as it now is
+                self.proxy.add("UpdateItem", fault, count=1, seconds=1)
+                status, out, err = cli(self.proxy.url, "update", self.table, "--key-item", key,
+                                       "--update", 'SET v = "b"', "--condition", 'v = "a"')
+                now = self.get(n)
+                if status == 0:
+                    self.assertEqual(now, item(n, "b"))
+                else:
+                    self.assertEqual(status, 1, err)
+                    self.assertIn("may have been applied", err)
+                    self.assertIn('"v":{"S":"%s"}' % now["v"]["S"], err.replace(" ", ""))
+
+                # a delete conditioned on existence
+                self.proxy.add("DeleteItem", fault, count=1, seconds=1)
+                status, out, err = cli(self.proxy.url, "delete", self.table, "--key-item", key,
+                                       "--condition", "attribute_exists(pk)")
+                self.assertEqual(status, 0, err)
+                self.assertIsNone(self.get(n))
+
+    def test_conditional_put_refused_for_real(self):
+        # the condition really fails (the item was there before): still reported as refused,
+        # even when the first attempt's answer was lost
+        aws("PutItem", {"TableName": self.table, "Item": item(1, "old")})
+        self.proxy.add("PutItem", "5xx", count=1)
+        status, out, err = cli(self.proxy.url, "put", self.table, "--item",
+                               json.dumps(item(1, "new")), "--condition",
+                               "attribute_not_exists(pk)")
+        self.assertEqual(status, 1, err)
+        self.assertIn("ConditionalCheckFailed", err)
+        self.assertIn("was not applied", err)
+        self.assertEqual(self.get(1), item(1, "old"))
+
 
 if __name__ == "__main__":
     unittest.main(verbosity=2)
