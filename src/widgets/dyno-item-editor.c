@@ -656,6 +656,18 @@ fetch_done_cb (GObject      *source,
         }
     }
 
+  /* The table holds exactly the user's version: the save's first attempt was applied and
+   * its answer lost (a dropped connection, a 5xx after the write), so the retry's condition
+   * saw our own write.  It is saved; there is no conflict to show. */
+  if (theirs != NULL && dyno_item_equal (theirs, mine))
+    {
+      self->saved = TRUE;
+      show_label (self->save_error_label, NULL);
+      g_signal_emit (self, signals[SIGNAL_SAVED], 0, mine);
+      gtk_window_close (GTK_WINDOW (self));
+      return;
+    }
+
   dialog = dyno_conflict_dialog_new (GTK_WINDOW (self), self->loaded, mine, theirs);
   g_object_set_data_full (G_OBJECT (dialog), "dyno-theirs",
                           theirs ? dyno_item_ref (theirs) : NULL,

@@ -797,6 +797,31 @@ static const char *conflict_theirs =
   "{\"Item\":{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"A\"},\"status\":{\"S\":\"cancelled\"},"
   "\"note\":{\"S\":\"x\"}}}";
 
+/* The first attempt of the save was applied but its answer lost; the retry was refused by
+ * the condition (our own write).  The item as it is now is exactly the user's version: saved,
+ * with no conflict shown. */
+static void
+test_save_answer_lost_is_saved (Fixture       *fixture,
+                                gconstpointer  data)
+{
+  g_autoptr(DynoItem) loaded = item (conflict_loaded);
+  g_autoptr(DynoItem) mine = item (conflict_mine);
+  g_autofree char *now = g_strdup_printf ("{\"Item\":%s}", conflict_mine);
+
+  queue_reply (fixture->backend, 400, conditional_failed);
+  queue_reply (fixture->backend, 200, now);
+  open_editor (fixture, loaded, DYNO_ITEM_EDITOR_EDIT, NULL);
+  dyno_item_editor_set_text (fixture->editor, conflict_mine);
+  dyno_item_editor_save (fixture->editor);
+  wait_for_pointer ((gpointer *) &fixture->saved);
+
+  g_assert_null (dyno_item_editor_get_conflict_dialog (fixture->editor));
+  g_assert_true (dyno_item_equal (fixture->saved, mine));
+  g_assert_cmpuint (fixture->backend->calls->len, ==, 2);
+  g_assert_cmpstr (nth_call (fixture->backend, 1)->operation, ==, "GetItem");
+  g_assert_true (editor_closed (fixture));
+}
+
 static void
 test_conflict_keeps_edits_and_reloads (Fixture       *fixture,
                                        gconstpointer  data)
@@ -1205,6 +1230,7 @@ main (int    argc,
   ADD ("/item-editor/save/duplicate-is-new", test_duplicate_is_new, NULL);
   ADD ("/item-editor/conflict/keeps-edits-and-reloads", test_conflict_keeps_edits_and_reloads,
        NULL);
+  ADD ("/item-editor/save/answer-lost-is-saved", test_save_answer_lost_is_saved, NULL);
   ADD ("/item-editor/conflict/overwrite-conditioned-on-theirs", test_conflict_overwrite, NULL);
   ADD ("/item-editor/conflict/new-item-exists", test_new_item_exists_conflict, NULL);
   ADD ("/item-editor/sort-feedback", test_sort_feedback, NULL);
