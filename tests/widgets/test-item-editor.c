@@ -1158,6 +1158,41 @@ test_delete_many_batches (Fixture       *fixture,
   delete_result_clear (&result);
 }
 
+/* The server keeps one delete unprocessed: after its retry budget the run gives up, and the
+ * caller is told exactly which keys are gone (the acknowledged ones) and which are not. */
+static void
+test_delete_many_gives_up (Fixture       *fixture,
+                           gconstpointer  data)
+{
+  g_autoptr(GPtrArray) items = some_items (3);
+  DeleteResult result = { 0 };
+  GtkWidget *dialog;
+  const char *stuck = "{\"UnprocessedItems\":{\"orders\":[{\"DeleteRequest\":{\"Key\":"
+                      "{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"ORDER#02\"}}}}]}}";
+
+  for (guint i = 0; i < 1 + 8; i++)
+    queue_reply (fixture->backend, 200, stuck);
+  dialog = dyno_delete_items_run (NULL, DYNO_BACKEND (fixture->backend), fixture->info, items,
+                                  delete_done_cb, &result, NULL);
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "delete");
+  wait_for (&result.finished);
+
+  /* the first round, then 8 in which nothing was processed */
+  g_assert_cmpuint (fixture->backend->calls->len, ==, 9);
+  g_assert_nonnull (result.error);
+  g_assert_cmpuint (result.deleted->len, ==, 2);
+  for (guint i = 0; i < 2; i++)
+    {
+      g_autofree char *json = dyno_item_to_ddb_json (g_ptr_array_index (result.deleted, i));
+
+      g_assert_nonnull (strstr (json, i == 0 ? "ORDER#00" : "ORDER#01"));
+    }
+  g_assert_nonnull (strstr (result.error, "2 of 3 items were deleted"));
+  g_assert_nonnull (strstr (result.error, "ORDER#02"));
+  g_assert_null (strstr (result.error, "ORDER#01"));
+  delete_result_clear (&result);
+}
+
 static void
 test_delete_cancelled (Fixture       *fixture,
                        gconstpointer  data)
@@ -1207,6 +1242,7 @@ int
 main (int    argc,
       char **argv)
 {
+  g_setenv ("DYNO_BATCH_BACKOFF_MS", "1", TRUE);
   gtk_test_init (&argc, &argv, NULL);
   adw_init ();
   gtk_source_init ();
@@ -1239,6 +1275,7 @@ main (int    argc,
   ADD ("/delete-items/one-conditioned", test_delete_one, NULL);
   ADD ("/delete-items/one-changed-meanwhile", test_delete_one_changed_meanwhile, NULL);
   ADD ("/delete-items/many-batch-write", test_delete_many_batches, NULL);
+  ADD ("/delete-items/many-gives-up", test_delete_many_gives_up, NULL);
   ADD ("/delete-items/cancelled", test_delete_cancelled, NULL);
   ADD ("/delete-items/item-without-key", test_delete_item_without_key, NULL);
 
