@@ -1097,7 +1097,12 @@ tables_cb (GObject      *source,
   g_auto(GStrv) names = NULL;
 
   names = dyno_backend_list_tables_finish (DYNO_BACKEND (source), result, &error);
-  if (names == NULL)
+  if (names == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      report (cli, NULL, _("interrupted"));
+      cli->status = EXIT_INTERRUPTED;
+    }
+  else if (names == NULL)
     {
       dyno_cli_report_service_error (cli->prefix, error);
       cli->status = exit_status_for (error);
@@ -1135,7 +1140,12 @@ describe_json_cb (GObject      *source,
   g_autoptr(JsonNode) response = NULL;
 
   response = dyno_backend_call_json_finish (DYNO_BACKEND (source), result, &error);
-  if (response == NULL)
+  if (response == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      report (cli, NULL, _("interrupted"));
+      cli->status = EXIT_INTERRUPTED;
+    }
+  else if (response == NULL)
     {
       dyno_cli_report_service_error (cli->prefix, error);
       cli->status = exit_status_for (error);
@@ -1447,7 +1457,7 @@ dyno_cli_run (int    argc,
   switch (cli.info->command)
     {
     case COMMAND_TABLES:
-      dyno_backend_list_tables_async (cli.backend, NULL, tables_cb, &cli);
+      dyno_backend_list_tables_async (cli.backend, cli.cancellable, tables_cb, &cli);
       break;
     case COMMAND_DESCRIBE:
       {
@@ -1459,7 +1469,7 @@ dyno_cli_run (int    argc,
         json_builder_add_string_value (builder, options.rest[0]);
         json_builder_end_object (builder);
         body = json_builder_get_root (builder);
-        dyno_backend_call_json_async (cli.backend, "DescribeTable", body, NULL,
+        dyno_backend_call_json_async (cli.backend, "DescribeTable", body, cli.cancellable,
                                       describe_json_cb, &cli);
       }
       break;
