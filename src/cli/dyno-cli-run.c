@@ -746,7 +746,7 @@ print_resume (Cli *cli)
   /* Translators: the command (query or scan), the number of items printed, then the option
    * with its value, to be copied as is. */
   fprintf (stderr, _("%s: stopped after %u items; continue with --start-key %s\n"),
-           cli->prefix, cli->n_written, quoted);
+           cli->prefix, dyno_run_get_n_items (cli->run), quoted);
 }
 
 static gboolean
