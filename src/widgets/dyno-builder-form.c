@@ -386,6 +386,56 @@ new_entry (const char *accessible_name,
   return entry;
 }
 
+static void
+setup_choice_cb (GtkSignalListItemFactory *factory,
+                 GtkListItem              *list_item,
+                 gpointer                  ellipsize)
+{
+  GtkWidget *label = gtk_label_new (NULL);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  if (ellipsize != NULL)
+    {
+      /* a long table or index name must not set the form's width: it ellipsizes (the
+       * dropdown's tooltip and its list have all of it) */
+      gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_MIDDLE);
+      gtk_label_set_width_chars (GTK_LABEL (label), 6);
+      gtk_label_set_max_width_chars (GTK_LABEL (label), 40);
+    }
+  gtk_list_item_set_child (list_item, label);
+}
+
+static void
+bind_choice_cb (GtkSignalListItemFactory *factory,
+                GtkListItem              *list_item,
+                gpointer                  user_data)
+{
+  GtkStringObject *string = gtk_list_item_get_item (list_item);
+
+  gtk_label_set_label (GTK_LABEL (gtk_list_item_get_child (list_item)),
+                       string != NULL ? gtk_string_object_get_string (string) : "");
+}
+
+static GtkListItemFactory *
+new_choice_factory (gboolean ellipsize)
+{
+  GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
+
+  g_signal_connect (factory, "setup", G_CALLBACK (setup_choice_cb),
+                    ellipsize ? GINT_TO_POINTER (1) : NULL);
+  g_signal_connect (factory, "bind", G_CALLBACK (bind_choice_cb), NULL);
+  return factory;
+}
+
+static void
+dropdown_selected_cb (GtkDropDown *dropdown)
+{
+  GtkStringObject *string = gtk_drop_down_get_selected_item (dropdown);
+
+  gtk_widget_set_tooltip_text (GTK_WIDGET (dropdown),
+                               string != NULL ? gtk_string_object_get_string (string) : NULL);
+}
+
 static GtkWidget *
 new_dropdown (const char * const *labels,
               guint               n_labels,
@@ -393,12 +443,17 @@ new_dropdown (const char * const *labels,
               const char         *accessible_name)
 {
   GtkStringList *list = gtk_string_list_new (NULL);
+  g_autoptr(GtkListItemFactory) factory = new_choice_factory (TRUE);
+  g_autoptr(GtkListItemFactory) list_factory = new_choice_factory (FALSE);
   GtkWidget *dropdown;
 
   for (guint i = 0; i < n_labels; i++)
     gtk_string_list_append (list, translate ? _(labels[i]) : labels[i]);
 
   dropdown = gtk_drop_down_new (G_LIST_MODEL (list), NULL);
+  gtk_drop_down_set_factory (GTK_DROP_DOWN (dropdown), factory);
+  gtk_drop_down_set_list_factory (GTK_DROP_DOWN (dropdown), list_factory);
+  g_signal_connect (dropdown, "notify::selected-item", G_CALLBACK (dropdown_selected_cb), NULL);
   gtk_accessible_update_property (GTK_ACCESSIBLE (dropdown),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, accessible_name,
                                   -1);
@@ -2211,6 +2266,9 @@ labelled_row (const char *label_text,
   GtkWidget *label = gtk_label_new_with_mnemonic (label_text);
 
   gtk_label_set_xalign (GTK_LABEL (label), 0);
+  /* narrow, the label wraps rather than push the form wider than the window */
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
   gtk_widget_set_hexpand (label, TRUE);
   gtk_label_set_mnemonic_widget (GTK_LABEL (label), widget);
   /* The visible label names the widget (labelled-by); an own label would be read too. */

@@ -1326,7 +1326,7 @@ build_ui (DynoQueryPage *self)
   gtk_label_set_lines (GTK_LABEL (self->reason_label), 2);
   gtk_label_set_ellipsize (GTK_LABEL (self->reason_label), PANGO_ELLIPSIZE_END);
   gtk_label_set_max_width_chars (GTK_LABEL (self->reason_label), 50);
-  gtk_label_set_width_chars (GTK_LABEL (self->reason_label), 32);
+  gtk_label_set_width_chars (GTK_LABEL (self->reason_label), 10);
   gtk_label_set_xalign (GTK_LABEL (self->reason_label), 0);
   gtk_widget_set_hexpand (self->reason_label, TRUE);
   gtk_widget_add_css_class (self->reason_label, "dim-label");

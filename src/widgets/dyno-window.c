@@ -48,6 +48,9 @@ static void open_node (DynoWindow      *self,
                        DynoSidebarNode *node);
 static void queue_update_fold (DynoWindow *self);
 
+/* What a query page needs to show its form beside its results, before one is measured. */
+#define DYNO_WINDOW_SIDE_BY_SIDE_ESTIMATE 720
+
 static GListModel *
 create_children_cb (gpointer item,
                     gpointer user_data)
@@ -1070,7 +1073,7 @@ content_width_needed (DynoWindow *self)
   if (page != NULL && DYNO_IS_QUERY_PAGE (adw_tab_page_get_child (page)))
     return dyno_query_page_get_side_by_side_width (
              DYNO_QUERY_PAGE (adw_tab_page_get_child (page)));
-  return 640;
+  return DYNO_WINDOW_SIDE_BY_SIDE_ESTIMATE;
 }
 
 /* The sidebar folds away (over the content, with Show Sidebar) before the page has to show
@@ -1234,6 +1237,15 @@ dyno_window_init (DynoWindow *self)
   gtk_widget_set_size_request (self->sidebar,
                                CLAMP (g_settings_get_int (self->settings, "sidebar-width"),
                                       220, 400), -1);
+  /* decided before the first allocation, so that a narrow window starts narrow (its size is
+   * refined from the page's needs once it is allocated: update_fold_cb) */
+  if (g_settings_get_int (self->settings, "window-width") <
+      CLAMP (g_settings_get_int (self->settings, "sidebar-width"), 220, 400) + 1 +
+      DYNO_WINDOW_SIDE_BY_SIDE_ESTIMATE)
+    {
+      adw_flap_set_fold_policy (self->flap, ADW_FLAP_FOLD_POLICY_ALWAYS);
+      adw_flap_set_reveal_flap (self->flap, FALSE);
+    }
   g_settings_bind (self->settings, "window-width", self, "default-width", G_SETTINGS_BIND_DEFAULT);
   g_settings_bind (self->settings, "window-height", self, "default-height",
                    G_SETTINGS_BIND_DEFAULT);

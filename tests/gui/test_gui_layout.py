@@ -157,6 +157,82 @@ def run_width(endpoint, table, width):
         shutil.rmtree(home, ignore_errors=True)
 
 
+NARROW = (800, 560, 360)
+
+
+def shown(app, role, name):
+    return wait_for(lambda: next((n for n in find_all(app.root, role=role)
+                                  if name_of(n) == name and dynogui.is_shown(n)), None),
+                    what=f"the {role} {name!r} on screen")
+
+
+def all_inside(app, width, controls):
+    frame = extents(app.frame)
+    assert frame.width <= width, f"the window is {frame.width} px wide, more than {width}"
+    right = frame.x + frame.width
+    bad = []
+    for role, name in controls:
+        box = extents(shown(app, role, name))
+        if box.x < frame.x or box.x + box.width > right:
+            bad.append(f"{name}: x {box.x}..{box.x + box.width}, window {frame.x}..{right}")
+    assert not bad, "past the window's edge:\n" + "\n".join(bad)
+
+
+def run_narrow(endpoint, table, width):
+    """Narrower than 1024: the sidebar folds away first (Show Sidebar brings it over the page);
+    narrower still, the form and the results show one at a time, Run going to the results and
+    a button back to the form.  Nothing a user needs is outside the window."""
+    home = settings_home(width)
+    env = dict(os.environ, GSETTINGS_BACKEND="keyfile", XDG_CONFIG_HOME=home)
+    app = None
+    try:
+        os.makedirs(ARTIFACTS, exist_ok=True)
+        app = dynogui.App(APP, ["--endpoint-url", endpoint, "--table", table], env=env,
+                          log_path=os.path.join(ARTIFACTS, f"app-layout-{width}.log"))
+        toggle = shown(app, "push button", "Show Sidebar")
+        wait_for(lambda: not toggle.getState().contains(dynogui.pyatspi.STATE_PRESSED),
+                 what="the sidebar to be folded away")
+        side_by_side = width >= 800
+        all_inside(app, width, [("push button", "Run"), ("push button", "Show Sidebar")]
+                   + ([] if side_by_side else [("push button", "Show results")]))
+        dynogui.choose(app.root, "Operation", "Scan")
+        dynogui.set_value(find(app.root, role="spin button", name_contains="Page size"), 50)
+        click(shown(app, "push button", "Run"))
+        status = wait_for(lambda: next((n for n in find_all(app.root, role="label")
+                                        if (n.description or "") == "Run status"
+                                        and "item" in text_of(n) and dynogui.is_shown(n)), None),
+                          what="the run status, on screen")
+        results = [c for c in CONTROLS if c[1] != "Run"]
+        if side_by_side:
+            all_inside(app, width, CONTROLS)
+        else:
+            all_inside(app, width, results + [("push button", "Back to the query")])
+            assert not any(n.getState().contains(dynogui.pyatspi.STATE_SHOWING)
+                           for n in find_all(app.root, role="push button", name="Run")), \
+                "the form still shows beside the results"
+        dynogui.screenshot(os.path.join(ARTIFACTS, f"layout-{width}.png"), app.frame)
+        if not side_by_side:
+            click(shown(app, "push button", "Back to the query"))
+            all_inside(app, width, [("push button", "Run"), ("push button", "Show results")])
+            click(shown(app, "push button", "Show results"))
+            wait_for(lambda: dynogui.is_shown(status), what="the results again")
+        # the sidebar comes over the page, inside the window, and lists the table
+        click(toggle)
+        node = wait_for(lambda: next((n for n in find_all(app.root)
+                                      if table in name_of(n) and dynogui.is_shown(n)
+                                      and n.getRoleName() in ("label", "table cell",
+                                                              "list item", "tree item")),
+                                     None), what="the table in the sidebar")
+        box = extents(node)
+        frame = extents(app.frame)
+        assert frame.x <= box.x < frame.x + frame.width, (box.x, frame.x, frame.width)
+        dynogui.screenshot(os.path.join(ARTIFACTS, f"layout-{width}-sidebar.png"), app.frame)
+    finally:
+        if app is not None:
+            app.stop()
+        shutil.rmtree(home, ignore_errors=True)
+
+
 def main():
     endpoint = ddb_local.endpoint()
     table = ddb_local.unique_table_name("layout", "gui")
@@ -165,6 +241,9 @@ def main():
         for width in WIDTHS:
             check(f"at {width} px, the results pane's controls stay inside the window",
                   lambda w=width: run_width(endpoint, table, w))
+        for width in NARROW:
+            check(f"at {width} px, the sidebar folds away and every control stays reachable",
+                  lambda w=width: run_narrow(endpoint, table, w))
     finally:
         try:
             ddb_local.delete_tables([table])
