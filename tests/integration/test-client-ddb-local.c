@@ -633,6 +633,175 @@ test_partiql_transactions_batch_get (void)
   delete_table (name);
 }
 
+/* ---- delete-many through the fault-injecting proxy ---------------------------------------- */
+
+typedef struct {
+  GSubprocess  *process;
+  DynoBackend  *backend;
+} Proxy;
+
+/* tests/fixtures/fault_proxy.py in front of the server, with @rules ("Op:fault:count"). */
+static gboolean
+proxy_start (Proxy              *proxy,
+             const char * const *rules)
+{
+  g_autoptr(GPtrArray) argv = g_ptr_array_new ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GDataInputStream) lines = NULL;
+  g_autofree char *script = NULL;
+  g_autofree char *url = NULL;
+  g_autoptr(DynoResolvedConfig) config = NULL;
+  g_auto(GStrv) env = g_get_environ ();
+  DynoConnectionSettings settings = { 0 };
+  const char *root = g_getenv ("DYNO_SOURCE_ROOT");
+
+  if (root == NULL || !g_file_test ("/usr/bin/python3", G_FILE_TEST_IS_EXECUTABLE))
+    return FALSE;
+  script = g_build_filename (root, "tests", "fixtures", "fault_proxy.py", NULL);
+  g_ptr_array_add (argv, (gpointer) "/usr/bin/python3");
+  g_ptr_array_add (argv, script);
+  g_ptr_array_add (argv, (gpointer) g_getenv ("DYNO_TEST_ENDPOINT"));
+  for (guint i = 0; rules[i] != NULL; i++)
+    g_ptr_array_add (argv, (gpointer) rules[i]);
+  g_ptr_array_add (argv, NULL);
+
+  proxy->process = g_subprocess_newv ((const char * const *) argv->pdata,
+                                      G_SUBPROCESS_FLAGS_STDIN_PIPE
+                                      | G_SUBPROCESS_FLAGS_STDOUT_PIPE, &error);
+  g_assert_no_error (error);
+  lines = g_data_input_stream_new (g_subprocess_get_stdout_pipe (proxy->process));
+  url = g_data_input_stream_read_line (lines, NULL, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (url);
+
+  settings.endpoint_url = url;
+  config = dyno_resolve_config (&settings, env, NULL, &error);
+  g_assert_no_error (error);
+  proxy->backend = DYNO_BACKEND (dyno_http_backend_new (config, &error));
+  g_assert_no_error (error);
+  return TRUE;
+}
+
+static void
+proxy_stop (Proxy *proxy)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_clear_object (&proxy->backend);
+  /* its standard input closes: it stops */
+  g_output_stream_close (g_subprocess_get_stdin_pipe (proxy->process), NULL, NULL);
+  g_subprocess_wait (proxy->process, NULL, &error);
+  g_assert_no_error (error);
+  g_clear_object (&proxy->process);
+}
+
+/* The sk of every item in @table. */
+static GHashTable *
+stored_sks (const char *table)
+{
+  g_autoptr(DynoRequest) scan = dyno_request_new (DYNO_OP_SCAN, table);
+  g_autoptr(DynoRun) run = NULL;
+  g_autoptr(GError) error = NULL;
+  GHashTable *sks = g_hash_table_new (g_direct_hash, g_direct_equal);
+
+  scan->consistent_read = DYNO_TRISTATE_TRUE;
+  run = run_all (scan, 1, &error);
+  g_assert_no_error (error);
+  for (guint i = 0; i < dyno_run_get_n_items (run); i++)
+    g_hash_table_add (sks, GUINT_TO_POINTER (item_number (dyno_run_get_item (run, i), "sk")));
+  return sks;
+}
+
+static GPtrArray *
+keys_of (guint n)
+{
+  GPtrArray *keys = g_ptr_array_new_with_free_func ((GDestroyNotify) dyno_item_unref);
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autofree char *json = g_strdup_printf ("{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"%u\"}}", i);
+
+      g_ptr_array_add (keys, dyno_item_from_ddb_json (json, -1, NULL));
+    }
+  return keys;
+}
+
+/* The app's multi-delete (BatchWriteItem deletes) under faults: the table ends as reported. */
+static void
+test_delete_many_faults (void)
+{
+  static const char * const transient[] = {
+    /* each fault once, then an answer (four in a row would use up a request's attempts) */
+    "BatchWriteItem:unprocessed:1", "BatchWriteItem:garble:1", "BatchWriteItem:pass:1",
+    "BatchWriteItem:5xx-after:1", "BatchWriteItem:pass:1", "BatchWriteItem:reset:1",
+    "BatchWriteItem:pass:1", "BatchWriteItem:throttle:1", NULL
+  };
+  static const char * const stuck[] = {
+    "BatchWriteItem:unprocessed:1", "BatchWriteItem:unprocessed-all:*", NULL
+  };
+  g_autofree char *table = table_name ("delete-many");
+  g_autoptr(GPtrArray) keys = keys_of (60);
+  Proxy proxy = { 0 };
+
+  create_table (table, NULL);
+
+  /* faults a retry gets through: every key is deleted */
+  write_items (table, 60, 10);
+  if (!proxy_start (&proxy, transient))
+    {
+      delete_table (table);
+      g_test_skip ("needs /usr/bin/python3 and DYNO_SOURCE_ROOT");
+      return;
+    }
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(GArray) unwritten = NULL;
+    g_autoptr(GHashTable) left = NULL;
+    GAsyncResult *result = NULL;
+    guint n_written = 0;
+
+    dyno_backend_batch_write_async (proxy.backend, table, NULL, keys, NULL, NULL, NULL,
+                                    result_cb, &result);
+    g_assert_true (dyno_backend_batch_write_finish_full (proxy.backend, wait_result (&result),
+                                                         &n_written, &unwritten, &error));
+    g_object_unref (result);
+    g_assert_no_error (error);
+    g_assert_cmpuint (n_written, ==, 60);
+    g_assert_cmpuint (unwritten->len, ==, 0);
+    left = stored_sks (table);
+    g_assert_cmpuint (g_hash_table_size (left), ==, 0);
+  }
+  proxy_stop (&proxy);
+
+  /* half of the first batch, then nothing, ever: the keys named are exactly those left */
+  write_items (table, 60, 10);
+  g_assert_true (proxy_start (&proxy, stuck));
+  {
+    g_autoptr(GError) error = NULL;
+    g_autoptr(GArray) unwritten = NULL;
+    g_autoptr(GHashTable) left = NULL;
+    GAsyncResult *result = NULL;
+    guint n_written = 0;
+
+    dyno_backend_batch_write_async (proxy.backend, table, NULL, keys, NULL, NULL, NULL,
+                                    result_cb, &result);
+    g_assert_false (dyno_backend_batch_write_finish_full (proxy.backend, wait_result (&result),
+                                                          &n_written, &unwritten, &error));
+    g_object_unref (result);
+    g_assert_error (error, DYNO_ERROR, DYNO_ERROR_THROTTLED);
+    g_assert_cmpuint (n_written, ==, 13);
+    left = stored_sks (table);
+    g_assert_cmpuint (unwritten->len, ==, g_hash_table_size (left));
+    for (guint i = 0; i < unwritten->len; i++)
+      /* indexes count the items (none) and then the keys: key i is sk i */
+      g_assert_true (g_hash_table_contains (left,
+                                            GUINT_TO_POINTER (g_array_index (unwritten, guint,
+                                                                             i))));
+  }
+  proxy_stop (&proxy);
+  delete_table (table);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -644,6 +813,8 @@ main (int    argc,
   const char *endpoint = g_getenv ("DYNO_TEST_ENDPOINT");
   int status;
 
+  /* the multi-delete test waits out a throttled batch's retry budget: short waits */
+  g_setenv ("DYNO_BATCH_BACKOFF_MS", "1", TRUE);
   g_test_init (&argc, &argv, NULL);
 
   if (endpoint == NULL)
@@ -666,6 +837,7 @@ main (int    argc,
   g_test_add_func ("/ddb-local/indexes-order-filter-scan", test_indexes_and_order);
   g_test_add_func ("/ddb-local/partiql-transactions-batch-get",
                    test_partiql_transactions_batch_get);
+  g_test_add_func ("/ddb-local/delete-many-faults", test_delete_many_faults);
 
   status = g_test_run ();
   g_clear_object (&backend);
