@@ -1198,9 +1198,10 @@ batch_written_cb (GObject      *source,
   g_autoptr(GError) error = NULL;
   g_autoptr(GArray) unwritten = NULL;
   guint n_written = 0;
+  guint n_unconfirmed = 0;
 
   if (!dyno_backend_batch_write_finish_full (DYNO_BACKEND (source), result, &n_written,
-                                             &unwritten, &error))
+                                             &unwritten, &n_unconfirmed, &error))
     {
       g_autoptr(GError) write_error = NULL;
       const char *path = cli->options->unprocessed;
@@ -1214,11 +1215,22 @@ batch_written_cb (GObject      *source,
                     ? EXIT_INTERRUPTED : exit_status_for (error);
       if (!write_unprocessed (cli, unwritten, &write_error))
         report (cli, path, write_error->message);
-      /* Translators: written, all items, the table, not written, then where they are listed. */
-      fprintf (stderr, _("batch-write: %u of %u items written to %s; %u not written "
-                         "(listed %s%s)\n"),
-               n_written, cli->batch_items->len, cli->options->rest[0], unwritten->len,
-               to_file ? _("in ") : _("on standard output"), to_file ? path : "");
+      if (n_unconfirmed == 0)
+        /* Translators: written, all items, the table, not written, then where they are
+         * listed. */
+        fprintf (stderr, _("batch-write: %u of %u items written to %s; %u not written "
+                           "(listed %s%s)\n"),
+                 n_written, cli->batch_items->len, cli->options->rest[0], unwritten->len,
+                 to_file ? _("in ") : _("on standard output"), to_file ? path : "");
+      else
+        /* Translators: written, all items, the table, not written, not confirmed, then
+         * where they are listed. */
+        fprintf (stderr, _("batch-write: %u of %u items written to %s; %u not written and %u "
+                           "not confirmed (their request got no usable answer: they may have "
+                           "been written), all listed %s%s\n"),
+                 n_written, cli->batch_items->len, cli->options->rest[0],
+                 unwritten->len - n_unconfirmed, n_unconfirmed,
+                 to_file ? _("in ") : _("on standard output"), to_file ? path : "");
     }
   else
     /* Translators: the number of items, then the table. */

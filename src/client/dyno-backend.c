@@ -569,6 +569,7 @@ typedef struct {
   guint              stalled_rounds;
   GError            *last_malformed; /* why the last round did not count */
   GArray            *unwritten;     /* guint: set when the task failed */
+  guint              n_unconfirmed; /* of them: in flight when it failed (outcome unknown) */
   DynoBatchProgress  progress;
   gpointer           progress_data;
   guint              timeout_id;
@@ -603,6 +604,8 @@ batch_fail (GTask  *task,
             GError *error)
 {
   BatchData *data = g_task_get_task_data (task);
+
+  data->n_unconfirmed = data->sent->len;
 
   g_clear_pointer (&data->unwritten, g_array_unref);
   data->unwritten = g_array_new (FALSE, FALSE, sizeof (guint));
@@ -993,6 +996,7 @@ dyno_backend_batch_write_finish_full (DynoBackend   *self,
                                       GAsyncResult  *result,
                                       guint         *n_written,
                                       GArray       **unwritten,
+                                      guint         *n_unconfirmed,
                                       GError       **error)
 {
   g_autoptr(GError) local_error = NULL;
@@ -1004,6 +1008,8 @@ dyno_backend_batch_write_finish_full (DynoBackend   *self,
   g_task_propagate_int (G_TASK (result), &local_error);
   if (n_written != NULL)
     *n_written = data->done;
+  if (n_unconfirmed != NULL)
+    *n_unconfirmed = local_error != NULL ? data->n_unconfirmed : 0;
   if (unwritten != NULL)
     {
       *unwritten = g_array_new (FALSE, FALSE, sizeof (guint));
@@ -1027,7 +1033,7 @@ dyno_backend_batch_write_finish (DynoBackend   *self,
 {
   guint n = 0;
 
-  if (!dyno_backend_batch_write_finish_full (self, result, &n, NULL, error))
+  if (!dyno_backend_batch_write_finish_full (self, result, &n, NULL, NULL, error))
     return FALSE;
   if (n_written != NULL)
     *n_written = n;

@@ -128,12 +128,15 @@ gboolean    dyno_backend_batch_write_finish  (DynoBackend         *self,
 /* The same; @n_written is also set on failure (the requests the server acknowledged), and
  * @unwritten (may be NULL) gets the indexes of the requests not known to be written, sorted:
  * 0 … items->len - 1 for @items, then items->len + i for delete_keys[i].  Empty on success.
- * Those that were in flight when it stopped may or may not have been applied; writing them
- * again is safe (puts and deletes are idempotent). */
+ * @n_unconfirmed (may be NULL): how many of them were in flight when it stopped (a failure
+ * beyond the retries, Cancel), so may or may not have been applied; the others were never
+ * sent or came back unprocessed.  Writing them all again is safe (puts and deletes are
+ * idempotent). */
 gboolean    dyno_backend_batch_write_finish_full (DynoBackend     *self,
                                                   GAsyncResult    *result,
                                                   guint           *n_written,
                                                   GArray         **unwritten,
+                                                  guint           *n_unconfirmed,
                                                   GError         **error);
 
 G_END_DECLS

@@ -207,7 +207,7 @@ batch_done_cb (GObject      *source,
   guint n_written = 0;
 
   if (!dyno_backend_batch_write_finish_full (DYNO_BACKEND (source), result, &n_written,
-                                             &unwritten, &error))
+                                             &unwritten, NULL, &error))
     {
       gboolean cancelled = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
       g_autoptr(GError) explained = NULL;

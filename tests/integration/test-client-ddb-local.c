@@ -763,7 +763,8 @@ test_delete_many_faults (void)
     dyno_backend_batch_write_async (proxy.backend, table, NULL, keys, NULL, NULL, NULL,
                                     result_cb, &result);
     g_assert_true (dyno_backend_batch_write_finish_full (proxy.backend, wait_result (&result),
-                                                         &n_written, &unwritten, &error));
+                                                         &n_written, &unwritten, NULL,
+                                                         &error));
     g_object_unref (result);
     g_assert_no_error (error);
     g_assert_cmpuint (n_written, ==, 60);
@@ -786,7 +787,8 @@ test_delete_many_faults (void)
     dyno_backend_batch_write_async (proxy.backend, table, NULL, keys, NULL, NULL, NULL,
                                     result_cb, &result);
     g_assert_false (dyno_backend_batch_write_finish_full (proxy.backend, wait_result (&result),
-                                                          &n_written, &unwritten, &error));
+                                                          &n_written, &unwritten, NULL,
+                                                         &error));
     g_object_unref (result);
     g_assert_error (error, DYNO_ERROR, DYNO_ERROR_THROTTLED);
     g_assert_cmpuint (n_written, ==, 13);

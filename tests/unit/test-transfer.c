@@ -587,6 +587,7 @@ typedef struct {
   gboolean  ok;
   guint     n_written;
   GArray   *unwritten;
+  guint     n_unconfirmed;
   GError   *error;
 } BatchResult;
 
@@ -607,7 +608,7 @@ batch_done_cb (GObject      *source,
   BatchResult *r = user_data;
 
   r->ok = dyno_backend_batch_write_finish_full (DYNO_BACKEND (source), result, &r->n_written,
-                                                &r->unwritten, &r->error);
+                                                &r->unwritten, &r->n_unconfirmed, &r->error);
   r->done = TRUE;
 }
 
@@ -697,6 +698,7 @@ test_batch_all_unprocessed_gives_up (void)
   g_assert_false (r.ok);
   g_assert_error (r.error, DYNO_ERROR, DYNO_ERROR_THROTTLED);
   g_assert_cmpuint (r.n_written, ==, 15);
+  g_assert_cmpuint (r.n_unconfirmed, ==, 0);
   g_assert_cmpuint (test_fake_ddb_count (fake, "t"), ==, 15);
   /* exactly the items not in the table are named, in order */
   g_assert_cmpuint (r.unwritten->len, ==, 45);
@@ -754,6 +756,9 @@ test_batch_cancel_names_rest (void)
   /* the written ones and the named ones cover every item, with no overlap but the batch
    * whose answer was lost to the cancel */
   g_assert_cmpuint (r.n_written + r.unwritten->len, ==, 100);
+  /* the batch in flight when it was cancelled: its outcome is not known */
+  g_assert_cmpuint (r.n_unconfirmed, >, 0);
+  g_assert_cmpuint (r.n_unconfirmed, <=, 25);
   for (guint i = 0; i < r.unwritten->len; i++)
     g_assert_cmpuint (g_array_index (r.unwritten, guint, i), >=, r.n_written);
   for (guint i = 0; i < r.n_written; i++)
