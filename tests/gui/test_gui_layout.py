@@ -1,5 +1,5 @@
 """Layout: at 1024 and 1280 px wide, with a long status line, nothing in the results pane is
-pushed past the window's edge.
+pushed past the window's edge.  And a field's error reaches a screen reader.
 
 Run by meson as
   with-ddb-local.sh with-keyring.sh with-xvfb.sh /usr/bin/python3 test_gui_layout.py
@@ -231,6 +231,37 @@ def run_narrow(endpoint, table, width):
         if app is not None:
             app.stop()
         shutil.rmtree(home, ignore_errors=True)
+def field_error_reaches_screen_readers(endpoint, table):
+    """What Orca reads: the field with an error is an invalid entry described by the error."""
+    app = None
+    try:
+        app = dynogui.App(APP, ["--endpoint-url", endpoint, "--table", table],
+                          env=dict(os.environ),
+                          log_path=os.path.join(ARTIFACTS, "app-layout-a11y.log"))
+        path = find(app.root, role="text", name="Filter 1 attribute")
+        set_text(path, "a[")
+
+        error = find(app.root, role="label", name_contains="column")
+
+        def is_invalid(node):
+            # GTK 4.8 says STATE_INVALID; later versions STATE_INVALID_ENTRY
+            state = node.getState()
+            return (state.contains(dynogui.pyatspi.STATE_INVALID)
+                    or state.contains(dynogui.pyatspi.STATE_INVALID_ENTRY))
+
+        def invalid():
+            return is_invalid(path) and path.description == text_of(error)
+        try:
+            wait_for(invalid, what="the attribute entry to be invalid and described by its error")
+        except dynogui.GuiError as e:
+            raise dynogui.GuiError(f"{e}: states {path.getState().getStates()}, description "
+                                   f"{path.description!r}, error {text_of(error)!r}") from None
+        set_text(path, "ownerName")
+        wait_for(lambda: not is_invalid(path) and not path.description,
+                 what="the entry to be valid again")
+    finally:
+        if app is not None:
+            app.stop()
 
 
 def main():
@@ -244,6 +275,8 @@ def main():
         for width in NARROW:
             check(f"at {width} px, the sidebar folds away and every control stays reachable",
                   lambda w=width: run_narrow(endpoint, table, w))
+        check("a field's error reaches screen readers (invalid state, description)",
+              lambda: field_error_reaches_screen_readers(endpoint, table))
     finally:
         try:
             ddb_local.delete_tables([table])
