@@ -2,7 +2,7 @@
 # test-layers.py: the layers hold: core sees no GTK/libsoup/libsecret, client no GTK.
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Two checks, TAP output.
+"""Three checks, TAP output.
 
 1. Sources: no file under src/core includes a GTK, GDK, libadwaita, GtkSourceView, libsoup or
    libsecret header, or a header of src/client or src/widgets; no file under src/client or
@@ -12,6 +12,9 @@
    <libsecret/secret.h>, and compiles one that includes <glib.h> and json-glib (so the failure
    is the missing include path, not a broken command).  The same for a client source with GTK
    and libadwaita against libsoup and libsecret, and for dynotable-cli.
+3. JSON: no source but src/core/values/dyno-json.c calls json-glib's parser or generator,
+   which cut strings at U+0000 and recurse without a bound (dyno_json_parse and
+   dyno_json_node_to_string are used instead).
 
 Usage: test-layers.py SOURCE_ROOT BUILD_ROOT
 """
