@@ -115,6 +115,31 @@ class NulTest(unittest.TestCase):
         self.assertEqual(status, 0, err)
         self.assertNotIn("c\u0000d", self.server_keys())
 
+    def test_update_and_query_keep_the_nul(self):
+        aws("PutItem", {"TableName": self.table, "Item": {"pk": {"S": "u\u0000"}}})
+        aws("PutItem", {"TableName": self.table, "Item": {"pk": {"S": "u"}}})
+        status, out, err = cli("update", self.table, "--key-item",
+                               json.dumps({"pk": {"S": "u\u0000"}}),
+                               "--update", "SET v = :v",
+                               "--values", json.dumps({":v": {"S": "\u0000\u0000"}}),
+                               "--return-values", "ALL_NEW")
+        self.assertEqual(status, 0, err)
+        got = aws("GetItem", {"TableName": self.table, "Key": {"pk": {"S": "u\u0000"}},
+                              "ConsistentRead": True})
+        self.assertEqual(got["Item"]["v"], {"S": "\u0000\u0000"})
+        # The key without the NUL is another item, untouched.
+        other = aws("GetItem", {"TableName": self.table, "Key": {"pk": {"S": "u"}},
+                                "ConsistentRead": True})
+        self.assertNotIn("v", other["Item"])
+
+        status, out, err = cli("query", self.table, "--key", "pk = :p",
+                               "--values", json.dumps({":p": {"S": "u\u0000"}}))
+        self.assertEqual(status, 0, err)
+        items = [json.loads(line) for line in out.splitlines() if line.strip()]
+        self.assertEqual([i["pk"]["S"] for i in items], ["u\u0000"])
+        for key in ("u\u0000", "u"):
+            aws("DeleteItem", {"TableName": self.table, "Key": {"pk": {"S": key}}})
+
     def test_scan_output_keeps_the_nul(self):
         aws("PutItem", {"TableName": self.table, "Item": {"pk": {"S": "s\u0000t"}}})
         status, out, err = cli("scan", self.table)
