@@ -272,6 +272,45 @@ test_auto_plain_and_s3 (void)
   g_assert_cmpstr (dyno_value_get_string (attr (s3, 1, "pk"), NULL), ==, "b");
 }
 
+/* Records nested deeper than DynamoDB's 32 levels, even too deep to skip, are rejected as
+ * DynamoDB JSON, naming the attribute; the rest of the file is read. */
+static void
+test_too_deep (void)
+{
+  GString *deep = g_string_new ("{\"pk\":{\"S\":\"x\"},\"d\":");
+  GString *text = g_string_new (NULL);
+  g_autoptr(Result) lines = NULL;
+  g_autoptr(Result) s3 = NULL;
+  g_autoptr(Result) array = NULL;
+
+  for (int i = 0; i < 5000; i++)
+    g_string_append (deep, "{\"L\":[");
+  g_string_append (deep, "{\"S\":\"leaf\"}");
+  for (int i = 0; i < 5000; i++)
+    g_string_append (deep, "]}");
+  g_string_append_c (deep, '}');
+
+  g_string_printf (text, "%s\n{\"pk\":{\"S\":\"ok\"}}\n", deep->str);
+  lines = run (text->str, 0, DYNO_IMPORT_AUTO, NULL, NULL);
+  g_string_printf (text, "{\"Item\":%s}\n{\"Item\":{\"pk\":{\"S\":\"ok\"}}}\n", deep->str);
+  s3 = run (text->str, 0, DYNO_IMPORT_AUTO, NULL, NULL);
+  g_string_printf (text, "[%s,{\"pk\":{\"S\":\"ok\"}}]", deep->str);
+  array = run (text->str, 0, DYNO_IMPORT_AUTO, NULL, NULL);
+
+  for (guint i = 0; i < 3; i++)
+    {
+      Result *r = i == 0 ? lines : i == 1 ? s3 : array;
+
+      g_assert_no_error (r->error);
+      g_assert_cmpuint (r->items->len, ==, 1);
+      g_assert_cmpstr (dyno_value_get_string (attr (r, 0, "pk"), NULL), ==, "ok");
+      assert_reject (r, 0, 1, 1, "Attribute d[0][0][0]");
+      assert_reject (r, 0, 1, 1, "nested more than 32 levels deep");
+    }
+  g_string_free (deep, TRUE);
+  g_string_free (text, TRUE);
+}
+
 static void
 test_json_array (void)
 {
@@ -494,6 +533,7 @@ main (int    argc,
   g_test_add_func ("/import/plain-jsonl-mapping", test_plain_jsonl_mapping);
   g_test_add_func ("/import/auto-plain-and-s3", test_auto_plain_and_s3);
   g_test_add_func ("/import/json-array", test_json_array);
+  g_test_add_func ("/import/too-deep", test_too_deep);
   g_test_add_func ("/import/csv", test_csv);
   g_test_add_func ("/import/csv-header-errors", test_csv_header_errors);
   g_test_add_func ("/import/csv-mapping-overrides", test_csv_mapping_overrides);

@@ -14,6 +14,8 @@
 #include "dyno-error.h"
 #include "dyno-export.h"
 #include "dyno-json.h"
+#include "dyno-json-private.h"
+#include "dyno-value-private.h"
 #include "dyno-request.h"
 
 /* dynamodb-facts.md §3.4: 409,600 bytes is accepted, one more is not. */
@@ -477,51 +479,97 @@ effective_hints (DynoImporter *self)
   return self->hints;
 }
 
-/* DynamoDB's export to S3 writes {"Item":{…}} per line. */
+/* DynamoDB's export to S3 writes {"Item":{…}} per line.  NULL when the line is not of that
+ * shape; when it is but the item is bad, NULL with @error set (the attribute named). */
 static DynoItem *
-item_from_s3_export_line (const char *text,
-                          gsize       len)
+item_from_s3_export_line (const char  *text,
+                          gsize        len,
+                          GError     **error)
 {
-  g_autoptr(JsonNode) root = dyno_json_parse (text, len, NULL);
-  JsonObject *object;
+  DynoJsonScanner sc;
+  g_autoptr(DynoValueBuilder) builder = dyno_value_builder_new ();
+  DynoItem *item = NULL;
+  const char *s;
+  gsize n;
 
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    return NULL;
-  object = json_node_get_object (root);
-  if (json_object_get_size (object) != 1 || !json_object_has_member (object, "Item"))
-    return NULL;
+  _dyno_json_scanner_init (&sc, text, len);
+  if (_dyno_json_peek (&sc) != '{')
+    goto out;
+  sc.p++;
+  if (!_dyno_json_read_string (&sc, &s, &n) || n != 4 || memcmp (s, "Item", 4) != 0
+      || !_dyno_json_expect (&sc, ':', "\u201c:\u201d"))
+    goto out;
+  if (!_dyno_json_parse_ddb_item (&sc, builder))
+    {
+      /* {"Item": …} is this shape: what is wrong inside the item is the answer. */
+      if (sc.error != NULL && sc.error->code != DYNO_ERROR_JSON)
+        g_propagate_error (error, g_steal_pointer (&sc.error));
+      goto out;
+    }
+  if (_dyno_json_peek (&sc) != '}')
+    goto out;
+  sc.p++;
+  _dyno_json_skip_ws (&sc);
+  if (sc.p != sc.end)
+    goto out;
+  item = _dyno_value_builder_finish_item (builder);
 
-  return dyno_item_from_json_node (json_object_get_member (object, "Item"), NULL);
+out:
+  _dyno_json_scanner_clear (&sc);
+  return item;
 }
 
-/* Every attribute is an object with one member named like a type ("S", "NS", …). */
+/* Every attribute is an object with one member named like a type ("S", "NS", …).  Read with
+ * the scanner, not into a tree: an attribute nested too deep to skip (which DynamoDB JSON's
+ * reader has just refused, naming the attribute) still shows the shape of DynamoDB JSON. */
 static gboolean
 looks_like_ddb_item (const char *text,
                      gsize       len)
 {
-  g_autoptr(JsonNode) root = dyno_json_parse (text, len, NULL);
-  g_autoptr(GList) members = NULL;
-  JsonObject *object;
+  DynoJsonScanner sc;
+  gboolean ok = FALSE;
+  gboolean more = TRUE;
+  const char *s;
+  gsize n;
 
-  if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
-    return FALSE;
-  object = json_node_get_object (root);
-  members = json_object_get_members (object);
-  if (members == NULL)
-    return FALSE;
-  for (GList *l = members; l != NULL; l = l->next)
+  _dyno_json_scanner_init (&sc, text, len);
+  if (_dyno_json_peek (&sc) != '{')
+    goto out;
+  sc.p++;
+  if (_dyno_json_peek (&sc) == '}')
+    goto out;
+  while (more)
     {
-      JsonNode *node = json_object_get_member (object, l->data);
-      g_autoptr(GList) inner = NULL;
+      g_autofree char *key = NULL;
       DynoValueType type;
 
-      if (!JSON_NODE_HOLDS_OBJECT (node) || json_object_get_size (json_node_get_object (node)) != 1)
-        return FALSE;
-      inner = json_object_get_members (json_node_get_object (node));
-      if (!dyno_value_type_from_string (inner->data, &type))
-        return FALSE;
+      if (!_dyno_json_read_string (&sc, &s, &n) || !_dyno_json_expect (&sc, ':', "\u201c:\u201d")
+          || _dyno_json_peek (&sc) != '{')
+        goto out;
+      sc.p++;
+      if (!_dyno_json_read_string (&sc, &s, &n))
+        goto out;
+      key = g_strndup (s, n);
+      if (!dyno_value_type_from_string (key, &type) || !_dyno_json_expect (&sc, ':', "\u201c:\u201d"))
+        goto out;
+      if (!_dyno_json_skip_value (&sc))
+        {
+          ok = sc.depth > DYNO_JSON_MAX_DEPTH;
+          goto out;
+        }
+      /* Exactly one member. */
+      if (_dyno_json_peek (&sc) != '}')
+        goto out;
+      sc.p++;
+      _dyno_json_skip_ws (&sc);
+      if (!_dyno_json_next (&sc, '}', &more))
+        goto out;
     }
-  return TRUE;
+  ok = TRUE;
+
+out:
+  _dyno_json_scanner_clear (&sc);
+  return ok;
 }
 
 static DynoItem *
@@ -538,7 +586,16 @@ parse_json_record (DynoImporter  *self,
     case JSON_KIND_DDB:
       item = dyno_item_from_ddb_json (text, len, &error);
       if (item == NULL && len > 8 && g_str_has_prefix (text, "{\"Item\""))
-        item = item_from_s3_export_line (text, len);
+        {
+          g_autoptr(GError) s3_error = NULL;
+
+          item = item_from_s3_export_line (text, len, &s3_error);
+          if (s3_error != NULL)
+            {
+              g_clear_error (&error);
+              error = g_steal_pointer (&s3_error);
+            }
+        }
       break;
     case JSON_KIND_PLAIN:
       item = dyno_item_from_plain_json (text, len, effective_hints (self), &error);
@@ -555,10 +612,17 @@ parse_json_record (DynoImporter  *self,
         }
       if (len > 8 && g_str_has_prefix (text, "{\"Item\""))
         {
-          item = item_from_s3_export_line (text, len);
-          if (item != NULL)
+          g_autoptr(GError) s3_error = NULL;
+
+          item = item_from_s3_export_line (text, len, &s3_error);
+          if (item != NULL || s3_error != NULL)
             {
               self->json_kind = JSON_KIND_DDB;
+              if (s3_error != NULL)
+                {
+                  g_clear_error (&error);
+                  error = g_steal_pointer (&s3_error);
+                }
               break;
             }
         }
