@@ -519,6 +519,36 @@ emit (int    argc,
   return 0;
 }
 
+/* Attribute names may hold U+0000: "k\u0000" and "k" are two attributes, and the request
+ * names each whole. */
+static void
+test_nul_names (void)
+{
+  g_autoptr(DynoTableInfo) schema = schema_new ();
+  g_autoptr(DynoItem) loaded = item ("{\"pk\":{\"S\":\"a\"},\"sk\":{\"S\":\"b\"},"
+                                     "\"k\\u0000\":{\"S\":\"v\"},\"k\":{\"S\":\"w\"}}");
+  g_autoptr(DynoItem) edited = item ("{\"pk\":{\"S\":\"a\"},\"sk\":{\"S\":\"b\"},"
+                                     "\"k\\u0000\":{\"S\":\"v2\"},\"k\":{\"S\":\"w\"}}");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynoRequest) request = dyno_safe_write_edit (schema, loaded, edited, NULL, NULL,
+                                                         &error);
+  g_autofree char *json = NULL;
+  g_autoptr(GPtrArray) diff = dyno_item_diff (loaded, edited);
+  g_autoptr(DynoRequest) back = NULL;
+
+  g_assert_no_error (error);
+  json = dyno_request_to_json (request, FALSE);
+  /* Both names whole in ExpressionAttributeNames, the new value set on the one with the NUL. */
+  g_assert_nonnull (strstr (json, "\"k\\u0000\""));
+  g_assert_nonnull (strstr (json, "\"v2\""));
+  back = dyno_request_from_json (json, -1, -1, &error);
+  g_assert_no_error (error);
+  g_assert_true (dyno_request_equal (request, back));
+
+  /* The diff sees one changed attribute, "k\u0000", not "k". */
+  g_assert_cmpuint (diff->len, ==, 1);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -540,6 +570,7 @@ main (int    argc,
   g_test_add_func ("/safe-write/delete", test_delete);
   g_test_add_func ("/safe-write/diff", test_diff);
   g_test_add_func ("/safe-write/conflicts", test_conflicts);
+  g_test_add_func ("/safe-write/nul-names", test_nul_names);
 
   return g_test_run ();
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "dyno-error.h"
+#include "dyno-json.h"
 #include "dyno-expr.h"
 #include "dyno-number.h"
 
@@ -31,6 +32,18 @@ value_equal0 (const DynoValue *a,
   if (a == NULL || b == NULL)
     return a == b;
   return dyno_value_equal (a, b);
+}
+
+/* Member @i's name as a C string: a NUL in it is held as C0 80 (see dyno-json.h), so the
+ * name stays whole in expressions and lookups and reaches the server as \u0000. */
+static char *
+held_member_name (const DynoValue *map,
+                  guint            i)
+{
+  gsize len;
+  const char *name = dyno_value_get_member_name (map, i, &len);
+
+  return dyno_json_held_string_encode (name, len);
 }
 
 static gboolean
@@ -266,7 +279,7 @@ add_full_pieces (Plan           *plan,
 
   for (guint i = 0; i < n; i++)
     {
-      const char *name = dyno_value_get_member_name (map, i, NULL);
+      g_autofree char *name = held_member_name (map, i);
 
       if (skip_attribute (plan, name))
         continue;
@@ -280,7 +293,7 @@ add_full_pieces (Plan           *plan,
       n = dyno_value_get_n_children (map);
       for (guint i = 0; i < n; i++)
         {
-          const char *name = dyno_value_get_member_name (map, i, NULL);
+          g_autofree char *name = held_member_name (map, i);
 
           if (skip_attribute (plan, name) || dyno_item_lookup (plan->loaded, name) != NULL)
             continue;
@@ -660,13 +673,13 @@ compare_names (gconstpointer a,
   return strcmp (*(const char * const *) a, *(const char * const *) b);
 }
 
-/* The sorted union of the top-level names of the items (borrowed strings). */
+/* The sorted union of the top-level names of the items (a NUL held as C0 80). */
 static GPtrArray *
 union_names (const DynoItem *items[],
              guint           n_items)
 {
   g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
-  GPtrArray *names = g_ptr_array_new ();
+  GPtrArray *names = g_ptr_array_new_with_free_func (g_free);
 
   for (guint k = 0; k < n_items; k++)
     {
@@ -677,10 +690,12 @@ union_names (const DynoItem *items[],
       map = dyno_item_get_map (items[k]);
       for (guint i = 0; i < dyno_value_get_n_children (map); i++)
         {
-          const char *name = dyno_value_get_member_name (map, i, NULL);
+          char *name = held_member_name (map, i);
 
-          if (g_hash_table_add (seen, (gpointer) name))
-            g_ptr_array_add (names, (gpointer) name);
+          if (g_hash_table_add (seen, name))
+            g_ptr_array_add (names, name);
+          else
+            g_free (name);
         }
     }
   g_ptr_array_sort (names, compare_names);

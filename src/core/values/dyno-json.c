@@ -2116,6 +2116,15 @@ dyno_json_held_string_decode (const char *s,
   return g_string_free (out, FALSE);
 }
 
+char *
+dyno_json_held_string_encode (const char *bytes,
+                              gsize       len)
+{
+  g_return_val_if_fail (bytes != NULL || len == 0, NULL);
+
+  return tree_string (bytes != NULL ? bytes : "", len);
+}
+
 JsonNode *
 dyno_json_node_new_string (const char *text,
                            gssize      len)

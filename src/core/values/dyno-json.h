@@ -83,6 +83,9 @@ JsonNode  *dyno_json_node_new_string  (const char      *text,
  * the bytes with their NULs; @len gets the length. */
 char      *dyno_json_held_string_decode (const char    *held,
                                          gsize         *len);
+/* @len bytes as a C string, each NUL held as C0 80 (for names kept as C strings). */
+char      *dyno_json_held_string_encode (const char    *bytes,
+                                         gsize          len);
 
 /* Appends @text as a JSON string literal (with quotes) to @out; NULs (and C0 80, a NUL held
  * in a json-glib tree) are written as \u0000. */

@@ -331,6 +331,41 @@ dyno_value_lookup (const DynoValue *map,
   n = container_n (p);
   name_len = strlen (name);
 
+  /* A name kept as a C string holds a NUL as C0 80 (see dyno-json.h), which valid UTF-8
+   * never contains: look up the name with its NULs. */
+  if (G_UNLIKELY (strstr (name, "\xC0\x80") != NULL))
+    {
+      g_autofree char *bytes = NULL;
+
+      for (const char *q = name; *q != '\0'; q++)
+        if ((guchar) q[0] == 0xC0 && (guchar) q[1] == 0x80)
+          name_len--;
+      bytes = g_malloc (name_len + 1);
+      {
+        gsize k = 0;
+
+        for (const char *q = name; *q != '\0'; q++)
+          {
+            if ((guchar) q[0] == 0xC0 && (guchar) q[1] == 0x80)
+              {
+                bytes[k++] = '\0';
+                q++;
+              }
+            else
+              bytes[k++] = *q;
+          }
+      }
+      for (guint i = 0; i < n; i++)
+        {
+          const guint8 *entry = container_entry (p, i);
+
+          if (dyno_record_len (entry) == name_len &&
+              memcmp (dyno_record_data (entry), bytes, name_len) == 0)
+            return (const DynoValue *) member_value (entry);
+        }
+      return NULL;
+    }
+
   for (guint i = 0; i < n; i++)
     {
       const guint8 *entry = container_entry (p, i);
