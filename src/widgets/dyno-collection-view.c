@@ -460,6 +460,7 @@ add_column (DynoCollectionView *self,
   GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
   GtkColumnViewColumn *column;
   char *name = g_strdup (attribute);
+  g_autofree char *title = NULL;
 
   g_ptr_array_add (self->attributes, name);
   g_hash_table_add (self->attribute_set, name);
@@ -467,7 +468,14 @@ add_column (DynoCollectionView *self,
   g_signal_connect (factory, "setup", G_CALLBACK (setup_cell_cb), NULL);
   g_signal_connect (factory, "bind", G_CALLBACK (bind_cell_cb), name);
 
-  column = gtk_column_view_column_new (attribute, factory);
+  /* A name holding U+0000 (held as C0 80) is titled with ␀. */
+  {
+    gsize len;
+    g_autofree char *bytes = dyno_json_held_string_decode (attribute, &len);
+
+    title = dyno_string_dup_visible (bytes, len, NULL);
+  }
+  column = gtk_column_view_column_new (title, factory);
   gtk_column_view_column_set_resizable (column, TRUE);
   gtk_column_view_column_set_fixed_width (column, is_key ? 200 : 140);
   gtk_column_view_append_column (GTK_COLUMN_VIEW (self->column_view), column);
@@ -531,7 +539,10 @@ scan_new_items (DynoCollectionView *self)
 
       for (guint a = 0; a < n_attrs; a++)
         {
-          const char *name = dyno_value_get_member_name (map, a, NULL);
+          gsize len;
+          const char *member = dyno_value_get_member_name (map, a, &len);
+          /* Whole, a NUL held as C0 80: "k\u0000" is a column of its own, not "k". */
+          g_autofree char *name = dyno_json_held_string_encode (member, len);
 
           if (!g_hash_table_contains (self->attribute_set, name))
             {
@@ -1023,7 +1034,13 @@ dyno_collection_view_dup_attribute_names (DynoCollectionView *self)
   g_return_val_if_fail (DYNO_IS_COLLECTION_VIEW (self), NULL);
 
   for (guint i = 0; i < self->attributes->len; i++)
-    g_strv_builder_add (builder, g_ptr_array_index (self->attributes, i));
+    {
+      const char *name = g_ptr_array_index (self->attributes, i);
+
+      /* A name holding U+0000 (C0 80 here) is not text a form can offer or take back. */
+      if (strstr (name, "\xC0\x80") == NULL)
+        g_strv_builder_add (builder, name);
+    }
   result = g_strv_builder_end (builder);
   g_strv_builder_unref (builder);
 

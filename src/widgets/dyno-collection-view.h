@@ -26,7 +26,7 @@ void       dyno_collection_view_show_item           (DynoCollectionView *self,
                                                      DynoTableInfo      *info);
 /* The pane with the selected item as DynamoDB JSON or plain JSON; the query page places it. */
 GtkWidget *dyno_collection_view_get_detail_widget   (DynoCollectionView *self);
-/* Every attribute name seen so far, keys first. */
+/* Every attribute name seen so far, keys first (names holding U+0000 left out). */
 GStrv      dyno_collection_view_dup_attribute_names (DynoCollectionView *self);
 
 GPtrArray  *dyno_collection_view_dup_selected_items (DynoCollectionView *self);
