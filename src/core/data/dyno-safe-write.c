@@ -692,10 +692,14 @@ union_names (const DynoItem *items[],
         {
           char *name = held_member_name (map, i);
 
-          if (g_hash_table_add (seen, name))
-            g_ptr_array_add (names, name);
-          else
+          /* Not g_hash_table_add() on a name seen: it would keep this copy as the key. */
+          if (g_hash_table_contains (seen, name))
             g_free (name);
+          else
+            {
+              g_hash_table_add (seen, name);
+              g_ptr_array_add (names, name);
+            }
         }
     }
   g_ptr_array_sort (names, compare_names);
