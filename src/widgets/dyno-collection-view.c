@@ -300,6 +300,36 @@ bind_cell_cb (GtkSignalListItemFactory *factory,
     gtk_widget_add_css_class (cell, "numeric");
 }
 
+static void activate_cb (DynoCollectionView *self, guint position);
+
+/* "row.activate" on a row's first cell: what a double-click or Enter does (an item opens in
+ * the editor, a partition opens or closes), for assistive technologies, which see a widget's
+ * own actions. */
+static void
+row_activate_action (GSimpleAction *action,
+                     GVariant      *parameter,
+                     gpointer       user_data)
+{
+  GtkListItem *list_item = user_data;
+  GtkWidget *expander = gtk_list_item_get_child (list_item);
+  DynoCollectionView *self = g_object_get_data (G_OBJECT (expander), "dyno-view");
+  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
+  guint position = gtk_list_item_get_position (list_item);
+  GtkSelectionModel *model;
+
+  if (self == NULL || row == NULL || position == GTK_INVALID_LIST_POSITION)
+    return;
+  if (gtk_tree_list_row_is_expandable (row))
+    {
+      gtk_tree_list_row_set_expanded (row, !gtk_tree_list_row_get_expanded (row));
+      return;
+    }
+  model = gtk_column_view_get_model (GTK_COLUMN_VIEW (self->column_view));
+  if (model != NULL)
+    gtk_selection_model_select_item (model, position, TRUE);
+  activate_cb (self, position);
+}
+
 /* The first column: the partition (with its count and size) or the item's sort key, its
  * entity tag coloured. */
 static void
@@ -308,6 +338,13 @@ setup_key_cb (GtkSignalListItemFactory *factory,
               gpointer                  user_data)
 {
   GtkWidget *expander = gtk_tree_expander_new ();
+  g_autoptr(GSimpleActionGroup) actions = g_simple_action_group_new ();
+  g_autoptr(GSimpleAction) activate = g_simple_action_new ("activate", NULL);
+
+  g_signal_connect (activate, "activate", G_CALLBACK (row_activate_action), list_item);
+  g_action_map_add_action (G_ACTION_MAP (actions), G_ACTION (activate));
+  gtk_widget_insert_action_group (expander, "row", G_ACTION_GROUP (actions));
+  g_object_set_data (G_OBJECT (expander), "dyno-view", user_data);
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *tag = gtk_label_new (NULL);
   GtkWidget *label = gtk_inscription_new (NULL);   /* measured by its character counts */

@@ -763,6 +763,8 @@ build (DynoTransferDialog *self)
       dyno_widget_set_accessible_label (self->all_pages_check, _("All pages"));
       gtk_check_button_set_group (GTK_CHECK_BUTTON (self->all_pages_check),
                                   GTK_CHECK_BUTTON (self->loaded_check));
+      dyno_widget_expose_activate (self->loaded_check);
+      dyno_widget_expose_activate (self->all_pages_check);
       gtk_widget_set_sensitive (self->loaded_check, self->loaded_items != NULL);
       gtk_widget_set_sensitive (self->all_pages_check, self->request != NULL);
       if (self->loaded_items != NULL)

@@ -193,3 +193,25 @@ dyno_caption_label_new (const char *text)
   gtk_widget_add_css_class (label, "dim-label");
   return label;
 }
+
+static void
+expose_activate_cb (GSimpleAction *action,
+                    GVariant      *parameter,
+                    gpointer       user_data)
+{
+  gtk_widget_activate (GTK_WIDGET (user_data));
+}
+
+void
+dyno_widget_expose_activate (GtkWidget *widget)
+{
+  g_autoptr(GSimpleActionGroup) group = g_simple_action_group_new ();
+  g_autoptr(GSimpleAction) activate = g_simple_action_new ("activate", NULL);
+
+  g_return_if_fail (GTK_IS_WIDGET (widget));
+
+  /* the widget owns the group, which holds no reference to it */
+  g_signal_connect_object (activate, "activate", G_CALLBACK (expose_activate_cb), widget, 0);
+  g_action_map_add_action (G_ACTION_MAP (group), G_ACTION (activate));
+  gtk_widget_insert_action_group (widget, "a11y", G_ACTION_GROUP (group));
+}

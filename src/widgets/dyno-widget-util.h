@@ -8,6 +8,10 @@
 
 G_BEGIN_DECLS
 
+/* Gives @widget an "activate" action of its own ("a11y.activate", which does what Space or
+ * Enter does on it), so that assistive technologies, which list a widget's own actions, can
+ * use widgets GTK exposes without one (check buttons, in GTK 4.8). */
+void       dyno_widget_expose_activate      (GtkWidget  *widget);
 void       dyno_widget_set_accessible_label (GtkWidget  *widget,
                                              const char *label);
 GtkWidget *dyno_field_error_label_new       (void);

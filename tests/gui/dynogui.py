@@ -201,9 +201,32 @@ def click(acc):
         if wanted in names:
             action.doAction(names.index(wanted))
             return
+    # a widget's own action (e.g. "a11y.activate" on a check box, "row.activate" on a row)
+    for i, name in enumerate(names):
+        if name.endswith(".activate"):
+            action.doAction(i)
+            return
     if not names:
         raise GuiError(f"{acc.getRoleName()} {acc.name!r} has no action")
     action.doAction(0)
+
+
+def activate_row(table, text):
+    """Activates, through its accessible action (as a screen reader would), the results row
+    whose first cell shows @text."""
+    for cell in walk(table):
+        if cell.getRoleName() != "table cell" or text not in labels_in(cell):
+            continue
+        for node in walk(cell):
+            try:
+                action = node.queryAction()
+            except NotImplementedError:
+                continue
+            names = [action.getName(i) for i in range(action.nActions)]
+            if "row.activate" in names:
+                action.doAction(names.index("row.activate"))
+                return
+    raise GuiError(f"no row showing {text!r} with an activate action")
 
 
 def key(keysym_name):

@@ -612,9 +612,19 @@ def main():
             set_text(find(app.root, role="text", name="Partition key value"), "CUST#1")
             rerun(app)
             wait_for(lambda: column(app, "orderDate") == ["2026-11-30"], what="the one row")
+            # a row has an accessible action: it opens the item, as a double-click does
+            dynogui.activate_row(results_table(app), "2026-11-30")
+            editor = window_named(app, "Edit Item")
+            click(find(editor, role="push button", name="Close"))
+            window_gone(app, "Edit Item")
             out = os.path.join(tmp, "export.jsonl")
             click(find(app.root, role="push button", name="Export results"))
             window = window_named(app, f"Export from {designed}", timeout=20)
+            # so does each option: every page of the query, chosen through AT-SPI
+            all_pages = find(window, role="check box", name="All pages")
+            click(all_pages)
+            wait_for(lambda: all_pages.getState().contains(dynogui.pyatspi.STATE_CHECKED),
+                     what="All pages to be chosen")
             set_text(find(window, role="text", name="File path"), out)
             click(find(window, role="push button", name="Export"))
             wait_for(lambda: os.path.exists(out), timeout=30, what="the export file")
@@ -626,7 +636,8 @@ def main():
             assert [wire(line) for line in lines] == [wire(item)], lines
             click(find(window, role="push button", name="Close"))
 
-        check("export: the loaded results as DynamoDB JSON lines", export_file)
+        check("export: a row and the options act through AT-SPI; all pages as DynamoDB JSON lines",
+              export_file)
 
         # 5. Delete the table only after typing its name.
         def delete_table():
