@@ -120,6 +120,15 @@ def inside(app, width):
         box = extents(control(app, role, name))
         if box.width <= 0 or box.x < frame.x or box.x + box.width > right:
             bad.append(f"{name}: x {box.x}..{box.x + box.width}, window {frame.x}..{right}")
+    # the results' scroll bars (and every other one on screen) too
+    table = find(app.root, role="tree table", name="Results")
+    scrolled = table.parent
+    bars = [b for b in find_all(scrolled, role="scroll bar") if dynogui.is_shown(b)]
+    assert bars, "the results have no scroll bar on screen"
+    for bar in bars + [b for b in find_all(app.root, role="scroll bar") if dynogui.is_shown(b)]:
+        box = extents(bar)
+        if box.x < frame.x or box.x + box.width > right:
+            bad.append(f"a scroll bar: x {box.x}..{box.x + box.width}, window {frame.x}..{right}")
     assert not bad, "pushed past the window's edge:\n" + "\n".join(bad)
 
 
