@@ -80,12 +80,17 @@ def create_table(table_name, n):
             pending = out.get("UnprocessedItems", {}).get(table_name, [])
 
 
+# the sizes of the issue: 1024×768 and 1280×720 (a 1920×1080 screen at 150 %), else 800 high
+HEIGHTS = {1024: 768, 1280: 720}
+
+
 def settings_home(width):
     """An XDG_CONFIG_HOME whose keyfile GSettings backend holds window-width = @width."""
     home = tempfile.mkdtemp(prefix="dyno-gui-layout-")
     os.makedirs(os.path.join(home, "glib-2.0", "settings"))
     with open(os.path.join(home, "glib-2.0", "settings", "keyfile"), "w") as f:
-        f.write("[com/dynotable/DynoTable]\nwindow-width=%d\nwindow-height=800\n" % width)
+        f.write("[com/dynotable/DynoTable]\nwindow-width=%d\nwindow-height=%d\n"
+                % (width, HEIGHTS.get(width, 800)))
     return home
 
 
