@@ -175,6 +175,9 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
                         size_t         size)
 {
   const char *text = (const char *) data;
+  /* held to the end, so that what was read is freed (and checked by ASan) in one place */
+  g_autoptr(DynoTableInfo) info = NULL;
+  g_autoptr(DynoPage) page = NULL;
 
   {
     g_autoptr(JsonNode) root = dyno_json_parse (text, size, NULL);
@@ -187,17 +190,13 @@ LLVMFuzzerTestOneInput (const uint8_t *data,
         read_item (member (root, "Item"));
         read_item (member (root, "Attributes"));
         read_item (member (root, "LastEvaluatedKey"));
-        {
-          g_autoptr(DynoTableInfo) info = dyno_table_info_new_from_node (root, NULL);
-        }
+        g_clear_pointer (&info, dyno_table_info_unref);
+        info = dyno_table_info_new_from_node (root, NULL);
       }
   }
-  {
-    g_autoptr(DynoTableInfo) info = dyno_table_info_new_from_json (text, size, NULL);
-  }
-  {
-    g_autoptr(DynoPage) page = dyno_page_parse (text, size, NULL);
-  }
+  g_clear_pointer (&info, dyno_table_info_unref);
+  info = dyno_table_info_new_from_json (text, size, NULL);
+  page = dyno_page_parse (text, size, NULL);
   {
     g_autoptr(GBytes) body = g_bytes_new (data, size);
     g_autoptr(GError) error = dyno_http_error_new (400, "Bad Request", body, "request-id");
