@@ -4,7 +4,10 @@
  * converts it through a DynoItem, so nothing is lost and an invalid text cannot be switched
  * away from.  Save sends what dyno-safe-write builds (put-new or a conditioned edit); a
  * ConditionalCheckFailedException fetches the item as it is now and offers the conflict
- * dialog.  A failed save never touches the edits.
+ * dialog.  A save that failed without a usable answer (a lost connection, a 5xx, a broken
+ * 200, or after retrying such a failure) may have been applied: the item as it is now tells
+ * whether it was saved, not saved, or changed by someone else (the conflict dialog).  A
+ * failed save never touches the edits.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -18,6 +21,7 @@
 #include "dyno-code-view.h"
 #include "dyno-conflict-dialog.h"
 #include "dyno-error.h"
+#include "dyno-http-backend.h"
 #include "dyno-http-error.h"
 #include "dyno-item-form.h"
 #include "dyno-item-text.h"
@@ -45,6 +49,8 @@ struct _DynoItemEditor
   DynoItem           *saving_item; /* the user's version while a save is in flight */
   gboolean            saving;
   gboolean            saved;
+  guint               retries_before;   /* the HTTP backend's retries when the save began */
+  char               *unknown_outcome;  /* why a failed save may have been applied (checking) */
   DynoOperation       write_operation;  /* of the last save */
   double              write_capacity;   /* its ConsumedCapacity (WCU), -1 when not said */
   gint64              write_started;
@@ -109,6 +115,24 @@ is_conditional_check_failed (const GError *error)
   if (g_error_matches (error, DYNO_ERROR, DYNO_ERROR_CONDITIONAL_CHECK_FAILED))
     return TRUE;
   return service != NULL && g_strcmp0 (service->type, "ConditionalCheckFailedException") == 0;
+}
+
+/* Whether a failed save may have been applied: the answer was lost or broken (a network
+ * error, a 2xx that is not JSON) or the service failed after it may have written (5xx), or an
+ * earlier attempt of the same save was retried for one of those reasons. */
+static gboolean
+outcome_unknown (DynoItemEditor *self,
+                 const GError   *error)
+{
+  const DynoServiceError *service = dyno_error_get_service_info (error);
+
+  if (g_error_matches (error, DYNO_ERROR, DYNO_ERROR_NETWORK))
+    return TRUE;
+  if (service != NULL && service->http_status >= 500)
+    return TRUE;
+  return DYNO_IS_HTTP_BACKEND (self->backend)
+         && dyno_http_backend_get_n_retries (DYNO_HTTP_BACKEND (self->backend))
+            != self->retries_before;
 }
 
 static void
@@ -637,10 +661,20 @@ fetch_done_cb (GObject      *source,
       g_autofree char *message = NULL;
 
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        return;
-      message = g_strdup_printf (_("Someone changed the item since it was loaded, so it was "
-                                   "not saved; reading its current version failed too: %s"),
-                                 why);
+        {
+          g_clear_pointer (&self->unknown_outcome, g_free);
+          return;
+        }
+      if (self->unknown_outcome != NULL)
+        /* Translators: why the save failed, then why the item could not be read. */
+        message = g_strdup_printf (_("The save got no usable answer and may have been "
+                                     "applied (%s); reading the item to tell failed too: %s"),
+                                   self->unknown_outcome, why);
+      else
+        message = g_strdup_printf (_("Someone changed the item since it was loaded, so it was "
+                                     "not saved; reading its current version failed too: %s"),
+                                   why);
+      g_clear_pointer (&self->unknown_outcome, g_free);
       show_label (self->save_error_label, message);
       return;
     }
@@ -651,6 +685,7 @@ fetch_done_cb (GObject      *source,
       theirs = dyno_item_from_json_node (json_object_get_member (object, "Item"), &error);
       if (theirs == NULL)
         {
+          g_clear_pointer (&self->unknown_outcome, g_free);
           show_label (self->save_error_label, error->message);
           return;
         }
@@ -661,11 +696,32 @@ fetch_done_cb (GObject      *source,
    * saw our own write.  It is saved; there is no conflict to show. */
   if (theirs != NULL && dyno_item_equal (theirs, mine))
     {
+      g_clear_pointer (&self->unknown_outcome, g_free);
       self->saved = TRUE;
       show_label (self->save_error_label, NULL);
       g_signal_emit (self, signals[SIGNAL_SAVED], 0, mine);
       gtk_window_close (GTK_WINDOW (self));
       return;
+    }
+
+  /* A save whose outcome was unknown, and the item is as it was before it: not applied. */
+  if (self->unknown_outcome != NULL)
+    {
+      DynoItem *before = self->mode == DYNO_ITEM_EDITOR_EDIT ? self->loaded : NULL;
+      gboolean unchanged = theirs == NULL ? before == NULL
+                           : before != NULL && dyno_item_equal (theirs, before);
+      g_autofree char *why = g_steal_pointer (&self->unknown_outcome);
+
+      if (unchanged)
+        {
+          g_autofree char *message =
+            /* Translators: why the save failed. */
+            g_strdup_printf (_("The item was not saved (the table is unchanged): %s"), why);
+
+          show_label (self->save_error_label, message);
+          return;
+        }
+      /* Changed by someone else meanwhile: the conflict, as for a refused condition. */
     }
 
   dialog = dyno_conflict_dialog_new (GTK_WINDOW (self), self->loaded, mine, theirs);
@@ -729,6 +785,13 @@ save_done_cb (GObject      *source,
           fetch_current (self);
           return;
         }
+      /* It may have been applied: the item as it is now tells. */
+      if (outcome_unknown (self, error))
+        {
+          self->unknown_outcome = g_steal_pointer (&message);
+          fetch_current (self);
+          return;
+        }
       g_clear_pointer (&self->saving_item, dyno_item_unref);
       set_saving (self, FALSE);
       return;
@@ -782,6 +845,10 @@ dyno_item_editor_save (DynoItemEditor *self)
   request->return_consumed_capacity = DYNO_CONSUMED_TOTAL;
   self->write_operation = request->operation;
   self->write_started = g_get_monotonic_time ();
+  g_clear_pointer (&self->unknown_outcome, g_free);
+  self->retries_before = DYNO_IS_HTTP_BACKEND (self->backend)
+                         ? dyno_http_backend_get_n_retries (DYNO_HTTP_BACKEND (self->backend))
+                         : 0;
   dyno_backend_execute_async (self->backend, request, self->cancellable, save_done_cb,
                               g_object_ref (self));
 }
@@ -1152,6 +1219,7 @@ dyno_item_editor_finalize (GObject *object)
   g_clear_pointer (&self->initial, dyno_item_unref);
   g_clear_pointer (&self->saving_item, dyno_item_unref);
   g_clear_pointer (&self->collection, g_ptr_array_unref);
+  g_free (self->unknown_outcome);
   g_free (self->endpoint_url);
   g_free (self->region);
   G_OBJECT_CLASS (dyno_item_editor_parent_class)->finalize (object);
