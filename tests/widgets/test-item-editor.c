@@ -822,6 +822,117 @@ test_save_answer_lost_is_saved (Fixture       *fixture,
   g_assert_true (editor_closed (fixture));
 }
 
+static const char *internal_error =
+  "{\"__type\":\"com.amazonaws.dynamodb.v20120810#InternalServerError\","
+  "\"message\":\"Internal server error\"}";
+
+/* A save that got a 5xx (its outcome unknown) waits until the editor has read the item. */
+static void
+save_with_unknown_outcome (Fixture    *fixture,
+                           DynoItem   *loaded,
+                           const char *get_status_and_body)
+{
+  gboolean timed_out = FALSE;
+  guint timeout_id;
+
+  queue_reply (fixture->backend, 500, internal_error);
+  if (g_str_has_prefix (get_status_and_body, "500 "))
+    queue_reply (fixture->backend, 500, get_status_and_body + 4);
+  else
+    queue_reply (fixture->backend, 200, get_status_and_body);
+  open_editor (fixture, loaded, loaded ? DYNO_ITEM_EDITOR_EDIT : DYNO_ITEM_EDITOR_NEW, NULL);
+  dyno_item_editor_set_text (fixture->editor, conflict_mine);
+  dyno_item_editor_save (fixture->editor);
+  /* Bounded: an editor that never reads the item (or never ends) fails, not hangs. */
+  timeout_id = g_timeout_add_seconds (10, timeout_cb, &timed_out);
+  while (!timed_out && fixture->saved == NULL
+         && dyno_item_editor_get_conflict_dialog (fixture->editor) == NULL
+         && !(fixture->backend->calls->len == 2
+              && gtk_widget_get_sensitive (editor_part (fixture, "save-item"))))
+    g_main_context_iteration (NULL, TRUE);
+  if (!timed_out)
+    g_source_remove (timeout_id);
+  drain_main_context ();
+  g_assert_cmpuint (fixture->backend->calls->len, ==, 2);
+  g_assert_cmpstr (nth_call (fixture->backend, 1)->operation, ==, "GetItem");
+}
+
+static void
+test_save_5xx_applied_is_saved (Fixture       *fixture,
+                                gconstpointer  data)
+{
+  g_autoptr(DynoItem) loaded = item (conflict_loaded);
+  g_autoptr(DynoItem) mine = item (conflict_mine);
+  g_autofree char *now = g_strdup_printf ("{\"Item\":%s}", conflict_mine);
+
+  save_with_unknown_outcome (fixture, loaded, now);
+  g_assert_nonnull (fixture->saved);
+  g_assert_true (dyno_item_equal (fixture->saved, mine));
+  g_assert_true (editor_closed (fixture));
+}
+
+static void
+test_save_5xx_not_applied_says_so (Fixture       *fixture,
+                                   gconstpointer  data)
+{
+  g_autoptr(DynoItem) loaded = item (conflict_loaded);
+  g_autofree char *now = g_strdup_printf ("{\"Item\":%s}", conflict_loaded);
+  g_autofree char *text = NULL;
+
+  /* an edit: the item is as loaded */
+  save_with_unknown_outcome (fixture, loaded, now);
+  g_assert_null (fixture->saved);
+  g_assert_null (dyno_item_editor_get_conflict_dialog (fixture->editor));
+  g_assert_cmpstr (shown_error (editor_part (fixture, "save-error")), ==,
+                   "The item was not saved (the table is unchanged): InternalServerError: "
+                   "Internal server error");
+  text = dyno_item_editor_dup_text (fixture->editor);
+  g_assert_cmpstr (text, ==, conflict_mine);
+  g_assert_false (editor_closed (fixture));
+}
+
+static void
+test_save_5xx_new_not_applied_says_so (Fixture       *fixture,
+                                       gconstpointer  data)
+{
+  /* a new item: there is none */
+  save_with_unknown_outcome (fixture, NULL, "{}");
+  g_assert_null (fixture->saved);
+  g_assert_null (dyno_item_editor_get_conflict_dialog (fixture->editor));
+  g_assert_true (g_str_has_prefix (shown_error (editor_part (fixture, "save-error")),
+                                   "The item was not saved (the table is unchanged): "));
+}
+
+static void
+test_save_5xx_unreadable_may_be_applied (Fixture       *fixture,
+                                         gconstpointer  data)
+{
+  g_autoptr(DynoItem) loaded = item (conflict_loaded);
+  const char *message;
+
+  save_with_unknown_outcome (fixture, loaded, "500 {\"__type\":\"InternalServerError\","
+                                              "\"message\":\"still down\"}");
+  g_assert_null (fixture->saved);
+  message = shown_error (editor_part (fixture, "save-error"));
+  g_assert_nonnull (message);
+  g_assert_true (g_str_has_prefix (message, "The save got no usable answer and may have been "
+                                            "applied (InternalServerError: Internal server "
+                                            "error); reading the item to tell failed too: "));
+  g_assert_nonnull (strstr (message, "still down"));
+  g_assert_true (dyno_item_editor_has_unsaved_changes (fixture->editor));
+}
+
+static void
+test_save_5xx_changed_meanwhile_is_a_conflict (Fixture       *fixture,
+                                               gconstpointer  data)
+{
+  g_autoptr(DynoItem) loaded = item (conflict_loaded);
+
+  save_with_unknown_outcome (fixture, loaded, conflict_theirs);
+  g_assert_null (fixture->saved);
+  g_assert_nonnull (dyno_item_editor_get_conflict_dialog (fixture->editor));
+}
+
 static void
 test_conflict_keeps_edits_and_reloads (Fixture       *fixture,
                                        gconstpointer  data)
@@ -1267,6 +1378,14 @@ main (int    argc,
   ADD ("/item-editor/conflict/keeps-edits-and-reloads", test_conflict_keeps_edits_and_reloads,
        NULL);
   ADD ("/item-editor/save/answer-lost-is-saved", test_save_answer_lost_is_saved, NULL);
+  ADD ("/item-editor/save/5xx-applied-is-saved", test_save_5xx_applied_is_saved, NULL);
+  ADD ("/item-editor/save/5xx-not-applied-says-so", test_save_5xx_not_applied_says_so, NULL);
+  ADD ("/item-editor/save/5xx-new-not-applied-says-so", test_save_5xx_new_not_applied_says_so,
+       NULL);
+  ADD ("/item-editor/save/5xx-unreadable-may-be-applied",
+       test_save_5xx_unreadable_may_be_applied, NULL);
+  ADD ("/item-editor/save/5xx-changed-meanwhile-is-a-conflict",
+       test_save_5xx_changed_meanwhile_is_a_conflict, NULL);
   ADD ("/item-editor/conflict/overwrite-conditioned-on-theirs", test_conflict_overwrite, NULL);
   ADD ("/item-editor/conflict/new-item-exists", test_new_item_exists_conflict, NULL);
   ADD ("/item-editor/sort-feedback", test_sort_feedback, NULL);
