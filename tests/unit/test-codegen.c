@@ -377,6 +377,20 @@ test_partiql_more (void)
     { DYNO_OP_QUERY,
       "{\"TableName\":\"t\",\"KeyConditionExpression\":\"pk = :p\",\"ScanIndexForward\":false,"
       "\"ExpressionAttributeValues\":{\":p\":{\"S\":\"a\"}}}", NULL },
+    /* a path name holding U+0000 (in a filter, a projection, an update): PartiQL cannot say
+     * it, and must not write other bytes in its place */
+    { DYNO_OP_SCAN,
+      "{\"TableName\":\"t\",\"FilterExpression\":\"#n = :v\","
+      "\"ExpressionAttributeNames\":{\"#n\":\"n\\u0000m\"},"
+      "\"ExpressionAttributeValues\":{\":v\":{\"S\":\"x\"}}}", NULL },
+    { DYNO_OP_SCAN,
+      "{\"TableName\":\"t\",\"ProjectionExpression\":\"pk, #n\","
+      "\"ExpressionAttributeNames\":{\"#n\":\"\\u0000\"}}", NULL },
+    { DYNO_OP_UPDATE_ITEM,
+      "{\"TableName\":\"t\",\"Key\":{\"pk\":{\"S\":\"a\"}},\"UpdateExpression\":\"SET #n = :x\","
+      "\"ConditionExpression\":\"attribute_exists(pk)\","
+      "\"ExpressionAttributeNames\":{\"#n\":\"k\\u0000\"},"
+      "\"ExpressionAttributeValues\":{\":x\":{\"N\":\"1\"}}}", NULL },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (more); i++)

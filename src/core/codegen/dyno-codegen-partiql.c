@@ -57,9 +57,12 @@ append_string (GString    *out,
   g_string_append_c (out, '\'');
 }
 
-static void
-append_path (GString        *out,
-             const DynoPath *path)
+/* A path's names are C strings in which a U+0000 is held as C0 80 (dyno-json.h): PartiQL has
+ * no way to write it, so such a path is refused rather than written as other bytes. */
+static gboolean
+append_path (GString         *out,
+             const DynoPath  *path,
+             GError         **error)
 {
   for (guint i = 0; i < path->elements->len; i++)
     {
@@ -67,6 +70,8 @@ append_path (GString        *out,
 
       if (e->name != NULL)
         {
+          if (strstr (e->name, "\xc0\x80") != NULL)
+            return unsupported (error, _("a name holding U+0000 has no PartiQL literal form"));
           if (i > 0)
             g_string_append_c (out, '.');
           append_identifier (out, e->name);
@@ -74,6 +79,7 @@ append_path (GString        *out,
       else
         g_string_append_printf (out, "[%u]", e->index);
     }
+  return TRUE;
 }
 
 static gboolean
@@ -172,13 +178,13 @@ append_expr (GString         *out,
   switch (expr->kind)
     {
     case DYNO_EXPR_PATH:
-      append_path (out, expr->path);
-      return TRUE;
+      return append_path (out, expr->path, error);
     case DYNO_EXPR_VALUE:
       return append_literal (out, expr->value, error);
     case DYNO_EXPR_SIZE:
       g_string_append (out, "size(");
-      append_path (out, expr->path);
+      if (!append_path (out, expr->path, error))
+        return FALSE;
       g_string_append_c (out, ')');
       return TRUE;
     case DYNO_EXPR_PLUS:
@@ -347,7 +353,8 @@ append_projection (GString            *out,
         }
       if (i > 0)
         g_string_append (out, ", ");
-      append_path (out, path);
+      if (!append_path (out, path, error))
+        return FALSE;
     }
   return TRUE;
 }
@@ -461,7 +468,8 @@ emit_select (GString            *out,
         return unsupported (error, _("descending order needs ORDER BY on the sort key, and the "
                                      "key condition does not say which attribute that is"));
       g_string_append (out, " ORDER BY ");
-      append_path (out, sort_key);
+      if (!append_path (out, sort_key, error))
+        return FALSE;
       g_string_append (out, " DESC");
     }
   return TRUE;
@@ -579,14 +587,16 @@ emit_update (GString            *out,
         {
         case DYNO_UPDATE_SET:
           g_string_append (out, " SET ");
-          append_path (out, clause->path);
+          if (!append_path (out, clause->path, error))
+            return FALSE;
           g_string_append (out, " = ");
           if (!append_expr (out, clause->operand, FALSE, error))
             return FALSE;
           break;
         case DYNO_UPDATE_REMOVE:
           g_string_append (out, " REMOVE ");
-          append_path (out, clause->path);
+          if (!append_path (out, clause->path, error))
+            return FALSE;
           break;
         case DYNO_UPDATE_ADD:
           return unsupported (error, _("ADD (which starts a missing number at 0 and a missing "
