@@ -12,67 +12,29 @@
 
 #include "dyno-json.h"
 
-/* The private data sits in front of the GError, aligned as GLib aligns it (gerror.h,
- * G_DEFINE_EXTENDED_ERROR).  We cannot use that macro because it also defines the quark
- * function, which lives in the core (dyno-error.c, G_DEFINE_QUARK (dyno-error-quark, …)):
- * registering the same quark name here is equivalent. */
-static inline DynoServiceError *
-service_error_get_private (const GError *error)
+/* The service details ride on the error itself, as the extra data of the core's extended
+ * error domain (dyno_error_set_extra()); the copy function is also their type tag. */
+static DynoServiceError *
+service_info_copy (const DynoServiceError *src)
 {
-  const gsize sa = 2 * sizeof (gsize);
-  const gsize as = (sizeof (DynoServiceError) + (sa - 1)) & -sa;
+  DynoServiceError *dest = g_new0 (DynoServiceError, 1);
 
-  return (DynoServiceError *) (((guint8 *) error) - as);
-}
-
-static void
-service_error_init (GError *error)
-{
-  /* GLib hands us zeroed memory. */
-}
-
-static void
-service_error_copy (const GError *src_error,
-                    GError       *dest_error)
-{
-  const DynoServiceError *src = service_error_get_private (src_error);
-  DynoServiceError *dest = service_error_get_private (dest_error);
-
+  *dest = *src;
   dest->type = g_strdup (src->type);
   dest->raw_type = g_strdup (src->raw_type);
   dest->message = g_strdup (src->message);
   dest->request_id = g_strdup (src->request_id);
-  dest->http_status = src->http_status;
-  dest->cause_domain = src->cause_domain;
-  dest->cause_code = src->cause_code;
-  dest->crc32_mismatch = src->crc32_mismatch;
-  dest->malformed = src->malformed;
+  return dest;
 }
 
 static void
-service_error_clear (GError *error)
+service_info_free (DynoServiceError *info)
 {
-  DynoServiceError *priv = service_error_get_private (error);
-
-  g_clear_pointer (&priv->type, g_free);
-  g_clear_pointer (&priv->raw_type, g_free);
-  g_clear_pointer (&priv->message, g_free);
-  g_clear_pointer (&priv->request_id, g_free);
-}
-
-static gboolean domain_registered;
-
-/* Runs before main(): every DYNO_ERROR error in the process is then allocated with the
- * private struct, including those created by the core. */
-__attribute__((constructor)) static void
-dyno_http_error_register_domain (void)
-{
-  GQuark q;
-
-  q = g_error_domain_register_static ("dyno-error-quark", sizeof (DynoServiceError),
-                                      service_error_init, service_error_copy,
-                                      service_error_clear);
-  domain_registered = (q != 0 && q == dyno_error_quark ());
+  g_free (info->type);
+  g_free (info->raw_type);
+  g_free (info->message);
+  g_free (info->request_id);
+  g_free (info);
 }
 
 const DynoServiceError *
@@ -80,10 +42,12 @@ dyno_error_get_service_info (const GError *error)
 {
   const DynoServiceError *info;
 
-  if (error == NULL || error->domain != DYNO_ERROR || !domain_registered)
+  if (error == NULL || error->domain != DYNO_ERROR)
     return NULL;
 
-  info = service_error_get_private (error);
+  info = dyno_error_get_extra (error, (GBoxedCopyFunc) service_info_copy);
+  if (info == NULL)
+    return NULL;
   if (info->http_status == 0 && info->type == NULL && info->cause_domain == 0
       && !info->crc32_mismatch && error->code != DYNO_ERROR_NETWORK)
     return NULL;
@@ -94,12 +58,18 @@ dyno_error_get_service_info (const GError *error)
 static DynoServiceError *
 writable_info (GError *error)
 {
+  DynoServiceError *info;
+
   g_assert (error->domain == DYNO_ERROR);
 
-  if (!domain_registered)
-    return NULL;
-
-  return service_error_get_private (error);
+  info = dyno_error_get_extra (error, (GBoxedCopyFunc) service_info_copy);
+  if (info == NULL)
+    {
+      info = g_new0 (DynoServiceError, 1);
+      dyno_error_set_extra (error, info, (GBoxedCopyFunc) service_info_copy,
+                            (GDestroyNotify) service_info_free);
+    }
+  return info;
 }
 
 char *

@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <gio/gio.h>
+
 #include <string.h>
 
 #include "dyno-error.h"
@@ -95,18 +97,35 @@ test_not_an_object (void)
   g_assert_nonnull (error);
 }
 
+/* The place is carried in the error, never read out of its text: a message that says "line
+ * 12" (or, translated, "línea 12") has no location unless the parser put one there, and a
+ * location survives a message rewritten in another language, and a copy. */
 static void
 test_error_location_parse (void)
 {
-  g_autoptr(GError) with = g_error_new_literal (DYNO_ERROR, DYNO_ERROR_JSON,
+  g_autoptr(GError) said = g_error_new_literal (DYNO_ERROR, DYNO_ERROR_JSON,
                                                 "Invalid JSON at line 12, column 4: x");
-  g_autoptr(GError) without = g_error_new_literal (DYNO_ERROR, DYNO_ERROR_JSON, "no place");
+  g_autoptr(GError) parsed = NULL;
+  g_autoptr(GError) copy = NULL;
+  g_autoptr(GError) other = g_error_new_literal (G_IO_ERROR, G_IO_ERROR_FAILED, "line 1");
   guint line = 0, column = 0;
 
-  g_assert_true (dyno_item_text_error_location (with, &line, &column));
-  g_assert_cmpuint (line, ==, 12);
-  g_assert_cmpuint (column, ==, 4);
-  g_assert_false (dyno_item_text_error_location (without, &line, &column));
+  g_assert_false (dyno_item_text_error_location (said, &line, &column));
+
+  g_assert_null (dyno_item_text_parse ("{\n  \"a\": {\"S\": \"x\"},\n  \"b\" 1\n}", -1,
+                                       NULL, NULL, &parsed));
+  g_assert_true (dyno_item_text_error_location (parsed, &line, &column));
+  g_assert_cmpuint (line, ==, 3);
+  /* as a translation would: the text changes, the place does not */
+  g_free (parsed->message);
+  parsed->message = g_strdup ("JSON no válido en la línea tres");
+  copy = g_error_copy (parsed);
+  line = column = 0;
+  g_assert_true (dyno_item_text_error_location (copy, &line, &column));
+  g_assert_cmpuint (line, ==, 3);
+  g_assert_cmpuint (column, >, 0);
+
+  g_assert_false (dyno_item_text_error_location (other, &line, &column));
 }
 
 int

@@ -103,25 +103,8 @@ dyno_item_text_error_location (const GError *error,
                                guint        *out_line,
                                guint        *out_column)
 {
-  g_autoptr(GRegex) regex = NULL;
-  g_autoptr(GMatchInfo) match = NULL;
-  g_autofree char *line = NULL;
-  g_autofree char *column = NULL;
-
-  if (error == NULL || error->message == NULL)
-    return FALSE;
-
-  regex = g_regex_new ("line ([0-9]+), column ([0-9]+)", 0, 0, NULL);
-  if (!g_regex_match (regex, error->message, 0, &match))
-    return FALSE;
-
-  line = g_match_info_fetch (match, 1);
-  column = g_match_info_fetch (match, 2);
-  if (out_line != NULL)
-    *out_line = (guint) strtoul (line, NULL, 10);
-  if (out_column != NULL)
-    *out_column = (guint) strtoul (column, NULL, 10);
-  return TRUE;
+  /* carried in the error, never read back out of its (translated) message */
+  return dyno_error_get_location (error, out_line, out_column);
 }
 
 DynoItem *

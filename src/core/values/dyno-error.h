@@ -4,7 +4,7 @@
  */
 #pragma once
 
-#include <glib.h>
+#include <glib-object.h>
 
 G_BEGIN_DECLS
 
@@ -32,6 +32,24 @@ typedef enum {
 } DynoErrorCode;
 
 GQuark dyno_error_quark (void);
+
+/* Where in a text (1-based line and column, in characters) a DYNO_ERROR was found, carried in
+ * the error itself: the message is translated, its numbers are for people.  set does nothing
+ * on errors of other domains; get is FALSE when there is no location. */
+void     dyno_error_set_location (GError       *error,
+                                  guint         line,
+                                  guint         column);
+gboolean dyno_error_get_location (const GError *error,
+                                  guint        *out_line,
+                                  guint        *out_column);
+/* A layer's own details on a DYNO_ERROR (the client's service info), copied and freed with the
+ * error; @copy is also the tag get_extra() asks by.  set replaces what was there. */
+void     dyno_error_set_extra    (GError         *error,
+                                  gpointer        data,
+                                  GBoxedCopyFunc  copy,
+                                  GDestroyNotify  free_func);
+gpointer dyno_error_get_extra    (const GError   *error,
+                                  GBoxedCopyFunc  copy);
 
 /* Where in an expression text an error was found.  Offsets are in bytes; column is 1-based
  * and counts characters, which is what a person sees. */

@@ -136,6 +136,13 @@ _dyno_json_fail_syntax (DynoJsonScanner *sc,
     msg = g_strdup_printf (_("Invalid JSON: %s"), what);
 
   sc->error = g_error_new_literal (DYNO_ERROR, DYNO_ERROR_JSON, msg);
+  if (sc->positions)
+    {
+      guint line, column;
+
+      location (sc, sc->p, &line, &column);
+      dyno_error_set_location (sc->error, line, column);
+    }
 
   return FALSE;
 }
@@ -175,6 +182,13 @@ _dyno_json_fail_value (DynoJsonScanner *sc,
 
   sc->error = g_error_new_literal (DYNO_ERROR, DYNO_ERROR_INVALID_VALUE, msg->str);
   g_string_free (msg, TRUE);
+  if (sc->positions)
+    {
+      guint line, column;
+
+      location (sc, at, &line, &column);
+      dyno_error_set_location (sc->error, line, column);
+    }
 
   return FALSE;
 }
