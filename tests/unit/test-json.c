@@ -690,7 +690,7 @@ test_parse_tree (void)
   g_assert_cmpmem (name, len, "x\0", 2);
   g_assert_cmpint (json_object_get_int_member (object, "n"), ==, 12345678901234);
   text = dyno_json_node_to_string (root, FALSE);
-  g_assert_cmpstr (text, ==, "{\"a\\u0000b\":[\"x\\u0000\",1,-2500,true,null,{}],"
+  g_assert_cmpstr (text, ==, "{\"a\\u0000b\":[\"x\\u0000\",1,-2500.0,true,null,{}],"
                              "\"n\":12345678901234}");
   g_clear_pointer (&text, g_free);
   text = dyno_json_node_to_string (root, TRUE);

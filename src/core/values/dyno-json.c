@@ -2244,7 +2244,14 @@ write_tree (GString  *out,
             if (!isfinite (d))
               g_string_append (out, "null");
             else
-              g_string_append (out, g_ascii_dtostr (buf, sizeof buf, d));
+              {
+                const char *text = g_ascii_dtostr (buf, sizeof buf, d);
+
+                g_string_append (out, text);
+                /* a double stays a double when read again ("-0.0", not "-0": an integer) */
+                if (strpbrk (text, ".eE") == NULL)
+                  g_string_append (out, ".0");
+              }
           }
         else
           g_string_append (out, "null");
