@@ -375,6 +375,58 @@ find_program (const char  *name,
   return NULL;
 }
 
+/* TRUE inside a Flatpak sandbox (the file flatpak puts at the root of every sandbox). */
+static gboolean
+in_flatpak_sandbox (void)
+{
+  return g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS);
+}
+
+/* TRUE when the sandbox may talk to org.freedesktop.Flatpak, the service flatpak-spawn --host
+ * uses: only when the user granted it (flatpak override --talk-name=org.freedesktop.Flatpak). */
+static gboolean
+sandbox_may_run_host_programs (void)
+{
+  g_autoptr(GKeyFile) info = g_key_file_new ();
+  g_autofree char *policy = NULL;
+
+  if (!g_key_file_load_from_file (info, "/.flatpak-info", G_KEY_FILE_NONE, NULL))
+    return FALSE;
+  policy = g_key_file_get_string (info, "Session Bus Policy", "org.freedesktop.Flatpak", NULL);
+
+  return policy != NULL && (g_str_equal (policy, "talk") || g_str_equal (policy, "own"));
+}
+
+/* flatpak-spawn --host --watch-bus [--env=…] PROGRAM ARGS…: the few AWS variables a
+ * credential process reads are passed on (never keys: the command line is visible to others).
+ * @program_index: where PROGRAM is in the result. */
+static GStrv
+wrap_for_host (char  **argv,
+               char  **env,
+               guint  *program_index)
+{
+  static const char *forwarded[] = { "AWS_PROFILE", "AWS_REGION", "AWS_DEFAULT_REGION" };
+  g_autoptr(GStrvBuilder) builder = g_strv_builder_new ();
+  g_autoptr(GPtrArray) options = g_ptr_array_new_with_free_func (g_free);
+  GStrv result;
+
+  for (guint i = 0; i < G_N_ELEMENTS (forwarded); i++)
+    {
+      const char *value = g_environ_getenv (env, forwarded[i]);
+
+      if (value != NULL)
+        g_ptr_array_add (options, g_strdup_printf ("--env=%s=%s", forwarded[i], value));
+    }
+  g_strv_builder_add_many (builder, "flatpak-spawn", "--host", "--watch-bus", NULL);
+  for (guint i = 0; i < options->len; i++)
+    g_strv_builder_add (builder, g_ptr_array_index (options, i));
+  g_strv_builder_addv (builder, (const char **) argv);
+  result = g_strv_builder_end (builder);
+  *program_index = 3 + options->len;
+
+  return result;
+}
+
 /* Runs @command (split like a shell command line, but without a shell) and reads the
  * credentials it prints (JSON, Version 1). */
 static DynoCredentials *
@@ -401,6 +453,7 @@ run_credential_process (const char    *command,
   const char *secret;
   const char *token;
   const char *expiration_text;
+  const char *shown = NULL;
 
   if (!g_shell_parse_argv (command, NULL, &argv, &local_error))
     {
@@ -410,16 +463,42 @@ run_credential_process (const char    *command,
       return NULL;
     }
 
-  program = find_program (argv[0], env);
-  if (program == NULL)
+  if (in_flatpak_sandbox ())
     {
-      g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                   _("The credential_process of profile “%s” could not be started: there is no "
-                     "program “%s” in PATH."), profile, argv[0]);
-      return NULL;
+      /* The program is on the user's computer, not in the sandbox: it runs there through
+       * flatpak-spawn, which the Flatpak does not allow by default (README, "Flatpak"). */
+      GStrv host_argv;
+      guint program_index;
+
+      if (!sandbox_may_run_host_programs ())
+        {
+          g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
+                       _("The credential_process of profile “%s” (%s) is a program outside "
+                         "DynoTable’s Flatpak sandbox, which the sandbox does not run by "
+                         "default. To allow it, run on your computer: flatpak override --user "
+                         "--talk-name=org.freedesktop.Flatpak %s"),
+                       profile, argv[0], APP_ID);
+          return NULL;
+        }
+      host_argv = wrap_for_host (argv, env, &program_index);
+      g_strfreev (argv);
+      argv = host_argv;
+      shown = argv[program_index];
     }
-  g_free (argv[0]);
-  argv[0] = g_steal_pointer (&program);
+  else
+    {
+      program = find_program (argv[0], env);
+      if (program == NULL)
+        {
+          g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
+                       _("The credential_process of profile “%s” could not be started: there "
+                         "is no program “%s” in PATH."), profile, argv[0]);
+          return NULL;
+        }
+      g_free (argv[0]);
+      argv[0] = g_steal_pointer (&program);
+      shown = argv[0];
+    }
 
   launcher = g_subprocess_launcher_new (G_SUBPROCESS_FLAGS_STDOUT_PIPE
                                         | G_SUBPROCESS_FLAGS_STDERR_PIPE
@@ -432,7 +511,7 @@ run_credential_process (const char    *command,
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
                    /* Translators: the profile, the program, then the system's error message. */
                    _("The credential_process of profile “%s” (%s) could not be started: %s"),
-                   profile, argv[0], local_error->message);
+                   profile, shown, local_error->message);
       return NULL;
     }
   if (!g_subprocess_communicate_utf8 (process, NULL, cancellable, &out, &err, &local_error))
@@ -456,14 +535,14 @@ run_credential_process (const char    *command,
                       * ": " and what it printed or "." and nothing. */
                      _("The credential_process of profile “%s” (%s) failed with exit status "
                        "%d%s%s"),
-                     profile, argv[0], g_subprocess_get_exit_status (process),
+                     profile, shown, g_subprocess_get_exit_status (process),
                      *message != '\0' ? ": " : ".", message);
       else
         g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
                      /* Translators: the profile, the program, the signal, then either ": " and
                       * what it printed or "." and nothing. */
                      _("The credential_process of profile “%s” (%s) was killed by signal %d%s%s"),
-                     profile, argv[0], g_subprocess_get_term_sig (process),
+                     profile, shown, g_subprocess_get_term_sig (process),
                      *message != '\0' ? ": " : ".", message);
       return NULL;
     }
@@ -474,7 +553,7 @@ run_credential_process (const char    *command,
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
                    _("The credential_process of profile “%s” (%s) did not print a JSON object."),
-                   profile, argv[0]);
+                   profile, shown);
       if (out != NULL)
         explicit_bzero (out, strlen (out));
       return NULL;
@@ -488,7 +567,7 @@ run_credential_process (const char    *command,
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
                    _("The credential_process of profile “%s” (%s) must print \"Version\": 1."),
-                   profile, argv[0]);
+                   profile, shown);
       return NULL;
     }
   akid = json_string_member (object, "AccessKeyId");
@@ -501,7 +580,7 @@ run_credential_process (const char    *command,
                    /* Translators: the profile, the program, then the missing member (such as
                     * AccessKeyId). */
                    _("The credential_process of profile “%s” (%s) did not print %s."),
-                   profile, argv[0], akid == NULL || *akid == '\0' ? "AccessKeyId"
+                   profile, shown, akid == NULL || *akid == '\0' ? "AccessKeyId"
                                                                    : "SecretAccessKey");
       return NULL;
     }
@@ -515,7 +594,7 @@ run_credential_process (const char    *command,
         {
           g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
                        _("The credential_process of profile “%s” (%s) printed an Expiration that "
-                         "is not an ISO 8601 time: “%s”."), profile, argv[0], expiration_text);
+                         "is not an ISO 8601 time: “%s”."), profile, shown, expiration_text);
           return NULL;
         }
       if (g_date_time_compare (expiration, now) <= 0)
@@ -524,7 +603,7 @@ run_credential_process (const char    *command,
 
           g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
                        _("The credential_process of profile “%s” (%s) returned credentials that "
-                         "already expired at %s."), profile, argv[0], when);
+                         "already expired at %s."), profile, shown, when);
           return NULL;
         }
     }

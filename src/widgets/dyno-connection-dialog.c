@@ -27,6 +27,7 @@ struct _DynoConnectionDialog
   GtkWidget      *endpoint_row;
   GtkWidget      *region_row;
   GtkWidget      *profile_row;
+  GtkWidget      *sandbox_label;  /* what the Flatpak lets a profile use; NULL outside it */
   GtkWidget      *access_key_row;
   GtkWidget      *secret_row;
   GtkWidget      *test_button;
@@ -86,6 +87,8 @@ update_rows (DynoConnectionDialog *self)
                                                                : _("Endpoint URL (optional)"));
   gtk_widget_set_visible (self->sign_as_row, kind == DYNO_CONNECTION_LOCAL);
   gtk_widget_set_visible (self->profile_row, uses_profile (self));
+  if (self->sandbox_label != NULL)
+    gtk_widget_set_visible (self->sandbox_label, uses_profile (self));
   gtk_widget_set_visible (self->access_key_row, uses_key_id (self));
   /* DynamoDB Local does not check the secret: only real access keys ask for it */
   gtk_widget_set_visible (self->secret_row, kind == DYNO_CONNECTION_KEYS);
@@ -444,6 +447,24 @@ dyno_connection_dialog_init (DynoConnectionDialog *self)
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->region_row);
   self->profile_row = entry_row (_("Profile (from ~/.aws/config)"));
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->profile_row);
+  if (g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS))
+    {
+      g_autofree char *text =
+        g_strdup_printf (_("In the Flatpak, DynoTable reads ~/.aws/config, ~/.aws/credentials "
+                           "and the sign-in cache in ~/.aws/sso/cache, but no file that "
+                           "AWS_CONFIG_FILE names elsewhere. A profile’s credential_process "
+                           "runs on your computer only once you allow it: flatpak override "
+                           "--user --talk-name=org.freedesktop.Flatpak %s"), APP_ID);
+
+      self->sandbox_label = gtk_label_new (text);
+      gtk_label_set_wrap (GTK_LABEL (self->sandbox_label), TRUE);
+      gtk_label_set_xalign (GTK_LABEL (self->sandbox_label), 0);
+      gtk_label_set_selectable (GTK_LABEL (self->sandbox_label), TRUE);
+      gtk_widget_set_margin_top (self->sandbox_label, 6);
+      gtk_widget_add_css_class (self->sandbox_label, "dim-label");
+      gtk_widget_add_css_class (self->sandbox_label, "caption");
+      adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->sandbox_label);
+    }
   self->access_key_row = entry_row (_("Access key ID"));
   adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->access_key_row);
   self->secret_row = adw_password_entry_row_new ();
