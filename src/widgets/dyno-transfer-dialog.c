@@ -698,6 +698,16 @@ build (DynoTransferDialog *self)
   gtk_widget_set_hexpand (self->path_entry, TRUE);
   gtk_entry_set_placeholder_text (GTK_ENTRY (self->path_entry), _("File path"));
   dyno_widget_set_accessible_label (self->path_entry, _("File path"));
+  if (g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS))
+    {
+      /* In the sandbox a typed path would land in the sandbox's own, temporary files and be
+       * lost: the file comes from the file chooser portal, which grants that file only. */
+      gtk_editable_set_editable (GTK_EDITABLE (self->path_entry), FALSE);
+      gtk_entry_set_placeholder_text (GTK_ENTRY (self->path_entry), _("Choose a file…"));
+      gtk_widget_set_tooltip_text (self->path_entry,
+                                   _("In the Flatpak, DynoTable reads and writes only the files "
+                                     "you choose"));
+    }
   self->choose_button = gtk_button_new_with_mnemonic (_("C_hoose…"));
   gtk_widget_set_name (self->choose_button, "choose-file");
   dyno_widget_set_accessible_label (self->choose_button, _("Choose file"));
