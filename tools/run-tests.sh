@@ -12,9 +12,10 @@
 #   DYNO_SKIP_ASAN=1          run only the plain pass
 #   DYNO_SKIP_FUZZ=1          leave out the fuzzing pass (each libFuzzer target for
 #   DYNO_FUZZ_SECONDS         this long, default 60, two at a time; only on a whole run)
-#   DYNO_ASAN_SKIP_SUITES     suites left out of the sanitizer pass (default: "codegen gui";
-#                             the codegen suite runs generated code in the AWS CLI, boto3 and
-#                             the JS SDK, whose cost does not change under sanitizers)
+#   DYNO_ASAN_SKIP_SUITES     suites left out of the sanitizer pass (default: "codegen gui
+#                             flatpak"; the codegen suite runs generated code in the AWS CLI,
+#                             boto3 and the JS SDK, whose cost does not change under
+#                             sanitizers; the flatpak suite builds its own release build)
 #
 # Works as root with no display and no D-Bus session: tests that need a keyring, a display or a
 # server start their own (tests/fixtures/).  Exits non-zero if anything failed.
@@ -25,7 +26,7 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
-asan_skip_suites=${DYNO_ASAN_SKIP_SUITES-codegen gui}
+asan_skip_suites=${DYNO_ASAN_SKIP_SUITES-codegen gui flatpak}
 test_args=("$@")
 
 # Tests must not reach the caller's desktop session, whatever machine runs them.
