@@ -714,6 +714,41 @@ test_parse_tree (void)
   g_string_free (deep, TRUE);
 }
 
+/* One writer, laid out by its options: indent width, and nested containers kept on one line
+ * when they end within inline_width. */
+static void
+test_write_layout (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) root = dyno_json_parse ("{\"k\": {\"S\": \"x\"}, \"l\": [1, [2, 3.0]],"
+                                              " \"long\": {\"a\": \"aaaaaaaaaaaaaaaaaaaa\"}}",
+                                              -1, &error);
+  DynoJsonLayout wide = { 4, 30 };
+  DynoJsonLayout never = { 3, 0 };
+  DynoJsonLayout flat = { 0, 30 };
+  g_autoptr(GString) out = g_string_new (NULL);
+
+  g_assert_no_error (error);
+  dyno_json_write_node_layout (out, root, &wide);
+  g_assert_cmpstr (out->str, ==, "{\n"
+                                 "    \"k\": {\"S\": \"x\"},\n"
+                                 "    \"l\": [1, [2, 3.0]],\n"
+                                 "    \"long\": {\n"
+                                 "        \"a\": \"aaaaaaaaaaaaaaaaaaaa\"\n"
+                                 "    }\n"
+                                 "}");
+  g_string_truncate (out, 0);
+  dyno_json_write_node_layout (out, root, &never);
+  g_assert_cmpstr (out->str, ==, "{\n   \"k\": {\n      \"S\": \"x\"\n   },\n"
+                                 "   \"l\": [\n      1,\n      [\n         2,\n         3.0\n"
+                                 "      ]\n   ],\n"
+                                 "   \"long\": {\n      \"a\": \"aaaaaaaaaaaaaaaaaaaa\"\n   }\n}");
+  g_string_truncate (out, 0);
+  dyno_json_write_node_layout (out, root, &flat);
+  g_assert_cmpstr (out->str, ==, "{\"k\":{\"S\":\"x\"},\"l\":[1,[2,3.0]],"
+                                 "\"long\":{\"a\":\"aaaaaaaaaaaaaaaaaaaa\"}}");
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -735,6 +770,7 @@ main (int   argc,
   g_test_add_func ("/json/nesting-limit", test_nesting_limit);
   g_test_add_func ("/json/nul", test_nul);
   g_test_add_func ("/json/parse-tree", test_parse_tree);
+  g_test_add_func ("/json/write-layout", test_write_layout);
 
   return g_test_run ();
 }

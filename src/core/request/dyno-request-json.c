@@ -14,173 +14,12 @@
 
 #include "dyno-json.h"
 
-/* ---- writing JSON ----------------------------------------------------------------------- */
-
 /* json-glib's generator writes `"key" : value` and breaks every DynamoDB value over three
- * lines; this writer gives the shape people paste into `--cli-input-json`: `"key": value`,
- * two-space indent, and small containers ({"S": "x"}, a short key) kept on one line. */
-
-#define INLINE_WIDTH 72
-
-static void write_node (GString  *out,
-                        JsonNode *node,
-                        gboolean  pretty,
-                        guint     indent);
-
-static void
-write_scalar (GString  *out,
-              JsonNode *node)
-{
-  GType type = json_node_get_value_type (node);
-
-  if (type == G_TYPE_STRING)
-    {
-      const char *s = json_node_get_string (node);
-
-      dyno_json_write_string (out, s, -1);
-    }
-  else if (type == G_TYPE_INT64)
-    g_string_append_printf (out, "%" G_GINT64_FORMAT, json_node_get_int (node));
-  else if (type == G_TYPE_BOOLEAN)
-    g_string_append (out, json_node_get_boolean (node) ? "true" : "false");
-  else if (type == G_TYPE_DOUBLE)
-    {
-      char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-      g_string_append (out, g_ascii_dtostr (buf, sizeof buf, json_node_get_double (node)));
-    }
-  else
-    g_string_append (out, "null");
-}
-
-/* One line, with a space after ':' and ','. */
-static void
-write_inline (GString  *out,
-              JsonNode *node)
-{
-  switch (json_node_get_node_type (node))
-    {
-    case JSON_NODE_OBJECT:
-      {
-        JsonObject *object = json_node_get_object (node);
-        g_autoptr(GList) members = json_object_get_members (object);
-        gboolean first = TRUE;
-
-        g_string_append_c (out, '{');
-        for (GList *l = members; l != NULL; l = l->next)
-          {
-            if (!first)
-              g_string_append (out, ", ");
-            first = FALSE;
-            dyno_json_write_string (out, l->data, -1);
-            g_string_append (out, ": ");
-            write_inline (out, json_object_get_member (object, l->data));
-          }
-        g_string_append_c (out, '}');
-      }
-      break;
-
-    case JSON_NODE_ARRAY:
-      {
-        JsonArray *array = json_node_get_array (node);
-        guint n = json_array_get_length (array);
-
-        g_string_append_c (out, '[');
-        for (guint i = 0; i < n; i++)
-          {
-            if (i > 0)
-              g_string_append (out, ", ");
-            write_inline (out, json_array_get_element (array, i));
-          }
-        g_string_append_c (out, ']');
-      }
-      break;
-
-    case JSON_NODE_VALUE:
-    case JSON_NODE_NULL:
-    default:
-      write_scalar (out, node);
-      break;
-    }
-}
-
-static void
-write_newline (GString *out,
-               guint    indent)
-{
-  g_string_append_c (out, '\n');
-  for (guint i = 0; i < indent; i++)
-    g_string_append_c (out, ' ');
-}
-
-static void
-write_node (GString  *out,
-            JsonNode *node,
-            gboolean  pretty,
-            guint     indent)
-{
-  JsonNodeType type = json_node_get_node_type (node);
-
-  if (type != JSON_NODE_OBJECT && type != JSON_NODE_ARRAY)
-    {
-      write_scalar (out, node);
-      return;
-    }
-
-  /* A container that fits on the rest of the line stays on it (never the request itself). */
-  if (pretty && indent > 0)
-    {
-      g_autoptr(GString) one_line = g_string_new (NULL);
-
-      write_inline (one_line, node);
-      if (one_line->len + indent <= INLINE_WIDTH)
-        {
-          g_string_append_len (out, one_line->str, one_line->len);
-          return;
-        }
-    }
-
-  if (type == JSON_NODE_OBJECT)
-    {
-      JsonObject *object = json_node_get_object (node);
-      g_autoptr(GList) members = json_object_get_members (object);
-      gboolean first = TRUE;
-
-      g_string_append_c (out, '{');
-      for (GList *l = members; l != NULL; l = l->next)
-        {
-          if (!first)
-            g_string_append_c (out, ',');
-          first = FALSE;
-          if (pretty)
-            write_newline (out, indent + 2);
-          dyno_json_write_string (out, l->data, -1);
-          g_string_append (out, pretty ? ": " : ":");
-          write_node (out, json_object_get_member (object, l->data), pretty, indent + 2);
-        }
-      if (pretty && !first)
-        write_newline (out, indent);
-      g_string_append_c (out, '}');
-    }
-  else
-    {
-      JsonArray *array = json_node_get_array (node);
-      guint n = json_array_get_length (array);
-
-      g_string_append_c (out, '[');
-      for (guint i = 0; i < n; i++)
-        {
-          if (i > 0)
-            g_string_append_c (out, ',');
-          if (pretty)
-            write_newline (out, indent + 2);
-          write_node (out, json_array_get_element (array, i), pretty, indent + 2);
-        }
-      if (pretty && n > 0)
-        write_newline (out, indent);
-      g_string_append_c (out, ']');
-    }
-}
+ * lines; the request is written in the shape people paste into `--cli-input-json`:
+ * `"key": value`, two-space indent, and small containers ({"S": "x"}, a short key) kept on
+ * one line. */
+static const DynoJsonLayout pretty_layout = { 2, 72 };
+static const DynoJsonLayout compact_layout = { 0, 0 };
 
 /* ---- request -> JSON -------------------------------------------------------------------- */
 
@@ -286,7 +125,7 @@ dyno_request_to_json (const DynoRequest *request,
 
   node = dyno_request_to_json_node (request);
   out = g_string_new (NULL);
-  write_node (out, node, pretty, 0);
+  dyno_json_write_node_layout (out, node, pretty ? &pretty_layout : &compact_layout);
   if (pretty)
     g_string_append_c (out, '\n');
 

@@ -2162,107 +2162,140 @@ write_tree_string (GString    *out,
 }
 
 static void
-write_indent (GString *out,
-              int      indent)
+write_newline (GString *out,
+               guint    column)
 {
   g_string_append_c (out, '\n');
-  for (int i = 0; i < indent; i++)
-    g_string_append (out, "  ");
+  for (guint i = 0; i < column; i++)
+    g_string_append_c (out, ' ');
 }
 
 static void
-write_tree (GString  *out,
-            JsonNode *node,
-            gboolean  pretty,
-            int       level)
+write_scalar (GString  *out,
+              JsonNode *node)
 {
-  switch (json_node_get_node_type (node))
+  GType type = json_node_get_value_type (node);
+
+  if (json_node_get_node_type (node) != JSON_NODE_VALUE)
+    g_string_append (out, "null");
+  else if (type == G_TYPE_STRING)
+    write_tree_string (out, json_node_get_string (node));
+  else if (type == G_TYPE_INT64)
+    g_string_append_printf (out, "%" G_GINT64_FORMAT, json_node_get_int (node));
+  else if (type == G_TYPE_BOOLEAN)
+    g_string_append (out, json_node_get_boolean (node) ? "true" : "false");
+  else if (type == G_TYPE_DOUBLE)
     {
-    case JSON_NODE_OBJECT:
-      {
-        JsonObject *object = json_node_get_object (node);
-        JsonObjectIter iter;
-        const char *name;
-        JsonNode *member;
-        gboolean first = TRUE;
+      char buf[G_ASCII_DTOSTR_BUF_SIZE];
+      double d = json_node_get_double (node);
 
-        g_string_append_c (out, '{');
-        json_object_iter_init_ordered (&iter, object);
-        while (json_object_iter_next_ordered (&iter, &name, &member))
-          {
-            if (!first)
-              g_string_append_c (out, ',');
-            first = FALSE;
-            if (pretty)
-              write_indent (out, level + 1);
-            write_tree_string (out, name);
-            g_string_append (out, pretty ? ": " : ":");
-            write_tree (out, member, pretty, level + 1);
-          }
-        if (pretty && !first)
-          write_indent (out, level);
-        g_string_append_c (out, '}');
-      }
-      break;
+      /* JSON has no NaN or infinity. */
+      if (!isfinite (d))
+        g_string_append (out, "null");
+      else
+        {
+          const char *text = g_ascii_dtostr (buf, sizeof buf, d);
 
-    case JSON_NODE_ARRAY:
-      {
-        JsonArray *array = json_node_get_array (node);
-        guint n = json_array_get_length (array);
-
-        g_string_append_c (out, '[');
-        for (guint i = 0; i < n; i++)
-          {
-            if (i > 0)
-              g_string_append_c (out, ',');
-            if (pretty)
-              write_indent (out, level + 1);
-            write_tree (out, json_array_get_element (array, i), pretty, level + 1);
-          }
-        if (pretty && n > 0)
-          write_indent (out, level);
-        g_string_append_c (out, ']');
-      }
-      break;
-
-    case JSON_NODE_VALUE:
-      {
-        GType type = json_node_get_value_type (node);
-
-        if (type == G_TYPE_STRING)
-          write_tree_string (out, json_node_get_string (node));
-        else if (type == G_TYPE_INT64)
-          g_string_append_printf (out, "%" G_GINT64_FORMAT, json_node_get_int (node));
-        else if (type == G_TYPE_BOOLEAN)
-          g_string_append (out, json_node_get_boolean (node) ? "true" : "false");
-        else if (type == G_TYPE_DOUBLE)
-          {
-            char buf[G_ASCII_DTOSTR_BUF_SIZE];
-            double d = json_node_get_double (node);
-
-            /* JSON has no NaN or infinity. */
-            if (!isfinite (d))
-              g_string_append (out, "null");
-            else
-              {
-                const char *text = g_ascii_dtostr (buf, sizeof buf, d);
-
-                g_string_append (out, text);
-                /* a double stays a double when read again ("-0.0", not "-0": an integer) */
-                if (strpbrk (text, ".eE") == NULL)
-                  g_string_append (out, ".0");
-              }
-          }
-        else
-          g_string_append (out, "null");
-      }
-      break;
-
-    case JSON_NODE_NULL:
-    default:
-      g_string_append (out, "null");
-      break;
+          g_string_append (out, text);
+          /* a double stays a double when read again ("-0.0", not "-0": an integer) */
+          if (strpbrk (text, ".eE") == NULL)
+            g_string_append (out, ".0");
+        }
     }
+  else
+    g_string_append (out, "null");
+}
+
+/* The one writer of JSON trees.  @column is the indent of the node's line (its nesting
+ * times @layout->indent); @one_line writes a nested container of a pretty document on one
+ * line, a space after ',' and ':'. */
+static void
+write_tree (GString              *out,
+            JsonNode             *node,
+            const DynoJsonLayout *layout,
+            guint                 column,
+            gboolean              one_line)
+{
+  JsonNodeType type = json_node_get_node_type (node);
+  gboolean breaks = layout->indent > 0 && !one_line;
+  const char *comma = one_line ? ", " : ",";
+  const char *colon = layout->indent > 0 ? ": " : ":";
+
+  if (type != JSON_NODE_OBJECT && type != JSON_NODE_ARRAY)
+    {
+      write_scalar (out, node);
+      return;
+    }
+
+  /* A nested container that fits on the rest of the line stays on it. */
+  if (breaks && column > 0 && layout->inline_width > 0)
+    {
+      g_autoptr(GString) line = g_string_new (NULL);
+
+      write_tree (line, node, layout, column, TRUE);
+      if (line->len + column <= layout->inline_width)
+        {
+          g_string_append_len (out, line->str, line->len);
+          return;
+        }
+    }
+
+  if (type == JSON_NODE_OBJECT)
+    {
+      JsonObject *object = json_node_get_object (node);
+      JsonObjectIter iter;
+      const char *name;
+      JsonNode *member;
+      gboolean first = TRUE;
+
+      g_string_append_c (out, '{');
+      json_object_iter_init_ordered (&iter, object);
+      while (json_object_iter_next_ordered (&iter, &name, &member))
+        {
+          if (!first)
+            g_string_append (out, breaks ? "," : comma);
+          first = FALSE;
+          if (breaks)
+            write_newline (out, column + layout->indent);
+          write_tree_string (out, name);
+          g_string_append (out, colon);
+          write_tree (out, member, layout, column + layout->indent, one_line);
+        }
+      if (breaks && !first)
+        write_newline (out, column);
+      g_string_append_c (out, '}');
+    }
+  else
+    {
+      JsonArray *array = json_node_get_array (node);
+      guint n = json_array_get_length (array);
+
+      g_string_append_c (out, '[');
+      for (guint i = 0; i < n; i++)
+        {
+          if (i > 0)
+            g_string_append (out, breaks ? "," : comma);
+          if (breaks)
+            write_newline (out, column + layout->indent);
+          write_tree (out, json_array_get_element (array, i), layout,
+                      column + layout->indent, one_line);
+        }
+      if (breaks && n > 0)
+        write_newline (out, column);
+      g_string_append_c (out, ']');
+    }
+}
+
+void
+dyno_json_write_node_layout (GString              *out,
+                             JsonNode             *node,
+                             const DynoJsonLayout *layout)
+{
+  g_return_if_fail (out != NULL);
+  g_return_if_fail (node != NULL);
+  g_return_if_fail (layout != NULL);
+
+  write_tree (out, node, layout, 0, FALSE);
 }
 
 void
@@ -2270,10 +2303,12 @@ dyno_json_write_node (GString  *out,
                       JsonNode *node,
                       gboolean  pretty)
 {
+  DynoJsonLayout layout = { pretty ? 2 : 0, 0 };
+
   g_return_if_fail (out != NULL);
   g_return_if_fail (node != NULL);
 
-  write_tree (out, node, pretty, 0);
+  write_tree (out, node, &layout, 0, FALSE);
 }
 
 char *
@@ -2285,6 +2320,6 @@ dyno_json_node_to_string (JsonNode *node,
   g_return_val_if_fail (node != NULL, NULL);
 
   out = g_string_new (NULL);
-  write_tree (out, node, pretty, 0);
+  dyno_json_write_node (out, node, pretty);
   return g_string_free (out, FALSE);
 }

@@ -72,6 +72,19 @@ JsonNode  *dyno_json_parse            (const char      *json,
 void       dyno_json_write_node       (GString         *out,
                                        JsonNode        *node,
                                        gboolean         pretty);
+/* How dyno_json_write_node_layout() lays a document out.  @indent: spaces a nesting level
+ * deeper, one member or element a line ("key": value); 0 writes everything on one line
+ * without spaces (what dyno_json_write_node() does when not @pretty; @pretty is indent 2).
+ * @inline_width: with an @indent, a nested object or array whose one-line form
+ * ({"S": "x"}, a space after ':' and ',') ends within this column stays on one line; 0: never. */
+typedef struct {
+  guint indent;
+  guint inline_width;
+} DynoJsonLayout;
+
+void       dyno_json_write_node_layout (GString              *out,
+                                        JsonNode             *node,
+                                        const DynoJsonLayout *layout);
 char      *dyno_json_node_to_string   (JsonNode        *node,
                                        gboolean         pretty);
 /* A string node's text with its NULs (@len gets its length), or NULL if not a string. */
