@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "dyno-codegen-private.h"
+#include "dyno-codegen-old.h"
 
 G_BEGIN_DECLS
 

@@ -4,7 +4,7 @@
  */
 #include "config.h"
 
-#include "dyno-codegen-private.h"
+#include "dyno-codegen-old.h"
 
 #include "dyno-json.h"
 
@@ -31,7 +31,7 @@ members_have_binary (GArray                   *members,
 {
   for (guint i = 0; i < members->len; i++)
     {
-      const DynoCodegenMember *m = &g_array_index (members, DynoCodegenMember, i);
+      const DynoCodegenOldMember *m = &g_array_index (members, DynoCodegenOldMember, i);
 
       if (m->kind == DYNO_CODEGEN_MEMBER_ITEM && value_has_binary (m->map))
         return TRUE;
@@ -123,11 +123,11 @@ append_arguments (GString                  *out,
                   guint                     indent,
                   gboolean                  skip_start_key)
 {
-  g_autoptr(GArray) members = dyno_codegen_collect_members (request, printed);
+  g_autoptr(GArray) members = dyno_codegen_collect_old_members (request, printed);
 
   for (guint i = 0; i < members->len; i++)
     {
-      const DynoCodegenMember *m = &g_array_index (members, DynoCodegenMember, i);
+      const DynoCodegenOldMember *m = &g_array_index (members, DynoCodegenOldMember, i);
       g_autoptr(GString) json = g_string_new (NULL);
 
       if (skip_start_key && g_str_equal (m->name, "ExclusiveStartKey"))

@@ -5,7 +5,7 @@
  */
 #include "config.h"
 
-#include "dyno-codegen-private.h"
+#include "dyno-codegen-old.h"
 
 /* What both flavours share while one is written. */
 typedef struct {
@@ -274,12 +274,12 @@ append_input (JsWriter                 *w,
               const DynoRequest        *request,
               const DynoPrintedRequest *printed)
 {
-  g_autoptr(GArray) members = dyno_codegen_collect_members (request, printed);
+  g_autoptr(GArray) members = dyno_codegen_collect_old_members (request, printed);
 
   g_string_append (w->out, "const input = {\n");
   for (guint i = 0; i < members->len; i++)
     {
-      const DynoCodegenMember *m = &g_array_index (members, DynoCodegenMember, i);
+      const DynoCodegenOldMember *m = &g_array_index (members, DynoCodegenOldMember, i);
 
       g_string_append_printf (w->out, "  %s: ", m->name);
       switch (m->kind)

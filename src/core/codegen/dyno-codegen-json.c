@@ -4,7 +4,7 @@
  */
 #include "config.h"
 
-#include "dyno-codegen-private.h"
+#include "dyno-codegen-old.h"
 
 char *
 dyno_codegen_emit_request_json (const DynoRequest        *request,

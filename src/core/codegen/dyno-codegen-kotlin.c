@@ -5,269 +5,253 @@
 
 #include "config.h"
 
-#include "dyno-codegen-b-private.h"
+#include "dyno-codegen-private.h"
+
+#include <string.h>
 
 /* The request DSL (QueryRequest { tableName = … }), mapOf(k to v) with trailing commas, the
  * sealed AttributeValue classes (AttributeValue.S(…), .M(…), …).  String literals escape `$`
  * so nothing is interpolated. */
 
-static void kotlin_append_value (GString         *out,
-                                 const DynoValue *value,
-                                 guint            indent);
-
 static void
-kotlin_append_string (GString    *out,
-                      const char *text,
-                      gsize       len)
+kotlin_text (DynoCodegenWriter *w,
+             const char        *text,
+             gsize              len)
 {
-  dyno_cgb_append_c_string_len (out, text, len, DYNO_CGB_LANG_KOTLIN);
+  dyno_codegen_append_c_string_len (w->out, text, len, DYNO_C_STRING_KOTLIN);
 }
 
 static void
-kotlin_append_bytes (GString      *out,
-                     const guint8 *data,
-                     gsize         len)
+kotlin_bytes (DynoCodegenWriter *w,
+              const guint8      *data,
+              gsize              len)
 {
-  g_string_append (out, "Base64.getDecoder().decode(\"");
-  dyno_cgb_append_base64 (out, data, len);
-  g_string_append (out, "\")");
+  g_string_append (w->out, "Base64.getDecoder().decode(\"");
+  dyno_codegen_append_base64 (w->out, data, len);
+  g_string_append (w->out, "\")");
 }
 
-static const DynoCgbMapStyle kotlin_map_style = {
+static const DynoCodegenMapLines kotlin_map_lines = {
   "", "emptyMap()", FALSE, "mapOf(\n", "", " to ", ')', 4,
-  kotlin_append_string, kotlin_append_value,
 };
 
-/* mapOf(\n  k to v,\n) for an M value's members; the closing parenthesis at @indent. */
 static void
-kotlin_append_attribute_map (GString         *out,
-                             const DynoValue *map,
-                             guint            indent)
+kotlin_map (DynoCodegenWriter *w,
+            const DynoValue   *map,
+            guint              indent)
 {
-  dyno_cgb_append_map (out, &kotlin_map_style, DYNO_CGB_ITEM, map, NULL, indent);
+  DynoCodegenPairs pairs = dyno_codegen_pairs_of_map (map);
+
+  dyno_codegen_write_map_lines (w, &kotlin_map_lines, &pairs, indent);
 }
 
 static void
-kotlin_append_value (GString         *out,
-                     const DynoValue *value,
-                     guint            indent)
+kotlin_list (DynoCodegenWriter *w,
+             const DynoValue   *list,
+             guint              indent)
 {
-  DynoValueType kind = dyno_value_get_kind (value);
-  guint n = dyno_value_get_n_children (value);
-  gsize len;
-
-  switch (kind)
+  if (dyno_value_get_n_children (list) == 0)
     {
-    case DYNO_VALUE_S:
-    case DYNO_VALUE_N:
-      {
-        const char *text = dyno_value_get_string (value, &len);
-
-        g_string_append (out, kind == DYNO_VALUE_S ? "AttributeValue.S(" : "AttributeValue.N(");
-        kotlin_append_string (out, text, len);
-        g_string_append_c (out, ')');
-      }
-      break;
-    case DYNO_VALUE_B:
-      {
-        const guint8 *data = dyno_value_get_binary (value, &len);
-
-        g_string_append (out, "AttributeValue.B(");
-        kotlin_append_bytes (out, data, len);
-        g_string_append_c (out, ')');
-      }
-      break;
-    case DYNO_VALUE_BOOL:
-      g_string_append_printf (out, "AttributeValue.Bool(%s)",
-                              dyno_value_get_bool (value) ? "true" : "false");
-      break;
-    case DYNO_VALUE_NULL:
-      g_string_append (out, "AttributeValue.Null(true)");
-      break;
-    case DYNO_VALUE_SS:
-    case DYNO_VALUE_NS:
-    case DYNO_VALUE_BS:
-      g_string_append_printf (out, "AttributeValue.%s(listOf(",
-                              kind == DYNO_VALUE_SS ? "Ss" : kind == DYNO_VALUE_NS ? "Ns" : "Bs");
-      dyno_cgb_append_set_members (out, value, kotlin_append_string, kotlin_append_bytes);
-      g_string_append (out, "))");
-      break;
-    case DYNO_VALUE_M:
-      g_string_append (out, "AttributeValue.M(");
-      kotlin_append_attribute_map (out, value, indent);
-      g_string_append_c (out, ')');
-      break;
-    case DYNO_VALUE_L:
-      if (n == 0)
-        {
-          g_string_append (out, "AttributeValue.L(emptyList())");
-          break;
-        }
-      g_string_append (out, "AttributeValue.L(\n");
-      dyno_cgb_indent (out, indent + 4, 1);
-      g_string_append (out, "listOf(\n");
-      dyno_cgb_append_list_items (out, value, indent + 8, kotlin_append_value);
-      dyno_cgb_indent (out, indent + 4, 1);
-      g_string_append (out, "),\n");
-      dyno_cgb_indent (out, indent, 1);
-      g_string_append_c (out, ')');
-      break;
-    default:
-      g_assert_not_reached ();
+      g_string_append (w->out, "emptyList()");
+      return;
     }
+  g_string_append_c (w->out, '\n');
+  dyno_codegen_append_indent (w->out, indent + 4);
+  g_string_append (w->out, "listOf(\n");
+  dyno_codegen_write_list_lines (w, list, indent + 8);
+  dyno_codegen_append_indent (w->out, indent + 4);
+  g_string_append (w->out, "),\n");
+  dyno_codegen_append_indent (w->out, indent);
 }
 
 static void
-kotlin_append_name (GString    *out,
-                    const char *api_name)
+kotlin_member_begin (DynoCodegenWriter       *w,
+                     const DynoCodegenMember *m,
+                     guint                    indent)
 {
-  dyno_cgb_append_camel (out, api_name);
-  g_string_append (out, " = ");
+  dyno_codegen_append_indent (w->out, indent);
+  dyno_codegen_append_camel (w->out, m->name);
+  g_string_append (w->out, " = ");
 }
 
 static void
-kotlin_append_enum (GString            *out,
-                    const DynoCgbField *field)
+kotlin_member_enum (DynoCodegenWriter       *w,
+                    const DynoCodegenMember *m)
 {
-  g_string_append_printf (out, "%s.", field->enum_type);
-  dyno_cgb_append_pascal (out, field->text);
+  g_string_append_printf (w->out, "%s.", m->enum_type);
+  dyno_codegen_append_pascal (w->out, m->string);
 }
 
-static const DynoCgbFieldStyle kotlin_field_style = {
-  kotlin_append_name, kotlin_append_enum, &kotlin_map_style, &kotlin_map_style, "\n",
-};
+static void
+kotlin_member_map (DynoCodegenWriter       *w,
+                   const DynoCodegenMember *m,
+                   guint                    indent)
+{
+  dyno_codegen_write_map_lines (w, &kotlin_map_lines, &m->pairs, indent);
+}
 
 /* `val request = XRequest {\n…\n}` with the statement at @indent. */
 static void
-kotlin_append_request (GString                  *out,
-                       const DynoRequest        *request,
-                       const DynoPrintedRequest *printed,
-                       guint                     indent)
+kotlin_request (DynoCodegenWriter *w,
+                guint              indent)
 {
-  guint inner = indent + 4;
-
-  dyno_cgb_indent (out, indent, 1);
-  g_string_append_printf (out, "val request = %sRequest {\n",
-                          dyno_cgb_operation_pascal (request->operation));
-  dyno_cgb_append_fields (out, &kotlin_field_style, request, printed, inner);
-  dyno_cgb_indent (out, indent, 1);
-  g_string_append (out, "}\n");
+  dyno_codegen_append_indent (w->out, indent);
+  g_string_append_printf (w->out, "val request = %sRequest {\n",
+                          dyno_codegen_operation_pascal (w->request->operation));
+  dyno_codegen_write_members (w, indent + 4);
+  dyno_codegen_append_indent (w->out, indent);
+  g_string_append (w->out, "}\n");
 }
 
 static void
-kotlin_append_program (GString                  *out,
-                       const DynoRequest        *request,
-                       const DynoPrintedRequest *printed,
-                       const DynoCodegenOptions *options)
+kotlin_loop (DynoCodegenWriter *w,
+             gboolean           count)
 {
-  const char *op = dyno_cgb_operation_pascal (request->operation);
-  g_autofree char *method = g_strdup (op);
-  g_autoptr(GString) body = g_string_new (NULL);
-  gboolean paginated = request->operation == DYNO_OP_QUERY ||
-                       request->operation == DYNO_OP_SCAN;
-  gboolean count = paginated && request->select == DYNO_SELECT_COUNT;
-  const char *model_types[] = { "AttributeValue", "ReturnConsumedCapacity", "ReturnValue",
-                                "Select" };
+  g_autofree char *method = dyno_codegen_operation_camel (w->request->operation);
 
-  method[0] = g_ascii_tolower (method[0]);
-
-  kotlin_append_request (body, request, printed, 4);
-  g_string_append (body, "\n"
-                         "    DynamoDbClient.fromEnvironment {\n");
-  if (options->region != NULL)
-    {
-      g_string_append (body, "        region = ");
-      kotlin_append_string (body, options->region, strlen (options->region));
-      g_string_append_c (body, '\n');
-    }
-  if (options->profile != NULL)
-    {
-      g_string_append (body, "        credentialsProvider ="
-                             " ProfileCredentialsProvider(profileName = ");
-      kotlin_append_string (body, options->profile, strlen (options->profile));
-      g_string_append (body, ")\n");
-    }
-  if (options->endpoint_url != NULL)
-    {
-      g_string_append (body, "        endpointUrl = Url.parse(");
-      kotlin_append_string (body, options->endpoint_url, strlen (options->endpoint_url));
-      g_string_append (body, ")\n");
-    }
-  g_string_append (body, "    }.use { client ->\n");
   if (count)
-    g_string_append_printf (body,
+    g_string_append_printf (w->out,
                             "        var count = 0\n"
                             "        client.%sPaginated(request)"
                             ".collect { page -> count += page.count }\n"
                             "        println(\"Count: \" + count)\n",
                             method);
-  else if (paginated)
-    g_string_append_printf (body,
+  else
+    g_string_append_printf (w->out,
                             "        client.%sPaginated(request)\n"
                             "            .items()\n"
                             "            .collect { item -> println(item) }\n",
                             method);
-  else
-    g_string_append_printf (body,
-                            "        val response = client.%s(request)\n"
-                            "        response.%s?.let { println(it) }\n",
-                            method,
-                            request->operation == DYNO_OP_GET_ITEM ? "item" : "attributes");
-  g_string_append (body, "    }\n"
-                         "}\n");
+}
 
+static void
+kotlin_call (DynoCodegenWriter *w)
+{
+  g_autofree char *method = dyno_codegen_operation_camel (w->request->operation);
+
+  g_string_append_printf (w->out,
+                          "        val response = client.%s(request)\n"
+                          "        response.%s?.let { println(it) }\n",
+                          method,
+                          w->request->operation == DYNO_OP_GET_ITEM ? "item" : "attributes");
+}
+
+static void
+kotlin_body (DynoCodegenWriter *w,
+             gpointer           data)
+{
+  const DynoCodegenOptions *options = w->options;
+
+  kotlin_request (w, 4);
+  g_string_append (w->out, "\n"
+                           "    DynamoDbClient.fromEnvironment {\n");
+  if (options->region != NULL)
+    {
+      g_string_append (w->out, "        region = ");
+      kotlin_text (w, options->region, strlen (options->region));
+      g_string_append_c (w->out, '\n');
+    }
   if (options->profile != NULL)
-    g_string_append (out,
+    {
+      g_string_append (w->out, "        credentialsProvider ="
+                               " ProfileCredentialsProvider(profileName = ");
+      kotlin_text (w, options->profile, strlen (options->profile));
+      g_string_append (w->out, ")\n");
+    }
+  if (options->endpoint_url != NULL)
+    {
+      g_string_append (w->out, "        endpointUrl = Url.parse(");
+      kotlin_text (w, options->endpoint_url, strlen (options->endpoint_url));
+      g_string_append (w->out, ")\n");
+    }
+  g_string_append (w->out, "    }.use { client ->\n");
+  dyno_codegen_write_ending (w);
+  g_string_append (w->out, "    }\n"
+                           "}\n");
+}
+
+/* The imports are those the body uses. */
+static void
+kotlin_program (DynoCodegenWriter *w)
+{
+  const char *op = dyno_codegen_operation_pascal (w->request->operation);
+  g_autofree char *method = dyno_codegen_operation_camel (w->request->operation);
+  g_autoptr(GString) body = dyno_codegen_write_aside (w, kotlin_body, NULL);
+  gboolean paginated = dyno_codegen_operation_is_paged (w->request->operation);
+  gboolean count = paginated && w->request->select == DYNO_SELECT_COUNT;
+  const char *model_types[] = { "AttributeValue", "ReturnConsumedCapacity", "ReturnValue",
+                                "Select" };
+
+  if (w->options->profile != NULL)
+    g_string_append (w->out,
                      "import aws.sdk.kotlin.runtime.auth.credentials.ProfileCredentialsProvider\n");
-  g_string_append (out, "import aws.sdk.kotlin.services.dynamodb.DynamoDbClient\n");
+  g_string_append (w->out, "import aws.sdk.kotlin.services.dynamodb.DynamoDbClient\n");
   for (guint i = 0; i < G_N_ELEMENTS (model_types); i++)
     {
       g_autofree char *use = g_strdup_printf ("%s.", model_types[i]);
 
       if (strstr (body->str, use) != NULL)
-        g_string_append_printf (out, "import aws.sdk.kotlin.services.dynamodb.model.%s\n",
+        g_string_append_printf (w->out, "import aws.sdk.kotlin.services.dynamodb.model.%s\n",
                                 model_types[i]);
     }
-  g_string_append_printf (out, "import aws.sdk.kotlin.services.dynamodb.model.%sRequest\n", op);
+  g_string_append_printf (w->out, "import aws.sdk.kotlin.services.dynamodb.model.%sRequest\n",
+                          op);
   if (paginated && !count)
-    g_string_append (out, "import aws.sdk.kotlin.services.dynamodb.paginators.items\n");
+    g_string_append (w->out, "import aws.sdk.kotlin.services.dynamodb.paginators.items\n");
   if (paginated)
-    g_string_append_printf (out, "import aws.sdk.kotlin.services.dynamodb.paginators.%sPaginated\n",
+    g_string_append_printf (w->out,
+                            "import aws.sdk.kotlin.services.dynamodb.paginators.%sPaginated\n",
                             method);
-  if (options->endpoint_url != NULL)
-    g_string_append (out, "import aws.smithy.kotlin.runtime.net.url.Url\n");
+  if (w->options->endpoint_url != NULL)
+    g_string_append (w->out, "import aws.smithy.kotlin.runtime.net.url.Url\n");
   if (strstr (body->str, "Base64.") != NULL)
-    g_string_append (out, "import java.util.Base64\n");
-  g_string_append (out, "\n"
-                        "suspend fun main() {\n");
-  g_string_append (out, body->str);
+    g_string_append (w->out, "import java.util.Base64\n");
+  g_string_append (w->out, "\n"
+                           "suspend fun main() {\n");
+  g_string_append (w->out, body->str);
 }
 
-char *
-dyno_codegen_emit_kotlin (const DynoRequest        *request,
-                          const DynoPrintedRequest *printed,
-                          const DynoCodegenOptions *options,
-                          GError                  **error)
+static void
+kotlin_snippet (DynoCodegenWriter *w)
 {
-  GString *out;
+  g_autofree char *method = dyno_codegen_operation_camel (w->request->operation);
 
-  g_return_val_if_fail (request != NULL, NULL);
-  g_return_val_if_fail (printed != NULL, NULL);
-  g_return_val_if_fail (options != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  out = g_string_new (NULL);
-  if (options->program)
-    {
-      kotlin_append_program (out, request, printed, options);
-    }
-  else
-    {
-      g_autofree char *method = g_strdup (dyno_cgb_operation_pascal (request->operation));
-
-      method[0] = g_ascii_tolower (method[0]);
-      kotlin_append_request (out, request, printed, 0);
-      g_string_append_printf (out, "val response = client.%s(request)\n", method);
-    }
-  return g_string_free (out, FALSE);
+  kotlin_request (w, 0);
+  g_string_append_printf (w->out, "val response = client.%s(request)\n", method);
 }
+
+const DynoCodegenLang dyno_codegen_lang_kotlin = {
+  .order = DYNO_CODEGEN_ORDER_REQUEST_JSON,
+  .comment = "// ",
+  .value = {
+    .text = kotlin_text,
+    .bytes = kotlin_bytes,
+    .true_word = "true",
+    .false_word = "false",
+    .null_word = "true",
+    .open = {
+      [DYNO_VALUE_S] = "AttributeValue.S(", [DYNO_VALUE_N] = "AttributeValue.N(",
+      [DYNO_VALUE_B] = "AttributeValue.B(", [DYNO_VALUE_BOOL] = "AttributeValue.Bool(",
+      [DYNO_VALUE_NULL] = "AttributeValue.Null(", [DYNO_VALUE_M] = "AttributeValue.M(",
+      [DYNO_VALUE_L] = "AttributeValue.L(", [DYNO_VALUE_SS] = "AttributeValue.Ss(listOf(",
+      [DYNO_VALUE_NS] = "AttributeValue.Ns(listOf(", [DYNO_VALUE_BS] = "AttributeValue.Bs(listOf(",
+    },
+    .close = {
+      [DYNO_VALUE_S] = ")", [DYNO_VALUE_N] = ")", [DYNO_VALUE_B] = ")", [DYNO_VALUE_BOOL] = ")",
+      [DYNO_VALUE_NULL] = ")", [DYNO_VALUE_M] = ")", [DYNO_VALUE_L] = ")",
+      [DYNO_VALUE_SS] = "))", [DYNO_VALUE_NS] = "))", [DYNO_VALUE_BS] = "))",
+    },
+    .map = kotlin_map,
+    .list = kotlin_list,
+  },
+  .member = {
+    .begin = kotlin_member_begin,
+    .end = "\n",
+    .enumeration = kotlin_member_enum,
+    .map = kotlin_member_map,
+  },
+  .snippet = kotlin_snippet,
+  .program = kotlin_program,
+  .loop = kotlin_loop,
+  .call = kotlin_call,
+};

@@ -4,7 +4,7 @@
  */
 #include "config.h"
 
-#include "dyno-codegen-private.h"
+#include "dyno-codegen-old.h"
 
 #include <glib/gi18n-lib.h>
 #include <string.h>

@@ -5,236 +5,197 @@
 
 #include "config.h"
 
-#include "dyno-codegen-b-private.h"
+#include "dyno-codegen-private.h"
+
+#include <string.h>
 
 /* The low-level client's parameter arrays, values as typed arrays (['S' => …]).  Strings are
  * single-quoted unless they hold characters that need an escape; then double-quoted with `$`
  * escaped, so nothing is interpolated.  Binary is written as base64_decode('…'): the SDK
  * takes raw bytes and encodes them itself. */
 
-static void php_append_value (GString         *out,
-                              const DynoValue *value,
-                              guint            indent);
-
 static void
-php_append_string (GString    *out,
-                   const char *text,
-                   gsize       len)
+php_text (DynoCodegenWriter *w,
+          const char        *text,
+          gsize              len)
 {
-  dyno_cgb_append_script_string_len (out, text, len, FALSE);
+  dyno_codegen_append_script_string (w->out, text, len, FALSE);
 }
 
 static void
-php_append_bytes (GString      *out,
-                  const guint8 *data,
-                  gsize         len)
+php_bytes (DynoCodegenWriter *w,
+           const guint8      *data,
+           gsize              len)
 {
-  g_string_append (out, "base64_decode('");
-  dyno_cgb_append_base64 (out, data, len);
-  g_string_append (out, "')");
+  g_string_append (w->out, "base64_decode('");
+  dyno_codegen_append_base64 (w->out, data, len);
+  g_string_append (w->out, "')");
 }
 
-static const DynoCgbMapStyle php_map_style = {
+static const DynoCodegenMapLines php_map_lines = {
   "", "[]", FALSE, "[\n", "", " => ", ']', 4,
-  php_append_string, php_append_value,
 };
 
-/* [\n 'k' => v,\n] for an M value's members; the closing bracket at @indent. */
 static void
-php_append_attribute_map (GString         *out,
-                          const DynoValue *map,
-                          guint            indent)
+php_map (DynoCodegenWriter *w,
+         const DynoValue   *map,
+         guint              indent)
 {
-  dyno_cgb_append_map (out, &php_map_style, DYNO_CGB_ITEM, map, NULL, indent);
+  DynoCodegenPairs pairs = dyno_codegen_pairs_of_map (map);
+
+  dyno_codegen_write_map_lines (w, &php_map_lines, &pairs, indent);
 }
 
 static void
-php_append_value (GString         *out,
-                  const DynoValue *value,
-                  guint            indent)
+php_list (DynoCodegenWriter *w,
+          const DynoValue   *list,
+          guint              indent)
 {
-  DynoValueType kind = dyno_value_get_kind (value);
-  guint n = dyno_value_get_n_children (value);
-  gsize len;
-
-  switch (kind)
-    {
-    case DYNO_VALUE_S:
-    case DYNO_VALUE_N:
-      {
-        const char *text = dyno_value_get_string (value, &len);
-
-        g_string_append (out, kind == DYNO_VALUE_S ? "['S' => " : "['N' => ");
-        php_append_string (out, text, len);
-        g_string_append_c (out, ']');
-      }
-      break;
-    case DYNO_VALUE_B:
-      {
-        const guint8 *data = dyno_value_get_binary (value, &len);
-
-        g_string_append (out, "['B' => ");
-        php_append_bytes (out, data, len);
-        g_string_append_c (out, ']');
-      }
-      break;
-    case DYNO_VALUE_BOOL:
-      g_string_append_printf (out, "['BOOL' => %s]",
-                              dyno_value_get_bool (value) ? "true" : "false");
-      break;
-    case DYNO_VALUE_NULL:
-      g_string_append (out, "['NULL' => true]");
-      break;
-    case DYNO_VALUE_SS:
-    case DYNO_VALUE_NS:
-    case DYNO_VALUE_BS:
-      g_string_append_printf (out, "['%s' => [", dyno_value_type_to_string (kind));
-      dyno_cgb_append_set_members (out, value, php_append_string, php_append_bytes);
-      g_string_append (out, "]]");
-      break;
-    case DYNO_VALUE_M:
-      g_string_append (out, "['M' => ");
-      php_append_attribute_map (out, value, indent);
-      g_string_append_c (out, ']');
-      break;
-    case DYNO_VALUE_L:
-      g_string_append (out, "['L' => [");
-      if (n > 0)
-        g_string_append_c (out, '\n');
-      dyno_cgb_append_list_items (out, value, indent + 4, php_append_value);
-      if (n > 0)
-        dyno_cgb_indent (out, indent, 1);
-      g_string_append (out, "]]");
-      break;
-    default:
-      g_assert_not_reached ();
-    }
+  if (dyno_value_get_n_children (list) == 0)
+    return;
+  g_string_append_c (w->out, '\n');
+  dyno_codegen_write_list_lines (w, list, indent + 4);
+  dyno_codegen_append_indent (w->out, indent);
 }
 
 static void
-php_append_name (GString    *out,
-                 const char *api_name)
+php_member_begin (DynoCodegenWriter       *w,
+                  const DynoCodegenMember *m,
+                  guint                    indent)
 {
-  g_string_append_printf (out, "'%s' => ", api_name);
-}
-
-static const DynoCgbFieldStyle php_field_style = {
-  php_append_name, NULL, &php_map_style, &php_map_style, ",\n",
-};
-
-/* The parameter array `[\n…\n]`, its closing bracket at @indent. */
-static void
-php_append_params (GString                  *out,
-                   const DynoRequest        *request,
-                   const DynoPrintedRequest *printed,
-                   guint                     indent)
-{
-  guint inner = indent + 4;
-
-  g_string_append (out, "[\n");
-  dyno_cgb_append_fields (out, &php_field_style, request, printed, inner);
-  dyno_cgb_indent (out, indent, 1);
-  g_string_append_c (out, ']');
+  dyno_codegen_append_indent (w->out, indent);
+  g_string_append_printf (w->out, "'%s' => ", m->name);
 }
 
 static void
-php_append_program (GString                  *out,
-                    const DynoRequest        *request,
-                    const DynoPrintedRequest *printed,
-                    const DynoCodegenOptions *options)
+php_member_map (DynoCodegenWriter       *w,
+                const DynoCodegenMember *m,
+                guint                    indent)
 {
-  const char *op = dyno_cgb_operation_pascal (request->operation);
-  g_autofree char *method = g_strdup (op);
-  gboolean paginated = request->operation == DYNO_OP_QUERY ||
-                       request->operation == DYNO_OP_SCAN;
+  dyno_codegen_write_map_lines (w, &php_map_lines, &m->pairs, indent);
+}
 
-  method[0] = g_ascii_tolower (method[0]);
+/* The parameter array `[\n…\n]`, its closing bracket at column 0. */
+static void
+php_params (DynoCodegenWriter *w)
+{
+  g_string_append (w->out, "[\n");
+  dyno_codegen_write_members (w, 4);
+  g_string_append_c (w->out, ']');
+}
 
-  g_string_append (out, "<?php\n"
-                        "\n"
-                        "require __DIR__ . '/vendor/autoload.php';\n"
-                        "\n"
-                        "use Aws\\DynamoDb\\DynamoDbClient;\n"
-                        "\n"
-                        "$client = new DynamoDbClient([\n"
-                        "    'version' => 'latest',\n");
-  if (options->region != NULL)
-    {
-      g_string_append (out, "    'region' => ");
-      php_append_string (out, options->region, strlen (options->region));
-      g_string_append (out, ",\n");
-    }
-  if (options->profile != NULL)
-    {
-      g_string_append (out, "    'profile' => ");
-      php_append_string (out, options->profile, strlen (options->profile));
-      g_string_append (out, ",\n");
-    }
-  if (options->endpoint_url != NULL)
-    {
-      g_string_append (out, "    'endpoint' => ");
-      php_append_string (out, options->endpoint_url, strlen (options->endpoint_url));
-      g_string_append (out, ",\n");
-    }
-  g_string_append (out, "]);\n"
-                        "\n"
-                        "$params = ");
-  php_append_params (out, request, printed, 0);
-  g_string_append (out, ";\n\n");
+static void
+php_option (DynoCodegenWriter *w,
+            const char        *name,
+            const char        *value)
+{
+  if (value == NULL)
+    return;
+  g_string_append_printf (w->out, "    '%s' => ", name);
+  php_text (w, value, strlen (value));
+  g_string_append (w->out, ",\n");
+}
 
-  if (paginated && request->select == DYNO_SELECT_COUNT)
-    g_string_append_printf (out,
+static void
+php_loop (DynoCodegenWriter *w,
+          gboolean           count)
+{
+  const char *op = dyno_codegen_operation_pascal (w->request->operation);
+
+  if (count)
+    g_string_append_printf (w->out,
                             "$count = 0;\n"
                             "foreach ($client->getPaginator('%s', $params) as $page) {\n"
                             "    $count += $page['Count'];\n"
                             "}\n"
                             "echo 'Count: ', $count, \"\\n\";\n",
                             op);
-  else if (paginated)
-    g_string_append_printf (out,
+  else
+    g_string_append_printf (w->out,
                             "foreach ($client->getPaginator('%s', $params) as $page) {\n"
                             "    foreach ($page['Items'] as $item) {\n"
                             "        print_r($item);\n"
                             "    }\n"
                             "}\n",
                             op);
-  else
-    g_string_append_printf (out,
-                            "$result = $client->%s($params);\n"
-                            "if (isset($result['%s'])) {\n"
-                            "    print_r($result['%s']);\n"
-                            "}\n",
-                            method,
-                            request->operation == DYNO_OP_GET_ITEM ? "Item" : "Attributes",
-                            request->operation == DYNO_OP_GET_ITEM ? "Item" : "Attributes");
 }
 
-char *
-dyno_codegen_emit_php (const DynoRequest        *request,
-                       const DynoPrintedRequest *printed,
-                       const DynoCodegenOptions *options,
-                       GError                  **error)
+static void
+php_call (DynoCodegenWriter *w)
 {
-  GString *out;
+  g_autofree char *method = dyno_codegen_operation_camel (w->request->operation);
+  const char *member = dyno_codegen_result_member (w->request->operation);
 
-  g_return_val_if_fail (request != NULL, NULL);
-  g_return_val_if_fail (printed != NULL, NULL);
-  g_return_val_if_fail (options != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  out = g_string_new (NULL);
-  if (options->program)
-    {
-      php_append_program (out, request, printed, options);
-    }
-  else
-    {
-      g_autofree char *method = g_strdup (dyno_cgb_operation_pascal (request->operation));
-
-      method[0] = g_ascii_tolower (method[0]);
-      g_string_append_printf (out, "$result = $client->%s(", method);
-      php_append_params (out, request, printed, 0);
-      g_string_append (out, ");\n");
-    }
-  return g_string_free (out, FALSE);
+  g_string_append_printf (w->out,
+                          "$result = $client->%s($params);\n"
+                          "if (isset($result['%s'])) {\n"
+                          "    print_r($result['%s']);\n"
+                          "}\n",
+                          method, member, member);
 }
+
+static void
+php_program (DynoCodegenWriter *w)
+{
+  g_string_append (w->out, "<?php\n"
+                           "\n"
+                           "require __DIR__ . '/vendor/autoload.php';\n"
+                           "\n"
+                           "use Aws\\DynamoDb\\DynamoDbClient;\n"
+                           "\n"
+                           "$client = new DynamoDbClient([\n"
+                           "    'version' => 'latest',\n");
+  php_option (w, "region", w->options->region);
+  php_option (w, "profile", w->options->profile);
+  php_option (w, "endpoint", w->options->endpoint_url);
+  g_string_append (w->out, "]);\n"
+                           "\n"
+                           "$params = ");
+  php_params (w);
+  g_string_append (w->out, ";\n\n");
+  dyno_codegen_write_ending (w);
+}
+
+static void
+php_snippet (DynoCodegenWriter *w)
+{
+  g_autofree char *method = dyno_codegen_operation_camel (w->request->operation);
+
+  g_string_append_printf (w->out, "$result = $client->%s(", method);
+  php_params (w);
+  g_string_append (w->out, ");\n");
+}
+
+const DynoCodegenLang dyno_codegen_lang_php = {
+  .order = DYNO_CODEGEN_ORDER_REQUEST_JSON,
+  .comment = "// ",
+  .value = {
+    .text = php_text,
+    .bytes = php_bytes,
+    .true_word = "true",
+    .false_word = "false",
+    .null_word = "true",
+    .open = {
+      [DYNO_VALUE_S] = "['S' => ", [DYNO_VALUE_N] = "['N' => ", [DYNO_VALUE_B] = "['B' => ",
+      [DYNO_VALUE_BOOL] = "['BOOL' => ", [DYNO_VALUE_NULL] = "['NULL' => ",
+      [DYNO_VALUE_M] = "['M' => ", [DYNO_VALUE_L] = "['L' => [",
+      [DYNO_VALUE_SS] = "['SS' => [", [DYNO_VALUE_NS] = "['NS' => [", [DYNO_VALUE_BS] = "['BS' => [",
+    },
+    .close = {
+      [DYNO_VALUE_S] = "]", [DYNO_VALUE_N] = "]", [DYNO_VALUE_B] = "]", [DYNO_VALUE_BOOL] = "]",
+      [DYNO_VALUE_NULL] = "]", [DYNO_VALUE_M] = "]", [DYNO_VALUE_L] = "]]",
+      [DYNO_VALUE_SS] = "]]", [DYNO_VALUE_NS] = "]]", [DYNO_VALUE_BS] = "]]",
+    },
+    .map = php_map,
+    .list = php_list,
+  },
+  .member = {
+    .begin = php_member_begin,
+    .end = ",\n",
+    .map = php_member_map,
+  },
+  .snippet = php_snippet,
+  .program = php_program,
+  .loop = php_loop,
+  .call = php_call,
+};

@@ -5,7 +5,7 @@
  */
 #include "config.h"
 
-#include "dyno-codegen-private.h"
+#include "dyno-codegen-old.h"
 
 #include <string.h>
 
@@ -570,7 +570,7 @@ append_kwargs (PyWriter                 *w,
                gboolean                  skip_table_name,
                const char               *separator)  /* "=" for kwargs, ": " for a dict */
 {
-  g_autoptr(GArray) members = dyno_codegen_collect_members (request, printed);
+  g_autoptr(GArray) members = dyno_codegen_collect_old_members (request, printed);
   g_auto(GStrv) projection_names = NULL;
   gboolean dict = g_str_equal (separator, ": ");
 
@@ -581,7 +581,7 @@ append_kwargs (PyWriter                 *w,
 
   for (guint i = 0; i < members->len; i++)
     {
-      const DynoCodegenMember *m = &g_array_index (members, DynoCodegenMember, i);
+      const DynoCodegenOldMember *m = &g_array_index (members, DynoCodegenOldMember, i);
       GString *condition = NULL;
 
       if (skip_table_name && g_str_equal (m->name, "TableName"))

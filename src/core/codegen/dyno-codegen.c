@@ -5,7 +5,7 @@
 #include "config.h"
 
 #include "dyno-codegen.h"
-#include "dyno-codegen-private.h"
+#include "dyno-codegen-old.h"
 
 #include <glib/gi18n-lib.h>
 #include <string.h>
@@ -17,6 +17,7 @@ typedef struct {
   const char          *label;
   const char          *language;  /* GtkSourceView 5 language id */
   DynoCodegenEmitFunc  emit;
+  const DynoCodegenLang *lang;
 } DynoCodegenTarget;
 
 static const DynoCodegenTarget targets[] = {
@@ -39,13 +40,13 @@ static const DynoCodegenTarget targets[] = {
   { "rust", N_("Rust SDK"), "rust",
     dyno_codegen_emit_rust },
   { "dotnet", N_(".NET SDK (C#)"), "c-sharp",
-    dyno_codegen_emit_dotnet },
+    NULL, &dyno_codegen_lang_dotnet },
   { "kotlin", N_("Kotlin SDK"), "kotlin",
-    dyno_codegen_emit_kotlin },
+    NULL, &dyno_codegen_lang_kotlin },
   { "php", N_("PHP SDK v3"), "php",
-    dyno_codegen_emit_php },
+    NULL, &dyno_codegen_lang_php },
   { "ruby", N_("Ruby SDK v3"), "ruby",
-    dyno_codegen_emit_ruby },
+    NULL, &dyno_codegen_lang_ruby },
   { "cpp", N_("C++ SDK"), "cpp",
     dyno_codegen_emit_cpp },
   { "partiql", N_("PartiQL"), "sql",
@@ -129,7 +130,7 @@ dyno_codegen_emit (const DynoRequest        *request,
                    _("There is no code target named “%s”."), target);
       return NULL;
     }
-  if (t->emit == NULL)
+  if (t->emit == NULL && t->lang == NULL)
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_UNSUPPORTED,
                    _("The %s code generator is not available in this build."), _(t->label));
@@ -145,5 +146,8 @@ dyno_codegen_emit (const DynoRequest        *request,
   /* One printer for all the request's expressions, so every target shows the same
    * expression strings and placeholders. */
   printed = dyno_request_print (request);
+  if (t->lang != NULL)
+    return dyno_codegen_walk (t->lang, request, printed,
+                              options != NULL ? options : &default_options, error);
   return t->emit (request, printed, options != NULL ? options : &default_options, error);
 }
