@@ -7,7 +7,9 @@
 
 #include <math.h>
 
-#include "dyno-codegen-b-private.h"
+#include "dyno-codegen-private.h"
+
+#include <string.h>
 
 /* The output is what gofmt would print, so that `gofmt -l` is silent on it: tabs for
  * indentation, and the keys of consecutive one-line key: value elements aligned the way
@@ -132,228 +134,182 @@ go_string (const char *text,
 {
   GString *out = g_string_new (NULL);
 
-  dyno_cgb_append_c_string_len (out, text, len, DYNO_CGB_LANG_GO);
+  dyno_codegen_append_c_string_len (out, text, len, DYNO_C_STRING_GO);
   return g_string_free (out, FALSE);
 }
 
 static void
-go_append_bytes (GString      *out,
-                 const guint8 *data,
-                 gsize         len)
+go_text (DynoCodegenWriter *w,
+         const char        *text,
+         gsize              len)
 {
-  g_string_append (out, "[]byte(\"");
-  dyno_cgb_append_byte_escapes (out, data, len, FALSE);
-  g_string_append (out, "\")");
+  dyno_codegen_append_c_string_len (w->out, text, len, DYNO_C_STRING_GO);
 }
 
-static void go_append_value (GString         *out,
-                             const DynoValue *value,
-                             guint            depth);
-
-/* The members of an M value as a map[string]types.AttributeValue literal whose closing brace
- * is at @depth. */
 static void
-go_append_attribute_map (GString         *out,
-                         const DynoValue *map,
-                         guint            depth)
+go_bytes (DynoCodegenWriter *w,
+          const guint8      *data,
+          gsize              len)
 {
-  guint n = dyno_value_get_n_children (map);
+  g_string_append (w->out, "[]byte(\"");
+  dyno_codegen_append_byte_escapes (w->out, data, len, FALSE);
+  g_string_append (w->out, "\")");
+}
+
+typedef struct {
+  const DynoCodegenPairs *pairs;
+  guint                   i;
+  guint                   depth;
+} GoPairValue;
+
+static void
+go_pair_value (DynoCodegenWriter *w,
+               gpointer           data)
+{
+  GoPairValue *pair = data;
+
+  dyno_codegen_write_pair_value (w, pair->pairs, pair->i, pair->depth);
+}
+
+/* A map literal of @pairs after @head, whose closing brace is at @depth. */
+static void
+go_pairs (DynoCodegenWriter      *w,
+          const char             *head,
+          const DynoCodegenPairs *pairs,
+          guint                   depth)
+{
+  guint n = dyno_codegen_pairs_get_n (pairs);
   g_autoptr(GPtrArray) elements = go_elements_new ();
 
-  g_string_append (out, "map[string]types.AttributeValue{");
+  g_string_append (w->out, head);
   if (n == 0)
     {
-      g_string_append_c (out, '}');
+      g_string_append_c (w->out, '}');
       return;
     }
   for (guint i = 0; i < n; i++)
     {
       gsize len;
-      const char *name = dyno_value_get_member_name (map, i, &len);
-      GString *value = g_string_new (NULL);
+      const char *key = dyno_codegen_pairs_get_key (pairs, i, &len);
+      GoPairValue pair = { pairs, i, depth + 1 };
+      GString *value = dyno_codegen_write_aside (w, go_pair_value, &pair);
 
-      go_append_value (value, dyno_value_get_child (map, i), depth + 1);
-      go_elements_add (elements, go_string (name, len), g_string_free (value, FALSE));
+      go_elements_add (elements, go_string (key, len), g_string_free (value, FALSE));
     }
-  g_string_append_c (out, '\n');
-  go_write_elements (out, elements, depth + 1);
-  go_tabs (out, depth);
-  g_string_append_c (out, '}');
+  g_string_append_c (w->out, '\n');
+  go_write_elements (w->out, elements, depth + 1);
+  go_tabs (w->out, depth);
+  g_string_append_c (w->out, '}');
 }
 
 static void
-go_append_value (GString         *out,
-                 const DynoValue *value,
-                 guint            depth)
+go_map (DynoCodegenWriter *w,
+        const DynoValue   *map,
+        guint              depth)
 {
-  gsize len;
-  guint n;
+  DynoCodegenPairs pairs = dyno_codegen_pairs_of_map (map);
 
-  switch (dyno_value_get_kind (value))
+  go_pairs (w, "map[string]types.AttributeValue{", &pairs, depth);
+}
+
+static void
+go_list (DynoCodegenWriter *w,
+         const DynoValue   *list,
+         guint              depth)
+{
+  guint n = dyno_value_get_n_children (list);
+
+  if (n > 0)
+    g_string_append_c (w->out, '\n');
+  for (guint i = 0; i < n; i++)
     {
-    case DYNO_VALUE_S:
-    case DYNO_VALUE_N:
-      {
-        const char *text = dyno_value_get_string (value, &len);
-
-        g_string_append_printf (out, "&types.AttributeValueMember%s{Value: ",
-                                dyno_value_get_kind (value) == DYNO_VALUE_S ? "S" : "N");
-        dyno_cgb_append_c_string_len (out, text, len, DYNO_CGB_LANG_GO);
-        g_string_append_c (out, '}');
-      }
-      break;
-    case DYNO_VALUE_B:
-      {
-        const guint8 *data = dyno_value_get_binary (value, &len);
-
-        g_string_append (out, "&types.AttributeValueMemberB{Value: ");
-        go_append_bytes (out, data, len);
-        g_string_append_c (out, '}');
-      }
-      break;
-    case DYNO_VALUE_BOOL:
-      g_string_append_printf (out, "&types.AttributeValueMemberBOOL{Value: %s}",
-                              dyno_value_get_bool (value) ? "true" : "false");
-      break;
-    case DYNO_VALUE_NULL:
-      g_string_append (out, "&types.AttributeValueMemberNULL{Value: true}");
-      break;
-    case DYNO_VALUE_SS:
-    case DYNO_VALUE_NS:
-      g_string_append_printf (out, "&types.AttributeValueMember%s{Value: []string{",
-                              dyno_value_type_to_string (dyno_value_get_kind (value)));
-      n = dyno_value_get_n_children (value);
-      for (guint i = 0; i < n; i++)
-        {
-          const char *text = dyno_value_get_string (dyno_value_get_child (value, i), &len);
-
-          if (i > 0)
-            g_string_append (out, ", ");
-          dyno_cgb_append_c_string_len (out, text, len, DYNO_CGB_LANG_GO);
-        }
-      g_string_append (out, "}}");
-      break;
-    case DYNO_VALUE_BS:
-      g_string_append (out, "&types.AttributeValueMemberBS{Value: [][]byte{");
-      n = dyno_value_get_n_children (value);
-      for (guint i = 0; i < n; i++)
-        {
-          const guint8 *data = dyno_value_get_binary (dyno_value_get_child (value, i), &len);
-
-          if (i > 0)
-            g_string_append (out, ", ");
-          go_append_bytes (out, data, len);
-        }
-      g_string_append (out, "}}");
-      break;
-    case DYNO_VALUE_M:
-      g_string_append (out, "&types.AttributeValueMemberM{Value: ");
-      go_append_attribute_map (out, value, depth);
-      g_string_append_c (out, '}');
-      break;
-    case DYNO_VALUE_L:
-      g_string_append (out, "&types.AttributeValueMemberL{Value: []types.AttributeValue{");
-      n = dyno_value_get_n_children (value);
-      if (n > 0)
-        g_string_append_c (out, '\n');
-      for (guint i = 0; i < n; i++)
-        {
-          go_tabs (out, depth + 1);
-          go_append_value (out, dyno_value_get_child (value, i), depth + 1);
-          g_string_append (out, ",\n");
-        }
-      if (n > 0)
-        go_tabs (out, depth);
-      g_string_append (out, "}}");
-      break;
-    default:
-      g_assert_not_reached ();
+      go_tabs (w->out, depth + 1);
+      dyno_codegen_write_value (w, dyno_value_get_child (list, i), depth + 1);
+      g_string_append (w->out, ",\n");
     }
+  if (n > 0)
+    go_tabs (w->out, depth);
 }
 
-/* The request as `&dynamodb.<Op>Input{…}` whose closing brace is at @depth. */
 static void
-go_append_input (GString                  *out,
-                 const DynoRequest        *request,
-                 const DynoPrintedRequest *printed,
-                 guint                     depth)
+go_member_string (DynoCodegenWriter *w,
+                  const char        *text)
 {
-  g_autoptr(GArray) fields = dyno_cgb_collect_fields (request, printed);
+  g_string_append (w->out, "aws.String(");
+  go_text (w, text, strlen (text));
+  g_string_append_c (w->out, ')');
+}
+
+static void
+go_member_integer (DynoCodegenWriter       *w,
+                   const DynoCodegenMember *m)
+{
+  g_string_append_printf (w->out, "aws.Int32(%" G_GINT64_FORMAT ")", m->integer);
+}
+
+static void
+go_member_boolean (DynoCodegenWriter       *w,
+                   const DynoCodegenMember *m)
+{
+  g_string_append_printf (w->out, "aws.Bool(%s)", m->boolean ? "true" : "false");
+}
+
+static void
+go_member_enum (DynoCodegenWriter       *w,
+                const DynoCodegenMember *m)
+{
+  g_string_append_printf (w->out, "types.%s", m->enum_type);
+  dyno_codegen_append_pascal (w->out, m->string);
+}
+
+/* @depth: the member's line; the map closes there. */
+static void
+go_member_map (DynoCodegenWriter       *w,
+               const DynoCodegenMember *m,
+               guint                    depth)
+{
+  go_pairs (w, m->kind == DYNO_CODEGEN_MEMBER_NAMES ? "map[string]string{"
+                                                    : "map[string]types.AttributeValue{",
+            &m->pairs, depth);
+}
+
+typedef struct {
+  const DynoCodegenMember *member;
+  guint                    depth;
+} GoMember;
+
+static void
+go_member_value (DynoCodegenWriter *w,
+                 gpointer           data)
+{
+  GoMember *m = data;
+
+  dyno_codegen_write_member_value (w, m->member, m->depth);
+}
+
+/* The request as `&dynamodb.<Op>Input{…}` whose closing brace is at @depth; the members are
+ * aligned as gofmt aligns them, so they are written aside first. */
+static void
+go_input (DynoCodegenWriter *w,
+          guint              depth)
+{
+  g_autoptr(GArray) members = dyno_codegen_collect_members (w->request, w->printed,
+                                                            w->lang->order);
   g_autoptr(GPtrArray) elements = go_elements_new ();
 
-  for (guint i = 0; i < fields->len; i++)
+  for (guint i = 0; i < members->len; i++)
     {
-      DynoCgbField *field = &g_array_index (fields, DynoCgbField, i);
-      GString *value = g_string_new (NULL);
+      GoMember m = { &g_array_index (members, DynoCodegenMember, i), depth + 1 };
+      GString *value = dyno_codegen_write_aside (w, go_member_value, &m);
 
-      switch (field->kind)
-        {
-        case DYNO_CGB_STRING:
-          g_string_append (value, "aws.String(");
-          dyno_cgb_append_c_string (value, field->text, DYNO_CGB_LANG_GO);
-          g_string_append_c (value, ')');
-          break;
-        case DYNO_CGB_INT:
-          g_string_append_printf (value, "aws.Int32(%" G_GINT64_FORMAT ")", field->number);
-          break;
-        case DYNO_CGB_BOOL:
-          g_string_append_printf (value, "aws.Bool(%s)", field->flag ? "true" : "false");
-          break;
-        case DYNO_CGB_ENUM:
-          g_string_append_printf (value, "types.%s", field->enum_type);
-          dyno_cgb_append_pascal (value, field->text);
-          break;
-        case DYNO_CGB_NAMES:
-          {
-            g_autoptr(GPtrArray) names = go_elements_new ();
-
-            for (guint j = 0; j < printed->name_placeholders->len; j++)
-              {
-                const char *placeholder = g_ptr_array_index (printed->name_placeholders, j);
-                const char *name = g_ptr_array_index (printed->names, j);
-
-                go_elements_add (names, go_string (placeholder, strlen (placeholder)),
-                                 go_string (name, strlen (name)));
-              }
-            g_string_append (value, "map[string]string{\n");
-            go_write_elements (value, names, depth + 2);
-            go_tabs (value, depth + 1);
-            g_string_append_c (value, '}');
-          }
-          break;
-        case DYNO_CGB_VALUES:
-          {
-            g_autoptr(GPtrArray) values = go_elements_new ();
-
-            for (guint j = 0; j < printed->value_placeholders->len; j++)
-              {
-                const char *placeholder = g_ptr_array_index (printed->value_placeholders, j);
-                GString *v = g_string_new (NULL);
-
-                go_append_value (v, g_ptr_array_index (printed->values, j), depth + 2);
-                go_elements_add (values, go_string (placeholder, strlen (placeholder)),
-                                 g_string_free (v, FALSE));
-              }
-            g_string_append (value, "map[string]types.AttributeValue{\n");
-            go_write_elements (value, values, depth + 2);
-            go_tabs (value, depth + 1);
-            g_string_append_c (value, '}');
-          }
-          break;
-        case DYNO_CGB_ITEM:
-          go_append_attribute_map (value, field->map, depth + 1);
-          break;
-        default:
-          g_assert_not_reached ();
-        }
-      go_elements_add (elements, g_strdup (field->api_name), g_string_free (value, FALSE));
+      go_elements_add (elements, g_strdup (m.member->name), g_string_free (value, FALSE));
     }
 
-  g_string_append_printf (out, "&dynamodb.%sInput{\n",
-                          dyno_cgb_operation_pascal (request->operation));
-  go_write_elements (out, elements, depth + 1);
-  go_tabs (out, depth);
-  g_string_append_c (out, '}');
+  g_string_append_printf (w->out, "&dynamodb.%sInput{\n",
+                          dyno_codegen_operation_pascal (w->request->operation));
+  go_write_elements (w->out, elements, depth + 1);
+  go_tabs (w->out, depth);
+  g_string_append_c (w->out, '}');
 }
 
 static const char go_print_helpers[] =
@@ -407,15 +363,10 @@ static const char go_print_helpers[] =
   "}\n";
 
 static void
-go_append_program (GString                  *out,
-                   const DynoRequest        *request,
-                   const DynoPrintedRequest *printed,
-                   const DynoCodegenOptions *options)
+go_program (DynoCodegenWriter *w)
 {
-  const char *op = dyno_cgb_operation_pascal (request->operation);
-  gboolean paginated = request->operation == DYNO_OP_QUERY ||
-                       request->operation == DYNO_OP_SCAN;
-  gboolean count = paginated && request->select == DYNO_SELECT_COUNT;
+  const DynoCodegenOptions *options = w->options;
+  GString *out = w->out;
 
   g_string_append (out,
                    "package main\n"
@@ -438,13 +389,13 @@ go_append_program (GString                  *out,
   if (options->region != NULL)
     {
       g_string_append (out, ", config.WithRegion(");
-      dyno_cgb_append_c_string (out, options->region, DYNO_CGB_LANG_GO);
+      go_text (w, options->region, strlen (options->region));
       g_string_append_c (out, ')');
     }
   if (options->profile != NULL)
     {
       g_string_append (out, ", config.WithSharedConfigProfile(");
-      dyno_cgb_append_c_string (out, options->profile, DYNO_CGB_LANG_GO);
+      go_text (w, options->profile, strlen (options->profile));
       g_string_append_c (out, ')');
     }
   g_string_append (out, ")\n"
@@ -455,7 +406,7 @@ go_append_program (GString                  *out,
     {
       g_string_append (out, "\tclient := dynamodb.NewFromConfig(cfg, func(o *dynamodb.Options) {\n"
                             "\t\to.EndpointResolver = dynamodb.EndpointResolverFromURL(");
-      dyno_cgb_append_c_string (out, options->endpoint_url, DYNO_CGB_LANG_GO);
+      go_text (w, options->endpoint_url, strlen (options->endpoint_url));
       g_string_append (out, ")\n"
                             "\t})\n");
     }
@@ -464,78 +415,106 @@ go_append_program (GString                  *out,
       g_string_append (out, "\tclient := dynamodb.NewFromConfig(cfg)\n");
     }
   g_string_append (out, "\n\tinput := ");
-  go_append_input (out, request, printed, 1);
+  go_input (w, 1);
   g_string_append (out, "\n");
-
-  if (paginated)
-    {
-      if (count)
-        g_string_append (out, "\tcount := int32(0)\n");
-      g_string_append_printf (out,
-                              "\tpaginator := dynamodb.New%sPaginator(client, input)\n"
-                              "\tfor paginator.HasMorePages() {\n"
-                              "\t\tpage, err := paginator.NextPage(ctx)\n"
-                              "\t\tif err != nil {\n"
-                              "\t\t\tlog.Fatal(err)\n"
-                              "\t\t}\n"
-                              "\t\tfor _, item := range page.Items {\n"
-                              "\t\t\tprintItem(item)\n"
-                              "\t\t}\n", op);
-      if (count)
-        g_string_append (out, "\t\tcount += page.Count\n");
-      g_string_append (out, "\t}\n");
-      if (count)
-        g_string_append (out, "\tfmt.Println(\"Count:\", count)\n");
-    }
-  else
-    {
-      g_string_append_printf (out,
-                              "\toutput, err := client.%s(ctx, input)\n"
-                              "\tif err != nil {\n"
-                              "\t\tlog.Fatal(err)\n"
-                              "\t}\n", op);
-      if (request->operation == DYNO_OP_GET_ITEM)
-        g_string_append (out, "\tif output.Item != nil {\n"
-                              "\t\tprintItem(output.Item)\n"
-                              "\t}\n");
-      else
-        g_string_append (out, "\tif len(output.Attributes) > 0 {\n"
-                              "\t\tprintItem(output.Attributes)\n"
-                              "\t}\n");
-    }
+  dyno_codegen_write_ending (w);
   g_string_append (out, "}\n");
   g_string_append (out, go_print_helpers);
 }
 
-char *
-dyno_codegen_emit_go_v2 (const DynoRequest        *request,
-                         const DynoPrintedRequest *printed,
-                         const DynoCodegenOptions *options,
-                         GError                  **error)
+static void
+go_loop (DynoCodegenWriter *w,
+         gboolean           count)
 {
-  GString *out;
-
-  g_return_val_if_fail (request != NULL, NULL);
-  g_return_val_if_fail (printed != NULL, NULL);
-  g_return_val_if_fail (options != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  out = g_string_new (NULL);
-  if (options->program)
-    {
-      go_append_program (out, request, printed, options);
-    }
-  else
-    {
-      g_string_append (out, "input := ");
-      go_append_input (out, request, printed, 0);
-      g_string_append_printf (out,
-                              "\n"
-                              "output, err := client.%s(context.TODO(), input)\n"
-                              "if err != nil {\n"
-                              "\tlog.Fatal(err)\n"
-                              "}\n",
-                              dyno_cgb_operation_pascal (request->operation));
-    }
-  return g_string_free (out, FALSE);
+  if (count)
+    g_string_append (w->out, "\tcount := int32(0)\n");
+  g_string_append_printf (w->out,
+                          "\tpaginator := dynamodb.New%sPaginator(client, input)\n"
+                          "\tfor paginator.HasMorePages() {\n"
+                          "\t\tpage, err := paginator.NextPage(ctx)\n"
+                          "\t\tif err != nil {\n"
+                          "\t\t\tlog.Fatal(err)\n"
+                          "\t\t}\n"
+                          "\t\tfor _, item := range page.Items {\n"
+                          "\t\t\tprintItem(item)\n"
+                          "\t\t}\n", dyno_codegen_operation_pascal (w->request->operation));
+  if (count)
+    g_string_append (w->out, "\t\tcount += page.Count\n");
+  g_string_append (w->out, "\t}\n");
+  if (count)
+    g_string_append (w->out, "\tfmt.Println(\"Count:\", count)\n");
 }
+
+static void
+go_call (DynoCodegenWriter *w)
+{
+  g_string_append_printf (w->out,
+                          "\toutput, err := client.%s(ctx, input)\n"
+                          "\tif err != nil {\n"
+                          "\t\tlog.Fatal(err)\n"
+                          "\t}\n", dyno_codegen_operation_pascal (w->request->operation));
+  if (w->request->operation == DYNO_OP_GET_ITEM)
+    g_string_append (w->out, "\tif output.Item != nil {\n"
+                             "\t\tprintItem(output.Item)\n"
+                             "\t}\n");
+  else
+    g_string_append (w->out, "\tif len(output.Attributes) > 0 {\n"
+                             "\t\tprintItem(output.Attributes)\n"
+                             "\t}\n");
+}
+
+static void
+go_snippet (DynoCodegenWriter *w)
+{
+  g_string_append (w->out, "input := ");
+  go_input (w, 0);
+  g_string_append_printf (w->out,
+                          "\n"
+                          "output, err := client.%s(context.TODO(), input)\n"
+                          "if err != nil {\n"
+                          "\tlog.Fatal(err)\n"
+                          "}\n",
+                          dyno_codegen_operation_pascal (w->request->operation));
+}
+
+const DynoCodegenLang dyno_codegen_lang_go_v2 = {
+  .order = DYNO_CODEGEN_ORDER_REQUEST_JSON,
+  .comment = "// ",
+  .value = {
+    .text = go_text,
+    .bytes = go_bytes,
+    .true_word = "true",
+    .false_word = "false",
+    .null_word = "true",
+    .open = {
+      [DYNO_VALUE_S] = "&types.AttributeValueMemberS{Value: ",
+      [DYNO_VALUE_N] = "&types.AttributeValueMemberN{Value: ",
+      [DYNO_VALUE_B] = "&types.AttributeValueMemberB{Value: ",
+      [DYNO_VALUE_BOOL] = "&types.AttributeValueMemberBOOL{Value: ",
+      [DYNO_VALUE_NULL] = "&types.AttributeValueMemberNULL{Value: ",
+      [DYNO_VALUE_M] = "&types.AttributeValueMemberM{Value: ",
+      [DYNO_VALUE_L] = "&types.AttributeValueMemberL{Value: []types.AttributeValue{",
+      [DYNO_VALUE_SS] = "&types.AttributeValueMemberSS{Value: []string{",
+      [DYNO_VALUE_NS] = "&types.AttributeValueMemberNS{Value: []string{",
+      [DYNO_VALUE_BS] = "&types.AttributeValueMemberBS{Value: [][]byte{",
+    },
+    .close = {
+      [DYNO_VALUE_S] = "}", [DYNO_VALUE_N] = "}", [DYNO_VALUE_B] = "}", [DYNO_VALUE_BOOL] = "}",
+      [DYNO_VALUE_NULL] = "}", [DYNO_VALUE_M] = "}", [DYNO_VALUE_L] = "}}",
+      [DYNO_VALUE_SS] = "}}", [DYNO_VALUE_NS] = "}}", [DYNO_VALUE_BS] = "}}",
+    },
+    .map = go_map,
+    .list = go_list,
+  },
+  .member = {
+    .string = go_member_string,
+    .enumeration = go_member_enum,
+    .integer = go_member_integer,
+    .boolean = go_member_boolean,
+    .map = go_member_map,
+  },
+  .snippet = go_snippet,
+  .program = go_program,
+  .loop = go_loop,
+  .call = go_call,
+};

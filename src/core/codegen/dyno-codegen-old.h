@@ -34,15 +34,6 @@ char *dyno_codegen_emit_boto3_resource (const DynoRequest *, const DynoPrintedRe
 /* dyno-codegen-partiql.c */
 char *dyno_codegen_emit_partiql        (const DynoRequest *, const DynoPrintedRequest *,
                                         const DynoCodegenOptions *, GError **);
-/* dyno-codegen-go.c, -java.c, -rust.c, -dotnet.c, -kotlin.c, -php.c, -ruby.c, -cpp.c */
-char *dyno_codegen_emit_go_v2          (const DynoRequest *, const DynoPrintedRequest *,
-                                        const DynoCodegenOptions *, GError **);
-char *dyno_codegen_emit_java_v2        (const DynoRequest *, const DynoPrintedRequest *,
-                                        const DynoCodegenOptions *, GError **);
-char *dyno_codegen_emit_rust           (const DynoRequest *, const DynoPrintedRequest *,
-                                        const DynoCodegenOptions *, GError **);
-char *dyno_codegen_emit_cpp            (const DynoRequest *, const DynoPrintedRequest *,
-                                        const DynoCodegenOptions *, GError **);
 
 /* The name of member @i of an M, quoted (with its NULs). */
 void  dyno_codegen_append_member_name (GString         *out,

@@ -240,7 +240,7 @@ void  dyno_codegen_write_member_value   (DynoCodegenWriter        *w,
                                          guint                     indent);
 /* The program's last part: the target's loop (Query, Scan) or its call. */
 void  dyno_codegen_write_ending         (DynoCodegenWriter        *w);
-/* A line comment (each line of @text after the target's comment start), ending the line. */
+/* A comment line: the target's comment start, @text, a newline. */
 void  dyno_codegen_write_comment        (DynoCodegenWriter        *w,
                                          const char               *text);
 /* Runs @func with w->out set to a new string, and returns that string. */

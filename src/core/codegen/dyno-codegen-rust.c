@@ -5,237 +5,178 @@
 
 #include "config.h"
 
-#include "dyno-codegen-b-private.h"
+#include "dyno-codegen-private.h"
+
+#include <string.h>
 
 /* The fluent builder: one call per member, and one call per map entry
  * (.expression_attribute_values(":pk", …), .key("pk", …)), as the crate's setters append.
- * Layout follows rustfmt: a chain of one call per line, four spaces deeper. */
-
-static void rust_append_value (GString         *out,
-                               const DynoValue *value,
-                               guint            indent);
+ * Layout follows rustfmt: a chain of one call per line, four spaces deeper.  Values own
+ * their strings ("…".to_string()); the setters take &str. */
 
 static void
-rust_append_string (GString    *out,
-                    const char *text,
-                    gsize       len)
+rust_text (DynoCodegenWriter *w,
+           const char        *text,
+           gsize              len)
 {
-  dyno_cgb_append_c_string_len (out, text, len, DYNO_CGB_LANG_RUST);
+  dyno_codegen_append_c_string_len (w->out, text, len, DYNO_C_STRING_RUST);
 }
 
 static void
-rust_append_owned_string (GString    *out,
-                          const char *text,
-                          gsize       len)
+rust_member_string (DynoCodegenWriter *w,
+                    const char        *text)
 {
-  rust_append_string (out, text, len);
-  g_string_append (out, ".to_string()");
+  rust_text (w, text, strlen (text));
 }
 
 static void
-rust_append_blob (GString      *out,
-                  const guint8 *data,
-                  gsize         len)
+rust_owned_text (DynoCodegenWriter *w,
+                 const char        *text,
+                 gsize              len)
 {
-  g_string_append (out, "Blob::new(b\"");
-  dyno_cgb_append_byte_escapes (out, data, len, FALSE);
-  g_string_append (out, "\".to_vec())");
+  rust_text (w, text, len);
+  g_string_append (w->out, ".to_string()");
 }
 
 static void
-rust_append_value (GString         *out,
-                   const DynoValue *value,
-                   guint            indent)
+rust_blob (DynoCodegenWriter *w,
+           const guint8      *data,
+           gsize              len)
 {
-  DynoValueType kind = dyno_value_get_kind (value);
-  guint n = dyno_value_get_n_children (value);
-  gsize len;
+  g_string_append (w->out, "Blob::new(b\"");
+  dyno_codegen_append_byte_escapes (w->out, data, len, FALSE);
+  g_string_append (w->out, "\".to_vec())");
+}
 
-  switch (kind)
+static void
+rust_map (DynoCodegenWriter *w,
+          const DynoValue   *map,
+          guint              indent)
+{
+  DynoCodegenPairs pairs = dyno_codegen_pairs_of_map (map);
+  guint n = dyno_codegen_pairs_get_n (&pairs);
+
+  if (n == 0)
     {
-    case DYNO_VALUE_S:
-    case DYNO_VALUE_N:
-      {
-        const char *text = dyno_value_get_string (value, &len);
-
-        g_string_append (out, kind == DYNO_VALUE_S ? "AttributeValue::S(" : "AttributeValue::N(");
-        rust_append_owned_string (out, text, len);
-        g_string_append_c (out, ')');
-      }
-      break;
-    case DYNO_VALUE_B:
-      {
-        const guint8 *data = dyno_value_get_binary (value, &len);
-
-        g_string_append (out, "AttributeValue::B(");
-        rust_append_blob (out, data, len);
-        g_string_append_c (out, ')');
-      }
-      break;
-    case DYNO_VALUE_BOOL:
-      g_string_append_printf (out, "AttributeValue::Bool(%s)",
-                              dyno_value_get_bool (value) ? "true" : "false");
-      break;
-    case DYNO_VALUE_NULL:
-      g_string_append (out, "AttributeValue::Null(true)");
-      break;
-    case DYNO_VALUE_SS:
-    case DYNO_VALUE_NS:
-    case DYNO_VALUE_BS:
-      g_string_append_printf (out, "AttributeValue::%s(vec![",
-                              kind == DYNO_VALUE_SS ? "Ss" : kind == DYNO_VALUE_NS ? "Ns" : "Bs");
-      dyno_cgb_append_set_members (out, value, rust_append_owned_string, rust_append_blob);
-      g_string_append (out, "])");
-      break;
-    case DYNO_VALUE_M:
-      if (n == 0)
-        {
-          g_string_append (out, "AttributeValue::M(HashMap::new())");
-          break;
-        }
-      g_string_append (out, "AttributeValue::M(HashMap::from([\n");
-      for (guint i = 0; i < n; i++)
-        {
-          const char *name = dyno_value_get_member_name (value, i, &len);
-
-          dyno_cgb_indent (out, indent + 4, 1);
-          g_string_append_c (out, '(');
-          rust_append_owned_string (out, name, len);
-          g_string_append (out, ", ");
-          rust_append_value (out, dyno_value_get_child (value, i), indent + 4);
-          g_string_append (out, "),\n");
-        }
-      dyno_cgb_indent (out, indent, 1);
-      g_string_append (out, "]))");
-      break;
-    case DYNO_VALUE_L:
-      if (n == 0)
-        {
-          g_string_append (out, "AttributeValue::L(vec![])");
-          break;
-        }
-      g_string_append (out, "AttributeValue::L(vec![\n");
-      dyno_cgb_append_list_items (out, value, indent + 4, rust_append_value);
-      dyno_cgb_indent (out, indent, 1);
-      g_string_append (out, "])");
-      break;
-    default:
-      g_assert_not_reached ();
-    }
-}
-
-/* `.setter(key, value)` on its own line at @indent; a value spanning lines gets rustfmt's
- * one-argument-per-line layout. */
-static void
-rust_append_entry_call (GString         *out,
-                        const char      *setter,
-                        const char      *key,
-                        gsize            key_len,
-                        const DynoValue *value,
-                        const char      *text_value,
-                        guint            indent)
-{
-  g_autoptr(GString) rendered = g_string_new (NULL);
-
-  if (value != NULL)
-    rust_append_value (rendered, value, indent + 4);
-  else
-    rust_append_string (rendered, text_value, strlen (text_value));
-
-  dyno_cgb_indent (out, indent, 1);
-  g_string_append_printf (out, ".%s(", setter);
-  if (strchr (rendered->str, '\n') == NULL)
-    {
-      rust_append_string (out, key, key_len);
-      g_string_append (out, ", ");
-      g_string_append (out, rendered->str);
-      g_string_append (out, ")\n");
+      g_string_append (w->out, "HashMap::new()");
       return;
     }
-  g_string_append_c (out, '\n');
-  dyno_cgb_indent (out, indent + 4, 1);
-  rust_append_string (out, key, key_len);
-  g_string_append (out, ",\n");
-  dyno_cgb_indent (out, indent + 4, 1);
-  g_string_append (out, rendered->str);
-  g_string_append (out, ",\n");
-  dyno_cgb_indent (out, indent, 1);
-  g_string_append (out, ")\n");
+  g_string_append (w->out, "HashMap::from([\n");
+  for (guint i = 0; i < n; i++)
+    {
+      dyno_codegen_append_indent (w->out, indent + 4);
+      g_string_append_c (w->out, '(');
+      dyno_codegen_write_pair_key (w, &pairs, i);
+      g_string_append (w->out, ", ");
+      dyno_codegen_write_pair_value (w, &pairs, i, indent + 4);
+      g_string_append (w->out, "),\n");
+    }
+  dyno_codegen_append_indent (w->out, indent);
+  g_string_append (w->out, "])");
+}
+
+static void
+rust_list (DynoCodegenWriter *w,
+           const DynoValue   *list,
+           guint              indent)
+{
+  if (dyno_value_get_n_children (list) == 0)
+    {
+      g_string_append (w->out, "vec![]");
+      return;
+    }
+  g_string_append (w->out, "vec![\n");
+  dyno_codegen_write_list_lines (w, list, indent + 4);
+  dyno_codegen_append_indent (w->out, indent);
+  g_string_append_c (w->out, ']');
+}
+
+static void
+rust_member_begin (DynoCodegenWriter       *w,
+                   const DynoCodegenMember *m,
+                   guint                    indent)
+{
+  dyno_codegen_append_indent (w->out, indent);
+  g_string_append_c (w->out, '.');
+  dyno_codegen_append_snake (w->out, m->name, '_');
+  g_string_append_c (w->out, '(');
+}
+
+static void
+rust_member_enum (DynoCodegenWriter       *w,
+                  const DynoCodegenMember *m)
+{
+  g_string_append_printf (w->out, "%s::", m->enum_type);
+  dyno_codegen_append_pascal (w->out, m->string);
+}
+
+typedef struct {
+  const DynoCodegenPairs *pairs;
+  guint                   i;
+  guint                   indent;
+} RustPair;
+
+/* A name is a &str like the key; a value is written as a value. */
+static void
+rust_pair_value (DynoCodegenWriter *w,
+                 gpointer           data)
+{
+  RustPair *pair = data;
+
+  if (pair->pairs->kind == DYNO_CODEGEN_PAIRS_NAMES)
+    rust_member_string (w, dyno_codegen_pairs_get_name (pair->pairs, pair->i));
+  else
+    dyno_codegen_write_pair_value (w, pair->pairs, pair->i, pair->indent);
+}
+
+/* `.setter(key, value)` a pair, each on its own line at @indent; a value spanning lines gets
+ * rustfmt's one-argument-per-line layout. */
+static void
+rust_member_map (DynoCodegenWriter       *w,
+                 const DynoCodegenMember *m,
+                 guint                    indent)
+{
+  g_autoptr(GString) setter = g_string_new (NULL);
+
+  dyno_codegen_append_snake (setter, m->name, '_');
+  for (guint i = 0; i < dyno_codegen_pairs_get_n (&m->pairs); i++)
+    {
+      RustPair pair = { &m->pairs, i, indent + 4 };
+      g_autoptr(GString) rendered = dyno_codegen_write_aside (w, rust_pair_value, &pair);
+      gsize key_len;
+      const char *key = dyno_codegen_pairs_get_key (&m->pairs, i, &key_len);
+
+      dyno_codegen_append_indent (w->out, indent);
+      g_string_append_printf (w->out, ".%s(", setter->str);
+      if (strchr (rendered->str, '\n') == NULL)
+        {
+          rust_text (w, key, key_len);
+          g_string_append (w->out, ", ");
+          g_string_append (w->out, rendered->str);
+          g_string_append (w->out, ")\n");
+          continue;
+        }
+      g_string_append_c (w->out, '\n');
+      dyno_codegen_append_indent (w->out, indent + 4);
+      rust_text (w, key, key_len);
+      g_string_append (w->out, ",\n");
+      dyno_codegen_append_indent (w->out, indent + 4);
+      g_string_append (w->out, rendered->str);
+      g_string_append (w->out, ",\n");
+      dyno_codegen_append_indent (w->out, indent);
+      g_string_append (w->out, ")\n");
+    }
 }
 
 /* `client\n    .query()\n    …` up to (not including) the final .send(), chain at @indent. */
 static void
-rust_append_builder (GString                  *out,
-                     const DynoRequest        *request,
-                     const DynoPrintedRequest *printed,
-                     guint                     indent)
+rust_builder (DynoCodegenWriter *w,
+              guint              indent)
 {
-  g_autoptr(GArray) fields = dyno_cgb_collect_fields (request, printed);
-  g_autoptr(GString) setter = g_string_new (NULL);
-
-  g_string_append (out, "client\n");
-  dyno_cgb_indent (out, indent, 1);
-  g_string_append_printf (out, ".%s()\n", dyno_cgb_operation_snake (request->operation));
-  for (guint i = 0; i < fields->len; i++)
-    {
-      DynoCgbField *field = &g_array_index (fields, DynoCgbField, i);
-
-      g_string_truncate (setter, 0);
-      dyno_cgb_append_snake (setter, field->api_name);
-      switch (field->kind)
-        {
-        case DYNO_CGB_STRING:
-          dyno_cgb_indent (out, indent, 1);
-          g_string_append_printf (out, ".%s(", setter->str);
-          rust_append_string (out, field->text, strlen (field->text));
-          g_string_append (out, ")\n");
-          break;
-        case DYNO_CGB_INT:
-          dyno_cgb_indent (out, indent, 1);
-          g_string_append_printf (out, ".%s(%" G_GINT64_FORMAT ")\n", setter->str, field->number);
-          break;
-        case DYNO_CGB_BOOL:
-          dyno_cgb_indent (out, indent, 1);
-          g_string_append_printf (out, ".%s(%s)\n", setter->str, field->flag ? "true" : "false");
-          break;
-        case DYNO_CGB_ENUM:
-          dyno_cgb_indent (out, indent, 1);
-          g_string_append_printf (out, ".%s(%s::", setter->str, field->enum_type);
-          dyno_cgb_append_pascal (out, field->text);
-          g_string_append (out, ")\n");
-          break;
-        case DYNO_CGB_NAMES:
-          for (guint j = 0; j < printed->name_placeholders->len; j++)
-            {
-              const char *placeholder = g_ptr_array_index (printed->name_placeholders, j);
-
-              rust_append_entry_call (out, setter->str, placeholder, strlen (placeholder), NULL,
-                                      g_ptr_array_index (printed->names, j), indent);
-            }
-          break;
-        case DYNO_CGB_VALUES:
-          for (guint j = 0; j < printed->value_placeholders->len; j++)
-            {
-              const char *placeholder = g_ptr_array_index (printed->value_placeholders, j);
-
-              rust_append_entry_call (out, setter->str, placeholder, strlen (placeholder),
-                                      g_ptr_array_index (printed->values, j), NULL, indent);
-            }
-          break;
-        case DYNO_CGB_ITEM:
-          for (guint j = 0; j < dyno_value_get_n_children (field->map); j++)
-            {
-              gsize len;
-              const char *name = dyno_value_get_member_name (field->map, j, &len);
-
-              rust_append_entry_call (out, setter->str, name, len,
-                                      dyno_value_get_child (field->map, j), NULL, indent);
-            }
-          break;
-        default:
-          g_assert_not_reached ();
-        }
-    }
+  g_string_append (w->out, "client\n");
+  dyno_codegen_append_indent (w->out, indent);
+  g_string_append_printf (w->out, ".%s()\n", dyno_codegen_operation_snake (w->request->operation));
+  dyno_codegen_write_members (w, indent);
 }
 
 static void
@@ -270,15 +211,14 @@ rust_append_uses (GString    *out,
 }
 
 static void
-rust_append_program (GString                  *out,
-                     const DynoRequest        *request,
-                     const DynoPrintedRequest *printed,
-                     const DynoCodegenOptions *options)
+rust_body (DynoCodegenWriter *w,
+           gpointer           data)
 {
-  g_autoptr(GString) body = g_string_new (NULL);
-  gboolean paginated = request->operation == DYNO_OP_QUERY ||
-                       request->operation == DYNO_OP_SCAN;
-  gboolean count = paginated && request->select == DYNO_SELECT_COUNT;
+  const DynoCodegenOptions *options = w->options;
+  DynoOperation op = w->request->operation;
+  gboolean paginated = dyno_codegen_operation_is_paged (op);
+  gboolean count = paginated && w->request->select == DYNO_SELECT_COUNT;
+  GString *body = w->out;
 
   g_string_append (body, "#[tokio::main]\n"
                          "async fn main() -> Result<(), Error> {\n"
@@ -287,19 +227,19 @@ rust_append_program (GString                  *out,
   if (options->region != NULL)
     {
       g_string_append (body, "        .region(Region::new(");
-      rust_append_string (body, options->region, strlen (options->region));
+      rust_text (w, options->region, strlen (options->region));
       g_string_append (body, "))\n");
     }
   if (options->profile != NULL)
     {
       g_string_append (body, "        .profile_name(");
-      rust_append_string (body, options->profile, strlen (options->profile));
+      rust_text (w, options->profile, strlen (options->profile));
       g_string_append (body, ")\n");
     }
   if (options->endpoint_url != NULL)
     {
       g_string_append (body, "        .endpoint_url(");
-      rust_append_string (body, options->endpoint_url, strlen (options->endpoint_url));
+      rust_text (w, options->endpoint_url, strlen (options->endpoint_url));
       g_string_append (body, ")\n");
     }
   g_string_append (body, "        .load()\n"
@@ -313,7 +253,7 @@ rust_append_program (GString                  *out,
     g_string_append (body, "    let mut items = ");
   else
     g_string_append (body, "    let response = ");
-  rust_append_builder (body, request, printed, 8);
+  rust_builder (w, 8);
   if (count)
     g_string_append (body, "        .into_paginator()\n"
                            "        .send();\n"
@@ -335,40 +275,64 @@ rust_append_program (GString                  *out,
                             "    if let Some(%s) = response.%s() {\n"
                             "        println!(\"{:?}\", %s);\n"
                             "    }\n",
-                            request->operation == DYNO_OP_GET_ITEM ? "item" : "attributes",
-                            request->operation == DYNO_OP_GET_ITEM ? "item" : "attributes",
-                            request->operation == DYNO_OP_GET_ITEM ? "item" : "attributes");
+                            op == DYNO_OP_GET_ITEM ? "item" : "attributes",
+                            op == DYNO_OP_GET_ITEM ? "item" : "attributes",
+                            op == DYNO_OP_GET_ITEM ? "item" : "attributes");
   g_string_append (body, "    Ok(())\n"
                          "}\n");
-
-  rust_append_uses (out, body->str);
-  g_string_append (out, body->str);
 }
 
-char *
-dyno_codegen_emit_rust (const DynoRequest        *request,
-                        const DynoPrintedRequest *printed,
-                        const DynoCodegenOptions *options,
-                        GError                  **error)
+/* The uses are those the body needs. */
+static void
+rust_program (DynoCodegenWriter *w)
 {
-  GString *out;
+  g_autoptr(GString) body = dyno_codegen_write_aside (w, rust_body, NULL);
 
-  g_return_val_if_fail (request != NULL, NULL);
-  g_return_val_if_fail (printed != NULL, NULL);
-  g_return_val_if_fail (options != NULL, NULL);
-  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
-
-  out = g_string_new (NULL);
-  if (options->program)
-    {
-      rust_append_program (out, request, printed, options);
-    }
-  else
-    {
-      g_string_append (out, "let response = ");
-      rust_append_builder (out, request, printed, 4);
-      g_string_append (out, "    .send()\n"
-                            "    .await?;\n");
-    }
-  return g_string_free (out, FALSE);
+  rust_append_uses (w->out, body->str);
+  g_string_append (w->out, body->str);
 }
+
+static void
+rust_snippet (DynoCodegenWriter *w)
+{
+  g_string_append (w->out, "let response = ");
+  rust_builder (w, 4);
+  g_string_append (w->out, "    .send()\n"
+                           "    .await?;\n");
+}
+
+const DynoCodegenLang dyno_codegen_lang_rust = {
+  .order = DYNO_CODEGEN_ORDER_REQUEST_JSON,
+  .comment = "// ",
+  .value = {
+    .text = rust_owned_text,
+    .bytes = rust_blob,
+    .true_word = "true",
+    .false_word = "false",
+    .null_word = "true",
+    .open = {
+      [DYNO_VALUE_S] = "AttributeValue::S(", [DYNO_VALUE_N] = "AttributeValue::N(",
+      [DYNO_VALUE_B] = "AttributeValue::B(", [DYNO_VALUE_BOOL] = "AttributeValue::Bool(",
+      [DYNO_VALUE_NULL] = "AttributeValue::Null(", [DYNO_VALUE_M] = "AttributeValue::M(",
+      [DYNO_VALUE_L] = "AttributeValue::L(", [DYNO_VALUE_SS] = "AttributeValue::Ss(vec![",
+      [DYNO_VALUE_NS] = "AttributeValue::Ns(vec![", [DYNO_VALUE_BS] = "AttributeValue::Bs(vec![",
+    },
+    .close = {
+      [DYNO_VALUE_S] = ")", [DYNO_VALUE_N] = ")", [DYNO_VALUE_B] = ")", [DYNO_VALUE_BOOL] = ")",
+      [DYNO_VALUE_NULL] = ")", [DYNO_VALUE_M] = ")", [DYNO_VALUE_L] = ")",
+      [DYNO_VALUE_SS] = "])", [DYNO_VALUE_NS] = "])", [DYNO_VALUE_BS] = "])",
+    },
+    .map = rust_map,
+    .list = rust_list,
+  },
+  .member = {
+    .begin = rust_member_begin,
+    .end = ")\n",
+    .string = rust_member_string,
+    .enumeration = rust_member_enum,
+    .map = rust_member_map,
+    .map_lines = TRUE,
+  },
+  .snippet = rust_snippet,
+  .program = rust_program,
+};

@@ -604,10 +604,7 @@ void
 dyno_codegen_write_comment (DynoCodegenWriter *w,
                             const char        *text)
 {
-  g_auto(GStrv) lines = g_strsplit (text, "\n", -1);
-
-  for (guint i = 0; lines[i] != NULL; i++)
-    g_string_append_printf (w->out, "%s%s\n", w->lang->comment, lines[i]);
+  g_string_append_printf (w->out, "%s%s\n", w->lang->comment, text);
 }
 
 GString *
