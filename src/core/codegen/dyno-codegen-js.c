@@ -5,93 +5,112 @@
  */
 #include "config.h"
 
-#include "dyno-codegen-old.h"
+#include "dyno-codegen-private.h"
 
-/* What both flavours share while one is written. */
-typedef struct {
-  GString  *out;
-  gboolean  document;          /* DocumentClient: native values */
-  gboolean  uses_number_value; /* a number needs NumberValue to stay exact */
-} JsWriter;
+#include <string.h>
+
+/* w->uses: a number needs NumberValue to stay exact (DocumentClient) */
+#define JS_USES_NUMBER_VALUE 1u
+
+static gboolean
+js_is_document (DynoCodegenWriter *w)
+{
+  return w->lang == &dyno_codegen_lang_js_docclient;
+}
 
 static void
-append_key (JsWriter   *w,
-            const char *name,
-            gsize       len)
+js_text (DynoCodegenWriter *w,
+         const char        *text,
+         gsize              len)
+{
+  dyno_codegen_append_quoted_len (w->out, text, len, DYNO_QUOTE_JS);
+}
+
+static void
+js_string (DynoCodegenWriter *w,
+           const char        *text)
+{
+  dyno_codegen_append_quoted (w->out, text, DYNO_QUOTE_JS);
+}
+
+static void
+js_key (DynoCodegenWriter *w,
+        const char        *name,
+        gsize              len)
 {
   if (strlen (name) == len && dyno_codegen_is_js_identifier (name))
     g_string_append (w->out, name);
   else
-    dyno_codegen_append_quoted_len (w->out, name, len, DYNO_QUOTE_JS);
+    js_text (w, name, len);
 }
 
 static void
-append_member_key (JsWriter        *w,
-                   const DynoValue *map,
-                   guint            i)
+js_buffer (DynoCodegenWriter *w,
+           const guint8      *data,
+           gsize              len)
 {
-  gsize len;
-  const char *name = dyno_value_get_member_name (map, i, &len);
-
-  append_key (w, name, len);
-}
-
-static void
-append_buffer (JsWriter        *w,
-               const DynoValue *value)
-{
-  gsize len = 0;
-  const guint8 *data = dyno_value_get_binary (value, &len);
   g_autofree char *b64 = g_base64_encode (data, len);
 
   g_string_append_printf (w->out, "Buffer.from(\"%s\", \"base64\")", b64);
 }
 
+/* A JS number is a double: digits it cannot hold go through NumberValue, which the
+ * DocumentClient marshals back to the exact N string. */
 static void
-append_native_number (JsWriter   *w,
-                      const char *number)
+js_number_value (DynoCodegenWriter *w,
+                 const char        *number)
 {
-  /* A JS number is a double: digits it cannot hold go through NumberValue, which the
-   * DocumentClient marshals back to the exact N string. */
+  w->uses |= JS_USES_NUMBER_VALUE;
+  g_string_append (w->out, "NumberValue.from(");
+  js_string (w, number);
+  g_string_append_c (w->out, ')');
+}
+
+static void
+js_native_number (DynoCodegenWriter *w,
+                  const char        *number)
+{
   if (dyno_codegen_number_fits_double (number))
     g_string_append (w->out, number);
   else
-    {
-      w->uses_number_value = TRUE;
-      g_string_append (w->out, "NumberValue.from(");
-      dyno_codegen_append_quoted (w->out, number, DYNO_QUOTE_JS);
-      g_string_append_c (w->out, ')');
-    }
+    js_number_value (w, number);
 }
 
-static void append_value (JsWriter        *w,
-                          const DynoValue *value);
-
+/* A set's members must be of one JS type for the marshaller: all NumberValue when any of
+ * them needs it. */
 static void
-append_children (JsWriter        *w,
-                 const DynoValue *value,
-                 gboolean         as_strings)
+js_native_set (DynoCodegenWriter *w,
+               const DynoValue   *set,
+               guint              indent)
 {
-  guint n = dyno_value_get_n_children (value);
+  guint n = dyno_value_get_n_children (set);
+  gboolean all_fit = TRUE;
 
-  g_string_append_c (w->out, '[');
+  if (dyno_value_get_kind (set) != DYNO_VALUE_NS)
+    {
+      dyno_codegen_write_set_members (w, set);
+      return;
+    }
+  for (guint i = 0; i < n; i++)
+    all_fit = all_fit && dyno_codegen_number_fits_double (
+                           dyno_value_get_string (dyno_value_get_child (set, i), NULL));
   for (guint i = 0; i < n; i++)
     {
-      const DynoValue *child = dyno_value_get_child (value, i);
+      const char *number = dyno_value_get_string (dyno_value_get_child (set, i), NULL);
 
       if (i > 0)
         g_string_append (w->out, ", ");
-      if (as_strings)
-        dyno_codegen_append_value_string (w->out, child, DYNO_QUOTE_JS);
+      if (all_fit)
+        g_string_append (w->out, number);
       else
-        append_value (w, child);
+        js_number_value (w, number);
     }
-  g_string_append_c (w->out, ']');
 }
 
 static void
-append_map_inline (JsWriter        *w,
-                   const DynoValue *map)
+js_map (DynoCodegenWriter *w,
+        const DynoValue   *map,
+        guint              indent)
 {
   guint n = dyno_value_get_n_children (map);
 
@@ -103,165 +122,59 @@ append_map_inline (JsWriter        *w,
   g_string_append (w->out, "{ ");
   for (guint i = 0; i < n; i++)
     {
+      gsize len;
+      const char *name = dyno_value_get_member_name (map, i, &len);
+
       if (i > 0)
         g_string_append (w->out, ", ");
-      append_member_key (w, map, i);
+      js_key (w, name, len);
       g_string_append (w->out, ": ");
-      append_value (w, dyno_value_get_child (map, i));
-    }
-  g_string_append (w->out, " }");
-}
-
-/* A native JS value (DocumentClient) */
-static void
-append_native (JsWriter        *w,
-               const DynoValue *value)
-{
-  switch (dyno_value_get_kind (value))
-    {
-    case DYNO_VALUE_S:
-      dyno_codegen_append_value_string (w->out, value, DYNO_QUOTE_JS);
-      break;
-    case DYNO_VALUE_N:
-      append_native_number (w, dyno_value_get_string (value, NULL));
-      break;
-    case DYNO_VALUE_B:
-      append_buffer (w, value);
-      break;
-    case DYNO_VALUE_BOOL:
-      g_string_append (w->out, dyno_value_get_bool (value) ? "true" : "false");
-      break;
-    case DYNO_VALUE_NULL:
-      g_string_append (w->out, "null");
-      break;
-    case DYNO_VALUE_M:
-      append_map_inline (w, value);
-      break;
-    case DYNO_VALUE_L:
-      append_children (w, value, FALSE);
-      break;
-    case DYNO_VALUE_SS:
-    case DYNO_VALUE_BS:
-      g_string_append (w->out, "new Set(");
-      append_children (w, value, FALSE);
-      g_string_append_c (w->out, ')');
-      break;
-    case DYNO_VALUE_NS:
-      {
-        /* A set's members must be of one JS type for the marshaller: all NumberValue when
-         * any of them needs it. */
-        gboolean all_fit = TRUE;
-        guint n = dyno_value_get_n_children (value);
-
-        for (guint i = 0; i < n; i++)
-          {
-            const DynoValue *member = dyno_value_get_child (value, i);
-
-            all_fit = all_fit &&
-                      dyno_codegen_number_fits_double (dyno_value_get_string (member, NULL));
-          }
-        g_string_append (w->out, "new Set([");
-        for (guint i = 0; i < n; i++)
-          {
-            const char *number = dyno_value_get_string (dyno_value_get_child (value, i), NULL);
-
-            if (i > 0)
-              g_string_append (w->out, ", ");
-            if (all_fit)
-              g_string_append (w->out, number);
-            else
-              {
-                w->uses_number_value = TRUE;
-                g_string_append (w->out, "NumberValue.from(");
-                dyno_codegen_append_quoted (w->out, number, DYNO_QUOTE_JS);
-                g_string_append_c (w->out, ')');
-              }
-          }
-        g_string_append (w->out, "])");
-      }
-      break;
-    default:
-      g_assert_not_reached ();
-    }
-}
-
-/* A typed AttributeValue (low-level client): { S: "…" } */
-static void
-append_attribute_value (JsWriter        *w,
-                        const DynoValue *value)
-{
-  DynoValueType type = dyno_value_get_kind (value);
-
-  g_string_append_printf (w->out, "{ %s: ", dyno_value_type_to_string (type));
-  switch (type)
-    {
-    case DYNO_VALUE_S:
-    case DYNO_VALUE_N:
-      dyno_codegen_append_value_string (w->out, value, DYNO_QUOTE_JS);
-      break;
-    case DYNO_VALUE_B:
-      append_buffer (w, value);
-      break;
-    case DYNO_VALUE_BOOL:
-      g_string_append (w->out, dyno_value_get_bool (value) ? "true" : "false");
-      break;
-    case DYNO_VALUE_NULL:
-      g_string_append (w->out, "true");
-      break;
-    case DYNO_VALUE_M:
-      append_map_inline (w, value);
-      break;
-    case DYNO_VALUE_L:
-      append_children (w, value, FALSE);
-      break;
-    case DYNO_VALUE_SS:
-    case DYNO_VALUE_NS:
-      append_children (w, value, TRUE);
-      break;
-    case DYNO_VALUE_BS:
-      {
-        guint n = dyno_value_get_n_children (value);
-
-        g_string_append_c (w->out, '[');
-        for (guint i = 0; i < n; i++)
-          {
-            if (i > 0)
-              g_string_append (w->out, ", ");
-            append_buffer (w, dyno_value_get_child (value, i));
-          }
-        g_string_append_c (w->out, ']');
-      }
-      break;
-    default:
-      g_assert_not_reached ();
+      dyno_codegen_write_value (w, dyno_value_get_child (map, i), indent);
     }
   g_string_append (w->out, " }");
 }
 
 static void
-append_value (JsWriter        *w,
-              const DynoValue *value)
+js_list (DynoCodegenWriter *w,
+         const DynoValue   *list,
+         guint              indent)
 {
-  if (w->document)
-    append_native (w, value);
-  else
-    append_attribute_value (w, value);
+  dyno_codegen_write_list_inline (w, list);
 }
 
 static void
-append_item_block (JsWriter        *w,
-                   const DynoValue *map,
-                   guint            indent)
+js_member_begin (DynoCodegenWriter       *w,
+                 const DynoCodegenMember *m,
+                 guint                    indent)
 {
-  guint n = dyno_value_get_n_children (map);
+  dyno_codegen_append_indent (w->out, indent);
+  g_string_append_printf (w->out, "%s: ", m->name);
+}
+
+/* Key and Item with bare keys where JS allows; the placeholder maps quoted. */
+static void
+js_member_map (DynoCodegenWriter       *w,
+               const DynoCodegenMember *m,
+               guint                    indent)
+{
+  const DynoCodegenPairs *pairs = &m->pairs;
 
   g_string_append (w->out, "{\n");
-  for (guint i = 0; i < n; i++)
+  for (guint i = 0; i < dyno_codegen_pairs_get_n (pairs); i++)
     {
+      gsize len;
+      const char *key = dyno_codegen_pairs_get_key (pairs, i, &len);
+
       dyno_codegen_append_indent (w->out, indent + 2);
-      append_member_key (w, map, i);
+      if (m->kind == DYNO_CODEGEN_MEMBER_ITEM)
+        js_key (w, key, len);
+      else
+        js_string (w, key);
       g_string_append (w->out, ": ");
-      append_value (w, dyno_value_get_child (map, i));
+      if (m->kind == DYNO_CODEGEN_MEMBER_NAMES)
+        js_string (w, dyno_codegen_pairs_get_name (pairs, i));
+      else
+        dyno_codegen_write_value (w, dyno_codegen_pairs_get_value (pairs, i), indent + 2);
       g_string_append (w->out, ",\n");
     }
   dyno_codegen_append_indent (w->out, indent);
@@ -270,64 +183,11 @@ append_item_block (JsWriter        *w,
 
 /* const input = { … }; */
 static void
-append_input (JsWriter                 *w,
-              const DynoRequest        *request,
-              const DynoPrintedRequest *printed)
+js_input (DynoCodegenWriter *w,
+          gpointer           data)
 {
-  g_autoptr(GArray) members = dyno_codegen_collect_old_members (request, printed);
-
   g_string_append (w->out, "const input = {\n");
-  for (guint i = 0; i < members->len; i++)
-    {
-      const DynoCodegenOldMember *m = &g_array_index (members, DynoCodegenOldMember, i);
-
-      g_string_append_printf (w->out, "  %s: ", m->name);
-      switch (m->kind)
-        {
-        case DYNO_CODEGEN_MEMBER_STRING:
-        case DYNO_CODEGEN_MEMBER_ENUM:
-          dyno_codegen_append_quoted (w->out, m->string, DYNO_QUOTE_JS);
-          break;
-        case DYNO_CODEGEN_MEMBER_INTEGER:
-          g_string_append_printf (w->out, "%" G_GINT64_FORMAT, m->integer);
-          break;
-        case DYNO_CODEGEN_MEMBER_BOOLEAN:
-          g_string_append (w->out, m->boolean ? "true" : "false");
-          break;
-        case DYNO_CODEGEN_MEMBER_ITEM:
-          append_item_block (w, m->map, 2);
-          break;
-        case DYNO_CODEGEN_MEMBER_NAMES:
-          g_string_append (w->out, "{\n");
-          for (guint j = 0; j < printed->name_placeholders->len; j++)
-            {
-              g_string_append (w->out, "    ");
-              dyno_codegen_append_quoted (w->out, printed->name_placeholders->pdata[j],
-                                          DYNO_QUOTE_JS);
-              g_string_append (w->out, ": ");
-              dyno_codegen_append_quoted (w->out, printed->names->pdata[j], DYNO_QUOTE_JS);
-              g_string_append (w->out, ",\n");
-            }
-          g_string_append (w->out, "  }");
-          break;
-        case DYNO_CODEGEN_MEMBER_VALUES:
-          g_string_append (w->out, "{\n");
-          for (guint j = 0; j < printed->value_placeholders->len; j++)
-            {
-              g_string_append (w->out, "    ");
-              dyno_codegen_append_quoted (w->out, printed->value_placeholders->pdata[j],
-                                          DYNO_QUOTE_JS);
-              g_string_append (w->out, ": ");
-              append_value (w, printed->values->pdata[j]);
-              g_string_append (w->out, ",\n");
-            }
-          g_string_append (w->out, "  }");
-          break;
-        default:
-          g_assert_not_reached ();
-        }
-      g_string_append (w->out, ",\n");
-    }
+  dyno_codegen_write_members (w, 2);
   g_string_append (w->out, "};\n");
 }
 
@@ -379,36 +239,65 @@ command_name (DynoOperation op,
   return document ? doc[op] : low_level[op];
 }
 
-static char *
-emit (const DynoRequest        *request,
-      const DynoPrintedRequest *printed,
-      const DynoCodegenOptions *options,
-      gboolean                  document)
+static const char *
+js_paginator (DynoOperation op)
 {
-  JsWriter w = { g_string_new (NULL), document, FALSE };
-  g_autoptr(GString) head = g_string_new (NULL);
+  return op == DYNO_OP_QUERY ? "paginateQuery" : "paginateScan";
+}
+
+static void
+js_loop (DynoCodegenWriter *w,
+         gboolean           count)
+{
+  g_string_append_printf (w->out,
+                          "// The paginator sends ExclusiveStartKey = LastEvaluatedKey until there is none.\n"
+                          "for await (const page of %s({ client }, input)) {\n"
+                          "  for (const item of page.Items ?? []) {\n"
+                          "    console.log(toDynamoJson(item));\n"
+                          "  }\n"
+                          "}\n",
+                          js_paginator (w->request->operation));
+}
+
+static void
+js_call (DynoCodegenWriter *w)
+{
+  const char *member = dyno_codegen_result_member (w->request->operation);
+
+  g_string_append_printf (w->out,
+                          "const response = await client.send(new %s(input));\n"
+                          "if (response.%s) {\n"
+                          "  console.log(toDynamoJson(response.%s));\n"
+                          "}\n",
+                          command_name (w->request->operation, js_is_document (w)), member,
+                          member);
+}
+
+static void
+js_document (DynoCodegenWriter *w,
+             gboolean           program)
+{
+  gboolean document = js_is_document (w);
+  g_autoptr(GString) body = dyno_codegen_write_aside (w, js_input, NULL);
   g_autoptr(GString) client = g_string_new (NULL);
-  g_autofree char *what = dyno_codegen_describe (request);
-  DynoOperation op = request->operation;
+  DynoOperation op = w->request->operation;
   const char *command = command_name (op, document);
   gboolean paged = dyno_codegen_operation_is_paged (op);
-  gboolean program = options->program;
-  const char *paginator = op == DYNO_OP_QUERY ? "paginateQuery" : "paginateScan";
-  g_autoptr(GString) body = NULL;
-
-  append_input (&w, request, printed);
-  body = w.out;
+  GString *head = w->out;
 
   if (program)
     {
-      g_string_append_printf (head, "// %s, generated by DynoTable.\n", what);
+      g_autofree char *what = dyno_codegen_describe (w->request);
+      g_autofree char *title = g_strdup_printf ("%s, generated by DynoTable.", what);
+
+      dyno_codegen_write_comment (w, title);
       if (paged)
-        g_string_append (head, "// Prints every item as one line of DynamoDB JSON, page by page.\n");
+        dyno_codegen_write_comment (w, "Prints every item as one line of DynamoDB JSON, page by page.");
       else if (op == DYNO_OP_GET_ITEM)
-        g_string_append (head, "// Prints the item as one line of DynamoDB JSON.\n");
+        dyno_codegen_write_comment (w, "Prints the item as one line of DynamoDB JSON.");
       else
-        g_string_append (head, "// Prints the returned attributes as one line of DynamoDB JSON.\n");
-      g_string_append (head, "// Run as an ES module: node program.mjs\n");
+        dyno_codegen_write_comment (w, "Prints the returned attributes as one line of DynamoDB JSON.");
+      dyno_codegen_write_comment (w, "Run as an ES module: node program.mjs");
     }
 
   /* imports */
@@ -416,11 +305,8 @@ emit (const DynoRequest        *request,
     {
       g_string_append (head, "import { DynamoDBClient } from \"@aws-sdk/client-dynamodb\";\n");
       g_string_append (head, "import {\n  DynamoDBDocumentClient,\n");
-      if (program && paged)
-        g_string_append_printf (head, "  %s,\n", paginator);
-      else
-        g_string_append_printf (head, "  %s,\n", command);
-      if (w.uses_number_value)
+      g_string_append_printf (head, "  %s,\n", program && paged ? js_paginator (op) : command);
+      if (w->uses & JS_USES_NUMBER_VALUE)
         g_string_append (head, "  NumberValue,\n");
       g_string_append (head, "} from \"@aws-sdk/lib-dynamodb\";\n");
       if (program)
@@ -429,22 +315,20 @@ emit (const DynoRequest        *request,
   else
     {
       g_string_append_printf (head, "import { DynamoDBClient, %s } from \"@aws-sdk/client-dynamodb\";\n",
-                              program && paged ? paginator : command);
+                              program && paged ? js_paginator (op) : command);
     }
   g_string_append_c (head, '\n');
 
   /* client */
-  append_client_config (client, options);
+  append_client_config (client, w->options);
   if (document)
-    {
-      g_string_append_printf (head,
-                              "// wrapNumbers: numbers come back as NumberValue, exact to 38 digits\n"
-                              "// (Number(value) when a double is enough).\n"
-                              "const client = DynamoDBDocumentClient.from(new DynamoDBClient(%s), {\n"
-                              "  unmarshallOptions: { wrapNumbers: true },\n"
-                              "});\n\n",
-                              client->str);
-    }
+    g_string_append_printf (head,
+                            "// wrapNumbers: numbers come back as NumberValue, exact to 38 digits\n"
+                            "// (Number(value) when a double is enough).\n"
+                            "const client = DynamoDBDocumentClient.from(new DynamoDBClient(%s), {\n"
+                            "  unmarshallOptions: { wrapNumbers: true },\n"
+                            "});\n\n",
+                            client->str);
   else
     g_string_append_printf (head, "const client = new DynamoDBClient(%s);\n\n", client->str);
 
@@ -455,7 +339,7 @@ emit (const DynoRequest        *request,
     {
       g_string_append_printf (head, "const response = await client.send(new %s(input));\n",
                               command);
-      return g_strdup (head->str);
+      return;
     }
 
   if (document)
@@ -473,50 +357,85 @@ emit (const DynoRequest        *request,
                      "  return JSON.stringify(item, (key, value) =>\n"
                      "    value instanceof Uint8Array ? Buffer.from(value).toString(\"base64\") : value);\n"
                      "}\n\n");
-
-  if (paged)
-    g_string_append_printf (head,
-                            "// The paginator sends ExclusiveStartKey = LastEvaluatedKey until there is none.\n"
-                            "for await (const page of %s({ client }, input)) {\n"
-                            "  for (const item of page.Items ?? []) {\n"
-                            "    console.log(toDynamoJson(item));\n"
-                            "  }\n"
-                            "}\n",
-                            paginator);
-  else
-    g_string_append_printf (head,
-                            "const response = await client.send(new %s(input));\n"
-                            "if (response.%s) {\n"
-                            "  console.log(toDynamoJson(response.%s));\n"
-                            "}\n",
-                            command,
-                            op == DYNO_OP_GET_ITEM ? "Item" : "Attributes",
-                            op == DYNO_OP_GET_ITEM ? "Item" : "Attributes");
-  return g_strdup (head->str);
+  dyno_codegen_write_ending (w);
 }
 
-char *
-dyno_codegen_emit_js_v3 (const DynoRequest        *request,
-                         const DynoPrintedRequest *printed,
-                         const DynoCodegenOptions *options,
-                         GError                  **error)
+static void
+js_snippet (DynoCodegenWriter *w)
 {
-  g_return_val_if_fail (request != NULL, NULL);
-  g_return_val_if_fail (printed != NULL, NULL);
-  g_return_val_if_fail (options != NULL, NULL);
-
-  return emit (request, printed, options, FALSE);
+  js_document (w, FALSE);
 }
 
-char *
-dyno_codegen_emit_js_docclient (const DynoRequest        *request,
-                                const DynoPrintedRequest *printed,
-                                const DynoCodegenOptions *options,
-                                GError                  **error)
+static void
+js_program (DynoCodegenWriter *w)
 {
-  g_return_val_if_fail (request != NULL, NULL);
-  g_return_val_if_fail (printed != NULL, NULL);
-  g_return_val_if_fail (options != NULL, NULL);
-
-  return emit (request, printed, options, TRUE);
+  js_document (w, TRUE);
 }
+
+#define JS_MEMBERS \
+  .begin = js_member_begin, \
+  .end = ",\n", \
+  .string = js_string, \
+  .map = js_member_map
+
+/* The low-level client: typed AttributeValues, { S: "…" } */
+const DynoCodegenLang dyno_codegen_lang_js_v3 = {
+  .order = DYNO_CODEGEN_ORDER_API,
+  .comment = "// ",
+  .value = {
+    .text = js_text,
+    .bytes = js_buffer,
+    .true_word = "true",
+    .false_word = "false",
+    .null_word = "true",
+    .open = {
+      [DYNO_VALUE_S] = "{ S: ", [DYNO_VALUE_N] = "{ N: ", [DYNO_VALUE_B] = "{ B: ",
+      [DYNO_VALUE_BOOL] = "{ BOOL: ", [DYNO_VALUE_NULL] = "{ NULL: ", [DYNO_VALUE_M] = "{ M: ",
+      [DYNO_VALUE_L] = "{ L: [", [DYNO_VALUE_SS] = "{ SS: [", [DYNO_VALUE_NS] = "{ NS: [",
+      [DYNO_VALUE_BS] = "{ BS: [",
+    },
+    .close = {
+      [DYNO_VALUE_S] = " }", [DYNO_VALUE_N] = " }", [DYNO_VALUE_B] = " }",
+      [DYNO_VALUE_BOOL] = " }", [DYNO_VALUE_NULL] = " }", [DYNO_VALUE_M] = " }",
+      [DYNO_VALUE_L] = "] }", [DYNO_VALUE_SS] = "] }", [DYNO_VALUE_NS] = "] }",
+      [DYNO_VALUE_BS] = "] }",
+    },
+    .map = js_map,
+    .list = js_list,
+  },
+  .member = { JS_MEMBERS },
+  .snippet = js_snippet,
+  .program = js_program,
+  .loop = js_loop,
+  .call = js_call,
+};
+
+/* The DocumentClient: native values, sets as Set, big numbers as NumberValue */
+const DynoCodegenLang dyno_codegen_lang_js_docclient = {
+  .order = DYNO_CODEGEN_ORDER_API,
+  .comment = "// ",
+  .value = {
+    .text = js_text,
+    .bytes = js_buffer,
+    .number = js_native_number,
+    .true_word = "true",
+    .false_word = "false",
+    .null_word = "null",
+    .open = {
+      [DYNO_VALUE_L] = "[", [DYNO_VALUE_SS] = "new Set([", [DYNO_VALUE_NS] = "new Set([",
+      [DYNO_VALUE_BS] = "new Set([",
+    },
+    .close = {
+      [DYNO_VALUE_L] = "]", [DYNO_VALUE_SS] = "])", [DYNO_VALUE_NS] = "])",
+      [DYNO_VALUE_BS] = "])",
+    },
+    .map = js_map,
+    .list = js_list,
+    .set = js_native_set,
+  },
+  .member = { JS_MEMBERS },
+  .snippet = js_snippet,
+  .program = js_program,
+  .loop = js_loop,
+  .call = js_call,
+};

@@ -21,16 +21,6 @@ char *dyno_codegen_emit_request_json   (const DynoRequest *, const DynoPrintedRe
 /* dyno-codegen-cli.c */
 char *dyno_codegen_emit_cli            (const DynoRequest *, const DynoPrintedRequest *,
                                         const DynoCodegenOptions *, GError **);
-/* dyno-codegen-js.c */
-char *dyno_codegen_emit_js_v3          (const DynoRequest *, const DynoPrintedRequest *,
-                                        const DynoCodegenOptions *, GError **);
-char *dyno_codegen_emit_js_docclient   (const DynoRequest *, const DynoPrintedRequest *,
-                                        const DynoCodegenOptions *, GError **);
-/* dyno-codegen-python.c */
-char *dyno_codegen_emit_boto3          (const DynoRequest *, const DynoPrintedRequest *,
-                                        const DynoCodegenOptions *, GError **);
-char *dyno_codegen_emit_boto3_resource (const DynoRequest *, const DynoPrintedRequest *,
-                                        const DynoCodegenOptions *, GError **);
 /* dyno-codegen-partiql.c */
 char *dyno_codegen_emit_partiql        (const DynoRequest *, const DynoPrintedRequest *,
                                         const DynoCodegenOptions *, GError **);

@@ -5,46 +5,54 @@
  */
 #include "config.h"
 
-#include "dyno-codegen-old.h"
+#include "dyno-codegen-private.h"
 
 #include <string.h>
 
-typedef struct {
-  GString  *out;
-  gboolean  native;        /* resource: plain Python values */
-  gboolean  uses_decimal;
-} PyWriter;
+/* w->uses: a number is written as a Decimal (the resource) */
+#define PY_USES_DECIMAL 1u
+
+static gboolean
+py_is_resource (DynoCodegenWriter *w)
+{
+  return w->lang == &dyno_codegen_lang_boto3_resource;
+}
 
 static void
-append_bytes (GString         *out,
-              const DynoValue *value)
+py_text (DynoCodegenWriter *w,
+         const char        *text,
+         gsize              len)
 {
-  gsize len = 0;
-  const guint8 *data = dyno_value_get_binary (value, &len);
+  dyno_codegen_append_quoted_len (w->out, text, len, DYNO_QUOTE_PYTHON);
+}
 
-  g_string_append (out, "b\"");
-  for (gsize i = 0; i < len; i++)
-    {
-      if (data[i] == '"' || data[i] == '\\')
-        g_string_append_printf (out, "\\%c", data[i]);
-      else if (data[i] >= 0x20 && data[i] < 0x7f)
-        g_string_append_c (out, (char) data[i]);
-      else
-        g_string_append_printf (out, "\\x%02x", data[i]);
-    }
-  g_string_append_c (out, '"');
+static void
+py_string (DynoCodegenWriter *w,
+           const char        *text)
+{
+  dyno_codegen_append_quoted (w->out, text, DYNO_QUOTE_PYTHON);
+}
+
+static void
+py_bytes (DynoCodegenWriter *w,
+          const guint8      *data,
+          gsize              len)
+{
+  g_string_append (w->out, "b\"");
+  dyno_codegen_append_byte_escapes (w->out, data, len, FALSE);
+  g_string_append_c (w->out, '"');
 }
 
 /* boto3 hands Decimals to a context of 38 digits that traps rounding, so an integer written
  * with more than 38 digits (trailing zeros) is given as mantissa and exponent instead. */
 static void
-append_decimal (PyWriter   *w,
-                const char *number)
+py_decimal (DynoCodegenWriter *w,
+            const char        *number)
 {
   gsize len = strlen (number);
   gsize digits = len - (number[0] == '-' ? 1 : 0);
 
-  w->uses_decimal = TRUE;
+  w->uses |= PY_USES_DECIMAL;
   g_string_append (w->out, "Decimal(\"");
   if (strchr (number, '.') == NULL && digits > 38)
     {
@@ -64,166 +72,31 @@ append_decimal (PyWriter   *w,
   g_string_append (w->out, "\")");
 }
 
-static void append_value (PyWriter        *w,
-                          const DynoValue *value);
-
 static void
-append_list (PyWriter        *w,
-             const DynoValue *value,
-             const char      *open,
-             const char      *close)
+py_map (DynoCodegenWriter *w,
+        const DynoValue   *map,
+        guint              indent)
 {
-  guint n = dyno_value_get_n_children (value);
-
-  g_string_append (w->out, open);
-  for (guint i = 0; i < n; i++)
-    {
-      if (i > 0)
-        g_string_append (w->out, ", ");
-      append_value (w, dyno_value_get_child (value, i));
-    }
-  g_string_append (w->out, close);
-}
-
-static void
-append_map_inline (PyWriter        *w,
-                   const DynoValue *map)
-{
-  guint n = dyno_value_get_n_children (map);
+  DynoCodegenPairs pairs = dyno_codegen_pairs_of_map (map);
 
   g_string_append_c (w->out, '{');
-  for (guint i = 0; i < n; i++)
+  for (guint i = 0; i < dyno_codegen_pairs_get_n (&pairs); i++)
     {
       if (i > 0)
         g_string_append (w->out, ", ");
-      dyno_codegen_append_member_name (w->out, map, i, DYNO_QUOTE_PYTHON);
+      dyno_codegen_write_pair_key (w, &pairs, i);
       g_string_append (w->out, ": ");
-      append_value (w, dyno_value_get_child (map, i));
+      dyno_codegen_write_pair_value (w, &pairs, i, indent);
     }
   g_string_append_c (w->out, '}');
 }
 
 static void
-append_native (PyWriter        *w,
-               const DynoValue *value)
+py_list (DynoCodegenWriter *w,
+         const DynoValue   *list,
+         guint              indent)
 {
-  switch (dyno_value_get_kind (value))
-    {
-    case DYNO_VALUE_S:
-      dyno_codegen_append_value_string (w->out, value, DYNO_QUOTE_PYTHON);
-      break;
-    case DYNO_VALUE_N:
-      append_decimal (w, dyno_value_get_string (value, NULL));
-      break;
-    case DYNO_VALUE_B:
-      append_bytes (w->out, value);
-      break;
-    case DYNO_VALUE_BOOL:
-      g_string_append (w->out, dyno_value_get_bool (value) ? "True" : "False");
-      break;
-    case DYNO_VALUE_NULL:
-      g_string_append (w->out, "None");
-      break;
-    case DYNO_VALUE_M:
-      append_map_inline (w, value);
-      break;
-    case DYNO_VALUE_L:
-      append_list (w, value, "[", "]");
-      break;
-    case DYNO_VALUE_SS:
-    case DYNO_VALUE_NS:
-    case DYNO_VALUE_BS:
-      /* DynamoDB has no empty sets, so {…} is always a set literal, never a dict. */
-      append_list (w, value, "{", "}");
-      break;
-    default:
-      g_assert_not_reached ();
-    }
-}
-
-static void
-append_typed (PyWriter        *w,
-              const DynoValue *value)
-{
-  DynoValueType type = dyno_value_get_kind (value);
-
-  g_string_append_printf (w->out, "{\"%s\": ", dyno_value_type_to_string (type));
-  switch (type)
-    {
-    case DYNO_VALUE_S:
-    case DYNO_VALUE_N:
-      dyno_codegen_append_value_string (w->out, value, DYNO_QUOTE_PYTHON);
-      break;
-    case DYNO_VALUE_B:
-      append_bytes (w->out, value);
-      break;
-    case DYNO_VALUE_BOOL:
-      g_string_append (w->out, dyno_value_get_bool (value) ? "True" : "False");
-      break;
-    case DYNO_VALUE_NULL:
-      g_string_append (w->out, "True");
-      break;
-    case DYNO_VALUE_M:
-      append_map_inline (w, value);
-      break;
-    case DYNO_VALUE_L:
-      append_list (w, value, "[", "]");
-      break;
-    case DYNO_VALUE_SS:
-    case DYNO_VALUE_NS:
-    case DYNO_VALUE_BS:
-      {
-        guint n = dyno_value_get_n_children (value);
-
-        g_string_append_c (w->out, '[');
-        for (guint i = 0; i < n; i++)
-          {
-            const DynoValue *child = dyno_value_get_child (value, i);
-
-            if (i > 0)
-              g_string_append (w->out, ", ");
-            if (type == DYNO_VALUE_BS)
-              append_bytes (w->out, child);
-            else
-              dyno_codegen_append_value_string (w->out, child, DYNO_QUOTE_PYTHON);
-          }
-        g_string_append_c (w->out, ']');
-      }
-      break;
-    default:
-      g_assert_not_reached ();
-    }
-  g_string_append_c (w->out, '}');
-}
-
-static void
-append_value (PyWriter        *w,
-              const DynoValue *value)
-{
-  if (w->native)
-    append_native (w, value);
-  else
-    append_typed (w, value);
-}
-
-static void
-append_item_block (PyWriter        *w,
-                   const DynoValue *map,
-                   guint            indent)
-{
-  guint n = dyno_value_get_n_children (map);
-
-  g_string_append (w->out, "{\n");
-  for (guint i = 0; i < n; i++)
-    {
-      dyno_codegen_append_indent (w->out, indent + 4);
-      dyno_codegen_append_member_name (w->out, map, i, DYNO_QUOTE_PYTHON);
-      g_string_append (w->out, ": ");
-      append_value (w, dyno_value_get_child (map, i));
-      g_string_append (w->out, ",\n");
-    }
-  dyno_codegen_append_indent (w->out, indent);
-  g_string_append_c (w->out, '}');
+  dyno_codegen_write_list_inline (w, list);
 }
 
 /* ---- boto3.dynamodb.conditions ------------------------------------------------------------ */
@@ -271,7 +144,7 @@ is_attribute (const DynoExpr *expr)
 
 /* Attr("a.b") / Key("pk") / Attr("a").size() */
 static gboolean
-append_attribute (PyWriter       *w,
+append_attribute (DynoCodegenWriter *w,
                   const DynoExpr *expr,
                   gboolean        key)
 {
@@ -286,12 +159,12 @@ append_attribute (PyWriter       *w,
   return TRUE;
 }
 
-static gboolean append_condition (PyWriter       *w,
+static gboolean append_condition (DynoCodegenWriter *w,
                                   const DynoExpr *expr,
                                   gboolean        key);
 
 static gboolean
-append_operand_condition (PyWriter       *w,
+append_operand_condition (DynoCodegenWriter *w,
                           const DynoExpr *expr,
                           gboolean        key,
                           DynoExprKind    parent)
@@ -315,7 +188,7 @@ append_operand_condition (PyWriter       *w,
 }
 
 static gboolean
-append_condition (PyWriter       *w,
+append_condition (DynoCodegenWriter *w,
                   const DynoExpr *expr,
                   gboolean        key)
 {
@@ -366,7 +239,7 @@ append_condition (PyWriter       *w,
           return FALSE;
         g_string_append_printf (w->out, ".%s(", compare_methods[op]);
         if (right->kind == DYNO_EXPR_VALUE)
-          append_native (w, right->value);
+          dyno_codegen_write_value (w, right->value, 0);
         else if (is_attribute (right) && !key)
           {
             if (!append_attribute (w, right, FALSE))
@@ -390,9 +263,9 @@ append_condition (PyWriter       *w,
         if (!append_attribute (w, operand, key))
           return FALSE;
         g_string_append (w->out, ".between(");
-        append_native (w, low->value);
+        dyno_codegen_write_value (w, low->value, 0);
         g_string_append (w->out, ", ");
-        append_native (w, high->value);
+        dyno_codegen_write_value (w, high->value, 0);
         g_string_append_c (w->out, ')');
         return TRUE;
       }
@@ -413,7 +286,7 @@ append_condition (PyWriter       *w,
           {
             if (i > 1)
               g_string_append (w->out, ", ");
-            append_native (w, strip_parens (expr->args->pdata[i])->value);
+            dyno_codegen_write_value (w, strip_parens (expr->args->pdata[i])->value, 0);
           }
         g_string_append (w->out, "])");
         return TRUE;
@@ -454,7 +327,7 @@ append_condition (PyWriter       *w,
           }
         if (arg == NULL)
           return FALSE;
-        append_native (w, arg->value);
+        dyno_codegen_write_value (w, arg->value, 0);
         g_string_append_c (w->out, ')');
         return TRUE;
       }
@@ -486,7 +359,7 @@ resource_plan_clear (ResourcePlan *plan)
 }
 
 static gboolean
-plan_one (PyWriter       *w,
+plan_one (DynoCodegenWriter *w,
           const DynoExpr *expr,
           gboolean        key,
           GString       **out)
@@ -504,13 +377,13 @@ plan_one (PyWriter       *w,
 }
 
 static void
-plan_resource (PyWriter                 *w,
+plan_resource (DynoCodegenWriter        *w,
                const DynoRequest        *request,
                const DynoPrintedRequest *printed,
                ResourcePlan             *plan)
 {
   DynoOperation op = request->operation;
-  gboolean saved_decimal = w->uses_decimal;
+  guint saved_uses = w->uses;
 
   memset (plan, 0, sizeof *plan);
   if (op == DYNO_OP_UPDATE_ITEM)
@@ -526,7 +399,7 @@ plan_resource (PyWriter                 *w,
                                                                           : NULL,
                  FALSE, &plan->condition))
     {
-      w->uses_decimal = saved_decimal;
+      w->uses = saved_uses;
       resource_plan_clear (plan);
       memset (plan, 0, sizeof *plan);
       plan->fallback_reason = "a condition names an attribute with '.' or '[', or has\n"
@@ -543,7 +416,7 @@ plan_resource (PyWriter                 *w,
       for (guint i = 0; names[i] != NULL; i++)
         if (g_regex_match_simple ("^#n[0-9]+$", names[i], 0, 0))
           {
-            w->uses_decimal = saved_decimal;
+            w->uses = saved_uses;
             resource_plan_clear (plan);
             memset (plan, 0, sizeof *plan);
             plan->fallback_reason = "the projection's placeholders would collide with\n"
@@ -561,109 +434,104 @@ name_in (const char  *placeholder,
   return list != NULL && g_strv_contains ((const char * const *) list, placeholder);
 }
 
-static void
-append_kwargs (PyWriter                 *w,
-               const DynoRequest        *request,
-               const DynoPrintedRequest *printed,
-               const ResourcePlan       *plan,
-               guint                     indent,
-               gboolean                  skip_table_name,
-               const char               *separator)  /* "=" for kwargs, ": " for a dict */
+/* How the request's members are written this time (w->data). */
+typedef struct {
+  const ResourcePlan  *plan;              /* NULL: the low-level client */
+  gboolean             skip_table_name;   /* the Table resource knows it */
+  gboolean             dict;              /* "Name": value, else Name=value */
+  char               **projection_names;  /* NULL: every name of the names map */
+} PyArgs;
+
+/* The resource's Key/Attr conditions stand for the expressions, and boto3 writes their
+ * placeholders itself: only the projection's names remain. */
+static gboolean
+py_member_write (DynoCodegenWriter       *w,
+                 const DynoCodegenMember *m,
+                 guint                    indent)
 {
-  g_autoptr(GArray) members = dyno_codegen_collect_old_members (request, printed);
-  g_auto(GStrv) projection_names = NULL;
-  gboolean dict = g_str_equal (separator, ": ");
+  const PyArgs *args = w->data;
+  const ResourcePlan *plan = args->plan;
+  GString *condition = NULL;
 
-  if (plan != NULL && plan->use_conditions && printed->projection != NULL)
-    projection_names = dyno_codegen_expression_placeholders (printed->projection, '#');
-  if (projection_names != NULL && projection_names[0] == NULL)
-    g_clear_pointer (&projection_names, g_strfreev);
+  if (args->skip_table_name && g_str_equal (m->name, "TableName"))
+    return TRUE;
+  if (plan == NULL || !plan->use_conditions)
+    return FALSE;
+  if (g_str_equal (m->name, "KeyConditionExpression"))
+    condition = plan->key_condition;
+  else if (g_str_equal (m->name, "FilterExpression"))
+    condition = plan->filter;
+  else if (g_str_equal (m->name, "ConditionExpression"))
+    condition = plan->condition;
+  else if (m->kind == DYNO_CODEGEN_MEMBER_VALUES)
+    return TRUE;  /* only the conditions used values, and boto3 writes those */
+  else if (m->kind == DYNO_CODEGEN_MEMBER_NAMES && args->projection_names == NULL)
+    return TRUE;
+  if (condition == NULL)
+    return FALSE;
+  w->lang->member.begin (w, m, indent);
+  g_string_append (w->out, condition->str);
+  g_string_append (w->out, ",\n");
+  return TRUE;
+}
 
-  for (guint i = 0; i < members->len; i++)
+static void
+py_member_begin (DynoCodegenWriter       *w,
+                 const DynoCodegenMember *m,
+                 guint                    indent)
+{
+  const PyArgs *args = w->data;
+
+  dyno_codegen_append_indent (w->out, indent);
+  if (args->dict)
+    g_string_append_printf (w->out, "\"%s\": ", m->name);
+  else
+    g_string_append_printf (w->out, "%s=", m->name);
+}
+
+static void
+py_member_map (DynoCodegenWriter       *w,
+               const DynoCodegenMember *m,
+               guint                    indent)
+{
+  const PyArgs *args = w->data;
+  const DynoCodegenPairs *pairs = &m->pairs;
+
+  g_string_append (w->out, "{\n");
+  for (guint i = 0; i < dyno_codegen_pairs_get_n (pairs); i++)
     {
-      const DynoCodegenOldMember *m = &g_array_index (members, DynoCodegenOldMember, i);
-      GString *condition = NULL;
+      gsize len;
+      const char *key = dyno_codegen_pairs_get_key (pairs, i, &len);
 
-      if (skip_table_name && g_str_equal (m->name, "TableName"))
+      if (m->kind == DYNO_CODEGEN_MEMBER_NAMES && args->projection_names != NULL &&
+          !name_in (key, args->projection_names))
         continue;
-      if (plan != NULL && plan->use_conditions)
-        {
-          if (g_str_equal (m->name, "KeyConditionExpression"))
-            condition = plan->key_condition;
-          else if (g_str_equal (m->name, "FilterExpression"))
-            condition = plan->filter;
-          else if (g_str_equal (m->name, "ConditionExpression"))
-            condition = plan->condition;
-          else if (m->kind == DYNO_CODEGEN_MEMBER_VALUES)
-            continue;  /* only the conditions used values, and boto3 writes those */
-          else if (m->kind == DYNO_CODEGEN_MEMBER_NAMES && projection_names == NULL)
-            continue;
-        }
-
-      dyno_codegen_append_indent (w->out, indent);
-      if (dict)
-        g_string_append_printf (w->out, "\"%s\": ", m->name);
+      dyno_codegen_append_indent (w->out, indent + 4);
+      if (m->kind == DYNO_CODEGEN_MEMBER_ITEM)
+        py_text (w, key, len);
       else
-        g_string_append_printf (w->out, "%s=", m->name);
-
-      if (condition != NULL)
-        {
-          g_string_append (w->out, condition->str);
-          g_string_append (w->out, ",\n");
-          continue;
-        }
-
-      switch (m->kind)
-        {
-        case DYNO_CODEGEN_MEMBER_STRING:
-        case DYNO_CODEGEN_MEMBER_ENUM:
-          dyno_codegen_append_quoted (w->out, m->string, DYNO_QUOTE_PYTHON);
-          break;
-        case DYNO_CODEGEN_MEMBER_INTEGER:
-          g_string_append_printf (w->out, "%" G_GINT64_FORMAT, m->integer);
-          break;
-        case DYNO_CODEGEN_MEMBER_BOOLEAN:
-          g_string_append (w->out, m->boolean ? "True" : "False");
-          break;
-        case DYNO_CODEGEN_MEMBER_ITEM:
-          append_item_block (w, m->map, indent);
-          break;
-        case DYNO_CODEGEN_MEMBER_NAMES:
-          g_string_append (w->out, "{\n");
-          for (guint j = 0; j < printed->name_placeholders->len; j++)
-            {
-              if (projection_names != NULL &&
-                  !name_in (printed->name_placeholders->pdata[j], projection_names))
-                continue;
-              dyno_codegen_append_indent (w->out, indent + 4);
-              dyno_codegen_append_quoted (w->out, printed->name_placeholders->pdata[j],
-                                          DYNO_QUOTE_PYTHON);
-              g_string_append (w->out, ": ");
-              dyno_codegen_append_quoted (w->out, printed->names->pdata[j], DYNO_QUOTE_PYTHON);
-              g_string_append (w->out, ",\n");
-            }
-          dyno_codegen_append_indent (w->out, indent);
-          g_string_append_c (w->out, '}');
-          break;
-        case DYNO_CODEGEN_MEMBER_VALUES:
-          g_string_append (w->out, "{\n");
-          for (guint j = 0; j < printed->value_placeholders->len; j++)
-            {
-              dyno_codegen_append_indent (w->out, indent + 4);
-              dyno_codegen_append_quoted (w->out, printed->value_placeholders->pdata[j],
-                                          DYNO_QUOTE_PYTHON);
-              g_string_append (w->out, ": ");
-              append_value (w, printed->values->pdata[j]);
-              g_string_append (w->out, ",\n");
-            }
-          dyno_codegen_append_indent (w->out, indent);
-          g_string_append_c (w->out, '}');
-          break;
-        default:
-          g_assert_not_reached ();
-        }
+        py_string (w, key);
+      g_string_append (w->out, ": ");
+      if (m->kind == DYNO_CODEGEN_MEMBER_NAMES)
+        py_string (w, dyno_codegen_pairs_get_name (pairs, i));
+      else
+        dyno_codegen_write_value (w, dyno_codegen_pairs_get_value (pairs, i), indent);
       g_string_append (w->out, ",\n");
     }
+  dyno_codegen_append_indent (w->out, indent);
+  g_string_append_c (w->out, '}');
+}
+
+static void
+py_members (DynoCodegenWriter *w,
+            const PyArgs      *args,
+            guint              indent)
+{
+  gpointer saved = w->data;
+
+  w->data = (gpointer) args;
+  dyno_codegen_write_members (w, indent);
+  w->data = saved;
 }
 
 static void
@@ -700,36 +568,91 @@ append_factory (GString                  *out,
   g_string_append (out, ")\n");
 }
 
-static char *
-emit (const DynoRequest        *request,
-      const DynoPrintedRequest *printed,
-      const DynoCodegenOptions *options,
-      gboolean                  resource)
+static void
+py_loop (DynoCodegenWriter *w,
+         gboolean           count)
 {
-  PyWriter w = { g_string_new (NULL), resource, FALSE };
-  g_autoptr(GString) out = g_string_new (NULL);
-  g_autofree char *what = dyno_codegen_describe (request);
-  DynoOperation op = request->operation;
-  const char *method = dyno_codegen_operation_snake (op);
-  gboolean paged = dyno_codegen_operation_is_paged (op);
-  gboolean program = options->program;
-  ResourcePlan plan = { 0, };
-  g_autoptr(GString) args = NULL;
-  g_autoptr(GString) note = g_string_new (NULL);
+  const char *method = dyno_codegen_operation_snake (w->request->operation);
+  const char *args = w->data;
 
-  if (resource)
-    plan_resource (&w, request, printed, &plan);
-
-  /* The call's arguments first: they decide the imports. */
-  if (program && paged && resource)
+  if (py_is_resource (w))
     {
-      g_string_append (w.out, "params = {\n");
-      append_kwargs (&w, request, printed, &plan, 4, TRUE, ": ");
-      g_string_append (w.out, "}\n");
+      g_string_append (w->out, args);
+      g_string_append_printf (w->out,
+                              "# Each page's LastEvaluatedKey is the next page's ExclusiveStartKey.\n"
+                              "while True:\n"
+                              "    response = table.%s(**params)\n"
+                              "    for item in response.get(\"Items\", []):\n"
+                              "        print(to_dynamo_json(item))\n"
+                              "    if \"LastEvaluatedKey\" not in response:\n"
+                              "        break\n"
+                              "    params[\"ExclusiveStartKey\"] = response[\"LastEvaluatedKey\"]\n",
+                              method);
     }
   else
-    append_kwargs (&w, request, printed, resource ? &plan : NULL, 4, resource, "=");
-  args = w.out;
+    {
+      g_string_append_printf (w->out,
+                              "# The paginator sends ExclusiveStartKey = LastEvaluatedKey until there is none.\n"
+                              "paginator = client.get_paginator(\"%s\")\n"
+                              "for page in paginator.paginate(\n%s):\n"
+                              "    for item in page.get(\"Items\", []):\n"
+                              "        print(to_dynamo_json(item))\n",
+                              method, args);
+    }
+}
+
+static void
+py_call (DynoCodegenWriter *w)
+{
+  const char *member = dyno_codegen_result_member (w->request->operation);
+
+  g_string_append_printf (w->out,
+                          "response = %s.%s(\n%s)\n"
+                          "if \"%s\" in response:\n"
+                          "    print(to_dynamo_json(response[\"%s\"]))\n",
+                          py_is_resource (w) ? "table" : "client",
+                          dyno_codegen_operation_snake (w->request->operation),
+                          (const char *) w->data, member, member);
+}
+
+static void
+py_document (DynoCodegenWriter *w,
+             gboolean           program)
+{
+  gboolean resource = py_is_resource (w);
+  GString *out = w->out;
+  g_autofree char *what = dyno_codegen_describe (w->request);
+  DynoOperation op = w->request->operation;
+  const char *method = dyno_codegen_operation_snake (op);
+  gboolean paged = dyno_codegen_operation_is_paged (op);
+  ResourcePlan plan = { 0, };
+  PyArgs args = { NULL, resource, FALSE, NULL };
+  g_autoptr(GString) note = g_string_new (NULL);
+  const char *printed_projection = w->printed->projection;
+
+  if (resource)
+    {
+      plan_resource (w, w->request, w->printed, &plan);
+      args.plan = &plan;
+      if (plan.use_conditions && printed_projection != NULL)
+        args.projection_names = dyno_codegen_expression_placeholders (printed_projection, '#');
+      if (args.projection_names != NULL && args.projection_names[0] == NULL)
+        g_clear_pointer (&args.projection_names, g_strfreev);
+    }
+
+  /* The call's arguments first: they decide the imports. */
+  w->out = g_string_new (NULL);
+  if (program && paged && resource)
+    {
+      args.dict = TRUE;
+      g_string_append (w->out, "params = {\n");
+      py_members (w, &args, 4);
+      g_string_append (w->out, "}\n");
+    }
+  else
+    py_members (w, &args, 4);
+  w->data = g_string_free (w->out, FALSE);
+  w->out = out;
 
   if (program)
     {
@@ -744,9 +667,9 @@ emit (const DynoRequest        *request,
       g_string_append (out, "\"\"\"\n");
       g_string_append (out, "import base64\nimport json\n");
     }
-  if (w.uses_decimal)
+  if (w->uses & PY_USES_DECIMAL)
     g_string_append (out, "from decimal import Decimal\n");
-  if (program || w.uses_decimal)
+  if (program || (w->uses & PY_USES_DECIMAL))
     g_string_append_c (out, '\n');
   g_string_append (out, "import boto3\n");
   if (resource && plan.use_conditions &&
@@ -765,13 +688,13 @@ emit (const DynoRequest        *request,
 
   if (resource)
     {
-      append_factory (out, options, "dynamodb", "resource");
+      append_factory (out, w->options, "dynamodb", "resource");
       g_string_append (out, "table = dynamodb.Table(");
-      dyno_codegen_append_quoted (out, request->table_name, DYNO_QUOTE_PYTHON);
+      py_string (w, w->request->table_name);
       g_string_append (out, ")\n");
     }
   else
-    append_factory (out, options, "client", "client");
+    append_factory (out, w->options, "client", "client");
   g_string_append_c (out, '\n');
 
   if (resource && plan.fallback_reason != NULL)
@@ -784,90 +707,110 @@ emit (const DynoRequest        *request,
     {
       g_string_append (out, note->str);
       g_string_append_printf (out, "response = %s.%s(\n%s)\n", resource ? "table" : "client",
-                              method, args->str);
-      resource_plan_clear (&plan);
-      return g_string_free (g_steal_pointer (&out), FALSE);
-    }
-
-  if (resource)
-    g_string_append (out,
-                     "\n"
-                     "def to_dynamo_json(item):\n"
-                     "    \"\"\"The Table resource returns plain values (Decimal, Binary, set):\n"
-                     "    TypeSerializer turns them back into DynamoDB JSON, binary in base64.\"\"\"\n"
-                     "    serializer = TypeSerializer()\n"
-                     "    typed = {name: serializer.serialize(value) for name, value in item.items()}\n"
-                     "    return json.dumps(typed, default=lambda b: base64.b64encode(bytes(b)).decode(\"ascii\"))\n"
-                     "\n\n");
-  else
-    g_string_append (out,
-                     "\n"
-                     "def to_dynamo_json(item):\n"
-                     "    \"\"\"DynamoDB JSON with binary values in base64, as the service sends them.\"\"\"\n"
-                     "    return json.dumps(item, default=lambda b: base64.b64encode(b).decode(\"ascii\"))\n"
-                     "\n\n");
-
-  g_string_append (out, note->str);
-  if (paged && resource)
-    {
-      g_string_append (out, args->str);
-      g_string_append_printf (out,
-                              "# Each page's LastEvaluatedKey is the next page's ExclusiveStartKey.\n"
-                              "while True:\n"
-                              "    response = table.%s(**params)\n"
-                              "    for item in response.get(\"Items\", []):\n"
-                              "        print(to_dynamo_json(item))\n"
-                              "    if \"LastEvaluatedKey\" not in response:\n"
-                              "        break\n"
-                              "    params[\"ExclusiveStartKey\"] = response[\"LastEvaluatedKey\"]\n",
-                              method);
-    }
-  else if (paged)
-    {
-      g_string_append_printf (out,
-                              "# The paginator sends ExclusiveStartKey = LastEvaluatedKey until there is none.\n"
-                              "paginator = client.get_paginator(\"%s\")\n"
-                              "for page in paginator.paginate(\n%s):\n"
-                              "    for item in page.get(\"Items\", []):\n"
-                              "        print(to_dynamo_json(item))\n",
-                              method, args->str);
+                              method, (const char *) w->data);
     }
   else
     {
-      const char *member = op == DYNO_OP_GET_ITEM ? "Item" : "Attributes";
-
-      g_string_append_printf (out,
-                              "response = %s.%s(\n%s)\n"
-                              "if \"%s\" in response:\n"
-                              "    print(to_dynamo_json(response[\"%s\"]))\n",
-                              resource ? "table" : "client", method, args->str, member, member);
+      if (resource)
+        g_string_append (out,
+                         "\n"
+                         "def to_dynamo_json(item):\n"
+                         "    \"\"\"The Table resource returns plain values (Decimal, Binary, set):\n"
+                         "    TypeSerializer turns them back into DynamoDB JSON, binary in base64.\"\"\"\n"
+                         "    serializer = TypeSerializer()\n"
+                         "    typed = {name: serializer.serialize(value) for name, value in item.items()}\n"
+                         "    return json.dumps(typed, default=lambda b: base64.b64encode(bytes(b)).decode(\"ascii\"))\n"
+                         "\n\n");
+      else
+        g_string_append (out,
+                         "\n"
+                         "def to_dynamo_json(item):\n"
+                         "    \"\"\"DynamoDB JSON with binary values in base64, as the service sends them.\"\"\"\n"
+                         "    return json.dumps(item, default=lambda b: base64.b64encode(b).decode(\"ascii\"))\n"
+                         "\n\n");
+      g_string_append (out, note->str);
+      dyno_codegen_write_ending (w);
     }
+  g_clear_pointer (&w->data, g_free);
+  g_strfreev (args.projection_names);
   resource_plan_clear (&plan);
-  return g_string_free (g_steal_pointer (&out), FALSE);
 }
 
-char *
-dyno_codegen_emit_boto3 (const DynoRequest        *request,
-                         const DynoPrintedRequest *printed,
-                         const DynoCodegenOptions *options,
-                         GError                  **error)
+static void
+py_snippet (DynoCodegenWriter *w)
 {
-  g_return_val_if_fail (request != NULL, NULL);
-  g_return_val_if_fail (printed != NULL, NULL);
-  g_return_val_if_fail (options != NULL, NULL);
-
-  return emit (request, printed, options, FALSE);
+  py_document (w, FALSE);
 }
 
-char *
-dyno_codegen_emit_boto3_resource (const DynoRequest        *request,
-                                  const DynoPrintedRequest *printed,
-                                  const DynoCodegenOptions *options,
-                                  GError                  **error)
+static void
+py_program (DynoCodegenWriter *w)
 {
-  g_return_val_if_fail (request != NULL, NULL);
-  g_return_val_if_fail (printed != NULL, NULL);
-  g_return_val_if_fail (options != NULL, NULL);
-
-  return emit (request, printed, options, TRUE);
+  py_document (w, TRUE);
 }
+
+#define PY_MEMBERS \
+  .begin = py_member_begin, \
+  .end = ",\n", \
+  .string = py_string, \
+  .map = py_member_map, \
+  .write = py_member_write
+
+/* The low-level client: typed values, {"S": "…"} */
+const DynoCodegenLang dyno_codegen_lang_boto3 = {
+  .order = DYNO_CODEGEN_ORDER_API,
+  .comment = "# ",
+  .value = {
+    .text = py_text,
+    .bytes = py_bytes,
+    .true_word = "True",
+    .false_word = "False",
+    .null_word = "True",
+    .open = {
+      [DYNO_VALUE_S] = "{\"S\": ", [DYNO_VALUE_N] = "{\"N\": ", [DYNO_VALUE_B] = "{\"B\": ",
+      [DYNO_VALUE_BOOL] = "{\"BOOL\": ", [DYNO_VALUE_NULL] = "{\"NULL\": ",
+      [DYNO_VALUE_M] = "{\"M\": ", [DYNO_VALUE_L] = "{\"L\": [",
+      [DYNO_VALUE_SS] = "{\"SS\": [", [DYNO_VALUE_NS] = "{\"NS\": [",
+      [DYNO_VALUE_BS] = "{\"BS\": [",
+    },
+    .close = {
+      [DYNO_VALUE_S] = "}", [DYNO_VALUE_N] = "}", [DYNO_VALUE_B] = "}", [DYNO_VALUE_BOOL] = "}",
+      [DYNO_VALUE_NULL] = "}", [DYNO_VALUE_M] = "}", [DYNO_VALUE_L] = "]}",
+      [DYNO_VALUE_SS] = "]}", [DYNO_VALUE_NS] = "]}", [DYNO_VALUE_BS] = "]}",
+    },
+    .map = py_map,
+    .list = py_list,
+  },
+  .member = { PY_MEMBERS },
+  .snippet = py_snippet,
+  .program = py_program,
+  .loop = py_loop,
+  .call = py_call,
+};
+
+/* The Table resource: plain Python values, numbers as Decimal; sets are {…} (DynamoDB has no
+ * empty sets, so a set literal is never a dict). */
+const DynoCodegenLang dyno_codegen_lang_boto3_resource = {
+  .order = DYNO_CODEGEN_ORDER_API,
+  .comment = "# ",
+  .value = {
+    .text = py_text,
+    .bytes = py_bytes,
+    .number = py_decimal,
+    .true_word = "True",
+    .false_word = "False",
+    .null_word = "None",
+    .open = {
+      [DYNO_VALUE_L] = "[", [DYNO_VALUE_SS] = "{", [DYNO_VALUE_NS] = "{", [DYNO_VALUE_BS] = "{",
+    },
+    .close = {
+      [DYNO_VALUE_L] = "]", [DYNO_VALUE_SS] = "}", [DYNO_VALUE_NS] = "}", [DYNO_VALUE_BS] = "}",
+    },
+    .map = py_map,
+    .list = py_list,
+  },
+  .member = { PY_MEMBERS },
+  .snippet = py_snippet,
+  .program = py_program,
+  .loop = py_loop,
+  .call = py_call,
+};
