@@ -4,9 +4,12 @@
  */
 #include "config.h"
 
-#include "dyno-codegen-old.h"
+#include "dyno-codegen-private.h"
 
 #include "dyno-json.h"
+
+/* Every value reaches the CLI inside JSON (DynamoDB JSON, shell-quoted), so this target has
+ * no literals of its own beyond shell words. */
 
 /* The AWS CLI takes blobs as base64 by default, but a profile may say
  * cli_binary_format = raw-in-base64-out: when the request holds binary values the command
@@ -26,35 +29,37 @@ value_has_binary (const DynoValue *value)
 }
 
 static gboolean
-members_have_binary (GArray                   *members,
-                     const DynoPrintedRequest *printed)
+request_has_binary (DynoCodegenWriter *w)
 {
+  g_autoptr(GArray) members = dyno_codegen_collect_members (w->request, w->printed,
+                                                            w->lang->order);
+
   for (guint i = 0; i < members->len; i++)
     {
-      const DynoCodegenOldMember *m = &g_array_index (members, DynoCodegenOldMember, i);
+      const DynoCodegenMember *m = &g_array_index (members, DynoCodegenMember, i);
 
-      if (m->kind == DYNO_CODEGEN_MEMBER_ITEM && value_has_binary (m->map))
-        return TRUE;
-      if (m->kind == DYNO_CODEGEN_MEMBER_VALUES)
-        for (guint j = 0; j < printed->values->len; j++)
-          if (value_has_binary (printed->values->pdata[j]))
-            return TRUE;
+      if (m->kind != DYNO_CODEGEN_MEMBER_ITEM && m->kind != DYNO_CODEGEN_MEMBER_VALUES)
+        continue;
+      for (guint j = 0; j < dyno_codegen_pairs_get_n (&m->pairs); j++)
+        if (value_has_binary (dyno_codegen_pairs_get_value (&m->pairs, j)))
+          return TRUE;
     }
   return FALSE;
 }
 
-/* "KeyConditionExpression" -> "--key-condition-expression" */
 static void
-append_option_name (GString    *out,
-                    const char *member)
+cli_text (DynoCodegenWriter *w,
+          const char        *text,
+          gsize              len)
 {
-  g_string_append (out, "--");
-  for (const char *p = member; *p; p++)
-    {
-      if (g_ascii_isupper (*p) && p != member)
-        g_string_append_c (out, '-');
-      g_string_append_c (out, g_ascii_tolower (*p));
-    }
+  dyno_codegen_append_quoted_len (w->out, text, len, DYNO_QUOTE_SHELL);
+}
+
+static void
+cli_string (DynoCodegenWriter *w,
+            const char        *text)
+{
+  dyno_codegen_append_quoted (w->out, text, DYNO_QUOTE_SHELL);
 }
 
 /* Table and index names are [A-Za-z0-9_.-]: safe as bare words.  Anything else is quoted. */
@@ -74,38 +79,6 @@ append_word (GString    *out,
 }
 
 static void
-append_names_json (GString                  *out,
-                   const DynoPrintedRequest *printed)
-{
-  g_string_append_c (out, '{');
-  for (guint i = 0; i < printed->name_placeholders->len; i++)
-    {
-      if (i > 0)
-        g_string_append_c (out, ',');
-      dyno_json_write_string (out, printed->name_placeholders->pdata[i], -1);
-      g_string_append_c (out, ':');
-      dyno_json_write_string (out, printed->names->pdata[i], -1);
-    }
-  g_string_append_c (out, '}');
-}
-
-static void
-append_values_json (GString                  *out,
-                    const DynoPrintedRequest *printed)
-{
-  g_string_append_c (out, '{');
-  for (guint i = 0; i < printed->value_placeholders->len; i++)
-    {
-      if (i > 0)
-        g_string_append_c (out, ',');
-      dyno_json_write_string (out, printed->value_placeholders->pdata[i], -1);
-      g_string_append_c (out, ':');
-      dyno_value_write_ddb_json (printed->values->pdata[i], out);
-    }
-  g_string_append_c (out, '}');
-}
-
-static void
 append_continuation (GString *out,
                      guint    indent)
 {
@@ -113,80 +86,97 @@ append_continuation (GString *out,
   dyno_codegen_append_indent (out, indent);
 }
 
+/* "KeyConditionExpression" -> "--key-condition-expression" */
+static void
+cli_member_begin (DynoCodegenWriter       *w,
+                  const DynoCodegenMember *m,
+                  guint                    indent)
+{
+  append_continuation (w->out, indent);
+  g_string_append (w->out, "--");
+  dyno_codegen_append_snake (w->out, m->name, '-');
+  g_string_append_c (w->out, ' ');
+}
+
+static void
+cli_member_enum (DynoCodegenWriter       *w,
+                 const DynoCodegenMember *m)
+{
+  g_string_append (w->out, m->string);
+}
+
+/* The maps as one line of (DynamoDB) JSON, shell-quoted. */
+static void
+cli_member_map (DynoCodegenWriter       *w,
+                const DynoCodegenMember *m,
+                guint                    indent)
+{
+  g_autoptr(GString) json = g_string_new (NULL);
+  const DynoCodegenPairs *pairs = &m->pairs;
+
+  if (m->kind == DYNO_CODEGEN_MEMBER_ITEM)
+    {
+      dyno_map_write_ddb_item (pairs->map, json);
+    }
+  else
+    {
+      g_string_append_c (json, '{');
+      for (guint i = 0; i < dyno_codegen_pairs_get_n (pairs); i++)
+        {
+          if (i > 0)
+            g_string_append_c (json, ',');
+          dyno_json_write_string (json, dyno_codegen_pairs_get_key (pairs, i, NULL), -1);
+          g_string_append_c (json, ':');
+          if (m->kind == DYNO_CODEGEN_MEMBER_NAMES)
+            dyno_json_write_string (json, dyno_codegen_pairs_get_name (pairs, i), -1);
+          else
+            dyno_value_write_ddb_json (dyno_codegen_pairs_get_value (pairs, i), json);
+        }
+      g_string_append_c (json, '}');
+    }
+  dyno_codegen_append_quoted (w->out, json->str, DYNO_QUOTE_SHELL);
+}
+
+/* w->data: the program's loop passes ExclusiveStartKey itself.  Names are bare words;
+ * a flag is --name or --no-name. */
+static gboolean
+cli_member_write (DynoCodegenWriter       *w,
+                  const DynoCodegenMember *m,
+                  guint                    indent)
+{
+  if (w->data != NULL && g_str_equal (m->name, "ExclusiveStartKey"))
+    return TRUE;
+  if (g_str_equal (m->name, "TableName") || g_str_equal (m->name, "IndexName"))
+    {
+      cli_member_begin (w, m, indent);
+      append_word (w->out, m->string);
+      return TRUE;
+    }
+  if (m->kind == DYNO_CODEGEN_MEMBER_BOOLEAN)
+    {
+      append_continuation (w->out, indent);
+      g_string_append (w->out, m->boolean ? "--" : "--no-");
+      dyno_codegen_append_snake (w->out, m->name, '-');
+      return TRUE;
+    }
+  return FALSE;
+}
+
 /* The command's arguments after "aws dynamodb <op>", each on its own continued line.
  * @skip_start_key leaves ExclusiveStartKey to the program's loop. */
 static void
-append_arguments (GString                  *out,
-                  const DynoRequest        *request,
-                  const DynoPrintedRequest *printed,
-                  const DynoCodegenOptions *options,
-                  guint                     indent,
-                  gboolean                  skip_start_key)
+append_arguments (DynoCodegenWriter *w,
+                  guint              indent,
+                  gboolean           skip_start_key)
 {
-  g_autoptr(GArray) members = dyno_codegen_collect_old_members (request, printed);
+  const DynoCodegenOptions *options = w->options;
+  GString *out = w->out;
 
-  for (guint i = 0; i < members->len; i++)
-    {
-      const DynoCodegenOldMember *m = &g_array_index (members, DynoCodegenOldMember, i);
-      g_autoptr(GString) json = g_string_new (NULL);
+  w->data = skip_start_key ? (gpointer) "skip" : NULL;
+  dyno_codegen_write_members (w, indent);
+  w->data = NULL;
 
-      if (skip_start_key && g_str_equal (m->name, "ExclusiveStartKey"))
-        continue;
-
-      append_continuation (out, indent);
-      switch (m->kind)
-        {
-        case DYNO_CODEGEN_MEMBER_STRING:
-          append_option_name (out, m->name);
-          g_string_append_c (out, ' ');
-          if (g_str_equal (m->name, "TableName") || g_str_equal (m->name, "IndexName"))
-            append_word (out, m->string);
-          else
-            dyno_codegen_append_quoted (out, m->string, DYNO_QUOTE_SHELL);
-          break;
-        case DYNO_CODEGEN_MEMBER_ENUM:
-          append_option_name (out, m->name);
-          g_string_append_printf (out, " %s", m->string);
-          break;
-        case DYNO_CODEGEN_MEMBER_INTEGER:
-          append_option_name (out, m->name);
-          g_string_append_printf (out, " %" G_GINT64_FORMAT, m->integer);
-          break;
-        case DYNO_CODEGEN_MEMBER_BOOLEAN:
-          {
-            g_autoptr(GString) name = g_string_new (NULL);
-
-            append_option_name (name, m->name);
-            if (m->boolean)
-              g_string_append (out, name->str);
-            else
-              g_string_append_printf (out, "--no-%s", name->str + 2);
-          }
-          break;
-        case DYNO_CODEGEN_MEMBER_ITEM:
-          append_option_name (out, m->name);
-          g_string_append_c (out, ' ');
-          dyno_map_write_ddb_item (m->map, json);
-          dyno_codegen_append_quoted (out, json->str, DYNO_QUOTE_SHELL);
-          break;
-        case DYNO_CODEGEN_MEMBER_NAMES:
-          append_option_name (out, m->name);
-          g_string_append_c (out, ' ');
-          append_names_json (json, printed);
-          dyno_codegen_append_quoted (out, json->str, DYNO_QUOTE_SHELL);
-          break;
-        case DYNO_CODEGEN_MEMBER_VALUES:
-          append_option_name (out, m->name);
-          g_string_append_c (out, ' ');
-          append_values_json (json, printed);
-          dyno_codegen_append_quoted (out, json->str, DYNO_QUOTE_SHELL);
-          break;
-        default:
-          g_assert_not_reached ();
-        }
-    }
-
-  if (members_have_binary (members, printed))
+  if (request_has_binary (w))
     {
       append_continuation (out, indent);
       g_string_append (out, "--cli-binary-format base64");
@@ -211,105 +201,111 @@ append_arguments (GString                  *out,
     }
 }
 
-static char *
-emit_snippet (const DynoRequest        *request,
-              const DynoPrintedRequest *printed,
-              const DynoCodegenOptions *options)
+static void
+cli_snippet (DynoCodegenWriter *w)
 {
-  GString *out = g_string_new ("aws dynamodb ");
-
-  g_string_append (out, dyno_codegen_operation_kebab (request->operation));
-  append_arguments (out, request, printed, options, 4, FALSE);
-  g_string_append_c (out, '\n');
-  return g_string_free (out, FALSE);
+  g_string_append (w->out, "aws dynamodb ");
+  g_string_append (w->out, dyno_codegen_operation_kebab (w->request->operation));
+  append_arguments (w, 4, FALSE);
+  g_string_append_c (w->out, '\n');
 }
 
-static char *
-emit_program (const DynoRequest        *request,
-              const DynoPrintedRequest *printed,
-              const DynoCodegenOptions *options)
+/* Pages as the CLI's own --query prints them: the page's items (one JSON text per line)
+ * and, on the last line, the next start key or "null" (no jq or other tool needed). */
+static void
+cli_loop (DynoCodegenWriter *w,
+          gboolean           count)
 {
-  GString *out = g_string_new ("#!/usr/bin/env bash\n");
-  g_autofree char *what = dyno_codegen_describe (request);
-  const char *op = dyno_codegen_operation_kebab (request->operation);
+  GString *out = w->out;
 
-  g_string_append_printf (out, "# %s, generated by DynoTable.\n", what);
-
-  if (dyno_codegen_operation_is_paged (request->operation))
+  dyno_codegen_write_comment (w, "Prints every item as one line of DynamoDB JSON, page by page: each call returns");
+  dyno_codegen_write_comment (w, "its items and LastEvaluatedKey, which starts the next page.");
+  g_string_append (out, "set -euo pipefail\n"
+                        "\n");
+  if (w->request->exclusive_start_key != NULL)
     {
-      g_string_append (out,
-                       "# Prints every item as one line of DynamoDB JSON, page by page: each call returns\n"
-                       "# its items and LastEvaluatedKey, which starts the next page.\n"
-                       "set -euo pipefail\n"
-                       "\n");
-      if (request->exclusive_start_key != NULL)
-        {
-          g_autoptr(GString) json = g_string_new (NULL);
+      g_autoptr(GString) json = g_string_new (NULL);
 
-          dyno_map_write_ddb_item (dyno_item_get_map (request->exclusive_start_key), json);
-          g_string_append (out, "start_key=");
-          dyno_codegen_append_quoted (out, json->str, DYNO_QUOTE_SHELL);
-          g_string_append_c (out, '\n');
-        }
-      else
-        g_string_append (out, "start_key=\n");
-      g_string_append (out, "while :; do\n");
-      /* The CLI's own --query prints the page's items (one JSON text per line) and, on the
-       * last line, the next start key or "null": no jq or other tool needed. */
-      g_string_append_printf (out, "  page=$(aws dynamodb %s", op);
-      append_arguments (out, request, printed, options, 4, TRUE);
-      append_continuation (out, 4);
-      g_string_append (out, "${start_key:+--exclusive-start-key \"$start_key\"}");
-      append_continuation (out, 4);
-      g_string_append (out, "--no-paginate --output text");
-      append_continuation (out, 4);
-      g_string_append (out,
-                       "--query 'join(`\"\\n\"`, [Items[].to_string(@), "
-                       "[to_string(LastEvaluatedKey)]][])')\n"
-                       "  mapfile -t lines <<< \"$page\"\n"
-                       "  count=${#lines[@]}\n"
-                       "  if (( count > 1 )); then\n"
-                       "    printf '%s\\n' \"${lines[@]:0:count-1}\"\n"
-                       "  fi\n"
-                       "  start_key=${lines[count-1]}\n"
-                       "  if [[ $start_key == null ]]; then\n"
-                       "    break\n"
-                       "  fi\n"
-                       "done\n");
+      dyno_map_write_ddb_item (dyno_item_get_map (w->request->exclusive_start_key), json);
+      g_string_append (out, "start_key=");
+      dyno_codegen_append_quoted (out, json->str, DYNO_QUOTE_SHELL);
+      g_string_append_c (out, '\n');
     }
   else
-    {
-      const char *query = request->operation == DYNO_OP_GET_ITEM ? "to_string(Item)"
-                                                                  : "to_string(Attributes)";
-
-      if (request->operation == DYNO_OP_GET_ITEM)
-        g_string_append (out, "# Prints the item as one line of DynamoDB JSON (nothing when there is none).\n");
-      else
-        g_string_append (out, "# Prints the attributes ReturnValues asks for as one line of DynamoDB JSON.\n");
-      g_string_append (out, "set -euo pipefail\n\n");
-      g_string_append_printf (out, "result=$(aws dynamodb %s", op);
-      append_arguments (out, request, printed, options, 4, FALSE);
-      append_continuation (out, 4);
-      g_string_append_printf (out, "--output text --query '%s')\n", query);
-      g_string_append (out,
-                       "if [[ $result != null ]]; then\n"
-                       "  printf '%s\\n' \"$result\"\n"
-                       "fi\n");
-    }
-  return g_string_free (out, FALSE);
+    g_string_append (out, "start_key=\n");
+  g_string_append (out, "while :; do\n");
+  g_string_append_printf (out, "  page=$(aws dynamodb %s",
+                          dyno_codegen_operation_kebab (w->request->operation));
+  append_arguments (w, 4, TRUE);
+  append_continuation (out, 4);
+  g_string_append (out, "${start_key:+--exclusive-start-key \"$start_key\"}");
+  append_continuation (out, 4);
+  g_string_append (out, "--no-paginate --output text");
+  append_continuation (out, 4);
+  g_string_append (out,
+                   "--query 'join(`\"\\n\"`, [Items[].to_string(@), "
+                   "[to_string(LastEvaluatedKey)]][])')\n"
+                   "  mapfile -t lines <<< \"$page\"\n"
+                   "  count=${#lines[@]}\n"
+                   "  if (( count > 1 )); then\n"
+                   "    printf '%s\\n' \"${lines[@]:0:count-1}\"\n"
+                   "  fi\n"
+                   "  start_key=${lines[count-1]}\n"
+                   "  if [[ $start_key == null ]]; then\n"
+                   "    break\n"
+                   "  fi\n"
+                   "done\n");
 }
 
-char *
-dyno_codegen_emit_cli (const DynoRequest        *request,
-                       const DynoPrintedRequest *printed,
-                       const DynoCodegenOptions *options,
-                       GError                  **error)
+static void
+cli_call (DynoCodegenWriter *w)
 {
-  g_return_val_if_fail (request != NULL, NULL);
-  g_return_val_if_fail (printed != NULL, NULL);
-  g_return_val_if_fail (options != NULL, NULL);
+  GString *out = w->out;
+  DynoOperation op = w->request->operation;
 
-  if (options->program)
-    return emit_program (request, printed, options);
-  return emit_snippet (request, printed, options);
+  if (op == DYNO_OP_GET_ITEM)
+    dyno_codegen_write_comment (w, "Prints the item as one line of DynamoDB JSON (nothing when there is none).");
+  else
+    dyno_codegen_write_comment (w, "Prints the attributes ReturnValues asks for as one line of DynamoDB JSON.");
+  g_string_append (out, "set -euo pipefail\n\n");
+  g_string_append_printf (out, "result=$(aws dynamodb %s", dyno_codegen_operation_kebab (op));
+  append_arguments (w, 4, FALSE);
+  append_continuation (out, 4);
+  g_string_append_printf (out, "--output text --query 'to_string(%s)')\n",
+                          dyno_codegen_result_member (op));
+  g_string_append (out,
+                   "if [[ $result != null ]]; then\n"
+                   "  printf '%s\\n' \"$result\"\n"
+                   "fi\n");
 }
+
+static void
+cli_program (DynoCodegenWriter *w)
+{
+  g_autofree char *what = dyno_codegen_describe (w->request);
+  g_autofree char *title = g_strdup_printf ("%s, generated by DynoTable.", what);
+
+  g_string_append (w->out, "#!/usr/bin/env bash\n");
+  dyno_codegen_write_comment (w, title);
+  dyno_codegen_write_ending (w);
+}
+
+const DynoCodegenLang dyno_codegen_lang_cli = {
+  .order = DYNO_CODEGEN_ORDER_API,
+  .comment = "# ",
+  .value = {
+    .text = cli_text,
+  },
+  .member = {
+    .begin = cli_member_begin,
+    .end = "",
+    .string = cli_string,
+    .enumeration = cli_member_enum,
+    .map = cli_member_map,
+    .write = cli_member_write,
+  },
+  .snippet = cli_snippet,
+  .program = cli_program,
+  .loop = cli_loop,
+  .call = cli_call,
+};

@@ -4,26 +4,22 @@
  */
 #include "config.h"
 
-#include "dyno-codegen-old.h"
+#include "dyno-codegen-private.h"
 
-char *
-dyno_codegen_emit_request_json (const DynoRequest        *request,
-                                const DynoPrintedRequest *printed,
-                                const DynoCodegenOptions *options,
-                                GError                  **error)
+/* There is no program form of a JSON document: both forms are the request itself, which
+ * `aws dynamodb <op> --cli-input-json file://…` runs.  The endpoint is not part of a
+ * request. */
+static void
+json_snippet (DynoCodegenWriter *w)
 {
-  GString *out;
-  char *json;
+  g_autofree char *json = dyno_request_to_json (w->request, TRUE);
 
-  g_return_val_if_fail (request != NULL, NULL);
-
-  /* There is no program form of a JSON document: both forms are the request itself, which
-   * `aws dynamodb <op> --cli-input-json file://…` runs.  The endpoint is not part of a
-   * request. */
-  json = dyno_request_to_json (request, TRUE);
-  out = g_string_new (json);
-  g_free (json);
-  if (out->len == 0 || out->str[out->len - 1] != '\n')
-    g_string_append_c (out, '\n');
-  return g_string_free (out, FALSE);
+  g_string_append (w->out, json);
+  if (w->out->len == 0 || w->out->str[w->out->len - 1] != '\n')
+    g_string_append_c (w->out, '\n');
 }
+
+const DynoCodegenLang dyno_codegen_lang_request_json = {
+  .order = DYNO_CODEGEN_ORDER_REQUEST_JSON,
+  .snippet = json_snippet,
+};

@@ -11,26 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static gboolean
-has_control_other_than_newline (const char *text,
-                                const char *end)
-{
-  for (const char *p = text; p < end; p++)
-    {
-      guchar c = (guchar) *p;
-
-      if ((c < 0x20 && c != '\n') || c == 0x7f)
-        return TRUE;
-    }
-  return FALSE;
-}
-
+/* "…" with \" \\ \n \r \t and other control characters as \u00XX (UTF-8 passes through). */
 static void
-append_c_like (GString    *out,
-               const char *text,
-               const char *end,
-               gboolean    rust,
-               gboolean    plain_dollar)
+append_js (GString    *out,
+           const char *text,
+           const char *end)
 {
   g_string_append_c (out, '"');
   for (const char *p = text; p < end; p++)
@@ -54,21 +39,9 @@ append_c_like (GString    *out,
         case '\t':
           g_string_append (out, "\\t");
           break;
-        case '$':
-          /* Kotlin would start a template; \u0024 means '$' everywhere else too. */
-          if (rust || plain_dollar)
-            g_string_append_c (out, '$');
-          else
-            g_string_append (out, "\\u0024");
-          break;
         default:
           if (c < 0x20 || c == 0x7f)
-            {
-              if (rust)
-                g_string_append_printf (out, "\\u{%02x}", c);
-              else
-                g_string_append_printf (out, "\\u%04x", c);
-            }
+            g_string_append_printf (out, "\\u%04x", c);
           else
             g_string_append_c (out, (char) c);
         }
@@ -111,53 +84,6 @@ append_python (GString    *out,
   g_string_append_c (out, quote);
 }
 
-/* Ruby and PHP double-quoted strings: the same escapes, and the interpolation starters
- * escaped ('#' before '{', '$', '@' in Ruby; '$' in PHP). */
-static void
-append_double_quoted_script (GString    *out,
-                             const char *text,
-                             const char *end,
-                             gboolean    ruby)
-{
-  g_string_append_c (out, '"');
-  for (const char *p = text; p < end; p++)
-    {
-      guchar c = (guchar) *p;
-
-      if (c == '"' || c == '\\' || (c == '$' && !ruby) || (c == '#' && ruby))
-        {
-          g_string_append_c (out, '\\');
-          g_string_append_c (out, (char) c);
-        }
-      else if (c == '\n')
-        g_string_append (out, "\\n");
-      else if (c == '\r')
-        g_string_append (out, "\\r");
-      else if (c == '\t')
-        g_string_append (out, "\\t");
-      else if (c < 0x20 || c == 0x7f)
-        g_string_append_printf (out, "\\x%02x", c);
-      else
-        g_string_append_c (out, (char) c);
-    }
-  g_string_append_c (out, '"');
-}
-
-static void
-append_single_quoted_script (GString    *out,
-                             const char *text,
-                             const char *end)
-{
-  g_string_append_c (out, '\'');
-  for (const char *p = text; p < end; p++)
-    {
-      if (*p == '\'' || *p == '\\')
-        g_string_append_c (out, '\\');
-      g_string_append_c (out, *p);
-    }
-  g_string_append_c (out, '\'');
-}
-
 static void
 append_shell (GString    *out,
               const char *text,
@@ -193,29 +119,11 @@ dyno_codegen_append_quoted_len (GString        *out,
   end = text + len;
   switch (style)
     {
-    case DYNO_QUOTE_C_LIKE:
-      append_c_like (out, text, end, FALSE, FALSE);
-      break;
-    case DYNO_QUOTE_RUST:
-      append_c_like (out, text, end, TRUE, TRUE);
-      break;
     case DYNO_QUOTE_JS:
-      append_c_like (out, text, end, FALSE, TRUE);
+      append_js (out, text, end);
       break;
     case DYNO_QUOTE_PYTHON:
       append_python (out, text, end);
-      break;
-    case DYNO_QUOTE_RUBY_SINGLE:
-      if (has_control_other_than_newline (text, end))
-        append_double_quoted_script (out, text, end, TRUE);
-      else
-        append_single_quoted_script (out, text, end);
-      break;
-    case DYNO_QUOTE_PHP_SINGLE:
-      if (has_control_other_than_newline (text, end))
-        append_double_quoted_script (out, text, end, FALSE);
-      else
-        append_single_quoted_script (out, text, end);
       break;
     case DYNO_QUOTE_SHELL:
       append_shell (out, text, end);

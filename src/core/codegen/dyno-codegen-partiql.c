@@ -4,7 +4,7 @@
  */
 #include "config.h"
 
-#include "dyno-codegen-old.h"
+#include "dyno-codegen-private.h"
 
 #include <glib/gi18n-lib.h>
 #include <string.h>
@@ -27,34 +27,34 @@ unsupported (GError    **error,
   return FALSE;
 }
 
-/* "name" with "" for a quote inside */
+/* @text between @quote characters, a @quote inside doubled: "name", 'text' */
+static void
+append_quoted_doubling (GString    *out,
+                        const char *text,
+                        char        quote)
+{
+  g_string_append_c (out, quote);
+  for (const char *p = text; *p; p++)
+    {
+      if (*p == quote)
+        g_string_append_c (out, quote);
+      g_string_append_c (out, *p);
+    }
+  g_string_append_c (out, quote);
+}
+
 static void
 append_identifier (GString    *out,
                    const char *name)
 {
-  g_string_append_c (out, '"');
-  for (const char *p = name; *p; p++)
-    {
-      if (*p == '"')
-        g_string_append_c (out, '"');
-      g_string_append_c (out, *p);
-    }
-  g_string_append_c (out, '"');
+  append_quoted_doubling (out, name, '"');
 }
 
-/* 'text' with '' for a quote inside */
 static void
 append_string (GString    *out,
                const char *text)
 {
-  g_string_append_c (out, '\'');
-  for (const char *p = text; *p; p++)
-    {
-      if (*p == '\'')
-        g_string_append_c (out, '\'');
-      g_string_append_c (out, *p);
-    }
-  g_string_append_c (out, '\'');
+  append_quoted_doubling (out, text, '\'');
 }
 
 /* A path's names are C strings in which a U+0000 is held as C0 80 (dyno-json.h): PartiQL has
@@ -82,77 +82,83 @@ append_path (GString         *out,
   return TRUE;
 }
 
+/* ---- values: the literals PartiQL has, and errors for those it has not ------------------ */
+
+static void
+partiql_text (DynoCodegenWriter *w,
+              const char        *text,
+              gsize              len)
+{
+  /* A PartiQL string literal has no escape for it. */
+  if (memchr (text, '\0', len) != NULL)
+    {
+      unsupported (&w->error, _("a string holding U+0000 has no PartiQL literal form"));
+      return;
+    }
+  append_string (w->out, text);
+}
+
+static void
+partiql_number (DynoCodegenWriter *w,
+                const char        *number)
+{
+  g_string_append (w->out, number);
+}
+
+static void
+partiql_bytes (DynoCodegenWriter *w,
+               const guint8      *data,
+               gsize              len)
+{
+  unsupported (&w->error, _("binary values have no literal form (only a ? parameter, "
+                            "which a statement on its own cannot carry)"));
+}
+
+static void
+partiql_map (DynoCodegenWriter *w,
+             const DynoValue   *map,
+             guint              indent)
+{
+  for (guint i = 0; i < dyno_value_get_n_children (map) && w->error == NULL; i++)
+    {
+      gsize len;
+      const char *name = dyno_value_get_member_name (map, i, &len);
+
+      if (i > 0)
+        g_string_append (w->out, ", ");
+      if (memchr (name, '\0', len) != NULL)
+        {
+          unsupported (&w->error, _("a name holding U+0000 has no PartiQL literal form"));
+          return;
+        }
+      append_string (w->out, name);
+      g_string_append (w->out, ": ");
+      dyno_codegen_write_value (w, dyno_value_get_child (map, i), indent);
+    }
+}
+
+static void
+partiql_list (DynoCodegenWriter *w,
+              const DynoValue   *list,
+              guint              indent)
+{
+  dyno_codegen_write_list_inline (w, list);
+}
+
 static gboolean
 append_literal (GString          *out,
                 const DynoValue  *value,
                 GError          **error)
 {
-  DynoValueType type = dyno_value_get_kind (value);
-  guint n;
+  DynoCodegenWriter w = { out, &dyno_codegen_lang_partiql, NULL, NULL, NULL, NULL, 0, NULL };
 
-  switch (type)
+  dyno_codegen_write_value (&w, value, 0);
+  if (w.error != NULL)
     {
-    case DYNO_VALUE_S:
-      {
-        gsize len;
-        const char *text = dyno_value_get_string (value, &len);
-
-        /* A PartiQL string literal has no escape for it. */
-        if (memchr (text, '\0', len) != NULL)
-          return unsupported (error, _("a string holding U+0000 has no PartiQL literal form"));
-        append_string (out, text);
-      }
-      return TRUE;
-    case DYNO_VALUE_N:
-      g_string_append (out, dyno_value_get_string (value, NULL));
-      return TRUE;
-    case DYNO_VALUE_B:
-    case DYNO_VALUE_BS:
-      return unsupported (error, _("binary values have no literal form (only a ? parameter, "
-                                   "which a statement on its own cannot carry)"));
-    case DYNO_VALUE_BOOL:
-      g_string_append (out, dyno_value_get_bool (value) ? "true" : "false");
-      return TRUE;
-    case DYNO_VALUE_NULL:
-      g_string_append (out, "null");
-      return TRUE;
-    case DYNO_VALUE_M:
-      n = dyno_value_get_n_children (value);
-      g_string_append_c (out, '{');
-      for (guint i = 0; i < n; i++)
-        {
-          gsize len;
-          const char *name = dyno_value_get_member_name (value, i, &len);
-
-          if (i > 0)
-            g_string_append (out, ", ");
-          if (memchr (name, '\0', len) != NULL)
-            return unsupported (error, _("a name holding U+0000 has no PartiQL literal form"));
-          append_string (out, name);
-          g_string_append (out, ": ");
-          if (!append_literal (out, dyno_value_get_child (value, i), error))
-            return FALSE;
-        }
-      g_string_append_c (out, '}');
-      return TRUE;
-    case DYNO_VALUE_L:
-    case DYNO_VALUE_SS:
-    case DYNO_VALUE_NS:
-      n = dyno_value_get_n_children (value);
-      g_string_append (out, type == DYNO_VALUE_L ? "[" : "<<");
-      for (guint i = 0; i < n; i++)
-        {
-          if (i > 0)
-            g_string_append (out, ", ");
-          if (!append_literal (out, dyno_value_get_child (value, i), error))
-            return FALSE;
-        }
-      g_string_append (out, type == DYNO_VALUE_L ? "]" : ">>");
-      return TRUE;
-    default:
-      g_assert_not_reached ();
+      g_propagate_error (error, w.error);
+      return FALSE;
     }
-  return FALSE;
+  return TRUE;
 }
 
 static gboolean append_expr (GString         *out,
@@ -653,13 +659,16 @@ append_option (GString    *out,
 
 /* A bash script that runs the statement with the AWS CLI and follows NextToken; the CLI's
  * --query prints the items and, last, the next token or "null" (no jq needed). */
-static char *
-emit_program (const DynoRequest        *request,
-              const char               *statement,
-              const DynoCodegenOptions *options)
+static void
+emit_program (DynoCodegenWriter *w,
+              const char        *statement)
 {
-  GString *out = g_string_new ("#!/usr/bin/env bash\n");
+  const DynoRequest *request = w->request;
+  const DynoCodegenOptions *options = w->options;
+  GString *out = w->out;
   g_autofree char *what = dyno_codegen_describe (request);
+
+  g_string_append (out, "#!/usr/bin/env bash\n");
 
   g_string_append_printf (out,
                           "# %s as PartiQL, generated by DynoTable.\n"
@@ -698,46 +707,77 @@ emit_program (const DynoRequest        *request,
                    "    break\n"
                    "  fi\n"
                    "done\n");
-  return g_string_free (out, FALSE);
 }
 
-char *
-dyno_codegen_emit_partiql (const DynoRequest        *request,
-                           const DynoPrintedRequest *printed,
-                           const DynoCodegenOptions *options,
-                           GError                  **error)
+/* ReturnConsumedCapacity is left out: it changes what the response reports, not what the
+ * statement does, and ExecuteStatement takes it as a parameter. */
+static void
+partiql_statement (DynoCodegenWriter *w)
 {
-  g_autoptr(GString) out = g_string_new (NULL);
-  gboolean ok = FALSE;
+  const DynoRequest *request = w->request;
 
-  g_return_val_if_fail (request != NULL, NULL);
-  g_return_val_if_fail (options != NULL, NULL);
-
-  /* ReturnConsumedCapacity is left out: it changes what the response reports, not what the
-   * statement does, and ExecuteStatement takes it as a parameter. */
   switch (request->operation)
     {
     case DYNO_OP_QUERY:
     case DYNO_OP_SCAN:
     case DYNO_OP_GET_ITEM:
-      ok = emit_select (out, request, options->program, error);
+      emit_select (w->out, request, w->options->program, &w->error);
       break;
     case DYNO_OP_PUT_ITEM:
-      ok = emit_insert (out, request, error);
+      emit_insert (w->out, request, &w->error);
       break;
     case DYNO_OP_UPDATE_ITEM:
-      ok = emit_update (out, request, error);
+      emit_update (w->out, request, &w->error);
       break;
     case DYNO_OP_DELETE_ITEM:
-      ok = emit_delete (out, request, error);
+      emit_delete (w->out, request, &w->error);
       break;
     default:
       g_assert_not_reached ();
     }
-  if (!ok)
-    return NULL;
-  if (options->program)
-    return emit_program (request, out->str, options);
-  g_string_append_c (out, '\n');
-  return g_string_free (g_steal_pointer (&out), FALSE);
 }
+
+static void
+partiql_snippet (DynoCodegenWriter *w)
+{
+  partiql_statement (w);
+  g_string_append_c (w->out, '\n');
+}
+
+static void
+partiql_program (DynoCodegenWriter *w)
+{
+  g_autoptr(GString) statement = g_string_new (NULL);
+  GString *out = w->out;
+
+  w->out = statement;
+  partiql_statement (w);
+  w->out = out;
+  if (w->error == NULL)
+    emit_program (w, statement->str);
+}
+
+const DynoCodegenLang dyno_codegen_lang_partiql = {
+  .order = DYNO_CODEGEN_ORDER_API,
+  .comment = "# ",   /* the program is a bash script */
+  .value = {
+    .text = partiql_text,
+    .bytes = partiql_bytes,
+    .number = partiql_number,
+    .true_word = "true",
+    .false_word = "false",
+    .null_word = "null",
+    .open = {
+      [DYNO_VALUE_M] = "{", [DYNO_VALUE_L] = "[", [DYNO_VALUE_SS] = "<<", [DYNO_VALUE_NS] = "<<",
+      [DYNO_VALUE_BS] = "<<",
+    },
+    .close = {
+      [DYNO_VALUE_M] = "}", [DYNO_VALUE_L] = "]", [DYNO_VALUE_SS] = ">>", [DYNO_VALUE_NS] = ">>",
+      [DYNO_VALUE_BS] = ">>",
+    },
+    .map = partiql_map,
+    .list = partiql_list,
+  },
+  .snippet = partiql_snippet,
+  .program = partiql_program,
+};

@@ -248,26 +248,19 @@ GString *dyno_codegen_write_aside       (DynoCodegenWriter        *w,
                                          void                    (*func) (DynoCodegenWriter *w,
                                                                           gpointer           data),
                                          gpointer                  data);
-/* @w->out gets @text @indent deep: "  " */
-void  dyno_codegen_write_indent         (DynoCodegenWriter        *w,
-                                         guint                     indent);
 
 /* ---- literals (dyno-codegen-literals.c) --------------------------------------------------- */
 
+/* The quoting of the CLI, JavaScript and Python targets (the C family, PHP and Ruby have
+ * dyno_codegen_append_c_string_len() and dyno_codegen_append_script_string()). */
 typedef enum {
-  DYNO_QUOTE_C_LIKE,      /* "…" with \" \\ \n \t \uXXXX and '$' as \u0024 */
   DYNO_QUOTE_PYTHON,      /* '…' or "…" Python literal */
-  DYNO_QUOTE_RUBY_SINGLE, /* '…' */
-  DYNO_QUOTE_PHP_SINGLE,  /* '…' */
   DYNO_QUOTE_SHELL,       /* POSIX shell single-quoted word */
-  DYNO_QUOTE_RUST,        /* "…" with \u{XX} (Rust has no \uXXXX) */
-  DYNO_QUOTE_JS,          /* "…" as C_LIKE but '$' as is (JS needs no escape for it) */
+  DYNO_QUOTE_JS,          /* "…" with \" \\ \n \t \uXXXX */
 } DynoQuoteStyle;
 
 /* @len bytes, which may hold NULs (DynamoDB strings may): each style spells U+0000 with its
- * own escape (\u0000, \x00, \u{00}).  Ruby/PHP single-quoted styles switch to a double-quoted
- * literal (with #/$ escaped) when the text holds control characters other than newline,
- * which single quotes cannot spell.  SHELL always quotes. */
+ * own escape (\u0000, \x00).  SHELL always quotes. */
 void  dyno_codegen_append_quoted_len    (GString         *out,
                                          const char      *text,
                                          gsize            len,

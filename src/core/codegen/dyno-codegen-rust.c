@@ -210,6 +210,41 @@ rust_append_uses (GString    *out,
   g_string_append (out, "use aws_sdk_dynamodb::{Client, Error};\n\n");
 }
 
+/* After the builder: page through it, or send it once. */
+static void
+rust_loop (DynoCodegenWriter *w,
+           gboolean           count)
+{
+  if (count)
+    g_string_append (w->out, "        .into_paginator()\n"
+                             "        .send();\n"
+                             "    while let Some(page) = pages.next().await {\n"
+                             "        count += page?.count();\n"
+                             "    }\n"
+                             "    println!(\"Count: {}\", count);\n");
+  else
+    g_string_append (w->out, "        .into_paginator()\n"
+                             "        .items()\n"
+                             "        .send();\n"
+                             "    while let Some(item) = items.next().await {\n"
+                             "        println!(\"{:?}\", item?);\n"
+                             "    }\n");
+}
+
+static void
+rust_call (DynoCodegenWriter *w)
+{
+  const char *member = w->request->operation == DYNO_OP_GET_ITEM ? "item" : "attributes";
+
+  g_string_append_printf (w->out,
+                          "        .send()\n"
+                          "        .await?;\n"
+                          "    if let Some(%s) = response.%s() {\n"
+                          "        println!(\"{:?}\", %s);\n"
+                          "    }\n",
+                          member, member, member);
+}
+
 static void
 rust_body (DynoCodegenWriter *w,
            gpointer           data)
@@ -254,30 +289,7 @@ rust_body (DynoCodegenWriter *w,
   else
     g_string_append (body, "    let response = ");
   rust_builder (w, 8);
-  if (count)
-    g_string_append (body, "        .into_paginator()\n"
-                           "        .send();\n"
-                           "    while let Some(page) = pages.next().await {\n"
-                           "        count += page?.count();\n"
-                           "    }\n"
-                           "    println!(\"Count: {}\", count);\n");
-  else if (paginated)
-    g_string_append (body, "        .into_paginator()\n"
-                           "        .items()\n"
-                           "        .send();\n"
-                           "    while let Some(item) = items.next().await {\n"
-                           "        println!(\"{:?}\", item?);\n"
-                           "    }\n");
-  else
-    g_string_append_printf (body,
-                            "        .send()\n"
-                            "        .await?;\n"
-                            "    if let Some(%s) = response.%s() {\n"
-                            "        println!(\"{:?}\", %s);\n"
-                            "    }\n",
-                            op == DYNO_OP_GET_ITEM ? "item" : "attributes",
-                            op == DYNO_OP_GET_ITEM ? "item" : "attributes",
-                            op == DYNO_OP_GET_ITEM ? "item" : "attributes");
+  dyno_codegen_write_ending (w);
   g_string_append (body, "    Ok(())\n"
                          "}\n");
 }
@@ -335,4 +347,6 @@ const DynoCodegenLang dyno_codegen_lang_rust = {
   },
   .snippet = rust_snippet,
   .program = rust_program,
+  .loop = rust_loop,
+  .call = rust_call,
 };

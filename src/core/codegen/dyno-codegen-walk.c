@@ -622,13 +622,6 @@ dyno_codegen_write_aside (DynoCodegenWriter *w,
   return aside;
 }
 
-void
-dyno_codegen_write_indent (DynoCodegenWriter *w,
-                           guint              indent)
-{
-  dyno_codegen_append_indent (w->out, indent);
-}
-
 char *
 dyno_codegen_walk (const DynoCodegenLang    *lang,
                    const DynoRequest        *request,

@@ -1,11 +1,11 @@
-/* dyno-codegen.c: the code targets, their names, and dispatch to the emitters
+/* dyno-codegen.c: the code targets, their names, and the walk with each one's table
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
 #include "dyno-codegen.h"
-#include "dyno-codegen-old.h"
+#include "dyno-codegen-private.h"
 
 #include <glib/gi18n-lib.h>
 #include <string.h>
@@ -13,44 +13,43 @@
 #include "dyno-error.h"
 
 typedef struct {
-  const char          *id;
-  const char          *label;
-  const char          *language;  /* GtkSourceView 5 language id */
-  DynoCodegenEmitFunc  emit;
-  const DynoCodegenLang *lang;
+  const char            *id;
+  const char            *label;
+  const char            *language;  /* GtkSourceView 5 language id */
+  const DynoCodegenLang *lang;      /* its table of emitters for the walker */
 } DynoCodegenTarget;
 
 static const DynoCodegenTarget targets[] = {
   { "request-json", N_("Request JSON"), "json",
-    dyno_codegen_emit_request_json },
+    &dyno_codegen_lang_request_json },
   { "cli", N_("AWS CLI v2"), "sh",
-    dyno_codegen_emit_cli },
+    &dyno_codegen_lang_cli },
   { "js-v3", N_("JavaScript SDK v3"), "js",
-    NULL, &dyno_codegen_lang_js_v3 },
+    &dyno_codegen_lang_js_v3 },
   { "js-docclient", N_("JavaScript SDK v3 (DocumentClient)"), "js",
-    NULL, &dyno_codegen_lang_js_docclient },
+    &dyno_codegen_lang_js_docclient },
   { "boto3", N_("Python boto3 (client)"), "python3",
-    NULL, &dyno_codegen_lang_boto3 },
+    &dyno_codegen_lang_boto3 },
   { "boto3-resource", N_("Python boto3 (Table resource)"), "python3",
-    NULL, &dyno_codegen_lang_boto3_resource },
+    &dyno_codegen_lang_boto3_resource },
   { "go-v2", N_("Go SDK v2"), "go",
-    NULL, &dyno_codegen_lang_go_v2 },
+    &dyno_codegen_lang_go_v2 },
   { "java-v2", N_("Java SDK v2"), "java",
-    NULL, &dyno_codegen_lang_java_v2 },
+    &dyno_codegen_lang_java_v2 },
   { "rust", N_("Rust SDK"), "rust",
-    NULL, &dyno_codegen_lang_rust },
+    &dyno_codegen_lang_rust },
   { "dotnet", N_(".NET SDK (C#)"), "c-sharp",
-    NULL, &dyno_codegen_lang_dotnet },
+    &dyno_codegen_lang_dotnet },
   { "kotlin", N_("Kotlin SDK"), "kotlin",
-    NULL, &dyno_codegen_lang_kotlin },
+    &dyno_codegen_lang_kotlin },
   { "php", N_("PHP SDK v3"), "php",
-    NULL, &dyno_codegen_lang_php },
+    &dyno_codegen_lang_php },
   { "ruby", N_("Ruby SDK v3"), "ruby",
-    NULL, &dyno_codegen_lang_ruby },
+    &dyno_codegen_lang_ruby },
   { "cpp", N_("C++ SDK"), "cpp",
-    NULL, &dyno_codegen_lang_cpp },
+    &dyno_codegen_lang_cpp },
   { "partiql", N_("PartiQL"), "sql",
-    dyno_codegen_emit_partiql },
+    &dyno_codegen_lang_partiql },
 };
 
 static const DynoCodegenTarget *
@@ -130,12 +129,6 @@ dyno_codegen_emit (const DynoRequest        *request,
                    _("There is no code target named “%s”."), target);
       return NULL;
     }
-  if (t->emit == NULL && t->lang == NULL)
-    {
-      g_set_error (error, DYNO_ERROR, DYNO_ERROR_UNSUPPORTED,
-                   _("The %s code generator is not available in this build."), _(t->label));
-      return NULL;
-    }
   if (request->table_name == NULL || request->table_name[0] == '\0')
     {
       g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
@@ -146,8 +139,6 @@ dyno_codegen_emit (const DynoRequest        *request,
   /* One printer for all the request's expressions, so every target shows the same
    * expression strings and placeholders. */
   printed = dyno_request_print (request);
-  if (t->lang != NULL)
-    return dyno_codegen_walk (t->lang, request, printed,
-                              options != NULL ? options : &default_options, error);
-  return t->emit (request, printed, options != NULL ? options : &default_options, error);
+  return dyno_codegen_walk (t->lang, request, printed,
+                            options != NULL ? options : &default_options, error);
 }
