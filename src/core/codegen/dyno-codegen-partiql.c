@@ -545,6 +545,24 @@ append_returning (GString            *out,
   return unsupported (error, _("this ReturnValues has no RETURNING form for DELETE"));
 }
 
+/* UPDATE's and DELETE's end: the key's equalities, the condition, what they return. */
+static gboolean
+append_where_key (GString            *out,
+                  const DynoRequest  *request,
+                  GError            **error)
+{
+  g_string_append (out, " WHERE ");
+  if (!append_key_equalities (out, request->key, error))
+    return FALSE;
+  if (request->condition != NULL)
+    {
+      g_string_append (out, " AND ");
+      if (!append_conjunct (out, request->condition, error))
+        return FALSE;
+    }
+  return append_returning (out, request, error);
+}
+
 /* TRUE when @condition requires, as one of its top-level AND terms, that a key attribute
  * exists: the item exists. */
 static gboolean
@@ -613,16 +631,7 @@ emit_update (GString            *out,
           g_assert_not_reached ();
         }
     }
-  g_string_append (out, " WHERE ");
-  if (!append_key_equalities (out, request->key, error))
-    return FALSE;
-  if (request->condition != NULL)
-    {
-      g_string_append (out, " AND ");
-      if (!append_conjunct (out, request->condition, error))
-        return FALSE;
-    }
-  return append_returning (out, request, error);
+  return append_where_key (out, request, error);
 }
 
 static gboolean
@@ -632,16 +641,7 @@ emit_delete (GString            *out,
 {
   g_string_append (out, "DELETE FROM ");
   append_identifier (out, request->table_name);
-  g_string_append (out, " WHERE ");
-  if (!append_key_equalities (out, request->key, error))
-    return FALSE;
-  if (request->condition != NULL)
-    {
-      g_string_append (out, " AND ");
-      if (!append_conjunct (out, request->condition, error))
-        return FALSE;
-    }
-  return append_returning (out, request, error);
+  return append_where_key (out, request, error);
 }
 
 static void
