@@ -92,15 +92,6 @@ dotnet_list (DynoCodegenWriter *w,
 }
 
 static void
-dotnet_member_begin (DynoCodegenWriter       *w,
-                     const DynoCodegenMember *m,
-                     guint                    indent)
-{
-  dyno_codegen_append_indent (w->out, indent);
-  g_string_append_printf (w->out, "%s = ", m->name);
-}
-
-static void
 dotnet_member_enum (DynoCodegenWriter       *w,
                     const DynoCodegenMember *m)
 {
@@ -278,7 +269,7 @@ const DynoCodegenLang dyno_codegen_lang_dotnet = {
     .list = dotnet_list,
   },
   .member = {
-    .begin = dotnet_member_begin,
+    .name_format = "%s = ",
     .end = ",\n",
     .enumeration = dotnet_member_enum,
     .map = dotnet_member_map,

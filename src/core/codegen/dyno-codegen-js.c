@@ -142,15 +142,6 @@ js_list (DynoCodegenWriter *w,
   dyno_codegen_write_list_inline (w, list);
 }
 
-static void
-js_member_begin (DynoCodegenWriter       *w,
-                 const DynoCodegenMember *m,
-                 guint                    indent)
-{
-  dyno_codegen_append_indent (w->out, indent);
-  g_string_append_printf (w->out, "%s: ", m->name);
-}
-
 /* Key and Item with bare keys where JS allows; the placeholder maps quoted. */
 static void
 js_member_map (DynoCodegenWriter       *w,
@@ -373,7 +364,7 @@ js_program (DynoCodegenWriter *w)
 }
 
 #define JS_MEMBERS \
-  .begin = js_member_begin, \
+  .name_format = "%s: ", \
   .end = ",\n", \
   .string = js_string, \
   .map = js_member_map

@@ -59,15 +59,6 @@ php_list (DynoCodegenWriter *w,
 }
 
 static void
-php_member_begin (DynoCodegenWriter       *w,
-                  const DynoCodegenMember *m,
-                  guint                    indent)
-{
-  dyno_codegen_append_indent (w->out, indent);
-  g_string_append_printf (w->out, "'%s' => ", m->name);
-}
-
-static void
 php_member_map (DynoCodegenWriter       *w,
                 const DynoCodegenMember *m,
                 guint                    indent)
@@ -190,7 +181,7 @@ const DynoCodegenLang dyno_codegen_lang_php = {
     .list = php_list,
   },
   .member = {
-    .begin = php_member_begin,
+    .name_format = "'%s' => ",
     .end = ",\n",
     .map = php_member_map,
   },

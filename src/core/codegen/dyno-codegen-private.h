@@ -157,8 +157,10 @@ typedef struct {
 /* How a target writes a member of the request.  The walker writes begin, the value by its
  * kind, then end. */
 typedef struct {
-  /* The member's name and what comes before its value ("TableName=", ".tableName(") */
+  /* The member's name and what comes before its value ("TableName=", ".tableName(");
+   * NULL: the indent, then @name_format with the name ("'%s' => ") */
   void        (*begin)       (DynoCodegenWriter *w, const DynoCodegenMember *m, guint indent);
+  const char   *name_format;
   const char   *end;
   /* NULL: the value style's text literal */
   void        (*string)      (DynoCodegenWriter *w, const char *text);

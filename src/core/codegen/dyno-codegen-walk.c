@@ -581,7 +581,15 @@ dyno_codegen_write_members (DynoCodegenWriter *w,
           style->map (w, m, indent);
           continue;
         }
-      style->begin (w, m, indent);
+      if (style->begin != NULL)
+        {
+          style->begin (w, m, indent);
+        }
+      else
+        {
+          dyno_codegen_append_indent (w->out, indent);
+          g_string_append_printf (w->out, style->name_format, m->name);
+        }
       dyno_codegen_write_member_value (w, m, indent);
       g_string_append (w->out, style->end);
     }
