@@ -2,7 +2,7 @@
 # test-layers.py: the layers hold: core sees no GTK/libsoup/libsecret, client no GTK.
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""Three checks, TAP output.
+"""Four checks, TAP output.
 
 1. Sources: no file under src/core includes a GTK, GDK, libadwaita, GtkSourceView, libsoup or
    libsecret header, or a header of src/client or src/widgets; no file under src/client or
@@ -15,6 +15,8 @@
 3. JSON: no source but src/core/values/dyno-json.c calls json-glib's parser or generator,
    which cut strings at U+0000 and recurse without a bound (dyno_json_parse and
    dyno_json_node_to_string are used instead).
+4. Code generation: under src/core/codegen only the walker (dyno-codegen-walk.c) switches
+   over value types or member kinds; the targets are tables of emitters it calls.
 
 Usage: test-layers.py SOURCE_ROOT BUILD_ROOT
 """
@@ -183,12 +185,32 @@ def check_json_io(root):
     tap(not bad, "no json-glib parser or generator outside dyno-json.c", "\n".join(bad))
 
 
+WALKER_SWITCH = re.compile(r"\bcase\s+DYNO_(VALUE|CODEGEN_MEMBER)_[A-Z]+\s*:")
+
+
+def check_codegen_walker(root):
+    """One walker over a request and its values: a new value type is one place, a new target
+    one table."""
+    bad = []
+    for path in sources(root, "core/codegen"):
+        if path.endswith("dyno-codegen-walk.c"):
+            continue
+        with open(path, encoding="utf-8") as f:
+            for lineno, line in enumerate(f, 1):
+                if WALKER_SWITCH.search(line):
+                    bad.append("%s:%d: %s" % (os.path.relpath(path, root), lineno,
+                                              line.strip()))
+    tap(not bad, "only the code-generation walker switches over value types and member kinds",
+        "\n".join(bad))
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit("usage: test-layers.py SOURCE_ROOT BUILD_ROOT")
     root, build = map(os.path.abspath, sys.argv[1:])
     check_sources(root)
     check_json_io(root)
+    check_codegen_walker(root)
     check_compiler(root, build)
     print("1..%d" % n)
     return 1 if failed else 0
