@@ -227,6 +227,7 @@ typedef struct {
   GHashTable    *names;   /* "#n" -> attribute name */
   GHashTable    *values;  /* ":v" -> DynoValue* */
   GHashTable    *used;    /* placeholders seen in the expressions */
+  gboolean       key_condition_optional;  /* a draft's Query, its key still being written */
   /* where an expression error is */
   const char        *error_member;
   DynoParseLocation  location;
@@ -1003,7 +1004,8 @@ read_request (ReadContext  *ctx,
         }
     }
 
-  if (ctx->op == DYNO_OP_QUERY && request->key_condition == NULL)
+  if (ctx->op == DYNO_OP_QUERY && request->key_condition == NULL
+      && !ctx->key_condition_optional)
     {
       g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
                            _("Either the KeyConditions or KeyConditionExpression parameter must "
@@ -1077,13 +1079,14 @@ dyno_request_from_json (const char  *json,
   return dyno_request_from_json_located (json, len, op_hint, NULL, NULL, error);
 }
 
-DynoRequest *
-dyno_request_from_json_located (const char         *json,
-                                gssize              len,
-                                int                 op_hint,
-                                const char        **out_member,
-                                DynoParseLocation  *out_location,
-                                GError            **error)
+static DynoRequest *
+read_json (const char         *json,
+           gssize              len,
+           int                 op_hint,
+           gboolean            key_condition_optional,
+           const char        **out_member,
+           DynoParseLocation  *out_location,
+           GError            **error)
 {
   g_autoptr(JsonNode) root = NULL;
   g_autoptr(GError) local_error = NULL;
@@ -1132,6 +1135,7 @@ dyno_request_from_json_located (const char         *json,
         return NULL;
     }
   ctx.allowed = dyno_request_members_for_operation (ctx.op);
+  ctx.key_condition_optional = key_condition_optional;
   ctx.names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
   ctx.values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
                                       (GDestroyNotify) dyno_value_free);
@@ -1155,4 +1159,24 @@ dyno_request_from_json_located (const char         *json,
     }
 
   return g_steal_pointer (&request);
+}
+
+DynoRequest *
+dyno_request_from_json_located (const char         *json,
+                                gssize              len,
+                                int                 op_hint,
+                                const char        **out_member,
+                                DynoParseLocation  *out_location,
+                                GError            **error)
+{
+  return read_json (json, len, op_hint, FALSE, out_member, out_location, error);
+}
+
+DynoRequest *
+dyno_request_from_json_draft (const char     *json,
+                              gssize          len,
+                              DynoOperation   op,
+                              GError        **error)
+{
+  return read_json (json, len, op, TRUE, NULL, NULL, error);
 }

@@ -41,4 +41,11 @@ guint       dyno_request_members_for_operation (DynoOperation op);
 DynoPrintedRequest *dyno_request_print_internal (const DynoRequest *request,
                                                  gboolean           alias_all);
 
+/* dyno_request_from_json() for a saved draft: a Query may lack its key condition (the draft
+ * keeps its key by parts, perhaps unfinished). */
+DynoRequest        *dyno_request_from_json_draft (const char        *json,
+                                                  gssize             len,
+                                                  DynoOperation      op,
+                                                  GError           **error);
+
 G_END_DECLS

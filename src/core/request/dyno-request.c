@@ -65,6 +65,33 @@ lookup_name (const char * const *names,
   return FALSE;
 }
 
+G_DEFINE_ENUM_TYPE (DynoOperation, dyno_operation,
+                    G_DEFINE_ENUM_VALUE (DYNO_OP_QUERY, "query"),
+                    G_DEFINE_ENUM_VALUE (DYNO_OP_SCAN, "scan"),
+                    G_DEFINE_ENUM_VALUE (DYNO_OP_GET_ITEM, "get-item"),
+                    G_DEFINE_ENUM_VALUE (DYNO_OP_PUT_ITEM, "put-item"),
+                    G_DEFINE_ENUM_VALUE (DYNO_OP_UPDATE_ITEM, "update-item"),
+                    G_DEFINE_ENUM_VALUE (DYNO_OP_DELETE_ITEM, "delete-item"))
+
+G_DEFINE_ENUM_TYPE (DynoTristate, dyno_tristate,
+                    G_DEFINE_ENUM_VALUE (DYNO_TRISTATE_UNSET, "unset"),
+                    G_DEFINE_ENUM_VALUE (DYNO_TRISTATE_FALSE, "false"),
+                    G_DEFINE_ENUM_VALUE (DYNO_TRISTATE_TRUE, "true"))
+
+G_DEFINE_ENUM_TYPE (DynoSelect, dyno_select,
+                    G_DEFINE_ENUM_VALUE (DYNO_SELECT_UNSET, "unset"),
+                    G_DEFINE_ENUM_VALUE (DYNO_SELECT_ALL_ATTRIBUTES, "all-attributes"),
+                    G_DEFINE_ENUM_VALUE (DYNO_SELECT_ALL_PROJECTED_ATTRIBUTES,
+                                         "all-projected-attributes"),
+                    G_DEFINE_ENUM_VALUE (DYNO_SELECT_SPECIFIC_ATTRIBUTES, "specific-attributes"),
+                    G_DEFINE_ENUM_VALUE (DYNO_SELECT_COUNT, "count"))
+
+G_DEFINE_ENUM_TYPE (DynoReturnConsumedCapacity, dyno_return_consumed_capacity,
+                    G_DEFINE_ENUM_VALUE (DYNO_CONSUMED_UNSET, "unset"),
+                    G_DEFINE_ENUM_VALUE (DYNO_CONSUMED_NONE, "none"),
+                    G_DEFINE_ENUM_VALUE (DYNO_CONSUMED_TOTAL, "total"),
+                    G_DEFINE_ENUM_VALUE (DYNO_CONSUMED_INDEXES, "indexes"))
+
 const char *
 dyno_operation_to_string (DynoOperation op)
 {

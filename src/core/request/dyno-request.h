@@ -96,6 +96,16 @@ gboolean     dyno_request_equal (const DynoRequest *a,
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DynoRequest, dyno_request_free)
 
+/* Enum types, for properties that hold these (DynoQueryDraft). */
+#define DYNO_TYPE_OPERATION (dyno_operation_get_type ())
+GType dyno_operation_get_type (void) G_GNUC_CONST;
+#define DYNO_TYPE_TRISTATE (dyno_tristate_get_type ())
+GType dyno_tristate_get_type (void) G_GNUC_CONST;
+#define DYNO_TYPE_SELECT (dyno_select_get_type ())
+GType dyno_select_get_type (void) G_GNUC_CONST;
+#define DYNO_TYPE_RETURN_CONSUMED_CAPACITY (dyno_return_consumed_capacity_get_type ())
+GType dyno_return_consumed_capacity_get_type (void) G_GNUC_CONST;
+
 /* The request as DynamoDB's API takes it (and `aws dynamodb <op> --cli-input-json`), with
  * the expressions printed by one DynoExprPrinter (readable placeholders, nothing unused).
  * Member order is stable: TableName, IndexName, Key/Item, KeyConditionExpression,
