@@ -292,7 +292,8 @@ typedef struct {
   gint              limit;
   char            **rest;
 
-  DynoRequest      *request;
+  DynoQueryDraft   *draft;
+  DynoRequest      *request;        /* the draft's */
   DynoExportFormat  export_format;
   GHashTable       *column_types;
   DynoExportJob    *job;
@@ -315,6 +316,7 @@ export_clear (Export *e)
   g_free (e->output);
   g_free (e->start_key);
   g_strfreev (e->rest);
+  g_clear_object (&e->draft);
   g_clear_pointer (&e->request, dyno_request_free);
   g_clear_pointer (&e->column_types, g_hash_table_unref);
   g_clear_object (&e->job);
@@ -330,11 +332,13 @@ export_build_request (Export *e)
                                                         (GDestroyNotify) dyno_value_free);
   g_autoptr(GHashTable) used = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   g_autoptr(GError) error = NULL;
-  DynoRequest *request;
+  const DynoCliReadOptions read = {
+    .key = e->key, .filter = e->filter, .project = e->project, .limit = e->limit,
+    .desc = e->desc, .consistent = e->consistent,
+  };
 
-  e->request = request = dyno_request_new (e->key != NULL ? DYNO_OP_QUERY : DYNO_OP_SCAN,
-                                           e->rest[0]);
-  request->index_name = g_strdup (e->index);
+  e->draft = dyno_cli_read_draft_new (e->key != NULL ? DYNO_OP_QUERY : DYNO_OP_SCAN,
+                                      e->rest[0], e->index);
 
   if (e->values != NULL)
     {
@@ -372,34 +376,16 @@ export_build_request (Export *e)
       }
     }
 
-  if (e->key != NULL
-      && !dyno_cli_parse_condition_option (e->s.command, "--key", e->key,
-                                           DYNO_EXPR_ROLE_KEY_CONDITION, values, used,
-                                           &request->key_condition))
+  if (!dyno_cli_read_draft_expressions (e->draft, e->s.command, &read, values, used)
+      || !dyno_cli_read_draft_options (e->draft, e->s.command, &read))
     return FALSE;
-  if (e->filter != NULL
-      && !dyno_cli_parse_condition_option (e->s.command, "--filter", e->filter,
-                                           DYNO_EXPR_ROLE_FILTER, values, used,
-                                           &request->filter))
-    return FALSE;
-  if (e->project != NULL
-      && !dyno_cli_parse_projection_option (e->s.command, e->project, used,
-                                            &request->projection))
-    return FALSE;
-  if (!dyno_cli_parse_limit_option (e->s.command, e->limit, &request->limit))
-    return FALSE;
-  if (e->consistent)
-    request->consistent_read = DYNO_TRISTATE_TRUE;
-  if (e->desc)
+  if (e->desc && e->key == NULL)
     {
-      if (e->key == NULL)
-        {
-          report (&e->s, "--desc", "only a query (--key) has a sort order to reverse");
-          return FALSE;
-        }
-      request->scan_index_forward = DYNO_TRISTATE_FALSE;
+      report (&e->s, "--desc", "only a query (--key) has a sort order to reverse");
+      return FALSE;
     }
 
+  e->request = dyno_query_draft_to_request (e->draft);
   return TRUE;
 }
 
@@ -562,10 +548,17 @@ dyno_cli_export (int    argc,
     return e.s.status;
   if (!session_describe (&e.s, e.rest[0]))
     return e.s.status;
-  if (e.start_key != NULL
-      && !dyno_cli_parse_item_option ("export", "--start-key", e.start_key, FALSE, e.s.schema,
-                                      &e.request->exclusive_start_key))
-    return EXIT_USAGE;
+  if (e.start_key != NULL)
+    {
+      g_autoptr(DynoItem) start_key = NULL;
+
+      if (!dyno_cli_parse_item_option ("export", "--start-key", e.start_key, FALSE, e.s.schema,
+                                       &start_key))
+        return EXIT_USAGE;
+      dyno_query_draft_set_exclusive_start_key (e.draft, start_key);
+      dyno_request_free (e.request);
+      e.request = dyno_query_draft_to_request (e.draft);
+    }
   if (!export_validate (&e))
     return EXIT_USAGE;
 

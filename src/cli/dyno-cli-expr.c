@@ -432,6 +432,80 @@ compare_strings (gconstpointer a,
   return strcmp (*(const char * const *) a, *(const char * const *) b);
 }
 
+/* Like DynamoDB with ExpressionAttributeValues: a value nobody uses is a mistake. */
+static gboolean
+check_values_used (Run *run)
+{
+  g_autoptr(GPtrArray) unused = g_ptr_array_new ();
+  g_autofree char *message = NULL;
+  g_autofree char *list = NULL;
+  GHashTableIter iter;
+  gpointer name;
+
+  if (run->values == NULL)
+    return TRUE;
+
+  g_hash_table_iter_init (&iter, run->values);
+  while (g_hash_table_iter_next (&iter, &name, NULL))
+    {
+      if (!g_hash_table_contains (run->used, name))
+        g_ptr_array_add (unused, name);
+    }
+  if (unused->len == 0)
+    return TRUE;
+
+  g_ptr_array_sort (unused, compare_strings);
+  g_ptr_array_add (unused, NULL);
+  list = g_strjoinv (", ", (char **) unused->pdata);
+  message = g_strdup_printf (_("not used in any expression: %s"), list);
+  report (run, "--values", message);
+  return FALSE;
+}
+
+/* Query and Scan: the options fill a draft, and the draft makes the request. */
+static gboolean
+build_read_request (Run           *run,
+                    Command        command,
+                    DynoOperation  op,
+                    const char    *table)
+{
+  Options *o = run->options;
+  const DynoCliReadOptions read = {
+    .key = o->key, .filter = o->filter, .project = o->project, .limit = o->limit,
+    .desc = o->desc, .consistent = o->consistent, .select = o->select,
+    .consumed = o->return_consumed_capacity,
+  };
+  g_autoptr(DynoQueryDraft) draft = dyno_cli_read_draft_new (op, table, o->index);
+
+  if (command == COMMAND_QUERY && o->key == NULL)
+    {
+      report (run, NULL, _("--key is required: the key condition, e.g. "
+                           "--key 'PK = \"DRIVE#a91\" AND begins_with(SK, \"root/\")'"));
+      return FALSE;
+    }
+
+  if (!dyno_cli_read_draft_expressions (draft, run->prefix, &read, run->values, run->used))
+    return FALSE;
+
+  if (o->start_key != NULL)
+    {
+      g_autoptr(DynoItem) start_key = NULL;
+
+      if (!parse_item_option (run, "--start-key", o->start_key, &start_key))
+        return FALSE;
+      dyno_query_draft_set_exclusive_start_key (draft, start_key);
+    }
+
+  if (!check_values_used (run)
+      || !dyno_cli_read_draft_options (draft, run->prefix, &read))
+    return FALSE;
+  dyno_query_draft_set_segment (draft, o->segment);
+  dyno_query_draft_set_total_segments (draft, o->total_segments);
+
+  run->request = dyno_query_draft_to_request (draft);
+  return TRUE;
+}
+
 static gboolean
 build_request (Run           *run,
                Command        command,
@@ -439,26 +513,15 @@ build_request (Run           *run,
                const char    *table)
 {
   Options *o = run->options;
-  g_autoptr(DynoRequest) request = dyno_request_new (op, table);
+  g_autoptr(DynoRequest) request = NULL;
 
   if (o->values != NULL && !parse_values (run))
     return FALSE;
 
-  request->index_name = g_strdup (o->index);
+  if (command == COMMAND_QUERY || command == COMMAND_SCAN)
+    return build_read_request (run, command, op, table);
 
-  if (command == COMMAND_QUERY)
-    {
-      if (o->key == NULL)
-        {
-          report (run, NULL, _("--key is required: the key condition, e.g. "
-                               "--key 'PK = \"DRIVE#a91\" AND begins_with(SK, \"root/\")'"));
-          return FALSE;
-        }
-      if (!dyno_cli_parse_condition_option (run->prefix, "--key", o->key,
-                                            DYNO_EXPR_ROLE_KEY_CONDITION, run->values,
-                                            run->used, &request->key_condition))
-        return FALSE;
-    }
+  request = dyno_request_new (op, table);
 
   if (command == COMMAND_GET || command == COMMAND_UPDATE || command == COMMAND_DELETE)
     {
@@ -494,59 +557,18 @@ build_request (Run           *run,
                                         &request->condition))
     return FALSE;
 
-  if (o->filter != NULL &&
-      !dyno_cli_parse_condition_option (run->prefix, "--filter", o->filter,
-                                        DYNO_EXPR_ROLE_FILTER, run->values, run->used,
-                                        &request->filter))
-    return FALSE;
-
   if (o->project != NULL &&
       !dyno_cli_parse_projection_option (run->prefix, o->project, run->used,
                                          &request->projection))
     return FALSE;
 
-  if (o->start_key != NULL &&
-      !parse_item_option (run, "--start-key", o->start_key, &request->exclusive_start_key))
+  if (!check_values_used (run))
     return FALSE;
 
-  /* Like DynamoDB with ExpressionAttributeValues: a value nobody uses is a mistake. */
-  if (run->values != NULL)
-    {
-      g_autoptr(GPtrArray) unused = g_ptr_array_new ();
-      GHashTableIter iter;
-      gpointer name;
-
-      g_hash_table_iter_init (&iter, run->values);
-      while (g_hash_table_iter_next (&iter, &name, NULL))
-        {
-          if (!g_hash_table_contains (run->used, name))
-            g_ptr_array_add (unused, name);
-        }
-      if (unused->len > 0)
-        {
-          g_autofree char *message = NULL;
-          g_autofree char *list = NULL;
-
-          g_ptr_array_sort (unused, compare_strings);
-          g_ptr_array_add (unused, NULL);
-          list = g_strjoinv (", ", (char **) unused->pdata);
-          message = g_strdup_printf (_("not used in any expression: %s"), list);
-          report (run, "--values", message);
-          return FALSE;
-        }
-    }
-
-  if (!dyno_cli_parse_limit_option (run->prefix, o->limit, &request->limit))
-    return FALSE;
-  if (command == COMMAND_QUERY && o->desc)
-    request->scan_index_forward = DYNO_TRISTATE_FALSE;
   if (o->consistent)
     request->consistent_read = DYNO_TRISTATE_TRUE;
-  request->segment = o->segment;
-  request->total_segments = o->total_segments;
 
-  if (!dyno_cli_parse_select_option (run->prefix, o->select, &request->select) ||
-      !dyno_cli_parse_consumed_option (run->prefix, o->return_consumed_capacity,
+  if (!dyno_cli_parse_consumed_option (run->prefix, o->return_consumed_capacity,
                                        &request->return_consumed_capacity) ||
       !dyno_cli_parse_return_values_option (run->prefix, o->return_values,
                                             &request->return_values))

@@ -317,3 +317,84 @@ dyno_cli_parse_return_values_option (const char       *prefix,
   *out = choice;
   return TRUE;
 }
+
+/* ---- Query and Scan ------------------------------------------------------------------------ */
+
+DynoQueryDraft *
+dyno_cli_read_draft_new (DynoOperation  op,
+                         const char    *table,
+                         const char    *index)
+{
+  DynoQueryDraft *draft = dyno_query_draft_new ();
+
+  dyno_query_draft_set_operation (draft, op);
+  dyno_query_draft_set_table_name (draft, table);
+  dyno_query_draft_set_index_name (draft, index);
+
+  return draft;
+}
+
+gboolean
+dyno_cli_read_draft_expressions (DynoQueryDraft           *draft,
+                                 const char               *prefix,
+                                 const DynoCliReadOptions *o,
+                                 GHashTable               *values,
+                                 GHashTable               *used)
+{
+  if (o->key != NULL)
+    {
+      g_autoptr(DynoExpr) key = NULL;
+
+      if (!dyno_cli_parse_condition_option (prefix, "--key", o->key,
+                                            DYNO_EXPR_ROLE_KEY_CONDITION, values, used, &key))
+        return FALSE;
+      dyno_query_draft_set_key_condition (draft, key);
+    }
+
+  if (o->filter != NULL)
+    {
+      g_autoptr(DynoExpr) filter = NULL;
+
+      if (!dyno_cli_parse_condition_option (prefix, "--filter", o->filter,
+                                            DYNO_EXPR_ROLE_FILTER, values, used, &filter))
+        return FALSE;
+      dyno_query_draft_set_filter (draft, filter);
+    }
+
+  if (o->project != NULL)
+    {
+      g_autoptr(GPtrArray) paths = NULL;
+
+      if (!dyno_cli_parse_projection_option (prefix, o->project, used, &paths))
+        return FALSE;
+      dyno_query_draft_set_projection (draft, paths);
+    }
+
+  return TRUE;
+}
+
+gboolean
+dyno_cli_read_draft_options (DynoQueryDraft           *draft,
+                             const char               *prefix,
+                             const DynoCliReadOptions *o)
+{
+  gint64 limit = 0;
+  DynoSelect select = DYNO_SELECT_UNSET;
+  DynoReturnConsumedCapacity consumed = DYNO_CONSUMED_UNSET;
+
+  if (!dyno_cli_parse_limit_option (prefix, o->limit, &limit))
+    return FALSE;
+  dyno_query_draft_set_limit (draft, limit);
+  if (o->desc)
+    dyno_query_draft_set_scan_index_forward (draft, DYNO_TRISTATE_FALSE);
+  if (o->consistent)
+    dyno_query_draft_set_consistent_read (draft, DYNO_TRISTATE_TRUE);
+
+  if (!dyno_cli_parse_select_option (prefix, o->select, &select)
+      || !dyno_cli_parse_consumed_option (prefix, o->consumed, &consumed))
+    return FALSE;
+  dyno_query_draft_set_select (draft, select);
+  dyno_query_draft_set_return_consumed_capacity (draft, consumed);
+
+  return TRUE;
+}

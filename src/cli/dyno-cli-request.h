@@ -7,6 +7,7 @@
 #include <glib.h>
 
 #include "dyno-expr.h"
+#include "dyno-query-draft.h"
 #include "dyno-request.h"
 #include "dyno-table-info.h"
 
@@ -90,5 +91,37 @@ gboolean    dyno_cli_parse_consumed_option   (const char          *prefix,
 gboolean    dyno_cli_parse_return_values_option (const char       *prefix,
                                                  const char       *text,
                                                  DynoReturnValues *out);
+
+/* ---- Query and Scan: the options fill a DynoQueryDraft, which makes the request ---------- */
+
+/* The read options the commands share; NULL, G_MININT or FALSE when not given. */
+typedef struct {
+  const char *key;        /* --key (Query) */
+  const char *filter;     /* --filter */
+  const char *project;    /* --project */
+  gint        limit;      /* --limit */
+  gboolean    desc;       /* --desc (Query) */
+  gboolean    consistent; /* --consistent */
+  const char *select;     /* --select */
+  const char *consumed;   /* --return-consumed-capacity */
+} DynoCliReadOptions;
+
+/* A new draft for @op (DYNO_OP_QUERY or DYNO_OP_SCAN) on @table / @index (may be NULL). */
+DynoQueryDraft *dyno_cli_read_draft_new      (DynoOperation              op,
+                                              const char                *table,
+                                              const char                *index);
+
+/* --key, --filter, --project (in this order) into @draft, in the inline syntax with the
+ * placeholders of @values (may be NULL); the placeholders used are added to @used. */
+gboolean    dyno_cli_read_draft_expressions  (DynoQueryDraft            *draft,
+                                              const char                *prefix,
+                                              const DynoCliReadOptions  *options,
+                                              GHashTable                *values,
+                                              GHashTable                *used);
+
+/* --limit, --desc, --consistent, --select, --return-consumed-capacity (in this order). */
+gboolean    dyno_cli_read_draft_options      (DynoQueryDraft            *draft,
+                                              const char                *prefix,
+                                              const DynoCliReadOptions  *options);
 
 G_END_DECLS

@@ -135,7 +135,8 @@ typedef struct {
   GHashTable        *values;
   GHashTable        *used;
   DynoTableInfo     *schema;
-  DynoRequest       *request;
+  DynoQueryDraft    *draft;       /* query, scan: what the options say */
+  DynoRequest       *request;     /* what is sent (for query and scan, the draft's) */
   int                status;
   char              *local_signer;  /* "key AKID in us-east-1" for DynamoDB Local, else NULL */
   /* query/scan output */
@@ -169,6 +170,7 @@ cli_clear (Cli *cli)
   g_clear_pointer (&cli->values, g_hash_table_unref);
   g_clear_pointer (&cli->used, g_hash_table_unref);
   g_clear_pointer (&cli->schema, dyno_table_info_unref);
+  g_clear_object (&cli->draft);
   g_clear_pointer (&cli->request, dyno_request_free);
   g_clear_object (&cli->run);
   g_clear_pointer (&cli->batch_items, g_ptr_array_unref);
@@ -374,32 +376,95 @@ parse_item_text (Cli         *cli,
   return dyno_cli_parse_item_text (text, len, cli->options->plain, cli->schema, error);
 }
 
+/* Like DynamoDB with ExpressionAttributeValues: a value nobody uses is a mistake. */
+static gboolean
+check_values_used (Cli *cli)
+{
+  GHashTableIter iter;
+  gpointer name;
+
+  if (cli->values == NULL || g_hash_table_size (cli->values) == 0)
+    return TRUE;
+
+  g_hash_table_iter_init (&iter, cli->values);
+  while (g_hash_table_iter_next (&iter, &name, NULL))
+    if (!g_hash_table_contains (cli->used, name))
+      {
+        g_autofree char *message = g_strdup_printf (_("not used in any expression: %s"),
+                                                    (const char *) name);
+        report (cli, "--values", message);
+        return FALSE;
+      }
+
+  return TRUE;
+}
+
+/* Query and Scan: the options fill a draft, and the draft makes the request. */
+static gboolean
+build_read_request (Cli *cli)
+{
+  Options *o = cli->options;
+  const DynoCliReadOptions read = {
+    .key = o->key, .filter = o->filter, .project = o->project, .limit = o->limit,
+    .desc = o->desc, .consistent = o->consistent, .select = o->select,
+    .consumed = o->return_consumed_capacity,
+  };
+  g_autoptr(DynoQueryDraft) draft = dyno_cli_read_draft_new (cli->info->op, o->rest[0],
+                                                             o->index);
+
+  if (cli->info->command == COMMAND_QUERY && o->key == NULL)
+    {
+      report (cli, NULL, _("--key is required: the key condition, e.g. "
+                           "--key 'PK = \"USER#1\" AND begins_with(SK, \"ORDER#\")'"));
+      return FALSE;
+    }
+
+  if (!dyno_cli_read_draft_expressions (draft, cli->prefix, &read, cli->values, cli->used)
+      || !check_values_used (cli)
+      || !dyno_cli_read_draft_options (draft, cli->prefix, &read))
+    return FALSE;
+
+  if (o->max_items < 0)
+    {
+      report (cli, "--max-items", _("must be at least 1"));
+      return FALSE;
+    }
+  if (o->segments != G_MININT && (o->segments < 1 || o->segments > 1000000))
+    {
+      report (cli, "--segments", _("must be between 1 and 1000000 (TotalSegments)"));
+      return FALSE;
+    }
+  if (o->parallel != G_MININT && (o->parallel < 1 || o->parallel > 1000))
+    {
+      report (cli, "--parallel", _("must be between 1 and 1000"));
+      return FALSE;
+    }
+
+  /* The ledger shows capacity: ask for it unless told otherwise. */
+  if (o->stats && dyno_query_draft_get_return_consumed_capacity (draft) == DYNO_CONSUMED_UNSET)
+    dyno_query_draft_set_return_consumed_capacity (draft, DYNO_CONSUMED_TOTAL);
+  dyno_query_draft_set_max_items (draft, (guint64) o->max_items);
+
+  cli->request = dyno_query_draft_to_request (draft);
+  cli->draft = g_steal_pointer (&draft);
+  return TRUE;
+}
+
 /* The expressions: checked before anything is sent. */
 static gboolean
 build_expressions (Cli *cli)
 {
   Options *o = cli->options;
   const CommandInfo *info = cli->info;
-  g_autoptr(DynoRequest) request = dyno_request_new (info->op, o->rest[0]);
+  g_autoptr(DynoRequest) request = NULL;
 
   if (o->values != NULL && !parse_values (cli))
     return FALSE;
 
-  request->index_name = g_strdup (o->index);
+  if (info->command == COMMAND_QUERY || info->command == COMMAND_SCAN)
+    return build_read_request (cli);
 
-  if (info->command == COMMAND_QUERY)
-    {
-      if (o->key == NULL)
-        {
-          report (cli, NULL, _("--key is required: the key condition, e.g. "
-                               "--key 'PK = \"USER#1\" AND begins_with(SK, \"ORDER#\")'"));
-          return FALSE;
-        }
-      if (!dyno_cli_parse_condition_option (cli->prefix, "--key", o->key,
-                                            DYNO_EXPR_ROLE_KEY_CONDITION, cli->values,
-                                            cli->used, &request->key_condition))
-        return FALSE;
-    }
+  request = dyno_request_new (info->op, o->rest[0]);
 
   if (info->command == COMMAND_GET || info->command == COMMAND_UPDATE
       || info->command == COMMAND_DELETE)
@@ -433,62 +498,21 @@ build_expressions (Cli *cli)
                                            DYNO_EXPR_ROLE_CONDITION, cli->values, cli->used,
                                            &request->condition))
     return FALSE;
-  if (o->filter != NULL
-      && !dyno_cli_parse_condition_option (cli->prefix, "--filter", o->filter,
-                                           DYNO_EXPR_ROLE_FILTER, cli->values, cli->used,
-                                           &request->filter))
-    return FALSE;
 
   if (o->project != NULL
       && !dyno_cli_parse_projection_option (cli->prefix, o->project, cli->used,
                                             &request->projection))
     return FALSE;
 
-  if (cli->values != NULL && g_hash_table_size (cli->values) > 0)
-    {
-      GHashTableIter iter;
-      gpointer name;
-
-      g_hash_table_iter_init (&iter, cli->values);
-      while (g_hash_table_iter_next (&iter, &name, NULL))
-        if (!g_hash_table_contains (cli->used, name))
-          {
-            g_autofree char *message = g_strdup_printf (_("not used in any expression: %s"),
-                                                        (const char *) name);
-            report (cli, "--values", message);
-            return FALSE;
-          }
-    }
-
-  if (!dyno_cli_parse_limit_option (cli->prefix, o->limit, &request->limit))
+  if (!check_values_used (cli))
     return FALSE;
-  if (o->max_items < 0)
-    {
-      report (cli, "--max-items", _("must be at least 1"));
-      return FALSE;
-    }
-  if (o->segments != G_MININT && (o->segments < 1 || o->segments > 1000000))
-    {
-      report (cli, "--segments", _("must be between 1 and 1000000 (TotalSegments)"));
-      return FALSE;
-    }
-  if (o->parallel != G_MININT && (o->parallel < 1 || o->parallel > 1000))
-    {
-      report (cli, "--parallel", _("must be between 1 and 1000"));
-      return FALSE;
-    }
-  if (o->desc)
-    request->scan_index_forward = DYNO_TRISTATE_FALSE;
+
   if (o->consistent)
     request->consistent_read = DYNO_TRISTATE_TRUE;
 
-  if (!dyno_cli_parse_select_option (cli->prefix, o->select, &request->select)
-      || !dyno_cli_parse_consumed_option (cli->prefix, o->return_consumed_capacity,
-                                          &request->return_consumed_capacity))
+  if (!dyno_cli_parse_consumed_option (cli->prefix, o->return_consumed_capacity,
+                                       &request->return_consumed_capacity))
     return FALSE;
-  /* The ledger shows capacity: ask for it unless told otherwise. */
-  if (o->stats && request->return_consumed_capacity == DYNO_CONSUMED_UNSET)
-    request->return_consumed_capacity = DYNO_CONSUMED_TOTAL;
 
   if (!dyno_cli_parse_return_values_option (cli->prefix, o->return_values,
                                             &request->return_values))
@@ -512,10 +536,17 @@ build_items (Cli *cli)
       && !dyno_cli_parse_item_option (cli->prefix, "--item", o->item, o->plain, cli->schema,
                                       &cli->request->item))
     return FALSE;
-  if (o->start_key != NULL
-      && !dyno_cli_parse_item_option (cli->prefix, "--start-key", o->start_key, o->plain,
-                                      cli->schema, &cli->request->exclusive_start_key))
-    return FALSE;
+  if (o->start_key != NULL)
+    {
+      g_autoptr(DynoItem) start_key = NULL;
+
+      if (!dyno_cli_parse_item_option (cli->prefix, "--start-key", o->start_key, o->plain,
+                                       cli->schema, &start_key))
+        return FALSE;
+      dyno_query_draft_set_exclusive_start_key (cli->draft, start_key);
+      dyno_request_free (cli->request);
+      cli->request = dyno_query_draft_to_request (cli->draft);
+    }
 
   return TRUE;
 }

@@ -17,6 +17,9 @@
    dyno_json_node_to_string are used instead).
 4. Code generation: under src/core/codegen only the walker (dyno-codegen-walk.c) switches
    over value types or member kinds; the targets are tables of emitters it calls.
+5. CLI: no src/cli source writes a request member only a Query or Scan has (key condition,
+   filter, ScanIndexForward, Select, Limit, ExclusiveStartKey, Segment): those requests come
+   from a DynoQueryDraft.
 
 Usage: test-layers.py SOURCE_ROOT BUILD_ROOT
 """
@@ -201,6 +204,27 @@ def check_codegen_walker(root):
                     bad.append("%s:%d: %s" % (os.path.relpath(path, root), lineno,
                                               line.strip()))
     tap(not bad, "only the code-generation walker switches over value types and member kinds",
+          "\n".join(bad))
+
+
+READ_MEMBERS = r"(key_condition|filter|scan_index_forward|select|limit|exclusive_start_key|" \
+               r"segment|total_segments)"
+WRITES_READ_MEMBER = re.compile(r"(&\s*[\w.>-]*request->%s\b|request->%s\s*=[^=])"
+                                % (READ_MEMBERS, READ_MEMBERS))
+
+
+def check_cli_reads(root):
+    """dynotable-cli builds its Query and Scan requests through DynoQueryDraft (core's one
+    conversion of a query being built into a request): no src/cli source writes a member
+    that only a read has."""
+    bad = []
+    for path in sources(root, "cli"):
+        with open(path, encoding="utf-8") as f:
+            for lineno, line in enumerate(f, 1):
+                if WRITES_READ_MEMBER.search(line):
+                    bad.append("%s:%d: %s" % (os.path.relpath(path, root), lineno,
+                                              line.strip()))
+    tap(not bad, "src/cli builds Query and Scan requests only through DynoQueryDraft",
         "\n".join(bad))
 
 
@@ -211,6 +235,7 @@ def main():
     check_sources(root)
     check_json_io(root)
     check_codegen_walker(root)
+    check_cli_reads(root)
     check_compiler(root, build)
     print("1..%d" % n)
     return 1 if failed else 0

@@ -929,7 +929,8 @@ dyno_query_draft_class_init (DynoQueryDraftClass *klass)
   properties[PROP_SCAN_INDEX_FORWARD] =
     g_param_spec_enum ("scan-index-forward", NULL, NULL, DYNO_TYPE_TRISTATE,
                        DYNO_TRISTATE_UNSET, rw);
-  properties[PROP_LIMIT] = g_param_spec_int64 ("limit", NULL, NULL, 0, G_MAXINT64, 0, rw);
+  properties[PROP_LIMIT] = g_param_spec_int64 ("limit", NULL, NULL, G_MININT64, G_MAXINT64, 0,
+                                               rw);
   properties[PROP_CONSISTENT_READ] =
     g_param_spec_enum ("consistent-read", NULL, NULL, DYNO_TYPE_TRISTATE, DYNO_TRISTATE_UNSET,
                        rw);
@@ -940,9 +941,9 @@ dyno_query_draft_class_init (DynoQueryDraftClass *klass)
                        DYNO_TYPE_RETURN_CONSUMED_CAPACITY, DYNO_CONSUMED_UNSET, rw);
   properties[PROP_EXCLUSIVE_START_KEY] =
     g_param_spec_boxed ("exclusive-start-key", NULL, NULL, DYNO_TYPE_ITEM, rw);
-  properties[PROP_SEGMENT] = g_param_spec_int ("segment", NULL, NULL, -1, G_MAXINT, -1, rw);
+  properties[PROP_SEGMENT] = g_param_spec_int ("segment", NULL, NULL, G_MININT, G_MAXINT, -1, rw);
   properties[PROP_TOTAL_SEGMENTS] =
-    g_param_spec_int ("total-segments", NULL, NULL, -1, G_MAXINT, -1, rw);
+    g_param_spec_int ("total-segments", NULL, NULL, G_MININT, G_MAXINT, -1, rw);
   properties[PROP_MAX_ITEMS] =
     g_param_spec_uint64 ("max-items", NULL, NULL, 0, G_MAXUINT64, 0, rw);
 
@@ -1327,15 +1328,15 @@ dyno_query_draft_set_projection (DynoQueryDraft *self,
 SIMPLE_ACCESSORS (DynoTristate, scan_index_forward, scan_index_forward,
                   PROP_SCAN_INDEX_FORWARD,
                   value >= DYNO_TRISTATE_UNSET && value <= DYNO_TRISTATE_TRUE)
-SIMPLE_ACCESSORS (gint64, limit, limit, PROP_LIMIT, value >= 0)
+SIMPLE_ACCESSORS (gint64, limit, limit, PROP_LIMIT, TRUE)
 SIMPLE_ACCESSORS (DynoTristate, consistent_read, consistent_read, PROP_CONSISTENT_READ,
                   value >= DYNO_TRISTATE_UNSET && value <= DYNO_TRISTATE_TRUE)
 SIMPLE_ACCESSORS (DynoSelect, select, select, PROP_SELECT, value <= DYNO_SELECT_COUNT)
 SIMPLE_ACCESSORS (DynoReturnConsumedCapacity, return_consumed_capacity,
                   return_consumed_capacity, PROP_RETURN_CONSUMED_CAPACITY,
                   value <= DYNO_CONSUMED_INDEXES)
-SIMPLE_ACCESSORS (gint, segment, segment, PROP_SEGMENT, value >= -1)
-SIMPLE_ACCESSORS (gint, total_segments, total_segments, PROP_TOTAL_SEGMENTS, value >= -1)
+SIMPLE_ACCESSORS (gint, segment, segment, PROP_SEGMENT, TRUE)
+SIMPLE_ACCESSORS (gint, total_segments, total_segments, PROP_TOTAL_SEGMENTS, TRUE)
 SIMPLE_ACCESSORS (guint64, max_items, max_items, PROP_MAX_ITEMS, TRUE)
 
 #undef SIMPLE_ACCESSORS
@@ -1448,13 +1449,13 @@ apply_request (DynoQueryDraft    *self,
   dyno_query_draft_set_filter (self, request->filter);
   dyno_query_draft_set_projection (self, request->projection);
   dyno_query_draft_set_scan_index_forward (self, request->scan_index_forward);
-  dyno_query_draft_set_limit (self, MAX (request->limit, 0));
+  dyno_query_draft_set_limit (self, request->limit);
   dyno_query_draft_set_consistent_read (self, request->consistent_read);
   dyno_query_draft_set_select (self, request->select);
   dyno_query_draft_set_return_consumed_capacity (self, request->return_consumed_capacity);
   dyno_query_draft_set_exclusive_start_key (self, request->exclusive_start_key);
-  dyno_query_draft_set_segment (self, MAX (request->segment, -1));
-  dyno_query_draft_set_total_segments (self, MAX (request->total_segments, -1));
+  dyno_query_draft_set_segment (self, request->segment);
+  dyno_query_draft_set_total_segments (self, request->total_segments);
   end_change (self);
 }
 

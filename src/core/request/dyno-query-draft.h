@@ -135,7 +135,7 @@ void                 dyno_query_draft_set_projection       (DynoQueryDraft      
 DynoTristate         dyno_query_draft_get_scan_index_forward (DynoQueryDraft    *self);
 void                 dyno_query_draft_set_scan_index_forward (DynoQueryDraft    *self,
                                                               DynoTristate       forward);
-/* Limit per page; 0 = unset. */
+/* Limit per page; 0 = unset (below 0: kept, and reported by validation). */
 gint64               dyno_query_draft_get_limit            (DynoQueryDraft      *self);
 void                 dyno_query_draft_set_limit            (DynoQueryDraft      *self,
                                                             gint64               limit);
@@ -151,7 +151,8 @@ void                 dyno_query_draft_set_return_consumed_capacity (DynoQueryDra
 DynoItem            *dyno_query_draft_get_exclusive_start_key (DynoQueryDraft   *self);
 void                 dyno_query_draft_set_exclusive_start_key (DynoQueryDraft   *self,
                                                                DynoItem         *key);
-/* Scan: a parallel scan's segment; -1 = unset. */
+/* Scan: a parallel scan's segment; -1 = unset (other values below 0 are kept, and reported by
+ * validation). */
 gint                 dyno_query_draft_get_segment          (DynoQueryDraft      *self);
 void                 dyno_query_draft_set_segment          (DynoQueryDraft      *self,
                                                             gint                 segment);
