@@ -12,6 +12,7 @@
 
 #include "dyno-builder-form.h"
 #include "dyno-json.h"
+#include "dyno-query-draft.h"
 #include "dyno-widget-util.h"
 
 typedef enum {
@@ -63,19 +64,9 @@ enum {
   VALUE_TYPE_JSON,
 };
 
-typedef enum {
-  SORT_OP_EQ,
-  SORT_OP_LT,
-  SORT_OP_LE,
-  SORT_OP_GT,
-  SORT_OP_GE,
-  SORT_OP_BETWEEN,
-  SORT_OP_BEGINS_WITH,
-  SORT_OP_NONE,
-} SortOp;
-
+/* per DynoSortKeyOperator */
 static const char *sort_op_labels[] = {
-  "=", "<", "<=", ">", ">=", N_("between"), N_("begins with"), N_("any"),
+  N_("any"), "=", "<", "<=", ">", ">=", N_("between"), N_("begins with"),
 };
 
 typedef struct _FilterRow FilterRow;
@@ -86,8 +77,10 @@ struct _DynoBuilderForm
 
   char            *table_name;
   DynoTableInfo   *info;
+  /* What a Query or Scan says (the key fields are bound to it); it makes the request. */
+  DynoQueryDraft  *draft;
   GPtrArray       *index_names;      /* char*, position 0 is NULL: the table itself */
-  GPtrArray       *sort_ops;         /* SortOp as GINT_TO_POINTER, per dropdown position */
+  GPtrArray       *sort_ops;         /* DynoSortKeyOperator, per dropdown position */
   GPtrArray       *filter_rows;      /* FilterRow* */
   GtkStringList   *known_attributes;
   gboolean         valid;
@@ -532,20 +525,20 @@ get_target_keys (DynoBuilderForm    *self,
     *sk = NULL;
 }
 
-static SortOp
+static DynoSortKeyOperator
 get_sort_op (DynoBuilderForm *self)
 {
   guint pos = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->sk_op_dropdown));
 
   if (self->sort_ops == NULL || pos >= self->sort_ops->len)
-    return SORT_OP_NONE;
+    return DYNO_SORT_KEY_NONE;
 
   return GPOINTER_TO_INT (g_ptr_array_index (self->sort_ops, pos));
 }
 
 static void
-select_sort_op (DynoBuilderForm *self,
-                SortOp           op)
+select_sort_op (DynoBuilderForm     *self,
+                DynoSortKeyOperator  op)
 {
   for (guint i = 0; self->sort_ops != NULL && i < self->sort_ops->len; i++)
     if (GPOINTER_TO_INT (g_ptr_array_index (self->sort_ops, i)) == (int) op)
@@ -553,6 +546,55 @@ select_sort_op (DynoBuilderForm *self,
         gtk_drop_down_set_selected (GTK_DROP_DOWN (self->sk_op_dropdown), i);
         return;
       }
+}
+
+/* The sort-key dropdown and the draft's operator: a position holds an operator. */
+static gboolean
+sort_op_to_position_cb (GBinding     *binding,
+                        const GValue *from,
+                        GValue       *to,
+                        gpointer      user_data)
+{
+  DynoBuilderForm *self = user_data;
+  int op = g_value_get_enum (from);
+
+  for (guint i = 0; self->sort_ops != NULL && i < self->sort_ops->len; i++)
+    if (GPOINTER_TO_INT (g_ptr_array_index (self->sort_ops, i)) == op)
+      {
+        g_value_set_uint (to, i);
+        return TRUE;
+      }
+
+  return FALSE;
+}
+
+static gboolean
+position_to_sort_op_cb (GBinding     *binding,
+                        const GValue *from,
+                        GValue       *to,
+                        gpointer      user_data)
+{
+  DynoBuilderForm *self = user_data;
+  guint pos = g_value_get_uint (from);
+
+  if (self->sort_ops == NULL || pos >= self->sort_ops->len)
+    return FALSE;
+
+  g_value_set_enum (to, GPOINTER_TO_INT (g_ptr_array_index (self->sort_ops, pos)));
+  return TRUE;
+}
+
+/* The draft reads what the dropdowns say: a Query's or a Scan's target (GetItem reads the
+ * table's own key, with the same key fields). */
+static void
+sync_draft_target (DynoBuilderForm *self)
+{
+  DynoOperation op = get_operation (self);
+
+  dyno_query_draft_set_operation (self->draft, op == DYNO_OP_SCAN ? DYNO_OP_SCAN
+                                                                   : DYNO_OP_QUERY);
+  dyno_query_draft_set_index_name (self->draft, op == DYNO_OP_GET_ITEM ? NULL
+                                                                       : get_index_name (self));
 }
 
 /* Reads a key value typed by the schema: the text as is for S, a number for N, base64 for B. */
@@ -1283,119 +1325,55 @@ build_filter (DynoBuilderForm *self,
   return result;
 }
 
+/* The key fields are bound to the draft, which builds the condition; when it cannot, its
+ * first problem is shown: an empty field as the hint Run gives, anything else at the field. */
 static DynoExpr *
 build_key_condition (DynoBuilderForm *self,
                      gboolean        *ok)
 {
-  const DynoKeyAttr *pk, *sk;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(DynoValue) pk_value = NULL;
-  DynoExpr *condition;
-  SortOp op;
+  const DynoExpr *condition = dyno_query_draft_get_key_condition (self->draft);
+  g_autoptr(GPtrArray) issues = NULL;
 
   *ok = TRUE;
-  get_target_keys (self, &pk, &sk);
-  if (pk == NULL)
+  if (condition != NULL)
+    return dyno_expr_copy (condition);
+
+  *ok = FALSE;
+  issues = dyno_query_draft_validate (self->draft);
+  for (guint i = 0; i < issues->len; i++)
     {
-      set_error (self->pk_error, _("The table's key schema is not known yet"));
-      *ok = FALSE;
-      return NULL;
-    }
+      const DynoIssue *issue = g_ptr_array_index (issues, i);
+      GtkWidget *entry = NULL;
+      GtkWidget *label = NULL;
 
-  /* An untouched key field is not an error yet: Run says what is missing. */
-  if (*entry_text (self->pk_entry) == '\0')
-    {
-      set_hint (self, g_strdup_printf (_("Enter the partition key value (%s)"), pk->name));
-      *ok = FALSE;
-      return NULL;
-    }
-
-  pk_value = parse_key_value (entry_text (self->pk_entry), pk->type, &error);
-  if (pk_value == NULL)
-    {
-      set_error (self->pk_error, error->message);
-      *ok = FALSE;
-      return NULL;
-    }
-
-  condition = dyno_expr_new_compare (DYNO_COMPARE_EQ, dyno_expr_new_path (dyno_path_new (pk->name)),
-                                     dyno_expr_new_value (g_steal_pointer (&pk_value)));
-
-  op = get_sort_op (self);
-  if (sk != NULL && op != SORT_OP_NONE)
-    {
-      g_autoptr(DynoValue) v1 = NULL;
-      g_autoptr(DynoValue) v2 = NULL;
-      DynoExpr *sk_condition = NULL;
-
-      if (*entry_text (self->sk_entry) == '\0' ||
-          (op == SORT_OP_BETWEEN && *entry_text (self->sk_entry2) == '\0'))
+      if (g_str_equal (issue->field, DYNO_DRAFT_FIELD_PARTITION_KEY_TEXT))
         {
-          set_hint (self, op == SORT_OP_BETWEEN
-                          ? g_strdup_printf (_("Enter both bounds of the sort key (%s)"), sk->name)
-                          : g_strdup_printf (_("Enter the sort key value (%s)"), sk->name));
-          *ok = FALSE;
-          dyno_expr_free (condition);
-          return NULL;
+          entry = self->pk_entry;
+          label = self->pk_error;
         }
-
-      v1 = parse_key_value (entry_text (self->sk_entry), sk->type, &error);
-      if (v1 == NULL)
+      else if (g_str_equal (issue->field, DYNO_DRAFT_FIELD_SORT_KEY_TEXT))
         {
-          set_error (self->sk_error, error->message);
-          *ok = FALSE;
-          dyno_expr_free (condition);
-          return NULL;
+          entry = self->sk_entry;
+          label = self->sk_error;
         }
-
-      switch (op)
+      else if (g_str_equal (issue->field, DYNO_DRAFT_FIELD_SORT_KEY_TEXT2))
         {
-        case SORT_OP_BETWEEN:
-          v2 = parse_key_value (entry_text (self->sk_entry2), sk->type, &error);
-          if (v2 == NULL)
-            {
-              set_error (self->sk_error, error->message);
-              *ok = FALSE;
-              dyno_expr_free (condition);
-              return NULL;
-            }
-          sk_condition = dyno_expr_new_between (dyno_expr_new_path (dyno_path_new (sk->name)),
-                                                dyno_expr_new_value (g_steal_pointer (&v1)),
-                                                dyno_expr_new_value (g_steal_pointer (&v2)));
-          break;
-
-        case SORT_OP_BEGINS_WITH:
-          sk_condition = dyno_expr_new_function (DYNO_FUNCTION_BEGINS_WITH,
-                                                 dyno_expr_new_path (dyno_path_new (sk->name)),
-                                                 dyno_expr_new_value (g_steal_pointer (&v1)),
-                                                 NULL);
-          break;
-
-        case SORT_OP_EQ:
-        case SORT_OP_LT:
-        case SORT_OP_LE:
-        case SORT_OP_GT:
-        case SORT_OP_GE:
-          {
-            static const DynoCompareOp map[] = {
-              DYNO_COMPARE_EQ, DYNO_COMPARE_LT, DYNO_COMPARE_LE, DYNO_COMPARE_GT, DYNO_COMPARE_GE,
-            };
-            sk_condition = dyno_expr_new_compare (map[op],
-                                                  dyno_expr_new_path (dyno_path_new (sk->name)),
-                                                  dyno_expr_new_value (g_steal_pointer (&v1)));
-          }
-          break;
-
-        case SORT_OP_NONE:
-        default:
-          break;
+          entry = self->sk_entry2;
+          label = self->sk_error;
         }
+      else if (g_str_equal (issue->field, DYNO_DRAFT_FIELD_KEY_CONDITION))
+        label = self->pk_error;
+      else
+        continue;
 
-      if (sk_condition != NULL)
-        condition = dyno_expr_new_and (condition, sk_condition);
+      if (entry != NULL && *entry_text (entry) == '\0')
+        set_hint (self, g_strdup (issue->message));
+      else
+        set_error (label, issue->message);
+      break;
     }
 
-  return condition;
+  return NULL;
 }
 
 static DynoItem *
@@ -1507,6 +1485,32 @@ parse_text_condition (GtkWidget    *entry,
   set_text_error (entry, label, error, &loc);
 
   return expr;
+}
+
+/* A Query or a Scan: what the fields say (@parts) goes into the draft, which makes the
+ * request.  The key fields are the draft's already; in text mode the typed key condition
+ * replaces theirs. */
+static DynoRequest *
+request_from_draft (DynoBuilderForm *self,
+                    DynoRequest     *parts)
+{
+  gboolean loading = self->loading;
+
+  /* the key fields follow the draft: that is not the user typing */
+  self->loading = TRUE;
+  if (parts->operation == DYNO_OP_QUERY
+      && gtk_switch_get_active (GTK_SWITCH (self->text_mode_switch)))
+    dyno_query_draft_set_key_condition (self->draft, parts->key_condition);
+  dyno_query_draft_set_filter (self->draft, parts->filter);
+  dyno_query_draft_set_projection (self->draft, parts->projection);
+  dyno_query_draft_set_scan_index_forward (self->draft, parts->scan_index_forward);
+  dyno_query_draft_set_limit (self->draft, parts->limit);
+  dyno_query_draft_set_consistent_read (self->draft, parts->consistent_read);
+  dyno_query_draft_set_return_consumed_capacity (self->draft, parts->return_consumed_capacity);
+  dyno_query_draft_set_max_items (self->draft, dyno_builder_form_get_max_items (self));
+  self->loading = loading;
+
+  return dyno_query_draft_to_request (self->draft);
 }
 
 static DynoRequest *
@@ -1643,7 +1647,10 @@ build_request (DynoBuilderForm *self)
   if (!ok)
     return NULL;
 
-  return g_steal_pointer (&request);
+  if (op == DYNO_OP_GET_ITEM)
+    return g_steal_pointer (&request);
+
+  return request_from_draft (self, request);
 }
 
 static GtkWidget *
@@ -1831,19 +1838,20 @@ update_sort_ops (DynoBuilderForm *self)
 {
   const DynoKeyAttr *pk, *sk;
   GtkStringList *labels = gtk_string_list_new (NULL);
-  SortOp previous = get_sort_op (self);
+  DynoSortKeyOperator previous = get_sort_op (self);
 
+  sync_draft_target (self);
   get_target_keys (self, &pk, &sk);
   g_clear_pointer (&self->sort_ops, g_ptr_array_unref);
   self->sort_ops = g_ptr_array_new ();
 
   /* "any" first: a query on the partition alone */
-  g_ptr_array_add (self->sort_ops, GINT_TO_POINTER (SORT_OP_NONE));
-  gtk_string_list_append (labels, _(sort_op_labels[SORT_OP_NONE]));
-  for (int op = SORT_OP_EQ; op <= SORT_OP_BEGINS_WITH; op++)
+  g_ptr_array_add (self->sort_ops, GINT_TO_POINTER (DYNO_SORT_KEY_NONE));
+  gtk_string_list_append (labels, _(sort_op_labels[DYNO_SORT_KEY_NONE]));
+  for (int op = DYNO_SORT_KEY_EQ; op <= DYNO_SORT_KEY_BEGINS_WITH; op++)
     {
       /* begins_with is not defined on numbers */
-      if (op == SORT_OP_BEGINS_WITH && sk != NULL && sk->type == DYNO_VALUE_N)
+      if (op == DYNO_SORT_KEY_BEGINS_WITH && sk != NULL && sk->type == DYNO_VALUE_N)
         continue;
       g_ptr_array_add (self->sort_ops, GINT_TO_POINTER (op));
       gtk_string_list_append (labels, _(sort_op_labels[op]));
@@ -1853,7 +1861,7 @@ update_sort_ops (DynoBuilderForm *self)
   g_object_unref (labels);
   select_sort_op (self, previous);
   if (get_sort_op (self) != previous)
-    select_sort_op (self, SORT_OP_NONE);
+    select_sort_op (self, DYNO_SORT_KEY_NONE);
 }
 
 static void
@@ -1861,7 +1869,7 @@ update_key_fields (DynoBuilderForm *self)
 {
   const DynoKeyAttr *pk, *sk;
   DynoOperation op = get_operation (self);
-  SortOp sort_op;
+  DynoSortKeyOperator sort_op;
   g_autofree char *pk_text = NULL;
 
   get_target_keys (self, &pk, &sk);
@@ -1893,10 +1901,14 @@ update_key_fields (DynoBuilderForm *self)
 
   /* GetItem takes the whole key: the sort key with = only. */
   gtk_widget_set_visible (self->sk_op_dropdown, op == DYNO_OP_QUERY);
-  sort_op = op == DYNO_OP_GET_ITEM ? SORT_OP_EQ : get_sort_op (self);
-  gtk_widget_set_visible (self->sk_entry, sort_op != SORT_OP_NONE);
-  gtk_widget_set_visible (self->sk_and_label, sort_op == SORT_OP_BETWEEN);
-  gtk_widget_set_visible (self->sk_entry2, sort_op == SORT_OP_BETWEEN);
+  sort_op = op == DYNO_OP_GET_ITEM ? DYNO_SORT_KEY_EQ : get_sort_op (self);
+  gtk_widget_set_visible (self->sk_entry, sort_op != DYNO_SORT_KEY_NONE);
+  gtk_widget_set_visible (self->sk_and_label, sort_op == DYNO_SORT_KEY_BETWEEN);
+  gtk_widget_set_visible (self->sk_entry2, sort_op == DYNO_SORT_KEY_BETWEEN);
+  /* in text mode the key condition is typed, not picked (the draft may still change the
+   * fields' values) */
+  if (gtk_switch_get_active (GTK_SWITCH (self->text_mode_switch)))
+    gtk_widget_set_visible (self->sk_box, FALSE);
 
   /* Consistent reads are not supported on global secondary indexes. */
   {
@@ -2019,97 +2031,16 @@ field_changed_cb (DynoBuilderForm *self)
   queue_revalidate (self);
 }
 
-static void
+/* Into the draft, which shows it in the key fields when they can (then they are its source
+ * from now on, as if typed); FALSE when they cannot. */
+static gboolean
 load_key_condition (DynoBuilderForm *self,
-                    const DynoExpr  *expr,
-                    gboolean        *representable)
+                    const DynoExpr  *expr)
 {
-  g_autoptr(GPtrArray) parts = g_ptr_array_new ();
-  const DynoKeyAttr *pk, *sk;
+  dyno_query_draft_set_key_condition (self->draft, expr);
+  dyno_query_draft_take_key_from_parts (self->draft);
 
-  get_target_keys (self, &pk, &sk);
-  flatten_chain (expr, DYNO_EXPR_AND, parts);
-
-  set_entry_text (self->pk_entry, "");
-  set_entry_text (self->sk_entry, "");
-  set_entry_text (self->sk_entry2, "");
-  select_sort_op (self, SORT_OP_NONE);
-
-  for (guint i = 0; i < parts->len; i++)
-    {
-      const DynoExpr *part = g_ptr_array_index (parts, i);
-      const DynoExpr *operand;
-
-      while (part->kind == DYNO_EXPR_PAREN)
-        part = g_ptr_array_index (part->args, 0);
-
-      if (part->args == NULL || part->args->len < 2)
-        {
-          *representable = FALSE;
-          return;
-        }
-
-      operand = g_ptr_array_index (part->args, 0);
-      if (operand->kind != DYNO_EXPR_PATH || dyno_path_get_length (operand->path) != 1)
-        {
-          *representable = FALSE;
-          return;
-        }
-
-      for (guint j = 1; j < part->args->len; j++)
-        if (((const DynoExpr *) g_ptr_array_index (part->args, j))->kind != DYNO_EXPR_VALUE)
-          {
-            *representable = FALSE;
-            return;
-          }
-
-      if (pk != NULL && g_strcmp0 (dyno_path_get_attribute (operand->path), pk->name) == 0 &&
-          part->kind == DYNO_EXPR_COMPARE && part->op.compare == DYNO_COMPARE_EQ)
-        {
-          const DynoExpr *value = g_ptr_array_index (part->args, 1);
-          g_autofree char *text = key_value_to_text (value->value);
-          set_entry_text (self->pk_entry, text);
-        }
-      else if (sk != NULL && g_strcmp0 (dyno_path_get_attribute (operand->path), sk->name) == 0)
-        {
-          const DynoExpr *value = g_ptr_array_index (part->args, 1);
-          g_autofree char *text = key_value_to_text (value->value);
-
-          set_entry_text (self->sk_entry, text);
-          if (part->kind == DYNO_EXPR_BETWEEN)
-            {
-              const DynoExpr *value2 = g_ptr_array_index (part->args, 2);
-              g_autofree char *text2 = key_value_to_text (value2->value);
-
-              set_entry_text (self->sk_entry2, text2);
-              select_sort_op (self, SORT_OP_BETWEEN);
-            }
-          else if (part->kind == DYNO_EXPR_FUNCTION &&
-                   part->op.function == DYNO_FUNCTION_BEGINS_WITH)
-            {
-              select_sort_op (self, SORT_OP_BEGINS_WITH);
-            }
-          else if (part->kind == DYNO_EXPR_COMPARE && part->op.compare != DYNO_COMPARE_NE)
-            {
-              static const SortOp map[] = {
-                [DYNO_COMPARE_EQ] = SORT_OP_EQ, [DYNO_COMPARE_LT] = SORT_OP_LT,
-                [DYNO_COMPARE_LE] = SORT_OP_LE, [DYNO_COMPARE_GT] = SORT_OP_GT,
-                [DYNO_COMPARE_GE] = SORT_OP_GE,
-              };
-              select_sort_op (self, map[part->op.compare]);
-            }
-          else
-            {
-              *representable = FALSE;
-              return;
-            }
-        }
-      else
-        {
-          *representable = FALSE;
-          return;
-        }
-    }
+  return dyno_query_draft_get_key_condition_structured (self->draft);
 }
 
 static void
@@ -2216,7 +2147,7 @@ text_mode_changed_cb (DynoBuilderForm *self)
 
       self->loading = TRUE;
       if (key != NULL)
-        load_key_condition (self, key, &representable);
+        representable = load_key_condition (self, key);
       if (representable)
         load_filter (self, filter, &representable);
       self->loading = FALSE;
@@ -2523,6 +2454,16 @@ build_ui (DynoBuilderForm *self)
                             G_CALLBACK (schema_fields_changed_cb), self);
   g_signal_connect_swapped (self->sk_op_dropdown, "notify::selected",
                             G_CALLBACK (field_changed_cb), self);
+  /* the key fields are the draft's parts */
+  g_object_bind_property (self->draft, "partition-key-text", self->pk_entry, "text",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->draft, "sort-key-text", self->sk_entry, "text",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  g_object_bind_property (self->draft, "sort-key-text2", self->sk_entry2, "text",
+                          G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
+  g_object_bind_property_full (self->draft, "sort-key-operator", self->sk_op_dropdown,
+                               "selected", G_BINDING_BIDIRECTIONAL,
+                               sort_op_to_position_cb, position_to_sort_op_cb, self, NULL);
   g_signal_connect_swapped (self->pk_entry, "changed", G_CALLBACK (queue_revalidate), self);
   g_signal_connect_swapped (self->sk_entry, "changed", G_CALLBACK (queue_revalidate), self);
   g_signal_connect_swapped (self->sk_entry2, "changed", G_CALLBACK (queue_revalidate), self);
@@ -2583,6 +2524,7 @@ dyno_builder_form_finalize (GObject *object)
 
   g_clear_pointer (&self->table_name, g_free);
   g_clear_pointer (&self->info, dyno_table_info_unref);
+  g_clear_object (&self->draft);
   g_clear_pointer (&self->index_names, g_ptr_array_unref);
   g_clear_pointer (&self->sort_ops, g_ptr_array_unref);
   g_clear_pointer (&self->filter_rows, g_ptr_array_unref);
@@ -2628,6 +2570,7 @@ dyno_builder_form_init (DynoBuilderForm *self)
   self->known_attributes = gtk_string_list_new (NULL);
   self->index_names = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (self->index_names, NULL);
+  self->draft = dyno_query_draft_new ();
   build_ui (self);
   update_sort_ops (self);
   update_key_fields (self);
@@ -2656,6 +2599,8 @@ dyno_builder_form_set_table (DynoBuilderForm *self,
   g_clear_pointer (&self->info, dyno_table_info_unref);
   if (info != NULL)
     self->info = dyno_table_info_ref (info);
+  dyno_query_draft_set_table_name (self->draft, table_name);
+  dyno_query_draft_set_table_info (self->draft, info);
 
   g_ptr_array_set_size (self->index_names, 0);
   g_ptr_array_add (self->index_names, NULL);
@@ -2763,7 +2708,7 @@ dyno_builder_form_load_request (DynoBuilderForm   *self,
       g_autofree char *text = dyno_expr_to_inline (request->key_condition);
 
       set_entry_text (self->key_text_entry, text);
-      load_key_condition (self, request->key_condition, &representable);
+      representable = load_key_condition (self, request->key_condition);
     }
   else if (request->key != NULL)
     {
@@ -2821,7 +2766,7 @@ dyno_builder_form_set_sort_key_prefix (DynoBuilderForm *self,
     gtk_switch_set_active (GTK_SWITCH (self->text_mode_switch), FALSE);
 
   gtk_drop_down_set_selected (GTK_DROP_DOWN (self->operation_dropdown), 0);
-  select_sort_op (self, SORT_OP_BEGINS_WITH);
+  select_sort_op (self, DYNO_SORT_KEY_BEGINS_WITH);
   set_entry_text (self->sk_entry, prefix);
   update_key_fields (self);
   revalidate (self);

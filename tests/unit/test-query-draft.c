@@ -409,6 +409,31 @@ test_parts_without_schema (void)
   /* the expression is kept as written: the sort key first */
   g_assert_true (dyno_expr_equal (dyno_query_draft_get_key_condition (draft), expr));
 
+  /* taking the parts as the source rebuilds it from them: the partition key first */
+  {
+    g_autoptr(DynoQueryDraft) copy = dyno_query_draft_new ();
+    g_autoptr(DynoExpr) unstructured =
+      inline_condition ("PK = 1 AND SK > 1 AND SK < 3", DYNO_EXPR_ROLE_KEY_CONDITION, NULL,
+                        NULL);
+    g_autofree char *json = NULL;
+
+    dyno_query_draft_set_table_name (copy, "Files");
+    dyno_query_draft_set_key_condition (copy, expr);
+    dyno_query_draft_take_key_from_parts (copy);
+    g_assert_true (dyno_query_draft_get_key_condition_structured (copy));
+    json = draft_request_json (copy);
+    g_assert_cmpstr (json, ==, "{\"TableName\":\"Files\",\"KeyConditionExpression\":"
+                               "\"PK = :PK AND begins_with(SK, :SK)\","
+                               "\"ExpressionAttributeValues\":{\":PK\":{\"S\":\"DRIVE#a\"},"
+                               "\":SK\":{\"S\":\"root/\"}}}");
+
+    /* a condition the parts cannot show stays as it is */
+    dyno_query_draft_set_key_condition (copy, unstructured);
+    dyno_query_draft_take_key_from_parts (copy);
+    g_assert_false (dyno_query_draft_get_key_condition_structured (copy));
+    g_assert_true (dyno_expr_equal (dyno_query_draft_get_key_condition (copy), unstructured));
+  }
+
   /* editing a part rebuilds it from the parts */
   dyno_query_draft_set_sort_key_text (draft, "root/photos/");
   {

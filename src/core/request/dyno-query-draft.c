@@ -1154,6 +1154,19 @@ dyno_query_draft_get_key_condition_structured (DynoQueryDraft *self)
   return self->structured;
 }
 
+void
+dyno_query_draft_take_key_from_parts (DynoQueryDraft *self)
+{
+  g_return_if_fail (DYNO_IS_QUERY_DRAFT (self));
+
+  if (!self->key_from_expr || !self->structured)
+    return;
+
+  begin_change (self);
+  parts_changed (self);
+  end_change (self);
+}
+
 const char *
 dyno_query_draft_get_partition_key_text (DynoQueryDraft *self)
 {

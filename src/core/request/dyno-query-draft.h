@@ -107,6 +107,10 @@ const DynoExpr      *dyno_query_draft_get_key_condition    (DynoQueryDraft      
 void                 dyno_query_draft_set_key_condition    (DynoQueryDraft      *self,
                                                             const DynoExpr      *expr);
 gboolean             dyno_query_draft_get_key_condition_structured (DynoQueryDraft *self);
+/* When the parts describe the key condition, builds it from them from now on (as the form
+ * does once a condition is shown in its fields): the placeholder names and parentheses it
+ * was written with are dropped.  Nothing happens otherwise. */
+void                 dyno_query_draft_take_key_from_parts  (DynoQueryDraft      *self);
 
 const char          *dyno_query_draft_get_partition_key_text (DynoQueryDraft    *self);
 void                 dyno_query_draft_set_partition_key_text (DynoQueryDraft    *self,
