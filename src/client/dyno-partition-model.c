@@ -46,25 +46,13 @@ dyno_partition_init (DynoPartition *self)
 static char *
 key_to_text (const DynoValue *value)
 {
+  char *text;
+
   if (value == NULL)
     return g_strdup ("");
 
-  switch (dyno_value_get_kind (value))
-    {
-    case DYNO_VALUE_S:
-    case DYNO_VALUE_N:
-      return g_strdup (dyno_value_get_string (value, NULL));
-
-    case DYNO_VALUE_B:
-      {
-        gsize len;
-        const guint8 *data = dyno_value_get_binary (value, &len);
-        return g_base64_encode (data, len);
-      }
-
-    default:
-      return dyno_value_to_ddb_json (value);
-    }
+  text = dyno_value_to_key_text (value);
+  return text != NULL ? text : dyno_value_to_ddb_json (value);
 }
 
 const char *

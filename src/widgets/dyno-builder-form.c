@@ -597,61 +597,12 @@ sync_draft_target (DynoBuilderForm *self)
                                                                        : get_index_name (self));
 }
 
-/* Reads a key value typed by the schema: the text as is for S, a number for N, base64 for B. */
-static DynoValue *
-parse_key_value (const char     *text,
-                 DynoValueType   type,
-                 GError        **error)
-{
-  switch (type)
-    {
-    case DYNO_VALUE_N:
-      return dyno_value_new_number (text, -1, error);
-
-    case DYNO_VALUE_B:
-      {
-        gsize len = 0;
-        g_autofree guint8 *data = NULL;
-
-        if (*text == '\0')
-          return dyno_value_new_binary (NULL, 0);
-
-        for (const char *p = text; *p; p++)
-          if (!g_ascii_isalnum (*p) && *p != '+' && *p != '/' && *p != '=')
-            {
-              g_set_error (error, DYNO_ERROR, DYNO_ERROR_INVALID_VALUE,
-                           _("“%s” is not base64: binary values are written in base64"), text);
-              return NULL;
-            }
-        data = g_base64_decode (text, &len);
-        return dyno_value_new_binary (data, len);
-      }
-
-    case DYNO_VALUE_S:
-    default:
-      return dyno_value_new_string (text, -1);
-    }
-}
-
 static char *
 key_value_to_text (const DynoValue *value)
 {
-  switch (dyno_value_get_kind (value))
-    {
-    case DYNO_VALUE_S:
-    case DYNO_VALUE_N:
-      return g_strdup (dyno_value_get_string (value, NULL));
+  char *text = dyno_value_to_key_text (value);
 
-    case DYNO_VALUE_B:
-      {
-        gsize len;
-        const guint8 *data = dyno_value_get_binary (value, &len);
-        return g_base64_encode (data, len);
-      }
-
-    default:
-      return dyno_value_to_ddb_json (value);
-    }
+  return text != NULL ? text : dyno_value_to_ddb_json (value);
 }
 
 static DynoValue *
@@ -665,7 +616,7 @@ parse_typed_value (const char  *text,
       return dyno_value_new_number (text, -1, error);
 
     case VALUE_TYPE_B:
-      return parse_key_value (text, DYNO_VALUE_B, error);
+      return dyno_value_new_from_key_text (text, DYNO_VALUE_B, error);
 
     case VALUE_TYPE_BOOL:
       if (g_ascii_strcasecmp (text, "true") == 0)
@@ -1403,7 +1354,7 @@ build_key_item (DynoBuilderForm *self,
       return NULL;
     }
 
-  pk_value = parse_key_value (entry_text (self->pk_entry), pk->type, &error);
+  pk_value = dyno_value_new_from_key_text (entry_text (self->pk_entry), pk->type, &error);
   if (pk_value == NULL)
     {
       set_error (self->pk_error, error->message);
@@ -1416,8 +1367,8 @@ build_key_item (DynoBuilderForm *self,
   dyno_value_builder_add_value (builder, pk_value);
   if (sk != NULL)
     {
-      g_autoptr(DynoValue) sk_value = parse_key_value (entry_text (self->sk_entry), sk->type,
-                                                       &error);
+      g_autoptr(DynoValue) sk_value =
+        dyno_value_new_from_key_text (entry_text (self->sk_entry), sk->type, &error);
 
       if (sk_value == NULL)
         {

@@ -795,6 +795,54 @@ test_item_threads (void)
     g_assert_cmpuint (data[i].sum, ==, data[0].sum);
 }
 
+/* Key values as a person types them in a field. */
+static void
+test_key_text (void)
+{
+  static const struct {
+    const char    *text;
+    DynoValueType  type;
+    const char    *ddb_json;   /* NULL: refused */
+    const char    *back;       /* the text it shows again */
+  } cases[] = {
+    { "USER#1", DYNO_VALUE_S, "{\"S\":\"USER#1\"}", "USER#1" },
+    { "", DYNO_VALUE_S, "{\"S\":\"\"}", "" },
+    { "1e2", DYNO_VALUE_N, "{\"N\":\"100\"}", "100" },
+    { "-0.50", DYNO_VALUE_N, "{\"N\":\"-0.5\"}", "-0.5" },
+    { "twelve", DYNO_VALUE_N, NULL, NULL },
+    { "AAEC", DYNO_VALUE_B, "{\"B\":\"AAEC\"}", "AAEC" },
+    { "", DYNO_VALUE_B, "{\"B\":\"\"}", "" },
+    { "not base64!", DYNO_VALUE_B, NULL, NULL },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(DynoValue) value = dyno_value_new_from_key_text (cases[i].text, cases[i].type,
+                                                                 &error);
+      g_autofree char *json = NULL;
+      g_autofree char *back = NULL;
+
+      if (cases[i].ddb_json == NULL)
+        {
+          g_assert_null (value);
+          g_assert_error (error, DYNO_ERROR, DYNO_ERROR_INVALID_VALUE);
+          continue;
+        }
+      g_assert_no_error (error);
+      json = dyno_value_to_ddb_json (value);
+      g_assert_cmpstr (json, ==, cases[i].ddb_json);
+      back = dyno_value_to_key_text (value);
+      g_assert_cmpstr (back, ==, cases[i].back);
+    }
+
+  {
+    g_autoptr(DynoValue) flag = dyno_value_new_bool (TRUE);
+
+    g_assert_null (dyno_value_to_key_text (flag));
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -819,6 +867,7 @@ main (int   argc,
   g_test_add_func ("/value/item-sizes", test_item_sizes);
   g_test_add_func ("/value/item-threads", test_item_threads);
   g_test_add_func ("/value/length-boundaries", test_length_boundaries);
+  g_test_add_func ("/value/key-text", test_key_text);
 
   return g_test_run ();
 }

@@ -191,65 +191,6 @@ expr_equal0 (const DynoExpr *a,
   return dyno_expr_equal (a, b);
 }
 
-/* ---- key values as text --------------------------------------------------------------------- */
-
-/* A key value as a person types it: the text for S, the decimal for N, base64 for B. */
-static DynoValue *
-parse_key_text (const char     *text,
-                DynoValueType   type,
-                GError        **error)
-{
-  switch (type)
-    {
-    case DYNO_VALUE_N:
-      return dyno_value_new_number (text, -1, error);
-
-    case DYNO_VALUE_B:
-      {
-        gsize len = 0;
-        g_autofree guint8 *data = NULL;
-
-        if (*text == '\0')
-          return dyno_value_new_binary (NULL, 0);
-
-        for (const char *p = text; *p; p++)
-          if (!g_ascii_isalnum (*p) && *p != '+' && *p != '/' && *p != '=')
-            {
-              g_set_error (error, DYNO_ERROR, DYNO_ERROR_INVALID_VALUE,
-                           _("“%s” is not base64: binary values are written in base64"), text);
-              return NULL;
-            }
-        data = g_base64_decode (text, &len);
-        return dyno_value_new_binary (data, len);
-      }
-
-    case DYNO_VALUE_S:
-    default:
-      return dyno_value_new_string (text, -1);
-    }
-}
-
-static char *
-key_value_to_text (const DynoValue *value)
-{
-  switch (dyno_value_get_kind (value))
-    {
-    case DYNO_VALUE_S:
-    case DYNO_VALUE_N:
-      return g_strdup (dyno_value_get_string (value, NULL));
-
-    case DYNO_VALUE_B:
-      {
-        gsize len;
-        const guint8 *data = dyno_value_get_binary (value, &len);
-        return g_base64_encode (data, len);
-      }
-
-    default:
-      return NULL;
-    }
-}
-
 /* ---- the key condition by parts ------------------------------------------------------------- */
 
 typedef struct {
@@ -421,7 +362,7 @@ build_key_condition (DynoQueryDraft *self)
   if (self->pk_name == NULL || self->pk_text == NULL || *self->pk_text == '\0')
     return NULL;
 
-  pk_value = parse_key_text (self->pk_text, self->pk_type, NULL);
+  pk_value = dyno_value_new_from_key_text (self->pk_text, self->pk_type, NULL);
   if (pk_value == NULL)
     return NULL;
 
@@ -437,14 +378,14 @@ build_key_condition (DynoQueryDraft *self)
           && (self->sk_text2 == NULL || *self->sk_text2 == '\0')))
     return NULL;
 
-  v1 = parse_key_text (self->sk_text, self->sk_type, NULL);
+  v1 = dyno_value_new_from_key_text (self->sk_text, self->sk_type, NULL);
   if (v1 == NULL)
     return NULL;
 
   switch (self->sk_op)
     {
     case DYNO_SORT_KEY_BETWEEN:
-      v2 = parse_key_text (self->sk_text2, self->sk_type, NULL);
+      v2 = dyno_value_new_from_key_text (self->sk_text2, self->sk_type, NULL);
       if (v2 == NULL)
         return NULL;
       sk_condition = dyno_expr_new_between (dyno_expr_new_path (dyno_path_new (self->sk_name)),
@@ -571,12 +512,12 @@ sync_key (DynoQueryDraft *self)
       ok = decompose_key_condition (self, self->key_condition, &pk, &sk);
       if (ok)
         {
-          pk_text = key_value_to_text (pk.values[0]);
+          pk_text = dyno_value_to_key_text (pk.values[0]);
           if (sk.attribute != NULL)
             {
-              sk_text = key_value_to_text (sk.values[0]);
+              sk_text = dyno_value_to_key_text (sk.values[0]);
               if (sk.values[1] != NULL)
-                sk_text2 = key_value_to_text (sk.values[1]);
+                sk_text2 = dyno_value_to_key_text (sk.values[1]);
             }
           if (self->info == NULL)
             {
@@ -633,7 +574,7 @@ check_key_text (GPtrArray     *issues,
                 DynoValueType  type)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(DynoValue) value = parse_key_text (text, type, &error);
+  g_autoptr(DynoValue) value = dyno_value_new_from_key_text (text, type, &error);
 
   if (value == NULL)
     {

@@ -1263,3 +1263,65 @@ dyno_string_dup_visible (const char *text,
   dyno_string_append_visible (out, text, len);
   return g_string_free (out, FALSE);
 }
+
+/* ---- key values as text ------------------------------------------------------------------- */
+
+DynoValue *
+dyno_value_new_from_key_text (const char     *text,
+                              DynoValueType   type,
+                              GError        **error)
+{
+  g_return_val_if_fail (text != NULL, NULL);
+
+  switch (type)
+    {
+    case DYNO_VALUE_N:
+      return dyno_value_new_number (text, -1, error);
+
+    case DYNO_VALUE_B:
+      {
+        gsize len = 0;
+        g_autofree guint8 *data = NULL;
+
+        if (*text == '\0')
+          return dyno_value_new_binary (NULL, 0);
+
+        for (const char *p = text; *p; p++)
+          if (!g_ascii_isalnum (*p) && *p != '+' && *p != '/' && *p != '=')
+            {
+              g_set_error (error, DYNO_ERROR, DYNO_ERROR_INVALID_VALUE,
+                           _("“%s” is not base64: binary values are written in base64"), text);
+              return NULL;
+            }
+        data = g_base64_decode (text, &len);
+        return dyno_value_new_binary (data, len);
+      }
+
+    case DYNO_VALUE_S:
+    default:
+      return dyno_value_new_string (text, -1);
+    }
+}
+
+char *
+dyno_value_to_key_text (const DynoValue *value)
+{
+  g_return_val_if_fail (value != NULL, NULL);
+
+  switch (dyno_value_get_kind (value))
+    {
+    case DYNO_VALUE_S:
+    case DYNO_VALUE_N:
+      return g_strdup (dyno_value_get_string (value, NULL));
+
+    case DYNO_VALUE_B:
+      {
+        gsize len;
+        const guint8 *data = dyno_value_get_binary (value, &len);
+        return g_base64_encode (data, len);
+      }
+
+    default:
+      return NULL;
+    }
+}

@@ -87,6 +87,14 @@ gsize          dyno_value_get_encoded_size (const DynoValue *value);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DynoValue, dyno_value_free)
 
+/* A key value as a person types it in a field, typed by the key: S as is, N as a decimal,
+ * B in base64 (an empty text is an empty value).  Other types read as S. */
+DynoValue     *dyno_value_new_from_key_text (const char     *text,
+                                             DynoValueType   type,
+                                             GError        **error);
+/* The reverse, for S, N and B values; NULL for any other type. */
+char          *dyno_value_to_key_text      (const DynoValue *value);
+
 /* Building values.  Scalars at the top level or inside a begun container; containers nest.
  * For an M, call dyno_value_builder_key() before each member.  SS/NS/BS take members with
  * add_string/add_number/add_binary; end() checks them as DynamoDB does (non-empty, no
