@@ -382,6 +382,19 @@ test_parts_follow_schema (void)
                              "\"USER#1\"},\":gsi1sk\":{\"N\":\"42\"}}}");
   g_free (json);
 
+  /* without the schema again, the parts name no key */
+  {
+    g_autoptr(DynoQueryDraft) copy = dyno_query_draft_new ();
+
+    dyno_query_draft_set_table_info (copy, info);
+    dyno_query_draft_set_partition_key_text (copy, "USER#1");
+    g_assert_nonnull (dyno_query_draft_get_key_condition (copy));
+    dyno_query_draft_set_table_info (copy, NULL);
+    g_assert_null (dyno_query_draft_get_partition_key_name (copy));
+    g_assert_null (dyno_query_draft_get_key_condition (copy));
+    g_assert_cmpstr (dyno_query_draft_get_partition_key_text (copy), ==, "USER#1");
+  }
+
   /* a Scan sends no key condition and no direction, but keeps the parts */
   dyno_query_draft_set_scan_index_forward (draft, DYNO_TRISTATE_FALSE);
   dyno_query_draft_set_operation (draft, DYNO_OP_SCAN);
@@ -917,6 +930,21 @@ test_json_refusals (void)
       g_assert_cmpstr (error->message, ==, cases[i].message);
       g_assert_cmpstr (dyno_query_draft_get_table_name (draft), ==, "Keep");
     }
+
+  /* a saved query names its table */
+  {
+    g_autoptr(DynoQueryDraft) draft = dyno_query_draft_new ();
+    g_autoptr(DynoQueryDraft) loaded = dyno_query_draft_new ();
+    g_autoptr(GError) error = NULL;
+    g_autofree char *json = NULL;
+
+    dyno_query_draft_set_operation (draft, DYNO_OP_SCAN);
+    json = dyno_query_draft_to_json (draft, FALSE);
+    g_assert_false (dyno_query_draft_load_json (loaded, json, -1, &error));
+    g_assert_nonnull (error);
+    g_test_message ("%s", error->message);
+    g_assert_nonnull (strstr (error->message, "TableName"));
+  }
 
   /* the request's own errors come through */
   {

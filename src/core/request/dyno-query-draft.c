@@ -428,7 +428,14 @@ update_key_names (DynoQueryDraft *self)
   const DynoKeyAttr *pk = NULL, *sk = NULL;
 
   if (self->info == NULL)
-    return;
+    {
+      /* no schema (any more): the key condition names them, or nothing does */
+      update_string (self, &self->pk_name, NULL, PROP_PARTITION_KEY_NAME);
+      update_string (self, &self->sk_name, NULL, PROP_SORT_KEY_NAME);
+      self->pk_type = DYNO_VALUE_S;
+      self->sk_type = DYNO_VALUE_S;
+      return;
+    }
 
   if (self->index_name != NULL)
     {
@@ -1007,9 +1014,12 @@ dyno_query_draft_set_index_name (DynoQueryDraft *self,
 
   begin_change (self);
   update_string (self, &self->index_name, index_name, PROP_INDEX_NAME);
-  update_key_names (self);
+  /* without a schema the names come from the key condition, whatever the index */
   if (self->info != NULL)
-    sync_key (self);
+    {
+      update_key_names (self);
+      sync_key (self);
+    }
   end_change (self);
 }
 
@@ -1035,8 +1045,7 @@ dyno_query_draft_set_table_info (DynoQueryDraft *self,
     self->info = dyno_table_info_ref (info);
   mark_changed (self, PROP_TABLE_INFO);
   update_key_names (self);
-  if (info != NULL)
-    sync_key (self);
+  sync_key (self);
   end_change (self);
 }
 

@@ -192,7 +192,9 @@ GPtrArray           *dyno_query_draft_validate             (DynoQueryDraft      
  * one field joined by newlines). */
 GHashTable          *dyno_query_draft_dup_errors           (DynoQueryDraft      *self);
 
-/* Saved queries: a JSON object, versioned (DYNO_QUERY_DRAFT_FORMAT_VERSION). */
+/* Saved queries: a JSON object, versioned (DYNO_QUERY_DRAFT_FORMAT_VERSION), described at
+ * the top of dyno-query-draft.c.  A saved query names its table: a draft without one is
+ * written, but reading it back says the table is missing. */
 char                *dyno_query_draft_to_json              (DynoQueryDraft      *self,
                                                             gboolean             pretty);
 /* Replaces the draft's state (table-info is kept); refuses another format or a newer
