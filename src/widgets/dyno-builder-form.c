@@ -584,6 +584,52 @@ position_to_sort_op_cb (GBinding     *binding,
   return TRUE;
 }
 
+/* The options write to the draft as they change. */
+static gboolean
+descending_to_forward_cb (GBinding     *binding,
+                          const GValue *from,
+                          GValue       *to,
+                          gpointer      user_data)
+{
+  g_value_set_enum (to, g_value_get_boolean (from) ? DYNO_TRISTATE_FALSE : DYNO_TRISTATE_UNSET);
+  return TRUE;
+}
+
+static gboolean
+switch_to_tristate_cb (GBinding     *binding,
+                       const GValue *from,
+                       GValue       *to,
+                       gpointer      user_data)
+{
+  g_value_set_enum (to, g_value_get_boolean (from) ? DYNO_TRISTATE_TRUE : DYNO_TRISTATE_UNSET);
+  return TRUE;
+}
+
+/* a page size below 1 is no Limit */
+static gboolean
+spin_to_limit_cb (GBinding     *binding,
+                  const GValue *from,
+                  GValue       *to,
+                  gpointer      user_data)
+{
+  double value = g_value_get_double (from);
+
+  g_value_set_int64 (to, value >= 1 ? (gint64) value : 0);
+  return TRUE;
+}
+
+static gboolean
+spin_to_max_items_cb (GBinding     *binding,
+                      const GValue *from,
+                      GValue       *to,
+                      gpointer      user_data)
+{
+  double value = g_value_get_double (from);
+
+  g_value_set_uint64 (to, value >= 1 ? (guint64) value : 0);
+  return TRUE;
+}
+
 /* The draft reads what the dropdowns say: a Query's or a Scan's target (GetItem reads the
  * table's own key, with the same key fields). */
 static void
@@ -1438,9 +1484,9 @@ parse_text_condition (GtkWidget    *entry,
   return expr;
 }
 
-/* A Query or a Scan: what the fields say (@parts) goes into the draft, which makes the
- * request.  The key fields are the draft's already; in text mode the typed key condition
- * replaces theirs. */
+/* A Query or a Scan: the conditions the fields say (@parts) go into the draft, which makes
+ * the request.  The key fields and the options are bound to the draft already; in text mode
+ * the typed key condition replaces the fields'. */
 static DynoRequest *
 request_from_draft (DynoBuilderForm *self,
                     DynoRequest     *parts)
@@ -1454,11 +1500,6 @@ request_from_draft (DynoBuilderForm *self,
     dyno_query_draft_set_key_condition (self->draft, parts->key_condition);
   dyno_query_draft_set_filter (self->draft, parts->filter);
   dyno_query_draft_set_projection (self->draft, parts->projection);
-  dyno_query_draft_set_scan_index_forward (self->draft, parts->scan_index_forward);
-  dyno_query_draft_set_limit (self->draft, parts->limit);
-  dyno_query_draft_set_consistent_read (self->draft, parts->consistent_read);
-  dyno_query_draft_set_return_consumed_capacity (self->draft, parts->return_consumed_capacity);
-  dyno_query_draft_set_max_items (self->draft, dyno_builder_form_get_max_items (self));
   self->loading = loading;
 
   return dyno_query_draft_to_request (self->draft);
@@ -2432,6 +2473,20 @@ build_ui (DynoBuilderForm *self)
                             self);
   g_signal_connect_swapped (self->consistent_switch, "notify::active",
                             G_CALLBACK (consistent_toggled_cb), self);
+
+  /* the options write to the draft (loading a request sets them like a person would) */
+  g_object_bind_property_full (self->descending_button, "active", self->draft,
+                               "scan-index-forward", G_BINDING_SYNC_CREATE,
+                               descending_to_forward_cb, NULL, NULL, NULL);
+  g_object_bind_property_full (self->limit_spin, "value", self->draft, "limit",
+                               G_BINDING_SYNC_CREATE, spin_to_limit_cb, NULL, NULL, NULL);
+  g_object_bind_property_full (self->consistent_switch, "active", self->draft,
+                               "consistent-read", G_BINDING_SYNC_CREATE,
+                               switch_to_tristate_cb, NULL, NULL, NULL);
+  g_object_bind_property_full (self->max_items_spin, "value", self->draft, "max-items",
+                               G_BINDING_SYNC_CREATE, spin_to_max_items_cb, NULL, NULL, NULL);
+  /* the ledger shows capacity */
+  dyno_query_draft_set_return_consumed_capacity (self->draft, DYNO_CONSUMED_TOTAL);
 }
 
 static void
