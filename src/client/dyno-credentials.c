@@ -10,6 +10,7 @@
 #include <json-glib/json-glib.h>
 #include <string.h>
 
+#include "dyno-aws-auth.h"
 #include "dyno-aws-config.h"
 #include "dyno-endpoints.h"
 #include "dyno-error.h"
@@ -147,7 +148,33 @@ dyno_resolved_config_free (DynoResolvedConfig *config)
   g_free (config->profile);
   g_clear_pointer (&config->credentials, dyno_credentials_unref);
   g_free (config->credential_process);
+  g_free (config->explicit_profile);
   g_free (config);
+}
+
+DynoResolvedConfig *
+dyno_resolved_config_copy (const DynoResolvedConfig *config)
+{
+  DynoResolvedConfig *copy = g_new0 (DynoResolvedConfig, 1);
+
+  copy->region = g_strdup (config->region);
+  copy->endpoint_url = g_strdup (config->endpoint_url);
+  copy->profile = g_strdup (config->profile);
+  copy->credentials = config->credentials ? dyno_credentials_ref (config->credentials) : NULL;
+  copy->credential_process = g_strdup (config->credential_process);
+  copy->endpoint_flags = config->endpoint_flags;
+  copy->kind = config->kind;
+  copy->explicit_profile = g_strdup (config->explicit_profile);
+  return copy;
+}
+
+gboolean
+dyno_resolved_config_can_refresh (const DynoResolvedConfig *config)
+{
+  return config != NULL
+         && (config->credential_process != NULL || config->kind == DYNO_CREDENTIAL_KIND_ROLE
+             || config->kind == DYNO_CREDENTIAL_KIND_WEB_IDENTITY
+             || config->kind == DYNO_CREDENTIAL_KIND_SSO);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -245,47 +272,6 @@ parse_bool (const char *value,
     *out = FALSE;
   else
     return FALSE;
-  return TRUE;
-}
-
-/* Profiles whose credentials come from somewhere DynoTable cannot reach yet: failing here is
- * better than quietly using other keys than the ones the profile asks for. */
-static gboolean
-check_unsupported (Resolver  *resolver,
-                   GError   **error)
-{
-  static const struct {
-    const char *key;
-    const char *what;
-  } unsupported[] = {
-    { "role_arn", N_("assume role") },
-    { "web_identity_token_file", N_("web identity") },
-    { "sso_session", N_("IAM Identity Center (SSO)") },
-    { "sso_start_url", N_("IAM Identity Center (SSO)") },
-    { "sso_account_id", N_("IAM Identity Center (SSO)") },
-    { "sso_role_name", N_("IAM Identity Center (SSO)") },
-  };
-
-  for (gsize i = 0; i < G_N_ELEMENTS (unsupported); i++)
-    {
-      DynoAwsConfig *file = NULL;
-      guint line = 0;
-
-      if (profile_get (resolver, unsupported[i].key, &file, &line) != NULL)
-        {
-          g_autofree char *where = file_line (resolver, file, line);
-
-          g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                       /* Translators: the profile, the kind of credentials (such as "assume
-                        * role"), the setting, then "FILE:LINE". */
-                       _("The profile “%s” gets its credentials through %s (%s at %s), which "
-                         "DynoTable does not support yet. Use a profile with access keys or "
-                         "credential_process, or set AWS_ACCESS_KEY_ID and "
-                         "AWS_SECRET_ACCESS_KEY."),
-                       resolver->profile, _(unsupported[i].what), unsupported[i].key, where);
-          return FALSE;
-        }
-    }
   return TRUE;
 }
 
@@ -795,14 +781,801 @@ resolve_region (Resolver                     *resolver,
   return TRUE;
 }
 
+/* ------------------------------------------------------------------------------------------ */
+/* Temporary credentials: roles, web identity, IAM Identity Center */
+
+/* Temporary credentials are fetched again this long before they expire (botocore's advisory
+ * refresh window), and so is an IAM Identity Center token. */
+#define REFRESH_MARGIN_S (15 * 60)
+
+typedef struct {
+  Resolver           *top;
+  const char         *region;
+  gboolean            explicit_profile;
+  gboolean            bypass_cache;
+  GCancellable       *cancellable;
+  DynoCredentialKind  kind;
+  char               *credential_process;
+} Ctx;
+
+static GMutex cache_lock;
+static GHashTable *cache;   /* key → DynoCredentials* */
+static DynoMfaPromptFunc mfa_prompt;
+static gpointer mfa_prompt_data;
+
+void
+dyno_credentials_set_mfa_prompt (DynoMfaPromptFunc func,
+                                 gpointer          user_data)
+{
+  g_mutex_lock (&cache_lock);
+  mfa_prompt = func;
+  mfa_prompt_data = user_data;
+  g_mutex_unlock (&cache_lock);
+}
+
+void
+dyno_credentials_clear_cache (void)
+{
+  g_mutex_lock (&cache_lock);
+  g_clear_pointer (&cache, g_hash_table_unref);
+  g_mutex_unlock (&cache_lock);
+}
+
+static char *
+cache_key (Resolver   *resolver,
+           Ctx        *ctx)
+{
+  return g_strdup_printf ("%s\n%s\n%s\n%s", dyno_aws_config_get_filename (resolver->config),
+                          dyno_aws_config_get_filename (resolver->credentials),
+                          resolver->profile, ctx->region);
+}
+
+static DynoCredentials *
+cache_lookup (const char *key)
+{
+  DynoCredentials *creds = NULL;
+
+  g_mutex_lock (&cache_lock);
+  if (cache != NULL)
+    {
+      DynoCredentials *found = g_hash_table_lookup (cache, key);
+
+      if (found != NULL && !dyno_credentials_is_expiring (found, REFRESH_MARGIN_S))
+        creds = dyno_credentials_ref (found);
+    }
+  g_mutex_unlock (&cache_lock);
+  return creds;
+}
+
+static void
+cache_store (const char      *key,
+             DynoCredentials *creds)
+{
+  g_mutex_lock (&cache_lock);
+  if (cache == NULL)
+    cache = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                   (GDestroyNotify) dyno_credentials_unref);
+  g_hash_table_replace (cache, g_strdup (key), dyno_credentials_ref (creds));
+  g_mutex_unlock (&cache_lock);
+}
+
+/* The same files, another profile. */
+static void
+resolver_for_profile (Resolver   *base,
+                      const char *profile,
+                      Resolver   *out)
+{
+  *out = *base;
+  out->profile = profile;
+  out->config_profile = dyno_aws_config_get_section (base->config, DYNO_AWS_SECTION_PROFILE,
+                                                     profile);
+  out->credentials_profile = dyno_aws_config_get_section (base->credentials,
+                                                          DYNO_AWS_SECTION_PROFILE, profile);
+}
+
+static gboolean
+has_static_keys (Resolver *resolver)
+{
+  const char *akid = profile_get (resolver, "aws_access_key_id", NULL, NULL);
+
+  return akid != NULL && *akid != '\0';
+}
+
+/* The endpoint of an AWS service other than DynamoDB, with the SDKs' precedence:
+ * AWS_ENDPOINT_URL_<ID>, AWS_ENDPOINT_URL, the profile's services section, the profile's
+ * endpoint_url, then @default_url (taken). */
+static char *
+service_endpoint (Resolver    *resolver,
+                  const char  *env_id,
+                  const char  *services_key,
+                  char        *default_url)
+{
+  g_autofree char *env_name = g_strconcat ("AWS_ENDPOINT_URL_", env_id, NULL);
+  g_autofree char *fallback = default_url;
+  const char *value;
+  gboolean ignore = FALSE;
+
+  if ((value = env_get (resolver->env, "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS")) != NULL)
+    parse_bool (value, &ignore);
+  else if ((value = profile_get (resolver, "ignore_configured_endpoint_urls", NULL, NULL)) != NULL)
+    parse_bool (value, &ignore);
+  if (ignore)
+    return g_steal_pointer (&fallback);
+
+  if ((value = env_get (resolver->env, env_name)) != NULL)
+    return g_strdup (value);
+  if ((value = env_get (resolver->env, "AWS_ENDPOINT_URL")) != NULL)
+    return g_strdup (value);
+  if ((value = profile_get (resolver, "services", NULL, NULL)) != NULL && *value != '\0')
+    {
+      DynoAwsSection *section = dyno_aws_config_get_section (resolver->config,
+                                                             DYNO_AWS_SECTION_SERVICES, value);
+      const char *url = section != NULL ? dyno_aws_section_get_sub (section, services_key,
+                                                                    "endpoint_url")
+                                        : NULL;
+
+      if (url != NULL && *url != '\0')
+        return g_strdup (url);
+    }
+  if ((value = profile_get (resolver, "endpoint_url", NULL, NULL)) != NULL && *value != '\0')
+    return g_strdup (value);
+  return g_steal_pointer (&fallback);
+}
+
+static char *
+sts_endpoint (Ctx *ctx)
+{
+  const char *region = ctx->region != NULL && !g_str_equal (ctx->region, "local")
+                       ? ctx->region : "us-east-1";
+
+  return service_endpoint (ctx->top, "STS", "sts", dyno_sts_default_endpoint (region));
+}
+
+/* A required setting of the profile, or an error naming it. */
+static const char *
+require (Resolver    *resolver,
+         const char  *key,
+         const char  *because,
+         GError     **error)
+{
+  const char *value = profile_get (resolver, key, NULL, NULL);
+
+  if (value == NULL || *value == '\0')
+    {
+      g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
+                   /* Translators: the profile, the setting it has (such as role_arn), then the
+                    * setting it lacks. */
+                   _("The profile “%s” has %s but no %s: add “%s = …” to it."),
+                   resolver->profile, because, key, key);
+      return NULL;
+    }
+  return value;
+}
+
+/* duration_seconds, validated like STS does (15 minutes to 12 hours). */
+static gboolean
+read_duration (Resolver  *resolver,
+               gint64    *out,
+               GError   **error)
+{
+  DynoAwsConfig *file = NULL;
+  guint line = 0;
+  const char *value = profile_get (resolver, "duration_seconds", &file, &line);
+  guint64 number = 0;
+
+  *out = 0;
+  if (value == NULL || *value == '\0')
+    return TRUE;
+  if (!g_ascii_string_to_unsigned (value, 10, 900, 43200, &number, NULL))
+    {
+      g_autofree char *where = file_line (resolver, file, line);
+
+      g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
+                   /* Translators: "FILE:LINE", the profile, then the value found. */
+                   _("%s: duration_seconds of the profile “%s” must be a number of seconds "
+                     "from 900 to 43200, not “%s”."), where, resolver->profile, value);
+      return FALSE;
+    }
+  *out = (gint64) number;
+  return TRUE;
+}
+
+static char *
+default_session_name (void)
+{
+  return g_strdup_printf ("botocore-session-%" G_GINT64_FORMAT, g_get_real_time () / G_USEC_PER_SEC);
+}
+
+static DynoCredentials *profile_credentials (Resolver  *resolver,
+                                             Ctx       *ctx,
+                                             GPtrArray *visited,
+                                             gboolean   as_source,
+                                             GError   **error);
+
+static DynoCredentials *
+environment_keys (Resolver  *resolver,
+                  GError   **error)
+{
+  const char *akid = env_get (resolver->env, "AWS_ACCESS_KEY_ID");
+  const char *secret = env_get (resolver->env, "AWS_SECRET_ACCESS_KEY");
+  const char *token = env_get (resolver->env, "AWS_SESSION_TOKEN");
+  DynoCredentials *creds;
+
+  if (akid == NULL || secret == NULL)
+    {
+      g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
+                   _("The profile “%s” takes its source credentials from the environment "
+                     "(credential_source = Environment), but AWS_ACCESS_KEY_ID and "
+                     "AWS_SECRET_ACCESS_KEY are not both set."), resolver->profile);
+      return NULL;
+    }
+  creds = dyno_credentials_new (akid, secret, token, NULL);
+  dyno_credentials_set_source (creds, _("environment"));
+  return creds;
+}
+
+static DynoCredentials *
+assume_role (Resolver   *resolver,
+             Ctx        *ctx,
+             GPtrArray  *visited,
+             gboolean    as_source,
+             GError    **error)
+{
+  g_autoptr(DynoCredentials) source = NULL;
+  g_autofree char *key = cache_key (resolver, ctx);
+  g_autofree char *session_name = NULL;
+  g_autofree char *endpoint = NULL;
+  g_autofree char *code = NULL;
+  g_autofree char *shown = NULL;
+  DynoAssumeRoleParams params = { 0 };
+  const char *role_arn = profile_get (resolver, "role_arn", NULL, NULL);
+  const char *source_profile = profile_get (resolver, "source_profile", NULL, NULL);
+  const char *credential_source = profile_get (resolver, "credential_source", NULL, NULL);
+  DynoCredentials *creds;
+  GError *local_error = NULL;
+
+  if (source_profile != NULL && *source_profile == '\0')
+    source_profile = NULL;
+  if (credential_source != NULL && *credential_source == '\0')
+    credential_source = NULL;
+  if (source_profile != NULL && credential_source != NULL)
+    {
+      g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
+                   _("The profile “%s” has both source_profile and credential_source: keep "
+                     "only one."), resolver->profile);
+      return NULL;
+    }
+  if (source_profile == NULL && credential_source == NULL)
+    {
+      g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
+                   _("The profile “%s” has role_arn but neither source_profile nor "
+                     "credential_source: add one to say which credentials assume the role."),
+                   resolver->profile);
+      return NULL;
+    }
+
+  g_ptr_array_add (visited, (gpointer) resolver->profile);
+
+  if (!(ctx->bypass_cache && !as_source) && (creds = cache_lookup (key)) != NULL)
+    return creds;
+
+  if (credential_source != NULL)
+    {
+      if (g_ascii_strcasecmp (credential_source, "Environment") == 0)
+        source = environment_keys (resolver, error);
+      else if (g_ascii_strcasecmp (credential_source, "Ec2InstanceMetadata") == 0
+               || g_ascii_strcasecmp (credential_source, "EcsContainer") == 0)
+        g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
+                     _("The profile “%s” takes its source credentials from %s, which DynoTable "
+                       "does not support. Use source_profile or credential_source = "
+                       "Environment."), resolver->profile, credential_source);
+      else
+        g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
+                     _("The profile “%s” has credential_source = %s; the values are "
+                       "Environment, Ec2InstanceMetadata and EcsContainer."), resolver->profile,
+                     credential_source);
+      if (source == NULL)
+        return NULL;
+    }
+  else
+    {
+      Resolver sub;
+
+      resolver_for_profile (resolver, source_profile, &sub);
+      if (sub.config_profile == NULL && sub.credentials_profile == NULL)
+        {
+          DynoAwsConfig *file = NULL;
+          guint line = 0;
+          g_autofree char *where = NULL;
+
+          profile_get (resolver, "source_profile", &file, &line);
+          where = file_line (resolver, file, line);
+          g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
+                       /* Translators: "FILE:LINE", the profile, then the missing profile. */
+                       _("%s: the profile “%s” has source_profile = %s, but there is no profile "
+                         "“%s”."), where, resolver->profile, source_profile, source_profile);
+          return NULL;
+        }
+      if (!has_static_keys (&sub) && profile_get (&sub, "role_arn", NULL, NULL) != NULL)
+        {
+          for (guint i = 0; i < visited->len; i++)
+            if (g_str_equal (g_ptr_array_index (visited, i), source_profile))
+              {
+                g_autoptr(GString) cycle = g_string_new (NULL);
+
+                for (guint k = i; k < visited->len; k++)
+                  g_string_append_printf (cycle, "%s → ", (char *) g_ptr_array_index (visited, k));
+                g_string_append (cycle, source_profile);
+                g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
+                             /* Translators: the profile, then the cycle ("a → b → a"). */
+                             _("The profile “%s” cannot be used: its source profiles form a "
+                               "cycle (%s)."), (char *) g_ptr_array_index (visited, 0),
+                             cycle->str);
+                return NULL;
+              }
+        }
+      source = profile_credentials (&sub, ctx, visited, TRUE, error);
+      if (source == NULL)
+        return NULL;
+    }
+
+  params.role_arn = role_arn;
+  session_name = g_strdup (profile_get (resolver, "role_session_name", NULL, NULL));
+  if (session_name == NULL || *session_name == '\0')
+    {
+      g_free (session_name);
+      session_name = default_session_name ();
+    }
+  params.session_name = session_name;
+  params.external_id = profile_get (resolver, "external_id", NULL, NULL);
+  if (!read_duration (resolver, &params.duration_seconds, error))
+    return NULL;
+  params.mfa_serial = profile_get (resolver, "mfa_serial", NULL, NULL);
+  if (params.mfa_serial != NULL && *params.mfa_serial == '\0')
+    params.mfa_serial = NULL;
+  if (params.mfa_serial != NULL)
+    {
+      DynoMfaPromptFunc func;
+      gpointer data;
+
+      g_mutex_lock (&cache_lock);
+      func = mfa_prompt;
+      data = mfa_prompt_data;
+      g_mutex_unlock (&cache_lock);
+      if (func == NULL)
+        {
+          g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
+                       _("The profile “%s” needs a code from the MFA device %s, and nothing "
+                         "here can ask for it."), resolver->profile, params.mfa_serial);
+          return NULL;
+        }
+      code = func (resolver->profile, params.mfa_serial, data, error);
+      if (code == NULL)
+        return NULL;
+      params.mfa_code = code;
+    }
+
+  endpoint = sts_endpoint (ctx);
+  creds = dyno_sts_assume_role (endpoint, ctx->region != NULL && !g_str_equal (ctx->region, "local")
+                                          ? ctx->region : "us-east-1",
+                                source, &params, ctx->cancellable, &local_error);
+  if (code != NULL)
+    explicit_bzero (code, strlen (code));
+  if (creds == NULL)
+    {
+      if (!g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        /* Translators: the profile; the message follows. */
+        g_prefix_error (&local_error, _("Profile “%s”: "), resolver->profile);
+      g_propagate_error (error, local_error);
+      return NULL;
+    }
+  /* Translators: where credentials came from: the role ARN, then the profile. */
+  shown = g_strdup_printf (_("role %s of profile %s"), role_arn, resolver->profile);
+  dyno_credentials_set_source (creds, shown);
+  cache_store (key, creds);
+  ctx->kind = DYNO_CREDENTIAL_KIND_ROLE;
+  return creds;
+}
+
+static DynoCredentials *
+web_identity (Resolver    *resolver,
+              Ctx         *ctx,
+              const char  *token_file,
+              const char  *role_arn,
+              const char  *session_name,
+              gboolean     from_env,
+              GError     **error)
+{
+  g_autofree char *key = cache_key (resolver, ctx);
+  g_autofree char *path = expand_home (token_file, resolver->home);
+  g_autofree char *token = NULL;
+  g_autofree char *name = NULL;
+  g_autofree char *endpoint = NULL;
+  g_autofree char *shown = NULL;
+  g_autoptr(GError) local_error = NULL;
+  DynoAssumeRoleParams params = { 0 };
+  DynoCredentials *creds;
+  gsize len;
+
+  if (!ctx->bypass_cache && (creds = cache_lookup (key)) != NULL)
+    return creds;
+  if (!g_file_get_contents (path, &token, &len, &local_error))
+    {
+      if (from_env)
+        g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
+                     /* Translators: the system's message follows. */
+                     _("Could not read the web identity token file named by "
+                       "AWS_WEB_IDENTITY_TOKEN_FILE: %s"), local_error->message);
+      else
+        g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
+                     /* Translators: the profile, then the system's message. */
+                     _("Could not read the web identity token file of the profile “%s”: %s"),
+                     resolver->profile, local_error->message);
+      return NULL;
+    }
+  g_strstrip (token);
+  name = session_name != NULL && *session_name != '\0' ? g_strdup (session_name)
+                                                       : default_session_name ();
+  params.role_arn = role_arn;
+  params.session_name = name;
+  if (!from_env && !read_duration (resolver, &params.duration_seconds, error))
+    return NULL;
+  endpoint = sts_endpoint (ctx);
+  creds = dyno_sts_assume_role_with_web_identity (endpoint, &params, token, ctx->cancellable,
+                                                  &local_error);
+  explicit_bzero (token, strlen (token));
+  if (creds == NULL)
+    {
+      if (!g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED) && !from_env)
+        g_prefix_error (&local_error, _("Profile “%s”: "), resolver->profile);
+      g_propagate_error (error, g_steal_pointer (&local_error));
+      return NULL;
+    }
+  /* Translators: where credentials came from: the role ARN (web identity). */
+  shown = g_strdup_printf (_("web identity role %s"), role_arn);
+  dyno_credentials_set_source (creds, shown);
+  cache_store (key, creds);
+  ctx->kind = DYNO_CREDENTIAL_KIND_WEB_IDENTITY;
+  return creds;
+}
+
+void
+dyno_sso_config_free (DynoSsoConfig *config)
+{
+  if (config == NULL)
+    return;
+  g_free (config->profile);
+  g_free (config->session_name);
+  g_free (config->start_url);
+  g_free (config->sso_region);
+  g_strfreev (config->scopes);
+  g_free (config->cache_path);
+  g_free (config->oidc_endpoint);
+  g_free (config);
+}
+
+static gboolean
+profile_is_sso (Resolver *resolver)
+{
+  return profile_get (resolver, "sso_session", NULL, NULL) != NULL
+         || profile_get (resolver, "sso_start_url", NULL, NULL) != NULL
+         || profile_get (resolver, "sso_account_id", NULL, NULL) != NULL
+         || profile_get (resolver, "sso_role_name", NULL, NULL) != NULL;
+}
+
+/* The sso-session section @name, or the profile's legacy settings when @name is NULL. */
+static DynoSsoConfig *
+sso_config (Resolver    *resolver,
+            const char  *name,
+            GError     **error)
+{
+  g_autoptr(DynoSsoConfig) config = g_new0 (DynoSsoConfig, 1);
+  const char *scopes;
+
+  config->profile = g_strdup (resolver->profile);
+  if (name != NULL)
+    {
+      DynoAwsSection *section = dyno_aws_config_get_section (resolver->config,
+                                                             DYNO_AWS_SECTION_SSO_SESSION, name);
+      g_autofree char *shown = display_path (dyno_aws_config_get_filename (resolver->config),
+                                             resolver->home);
+      const char *missing = NULL;
+
+      if (section == NULL)
+        {
+          g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
+                       /* Translators: the profile (or nothing), the session, the config file,
+                        * the session. */
+                       _("%s“%s” names the sso-session “%s”, but %s has no [sso-session %s] "
+                         "section."), resolver->profile != NULL ? _("The profile ") : "",
+                       resolver->profile != NULL ? resolver->profile : "", name, shown, name);
+          return NULL;
+        }
+      config->session_name = g_strdup (name);
+      config->start_url = g_strdup (dyno_aws_section_get (section, "sso_start_url"));
+      config->sso_region = g_strdup (dyno_aws_section_get (section, "sso_region"));
+      scopes = dyno_aws_section_get (section, "sso_registration_scopes");
+      if (config->start_url == NULL || *config->start_url == '\0')
+        missing = "sso_start_url";
+      else if (config->sso_region == NULL || *config->sso_region == '\0')
+        missing = "sso_region";
+      if (missing != NULL)
+        {
+          g_autofree char *where = file_line (resolver, resolver->config,
+                                              dyno_aws_section_get_line (section));
+
+          if (resolver->profile != NULL)
+            g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
+                         /* Translators: "FILE:LINE", the session, the profile, then the
+                          * missing setting. */
+                         _("%s: [sso-session %s], used by the profile “%s”, has no %s."), where,
+                         name, resolver->profile, missing);
+          else
+            g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
+                         /* Translators: "FILE:LINE", the session, then the missing setting. */
+                         _("%s: [sso-session %s] has no %s."), where, name, missing);
+          return NULL;
+        }
+      config->cache_path = dyno_sso_cache_path (resolver->home, name);
+    }
+  else
+    {
+      const char *start_url = require (resolver, "sso_start_url", "sso_account_id", error);
+      const char *region;
+
+      if (start_url == NULL)
+        return NULL;
+      region = require (resolver, "sso_region", "sso_start_url", error);
+      if (region == NULL)
+        return NULL;
+      config->start_url = g_strdup (start_url);
+      config->sso_region = g_strdup (region);
+      scopes = NULL;
+      config->cache_path = dyno_sso_cache_path (resolver->home, start_url);
+    }
+  if (scopes != NULL && *scopes != '\0')
+    {
+      g_auto(GStrv) parts = g_strsplit (scopes, ",", -1);
+      g_autoptr(GPtrArray) list = g_ptr_array_new ();
+
+      for (guint i = 0; parts[i] != NULL; i++)
+        if (*g_strstrip (parts[i]) != '\0')
+          g_ptr_array_add (list, g_strdup (parts[i]));
+      g_ptr_array_add (list, NULL);
+      config->scopes = (char **) g_ptr_array_free (g_steal_pointer (&list), FALSE);
+    }
+  else if (name != NULL)
+    config->scopes = g_strdupv ((char *[]) { (char *) "sso:account:access", NULL });
+  else
+    config->scopes = g_new0 (char *, 1);
+  config->oidc_endpoint = service_endpoint (resolver, "SSO_OIDC", "sso_oidc",
+                                            dyno_sso_oidc_default_endpoint (config->sso_region));
+  return g_steal_pointer (&config);
+}
+
+static void
+set_login_error (GError     **error,
+                 const char  *profile,
+                 const char  *why)
+{
+  g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
+               /* Translators: the profile, why (such as "there is no cached sign-in"), then
+                * the profile again. */
+               _("The profile “%s” signs in through IAM Identity Center, and %s. Run "
+                 "`dynotable-cli sso login --profile %s` (or `aws sso login --profile %s`)."),
+               profile, why, profile, profile);
+}
+
+static DynoCredentials *
+sso_credentials (Resolver  *resolver,
+                 Ctx       *ctx,
+                 GError   **error)
+{
+  g_autofree char *key = cache_key (resolver, ctx);
+  g_autoptr(DynoSsoConfig) config = NULL;
+  g_autoptr(DynoSsoToken) token = NULL;
+  g_autoptr(GError) local_error = NULL;
+  g_autofree char *endpoint = NULL;
+  g_autofree char *shown = NULL;
+  const char *session = profile_get (resolver, "sso_session", NULL, NULL);
+  const char *account;
+  const char *role;
+  DynoCredentials *creds;
+
+  if (session != NULL && *session == '\0')
+    session = NULL;
+  account = require (resolver, "sso_account_id",
+                     session != NULL ? "sso_session" : "sso_start_url", error);
+  if (account == NULL)
+    return NULL;
+  role = require (resolver, "sso_role_name", "sso_account_id", error);
+  if (role == NULL)
+    return NULL;
+  config = sso_config (resolver, session, error);
+  if (config == NULL)
+    return NULL;
+
+  if (!ctx->bypass_cache && (creds = cache_lookup (key)) != NULL)
+    return creds;
+
+  token = dyno_sso_token_load (config->cache_path, error);
+  if (token == NULL)
+    {
+      if (error == NULL || *error == NULL)
+        set_login_error (error, resolver->profile, _("there is no cached sign-in"));
+      return NULL;
+    }
+  {
+    g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+    gint64 left = token->expires_at != NULL
+                  ? g_date_time_difference (token->expires_at, now) / G_TIME_SPAN_SECOND : -1;
+    gboolean can_refresh = token->refresh_token != NULL && token->client_id != NULL
+                           && token->client_secret != NULL
+                           && (token->registration_expires_at == NULL
+                               || g_date_time_compare (token->registration_expires_at, now) > 0);
+
+    if (left < REFRESH_MARGIN_S && can_refresh)
+      {
+        DynoOidcStatus status;
+
+        status = dyno_oidc_create_token (config->oidc_endpoint, token->client_id,
+                                         token->client_secret, "refresh_token",
+                                         token->refresh_token, token, ctx->cancellable,
+                                         &local_error);
+        if (status == DYNO_OIDC_OK)
+          {
+            if (token->start_url == NULL)
+              token->start_url = g_strdup (config->start_url);
+            if (token->region == NULL)
+              token->region = g_strdup (config->sso_region);
+            if (!dyno_sso_token_save (config->cache_path, token, error))
+              return NULL;
+            left = 3600;
+          }
+        else
+          {
+            if (g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+              {
+                g_propagate_error (error, g_steal_pointer (&local_error));
+                return NULL;
+              }
+            g_debug ("profile %s: the SSO token could not be refreshed: %s", resolver->profile,
+                     local_error != NULL ? local_error->message : "pending");
+            g_clear_error (&local_error);
+          }
+      }
+    if (left <= 0)
+      {
+        set_login_error (error, resolver->profile,
+                         can_refresh ? _("its sign-in has expired and could not be renewed")
+                                     : _("its sign-in has expired"));
+        return NULL;
+      }
+  }
+
+  endpoint = service_endpoint (ctx->top, "SSO", "sso",
+                               dyno_sso_default_endpoint (config->sso_region));
+  creds = dyno_sso_get_role_credentials (endpoint, token->access_token, account, role,
+                                         ctx->cancellable, &local_error);
+  if (creds == NULL)
+    {
+      if (g_error_matches (local_error, DYNO_ERROR, DYNO_ERROR_EXPIRED_TOKEN))
+        set_login_error (error, resolver->profile,
+                         _("IAM Identity Center no longer accepts its sign-in"));
+      else
+        {
+          if (!g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+            g_prefix_error (&local_error, _("Profile “%s”: "), resolver->profile);
+          g_propagate_error (error, g_steal_pointer (&local_error));
+        }
+      return NULL;
+    }
+  /* Translators: where credentials came from: the role, the account, then the profile. */
+  shown = g_strdup_printf (_("IAM Identity Center role %s in %s (profile %s)"), role, account,
+                           resolver->profile);
+  dyno_credentials_set_source (creds, shown);
+  cache_store (key, creds);
+  ctx->kind = DYNO_CREDENTIAL_KIND_SSO;
+  return creds;
+}
+
+/* The credentials of a profile: a role (unless @as_source and it has keys of its own, as
+ * botocore does for a source profile), web identity, IAM Identity Center, static keys in the
+ * credentials file, credential_process, static keys in the config file.  Sets
+ * ctx->kind.  NULL without an error when the profile names no credentials at all. */
+static DynoCredentials *
+profile_credentials (Resolver   *resolver,
+                     Ctx        *ctx,
+                     GPtrArray  *visited,
+                     gboolean    as_source,
+                     GError    **error)
+{
+  const char *role_arn = profile_get (resolver, "role_arn", NULL, NULL);
+  const char *token_file = profile_get (resolver, "web_identity_token_file", NULL, NULL);
+  const char *command;
+  DynoCredentials *creds = NULL;
+  GError *local_error = NULL;
+
+  if (role_arn != NULL && *role_arn == '\0')
+    role_arn = NULL;
+  if (token_file != NULL && *token_file == '\0')
+    token_file = NULL;
+
+  if (role_arn != NULL && token_file == NULL && !(as_source && has_static_keys (resolver)))
+    return assume_role (resolver, ctx, visited, as_source, error);
+
+  if (token_file != NULL)
+    {
+      if (role_arn == NULL)
+        {
+          g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
+                       _("The profile “%s” has web_identity_token_file but no role_arn: add "
+                         "“role_arn = …” to it."), resolver->profile);
+          return NULL;
+        }
+      return web_identity (resolver, ctx, token_file, role_arn,
+                           profile_get (resolver, "role_session_name", NULL, NULL), FALSE, error);
+    }
+  if (!as_source && !ctx->explicit_profile
+      && env_get (resolver->env, "AWS_WEB_IDENTITY_TOKEN_FILE") != NULL
+      && env_get (resolver->env, "AWS_ROLE_ARN") != NULL)
+    return web_identity (resolver, ctx, env_get (resolver->env, "AWS_WEB_IDENTITY_TOKEN_FILE"),
+                         env_get (resolver->env, "AWS_ROLE_ARN"),
+                         env_get (resolver->env, "AWS_ROLE_SESSION_NAME"), TRUE, error);
+
+  if (profile_is_sso (resolver))
+    return sso_credentials (resolver, ctx, error);
+
+  if (static_keys (resolver, resolver->credentials, resolver->credentials_profile, &creds,
+                   &local_error))
+    {
+      ctx->kind = DYNO_CREDENTIAL_KIND_KEYS;
+      return creds;
+    }
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, local_error);
+      return NULL;
+    }
+
+  command = profile_get (resolver, "credential_process", NULL, NULL);
+  if (command != NULL && *command != '\0')
+    {
+      creds = run_credential_process (command, resolver->profile, resolver->env,
+                                      ctx->cancellable, error);
+      if (creds != NULL && !as_source)
+        {
+          ctx->kind = DYNO_CREDENTIAL_KIND_PROCESS;
+          g_free (ctx->credential_process);
+          ctx->credential_process = g_strdup (command);
+        }
+      return creds;
+    }
+
+  if (static_keys (resolver, resolver->config, resolver->config_profile, &creds, &local_error))
+    {
+      ctx->kind = DYNO_CREDENTIAL_KIND_KEYS;
+      return creds;
+    }
+  if (local_error != NULL)
+    {
+      g_propagate_error (error, local_error);
+      return NULL;
+    }
+  if (as_source)
+    g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
+                 _("The source profile “%s” has no credentials (no keys, role, "
+                   "credential_process or IAM Identity Center settings)."), resolver->profile);
+  return NULL;
+}
+
 /* Sets *@none_found when nothing anywhere names credentials (as opposed to credentials that
  * are there but broken): only then may a local endpoint fall back to the fixed local key. */
 static DynoCredentials *
 resolve_credentials (Resolver                     *resolver,
                      const DynoConnectionSettings *settings,
-                     char                        **credential_process,
+                     Ctx                          *ctx,
                      gboolean                     *none_found,
-                     GCancellable                 *cancellable,
                      GError                      **error)
 {
   g_autoptr(GString) looked = g_string_new (NULL);
@@ -812,7 +1585,6 @@ resolve_credentials (Resolver                     *resolver,
   GError *local_error = NULL;
   const char *akid;
   const char *secret;
-  const char *command;
 
   /* 1. Keys given with the connection. */
   akid = settings->access_key_id;
@@ -833,6 +1605,7 @@ resolve_credentials (Resolver                     *resolver,
         }
       creds = dyno_credentials_new (akid, secret, settings->session_token, NULL);
       dyno_credentials_set_source (creds, _("connection"));
+      ctx->kind = DYNO_CREDENTIAL_KIND_CONNECTION;
       return creds;
     }
   g_string_append (looked, _("the connection settings"));
@@ -877,42 +1650,26 @@ resolve_credentials (Resolver                     *resolver,
             }
           creds = dyno_credentials_new (akid, secret, token, expiration);
           dyno_credentials_set_source (creds, _("environment"));
+          ctx->kind = DYNO_CREDENTIAL_KIND_ENVIRONMENT;
           return creds;
         }
       g_string_append (looked, _(", the environment (AWS_ACCESS_KEY_ID, AWS_SECRET_ACCESS_KEY)"));
     }
 
-  /* 3. The profile: what it cannot do, then static keys in the credentials file,
-   * credential_process, static keys in the config file (botocore's order). */
-  if (!check_unsupported (resolver, error))
-    return NULL;
+  /* 3. The profile (botocore's order: role, web identity, IAM Identity Center, keys in the
+   * credentials file, credential_process, keys in the config file). */
+  {
+    g_autoptr(GPtrArray) visited = g_ptr_array_new ();
 
-  if (static_keys (resolver, resolver->credentials, resolver->credentials_profile, &creds,
-                   &local_error))
-    return creds;
-  if (local_error != NULL)
-    {
-      g_propagate_error (error, local_error);
-      return NULL;
-    }
-
-  command = profile_get (resolver, "credential_process", NULL, NULL);
-  if (command != NULL && *command != '\0')
-    {
-      creds = run_credential_process (command, resolver->profile, resolver->env, cancellable,
-                                      error);
-      if (creds != NULL)
-        *credential_process = g_strdup (command);
+    creds = profile_credentials (resolver, ctx, visited, FALSE, &local_error);
+    if (creds != NULL)
       return creds;
-    }
-
-  if (static_keys (resolver, resolver->config, resolver->config_profile, &creds, &local_error))
-    return creds;
-  if (local_error != NULL)
-    {
-      g_propagate_error (error, local_error);
-      return NULL;
-    }
+    if (local_error != NULL)
+      {
+        g_propagate_error (error, local_error);
+        return NULL;
+      }
+  }
 
   credentials_shown = display_path (dyno_aws_config_get_filename (resolver->credentials),
                                     resolver->home);
@@ -1048,11 +1805,12 @@ dyno_aws_check_profile (char        **env,
   return FALSE;
 }
 
-DynoResolvedConfig *
-dyno_resolve_config (const DynoConnectionSettings *settings,
-                     char                        **env,
-                     GCancellable                 *cancellable,
-                     GError                      **error)
+static DynoResolvedConfig *
+resolve_config (const DynoConnectionSettings *settings,
+                char                        **env,
+                gboolean                      bypass_cache,
+                GCancellable                 *cancellable,
+                GError                      **error)
 {
   static const DynoConnectionSettings no_settings = { 0 };
   g_autoptr(DynoResolvedConfig) result = NULL;
@@ -1139,9 +1897,19 @@ dyno_resolve_config (const DynoConnectionSettings *settings,
   {
     g_autoptr(GError) local_error = NULL;
     gboolean none_found = FALSE;
+    Ctx ctx = { 0 };
 
-    result->credentials = resolve_credentials (&resolver, settings, &result->credential_process,
-                                               &none_found, cancellable, &local_error);
+    ctx.top = &resolver;
+    ctx.region = result->region;
+    ctx.explicit_profile = settings->profile != NULL && *settings->profile != '\0';
+    ctx.bypass_cache = bypass_cache;
+    ctx.cancellable = cancellable;
+    result->credentials = resolve_credentials (&resolver, settings, &ctx, &none_found,
+                                               &local_error);
+    result->credential_process = g_steal_pointer (&ctx.credential_process);
+    result->kind = ctx.kind;
+    if (ctx.explicit_profile)
+      result->explicit_profile = g_strdup (settings->profile);
     if (result->credentials == NULL && none_found
         && (dyno_endpoint_is_local_url (result->endpoint_url) || g_str_equal (result->region, "local")))
       {
@@ -1151,6 +1919,7 @@ dyno_resolve_config (const DynoConnectionSettings *settings,
                                                     DYNO_LOCAL_SECRET_ACCESS_KEY, NULL, NULL);
         dyno_credentials_set_source (result->credentials,
                                      _("DynoTable’s local key (no credentials are configured)"));
+        result->kind = DYNO_CREDENTIAL_KIND_LOCAL;
         g_clear_error (&local_error);
       }
     if (result->credentials == NULL)
@@ -1160,6 +1929,15 @@ dyno_resolve_config (const DynoConnectionSettings *settings,
       }
   }
   return g_steal_pointer (&result);
+}
+
+DynoResolvedConfig *
+dyno_resolve_config (const DynoConnectionSettings *settings,
+                     char                        **env,
+                     GCancellable                 *cancellable,
+                     GError                      **error)
+{
+  return resolve_config (settings, env, FALSE, cancellable, error);
 }
 
 /* ------------------------------------------------------------------------------------------ */
@@ -1250,11 +2028,11 @@ dyno_credentials_refresh (const DynoResolvedConfig  *config,
   g_return_val_if_fail (config != NULL, NULL);
   g_return_val_if_fail (error == NULL || *error == NULL, NULL);
 
-  if (config->credential_process == NULL)
+  if (!dyno_resolved_config_can_refresh (config))
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
                    _("These credentials (%s) cannot be refreshed: they do not come from a "
-                     "credential_process."),
+                     "credential_process, a role or IAM Identity Center."),
                    config->credentials != NULL
                    && dyno_credentials_get_source (config->credentials) != NULL
                    ? dyno_credentials_get_source (config->credentials) : _("unknown source"));
@@ -1262,7 +2040,20 @@ dyno_credentials_refresh (const DynoResolvedConfig  *config,
     }
   if (env == NULL)
     env = own_env = g_get_environ ();
-  return run_credential_process (config->credential_process,
-                                 config->profile != NULL ? config->profile : "default",
-                                 env, cancellable, error);
+  if (config->credential_process != NULL)
+    return run_credential_process (config->credential_process,
+                                   config->profile != NULL ? config->profile : "default",
+                                   env, cancellable, error);
+  {
+    DynoConnectionSettings settings = { 0 };
+    g_autoptr(DynoResolvedConfig) again = NULL;
+
+    settings.profile = config->explicit_profile;
+    settings.region = config->region;
+    settings.endpoint_url = config->endpoint_url;
+    again = resolve_config (&settings, env, TRUE, cancellable, error);
+    if (again == NULL)
+      return NULL;
+    return g_steal_pointer (&again->credentials);
+  }
 }

@@ -50,6 +50,19 @@ typedef struct {
   char *session_token;
 } DynoConnectionSettings;
 
+/* Where the credentials of a resolved configuration come from. */
+typedef enum {
+  DYNO_CREDENTIAL_KIND_NONE,
+  DYNO_CREDENTIAL_KIND_CONNECTION,   /* keys given with the connection */
+  DYNO_CREDENTIAL_KIND_ENVIRONMENT,  /* AWS_ACCESS_KEY_ID … */
+  DYNO_CREDENTIAL_KIND_KEYS,         /* static keys of a profile */
+  DYNO_CREDENTIAL_KIND_PROCESS,      /* credential_process */
+  DYNO_CREDENTIAL_KIND_ROLE,         /* role_arn: STS AssumeRole */
+  DYNO_CREDENTIAL_KIND_WEB_IDENTITY, /* STS AssumeRoleWithWebIdentity */
+  DYNO_CREDENTIAL_KIND_SSO,          /* IAM Identity Center */
+  DYNO_CREDENTIAL_KIND_LOCAL,        /* DynoTable's local key */
+} DynoCredentialKind;
+
 /* The result of resolving settings against the environment and the AWS files. */
 typedef struct {
   char            *region;         /* never NULL after a successful resolve */
@@ -61,9 +74,17 @@ typedef struct {
    * use_fips_endpoint and AWS_USE_DUALSTACK_ENDPOINT / use_dualstack_endpoint; pass them to
    * dyno_endpoint_resolve(). */
   guint            endpoint_flags;
+  /* Added (issue 13): the kind of the credentials, and the profile the connection named
+   * explicitly (NULL when it came from AWS_PROFILE or the default), for refreshing. */
+  DynoCredentialKind kind;
+  char            *explicit_profile;
 } DynoResolvedConfig;
 
-void dyno_resolved_config_free (DynoResolvedConfig *config);
+void                dyno_resolved_config_free (DynoResolvedConfig *config);
+DynoResolvedConfig *dyno_resolved_config_copy (const DynoResolvedConfig *config);
+/* TRUE when dyno_credentials_refresh() can get new credentials for @config: a
+ * credential_process, a role, web identity or IAM Identity Center. */
+gboolean            dyno_resolved_config_can_refresh (const DynoResolvedConfig *config);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DynoResolvedConfig, dyno_resolved_config_free)
 
 /* Resolves region, endpoint and credentials (dynamodb-facts.md §7): explicit settings, then
@@ -101,7 +122,45 @@ gboolean            dyno_aws_check_profile     (char                        **en
                                                 const char                   *from,
                                                 GError                      **error);
 
-/* Re-runs the credential_process of @config (when it has one). */
+/* Asks for the code of the MFA device @mfa_serial that the profile @profile needs to assume
+ * its role.  Called from the thread that resolves; returns the code, or NULL with @error. */
+typedef char *(*DynoMfaPromptFunc) (const char  *profile,
+                                    const char  *mfa_serial,
+                                    gpointer     user_data,
+                                    GError     **error);
+
+/* Installs the process-wide MFA prompt (NULL: none; then a profile with mfa_serial fails). */
+void                dyno_credentials_set_mfa_prompt (DynoMfaPromptFunc func,
+                                                     gpointer          user_data);
+/* Forgets the temporary credentials kept in memory (per profile). */
+void                dyno_credentials_clear_cache    (void);
+
+/* The IAM Identity Center settings of a profile or an [sso-session] (for `sso login`). */
+typedef struct {
+  char  *profile;         /* nullable */
+  char  *session_name;    /* NULL for a legacy profile */
+  char  *start_url;
+  char  *sso_region;
+  char **scopes;          /* sso_registration_scopes, NULL-terminated (may be empty) */
+  char  *cache_path;      /* ~/.aws/sso/cache/<sha1>.json */
+  char  *oidc_endpoint;   /* after AWS_ENDPOINT_URL_SSO_OIDC … */
+} DynoSsoConfig;
+
+void                dyno_sso_config_free           (DynoSsoConfig *config);
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DynoSsoConfig, dyno_sso_config_free)
+
+/* The IAM Identity Center settings of @profile (NULL: AWS_PROFILE, else "default"), or of
+ * the [sso-session @session] when @session is given. */
+DynoSsoConfig      *dyno_sso_config_lookup         (char       **env,
+                                                    const char  *profile,
+                                                    const char  *session,
+                                                    GError     **error);
+
+/* The folder of the SSO token cache for @env (HOME/.aws/sso/cache). */
+char               *dyno_sso_cache_dir             (char       **env);
+
+/* Gets new credentials for @config: re-runs its credential_process, or assumes its role, or
+ * asks IAM Identity Center again (dyno_resolved_config_can_refresh()). */
 DynoCredentials    *dyno_credentials_refresh   (const DynoResolvedConfig     *config,
                                                 char                        **env,
                                                 GCancellable                 *cancellable,

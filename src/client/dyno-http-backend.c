@@ -116,7 +116,7 @@ needs_refresh (DynoHttpBackend *self)
 {
   g_autoptr(DynoCredentials) creds = NULL;
 
-  if (self->config == NULL || self->config->credential_process == NULL)
+  if (!dyno_resolved_config_can_refresh (self->config))
     return FALSE;
 
   creds = dup_credentials (self);
@@ -297,9 +297,10 @@ attempt_failed (GTask  *task,
       return;
     }
 
-  /* Expired session credentials from a process: refresh once and try again at once. */
+  /* Expired temporary credentials (a process, a role, IAM Identity Center): refresh once and
+   * try again at once. */
   if (g_error_matches (error, DYNO_ERROR, DYNO_ERROR_EXPIRED_TOKEN) && !data->refreshed
-      && self->config != NULL && self->config->credential_process != NULL)
+      && dyno_resolved_config_can_refresh (self->config))
     {
       g_debug ("%s: credentials expired, refreshing", data->operation);
       data->refreshed = TRUE;
@@ -648,19 +649,6 @@ setup_endpoint (DynoHttpBackend  *self,
   return TRUE;
 }
 
-static DynoResolvedConfig *
-resolved_config_copy (const DynoResolvedConfig *config)
-{
-  DynoResolvedConfig *copy = g_new0 (DynoResolvedConfig, 1);
-
-  copy->region = g_strdup (config->region);
-  copy->endpoint_url = g_strdup (config->endpoint_url);
-  copy->profile = g_strdup (config->profile);
-  copy->credentials = config->credentials ? dyno_credentials_ref (config->credentials) : NULL;
-  copy->credential_process = g_strdup (config->credential_process);
-
-  return copy;
-}
 
 DynoHttpBackend *
 dyno_http_backend_new (const DynoResolvedConfig  *config,
@@ -683,7 +671,7 @@ dyno_http_backend_new (const DynoResolvedConfig  *config,
   if (!setup_endpoint (self, config->endpoint_url, config->region, error))
     return NULL;
 
-  self->config = resolved_config_copy (config);
+  self->config = dyno_resolved_config_copy (config);
   self->profile = g_strdup (config->profile);
   self->credentials = config->credentials ? dyno_credentials_ref (config->credentials) : NULL;
 

@@ -7,6 +7,7 @@
 #include <glib/gstdio.h>
 #include <string.h>
 
+#include "dyno-aws-auth.h"
 #include "dyno-credentials.h"
 #include "dyno-endpoints.h"
 #include "dyno-error.h"
@@ -478,32 +479,69 @@ test_malformed_files (Fixture       *f,
   assert_contains (error2->message, expected2);
 }
 
+/* Profiles that fail before anything is sent: each message names the profile and what to do.
+ * The keys in the credentials file must never be used instead (that would talk to AWS as
+ * someone else than the profile says). */
 static void
-test_unsupported_profiles (Fixture       *f,
-                           gconstpointer  data)
+test_profile_kind_errors (Fixture       *f,
+                          gconstpointer  data)
 {
   static const struct {
     const char *config;
-    const char *words;
+    const char *words[3];
   } cases[] = {
-    { "[profile p]\nregion = us-east-1\nrole_arn = arn:aws:iam::123:role/R\n"
-      "source_profile = base\naws_access_key_id = AKIASTATIC\naws_secret_access_key = s\n"
-      "[profile base]\naws_access_key_id = AKIABASE\naws_secret_access_key = b\n",
-      "role_arn" },
+    /* a cycle of source profiles, named */
+    { "[profile p]\nregion = us-east-1\nrole_arn = arn:aws:iam::1:role/P\nsource_profile = a\n"
+      "[profile a]\nrole_arn = arn:aws:iam::1:role/A\nsource_profile = b\n"
+      "[profile b]\nrole_arn = arn:aws:iam::1:role/B\nsource_profile = a\n",
+      { "cycle", "a → b → a", NULL } },
+    { "[profile p]\nregion = us-east-1\nrole_arn = arn:aws:iam::1:role/P\nsource_profile = a\n"
+      "[profile a]\nrole_arn = arn:aws:iam::1:role/A\nsource_profile = a\n",
+      { "cycle", "(a → a)", NULL } },
+    /* a missing source profile, named with its line */
+    { "[profile p]\nregion = us-east-1\nrole_arn = arn:aws:iam::1:role/P\n"
+      "source_profile = nowhere\n",
+      { "~/.aws/config:4", "“nowhere”", NULL } },
+    { "[profile p]\nregion = us-east-1\nrole_arn = arn:aws:iam::1:role/P\n",
+      { "source_profile", "credential_source", NULL } },
+    { "[profile p]\nregion = us-east-1\nrole_arn = arn:aws:iam::1:role/P\n"
+      "credential_source = Ec2InstanceMetadata\n",
+      { "Ec2InstanceMetadata", "does not support", NULL } },
+    { "[profile p]\nregion = us-east-1\nrole_arn = arn:aws:iam::1:role/P\n"
+      "credential_source = Environment\n",
+      { "AWS_ACCESS_KEY_ID", "credential_source = Environment", NULL } },
+    { "[profile p]\nregion = us-east-1\nrole_arn = arn:aws:iam::1:role/P\nsource_profile = k\n"
+      "duration_seconds = 10\n[profile k]\naws_access_key_id = AKIDK\naws_secret_access_key = s\n",
+      { "~/.aws/config:5", "duration_seconds", "900" } },
+    /* MFA with nothing to ask for the code */
+    { "[profile p]\nregion = us-east-1\nrole_arn = arn:aws:iam::1:role/P\nsource_profile = k\n"
+      "mfa_serial = arn:aws:iam::1:mfa/me\n"
+      "[profile k]\naws_access_key_id = AKIDK\naws_secret_access_key = s\n",
+      { "MFA", "arn:aws:iam::1:mfa/me", NULL } },
+    { "[profile p]\nregion = us-east-1\nweb_identity_token_file = /tmp/t\n",
+      { "web_identity_token_file", "role_arn", NULL } },
+    { "[profile p]\nregion = us-east-1\nweb_identity_token_file = ~/no-such-token\n"
+      "role_arn = arn:aws:iam::1:role/W\n",
+      { "web identity token file", "no-such-token", NULL } },
+    /* IAM Identity Center without a sign-in */
     { "[profile p]\nregion = us-east-1\nsso_session = corp\nsso_account_id = 1\n"
       "sso_role_name = R\n[sso-session corp]\nsso_start_url = https://x/start\n"
       "sso_region = us-east-1\n",
-      "sso_session" },
+      { "dynotable-cli sso login --profile p", "no cached sign-in", NULL } },
     { "[profile p]\nregion = us-east-1\nsso_start_url = https://x/start\nsso_region = us-east-1\n"
       "sso_account_id = 1\nsso_role_name = R\n",
-      "sso_start_url" },
-    { "[profile p]\nregion = us-east-1\nweb_identity_token_file = /tmp/t\n"
-      "role_session_name = s\n",
-      "web_identity_token_file" },
+      { "dynotable-cli sso login --profile p", NULL, NULL } },
+    { "[profile p]\nregion = us-east-1\nsso_session = corp\nsso_account_id = 1\n"
+      "sso_role_name = R\n",
+      { "[sso-session corp]", NULL, NULL } },
+    { "[profile p]\nregion = us-east-1\nsso_session = corp\nsso_account_id = 1\n"
+      "sso_role_name = R\n[sso-session corp]\nsso_start_url = https://x/start\n",
+      { "[sso-session corp], used by", "has no sso_region", NULL } },
+    { "[profile p]\nregion = us-east-1\nsso_session = corp\nsso_role_name = R\n"
+      "[sso-session corp]\nsso_start_url = https://x/start\nsso_region = us-east-1\n",
+      { "sso_account_id", NULL, NULL } },
   };
 
-  /* The profile must fail even though the credentials file has keys for it: using them
-   * would talk to AWS as someone else than the profile says. */
   write_credentials (f, "[p]\naws_access_key_id = AKIAFALLBACK\naws_secret_access_key = x\n");
   setenv_f (f, "AWS_PROFILE", "p");
   for (gsize i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -514,10 +552,112 @@ test_unsupported_profiles (Fixture       *f,
       error = resolve_error (f, NULL);
       g_assert_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG);
       assert_contains (error->message, "“p”");
-      assert_contains (error->message, cases[i].words);
-      assert_contains (error->message, "not support");
-      assert_contains (error->message, "~/.aws/config:3");
+      for (guint k = 0; k < G_N_ELEMENTS (cases[i].words) && cases[i].words[k] != NULL; k++)
+        assert_contains (error->message, cases[i].words[k]);
+      g_assert_null (strstr (error->message, "AKIAFALLBACK"));
     }
+}
+
+/* Where STS is: AWS_ENDPOINT_URL_STS > AWS_ENDPOINT_URL > the services section > the
+ * profile's endpoint_url > https://sts.REGION.amazonaws.com.  Nothing listens on port 9 of
+ * the loopback, so the message says which URL was tried. */
+static void
+test_sts_endpoint_precedence (Fixture       *f,
+                              gconstpointer  data)
+{
+  g_autoptr(GError) e1 = NULL;
+  g_autoptr(GError) e2 = NULL;
+  g_autoptr(GError) e3 = NULL;
+  g_autoptr(GError) e4 = NULL;
+
+  write_config (f, "[profile p]\nregion = eu-west-3\nrole_arn = arn:aws:iam::1:role/P\n"
+                   "source_profile = k\nservices = mine\nendpoint_url = http://127.0.0.4:9\n"
+                   "[profile k]\naws_access_key_id = AKIDK\naws_secret_access_key = s\n"
+                   "[services mine]\nsts =\n  endpoint_url = http://127.0.0.3:9\n");
+  setenv_f (f, "AWS_PROFILE", "p");
+  setenv_f (f, "AWS_ENDPOINT_URL_DYNAMODB", "http://127.0.0.9:9");
+  setenv_f (f, "AWS_ENDPOINT_URL", "http://127.0.0.2:9");
+  setenv_f (f, "AWS_ENDPOINT_URL_STS", "http://127.0.0.1:9");
+  dyno_credentials_clear_cache ();
+  e1 = resolve_error (f, NULL);
+  assert_contains (e1->message, "STS at http://127.0.0.1:9");
+  f->env = g_environ_unsetenv (f->env, "AWS_ENDPOINT_URL_STS");
+  e2 = resolve_error (f, NULL);
+  assert_contains (e2->message, "STS at http://127.0.0.2:9");
+  f->env = g_environ_unsetenv (f->env, "AWS_ENDPOINT_URL");
+  e3 = resolve_error (f, NULL);
+  assert_contains (e3->message, "STS at http://127.0.0.3:9");
+  write_config (f, "[profile p]\nregion = eu-west-3\nrole_arn = arn:aws:iam::1:role/P\n"
+                   "source_profile = k\nendpoint_url = http://127.0.0.4:9\n"
+                   "[profile k]\naws_access_key_id = AKIDK\naws_secret_access_key = s\n");
+  e4 = resolve_error (f, NULL);
+  assert_contains (e4->message, "STS at http://127.0.0.4:9");
+  assert_contains (e4->message, "Profile “p”");
+}
+
+/* The SSO token cache: where the AWS CLI keeps it, as it writes it, mode 0600. */
+static void
+test_sso_token_cache (Fixture       *f,
+                      gconstpointer  data)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *path = dyno_sso_cache_path (f->home, "corp");
+  g_autofree char *legacy = dyno_sso_cache_path (f->home, "https://x/start");
+  g_autofree char *contents = NULL;
+  g_autoptr(DynoSsoToken) loaded = NULL;
+  g_autoptr(GTimeZone) utc = g_time_zone_new_utc ();
+  DynoSsoToken token = { 0 };
+  GStatBuf st;
+
+  /* sha1("corp"), sha1("https://x/start") */
+  g_assert_true (g_str_has_suffix (path, "/.aws/sso/cache/"
+                                         "ee0bfd2552fbd840c02cc48b6e823320543c450f.json"));
+  g_assert_true (g_str_has_suffix (legacy, "/.aws/sso/cache/"
+                                           "f9bd89c67fef27fcb5df8d2e4b64eabe5bae45a4.json"));
+  g_assert_null (dyno_sso_token_load (path, &error));
+  g_assert_no_error (error);
+
+  token.access_token = (char *) "ACCESS";
+  token.expires_at = g_date_time_new (utc, 2030, 1, 2, 3, 4, 5);
+  token.refresh_token = (char *) "REFRESH";
+  token.client_id = (char *) "CLIENT";
+  token.client_secret = (char *) "SECRET";
+  token.registration_expires_at = g_date_time_new (utc, 2030, 2, 1, 0, 0, 0);
+  token.region = (char *) "eu-west-1";
+  token.start_url = (char *) "https://x/start";
+  g_assert_true (dyno_sso_token_save (path, &token, &error));
+  g_assert_no_error (error);
+  g_assert_cmpint (g_stat (path, &st), ==, 0);
+  g_assert_cmpint (st.st_mode & 0777, ==, 0600);
+  g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
+  assert_contains (contents, "\"expiresAt\": \"2030-01-02T03:04:05Z\"");
+  assert_contains (contents, "\"registrationExpiresAt\": \"2030-02-01T00:00:00Z\"");
+  assert_contains (contents, "\"startUrl\": \"https://x/start\"");
+  loaded = dyno_sso_token_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (loaded->access_token, ==, "ACCESS");
+  g_assert_cmpstr (loaded->refresh_token, ==, "REFRESH");
+  g_assert_cmpstr (loaded->client_id, ==, "CLIENT");
+  g_assert_cmpstr (loaded->client_secret, ==, "SECRET");
+  g_assert_cmpstr (loaded->region, ==, "eu-west-1");
+  g_assert_true (g_date_time_equal (loaded->expires_at, token.expires_at));
+  g_assert_true (g_date_time_equal (loaded->registration_expires_at,
+                                    token.registration_expires_at));
+  g_date_time_unref (token.expires_at);
+  g_date_time_unref (token.registration_expires_at);
+
+  /* The AWS CLI v1 wrote "…UTC"; a broken file is named. */
+  g_assert_true (g_file_set_contents (path, "{\"accessToken\": \"A\", \"expiresAt\": "
+                                      "\"2030-01-02T03:04:05UTC\"}", -1, NULL));
+  g_clear_pointer (&loaded, dyno_sso_token_free);
+  loaded = dyno_sso_token_load (path, &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (loaded->expires_at);
+  g_assert_cmpint (g_date_time_get_year (loaded->expires_at), ==, 2030);
+  g_assert_true (g_file_set_contents (path, "[1]", -1, NULL));
+  g_assert_null (dyno_sso_token_load (path, &error));
+  g_assert_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG);
+  assert_contains (error->message, path);
 }
 
 /* ---- region and endpoint --------------------------------------------------------------- */
@@ -1126,7 +1266,9 @@ main (int   argc,
   ADD ("/credentials/missing-everything", test_missing_everything);
   ADD ("/credentials/custom-file-locations", test_custom_file_locations);
   ADD ("/credentials/malformed-files", test_malformed_files);
-  ADD ("/credentials/unsupported-profiles", test_unsupported_profiles);
+  ADD ("/credentials/profile-kind-errors", test_profile_kind_errors);
+  ADD ("/credentials/sts-endpoint-precedence", test_sts_endpoint_precedence);
+  ADD ("/credentials/sso-token-cache", test_sso_token_cache);
   ADD ("/credentials/region-precedence", test_region_precedence);
   ADD ("/credentials/region-missing", test_region_missing);
   ADD ("/credentials/endpoint-precedence", test_endpoint_precedence);
