@@ -11,6 +11,7 @@
 #include <glib/gi18n-lib.h>
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <gio/gio.h>
 
@@ -134,11 +135,54 @@ dyno_cli_write_output (const char *text)
   return fflush (stdout) == 0;
 }
 
+static char *mfa_code;
+
+void
+dyno_cli_set_mfa_code (const char *code)
+{
+  g_free (mfa_code);
+  mfa_code = g_strdup (code);
+}
+
+/* --mfa-code, else a prompt on the terminal, else an error saying how to give the code. */
+static char *
+mfa_prompt (const char  *profile,
+            const char  *mfa_serial,
+            gpointer     user_data,
+            GError     **error)
+{
+  char line[256];
+
+  if (mfa_code != NULL)
+    return g_strdup (mfa_code);
+  if (!isatty (STDIN_FILENO))
+    {
+      g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
+                   /* Translators: the profile, then the MFA device. */
+                   _("The profile “%s” needs a code from the MFA device %s: give it with "
+                     "--mfa-code CODE (before the command)."), profile, mfa_serial);
+      return NULL;
+    }
+  /* Translators: a prompt: the MFA device, then the profile. */
+  fprintf (stderr, _("Code from the MFA device %s (profile %s): "), mfa_serial, profile);
+  fflush (stderr);
+  if (fgets (line, sizeof line, stdin) == NULL || *g_strstrip (line) == '\0')
+    {
+      g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
+                   _("The profile “%s” needs a code from the MFA device %s, and none was "
+                     "given."), profile, mfa_serial);
+      return NULL;
+    }
+  return g_strdup (line);
+}
+
 DynoResolvedConfig *
 dyno_cli_resolve_config (const DynoConnectionSettings  *settings,
                          GError                       **error)
 {
   g_auto(GStrv) env = g_get_environ ();
+
+  dyno_credentials_set_mfa_prompt (mfa_prompt, NULL);
 
   if (settings->endpoint_url != NULL && !dyno_endpoint_validate_url (settings->endpoint_url, error))
     {

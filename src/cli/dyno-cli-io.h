@@ -41,4 +41,7 @@ gboolean dyno_cli_write_output     (const char               *text);
 DynoResolvedConfig *dyno_cli_resolve_config (const DynoConnectionSettings *settings,
                                              GError                      **error);
 
+/* The code of --mfa-code, for profiles with mfa_serial (NULL: ask on the terminal). */
+void     dyno_cli_set_mfa_code     (const char               *code);
+
 G_END_DECLS

@@ -13,11 +13,53 @@
 
 #include "dyno-cli.h"
 #include "dyno-cli-data.h"
+#include "dyno-cli-io.h"
+
+/* Takes the global option --mfa-code out of argv (it is read by no subcommand's parser):
+ * "--mfa-code CODE" or "--mfa-code=CODE", among the options before the command. */
+static void
+take_mfa_code (int    *argc,
+               char **argv)
+{
+  static const char * const with_value[] = { "--endpoint-url", "--region", "--profile" };
+  int i = 1;
+
+  while (i < *argc && argv[i][0] == '-')
+    {
+      int taken = 0;
+
+      if (strcmp (argv[i], "--mfa-code") == 0 && i + 1 < *argc)
+        {
+          dyno_cli_set_mfa_code (argv[i + 1]);
+          taken = 2;
+        }
+      else if (g_str_has_prefix (argv[i], "--mfa-code="))
+        {
+          dyno_cli_set_mfa_code (argv[i] + strlen ("--mfa-code="));
+          taken = 1;
+        }
+      if (taken > 0)
+        {
+          memmove (argv + i, argv + i + taken, (*argc - i - taken + 1) * sizeof (char *));
+          *argc -= taken;
+          continue;
+        }
+      for (guint k = 0; k < G_N_ELEMENTS (with_value); k++)
+        if (strcmp (argv[i], with_value[k]) == 0)
+          i++;
+      i++;
+    }
+}
 
 static void
 print_usage (FILE *out)
 {
-  fputs (_("Usage: dynotable-cli [--endpoint-url URL] [--region R] [--profile P] COMMAND …\n"
+  fputs (_("Usage: dynotable-cli [--endpoint-url URL] [--region R] [--profile P] "
+           "[--mfa-code CODE] COMMAND …\n"
+           "\n"
+           "Signing in:\n"
+           "  sso login [--profile P | --sso-session S] [--no-browser]\n"
+           "  sso logout                  forget every IAM Identity Center sign-in\n"
            "\n"
            "Offline:\n"
            "  expr query|scan|get|put|update|delete|import …   build, validate and emit a request\n"
@@ -41,6 +83,8 @@ main (int    argc,
   setlocale (LC_ALL, "");
   bindtextdomain (GETTEXT_PACKAGE, LOCALEDIR);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
+
+  take_mfa_code (&argc, argv);
 
   if (argc < 2)
     {
@@ -70,6 +114,8 @@ main (int    argc,
       return dyno_cli_import (argc, argv);
     if (g_strcmp0 (command, "export") == 0)
       return dyno_cli_export (argc, argv);
+    if (g_strcmp0 (command, "sso") == 0)
+      return dyno_cli_sso (argc, argv);
   }
 
   return dyno_cli_run (argc, argv);

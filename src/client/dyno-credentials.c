@@ -1283,12 +1283,16 @@ sso_config (Resolver    *resolver,
 
       if (section == NULL)
         {
-          g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                       /* Translators: the profile (or nothing), the session, the config file,
-                        * the session. */
-                       _("%s“%s” names the sso-session “%s”, but %s has no [sso-session %s] "
-                         "section."), resolver->profile != NULL ? _("The profile ") : "",
-                       resolver->profile != NULL ? resolver->profile : "", name, shown, name);
+          if (resolver->profile != NULL)
+            g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
+                         /* Translators: the profile, the session, the config file, then the
+                          * session. */
+                         _("The profile “%s” names the sso-session “%s”, but %s has no "
+                           "[sso-session %s] section."), resolver->profile, name, shown, name);
+          else
+            g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
+                         /* Translators: the config file, then the session. */
+                         _("%s has no [sso-session %s] section."), shown, name);
           return NULL;
         }
       config->session_name = g_strdup (name);
@@ -2056,4 +2060,77 @@ dyno_credentials_refresh (const DynoResolvedConfig  *config,
       return NULL;
     return g_steal_pointer (&again->credentials);
   }
+}
+
+char *
+dyno_sso_cache_dir (char **env)
+{
+  g_auto(GStrv) own_env = NULL;
+
+  if (env == NULL)
+    env = own_env = g_get_environ ();
+  return g_build_filename (env_home (env), ".aws", "sso", "cache", NULL);
+}
+
+DynoSsoConfig *
+dyno_sso_config_lookup (char       **env,
+                        const char  *profile,
+                        const char  *session,
+                        GError     **error)
+{
+  g_auto(GStrv) own_env = NULL;
+  g_autoptr(DynoAwsConfig) config = NULL;
+  g_autoptr(DynoAwsConfig) credentials = NULL;
+  g_autofree char *config_path = NULL;
+  g_autofree char *credentials_path = NULL;
+  Resolver resolver = { 0 };
+  const char *value;
+
+  g_return_val_if_fail (error == NULL || *error == NULL, NULL);
+
+  if (env == NULL)
+    env = own_env = g_get_environ ();
+  resolver.env = env;
+  resolver.home = env_home (env);
+  aws_file_paths (env, resolver.home, &config_path, &credentials_path);
+  config = dyno_aws_config_load (config_path, DYNO_AWS_FILE_CONFIG, error);
+  if (config == NULL)
+    return NULL;
+  credentials = dyno_aws_config_load (credentials_path, DYNO_AWS_FILE_CREDENTIALS, error);
+  if (credentials == NULL)
+    return NULL;
+  resolver.config = config;
+  resolver.credentials = credentials;
+
+  if (session != NULL)
+    return sso_config (&resolver, session, error);
+
+  if (profile != NULL && *profile != '\0')
+    resolver.profile = profile;
+  else if ((value = env_get (env, "AWS_PROFILE")) != NULL)
+    resolver.profile = value;
+  else
+    resolver.profile = "default";
+  resolver.config_profile = dyno_aws_config_get_section (config, DYNO_AWS_SECTION_PROFILE,
+                                                         resolver.profile);
+  resolver.credentials_profile = dyno_aws_config_get_section (credentials,
+                                                              DYNO_AWS_SECTION_PROFILE,
+                                                              resolver.profile);
+  if (resolver.config_profile == NULL && resolver.credentials_profile == NULL)
+    {
+      set_profile_not_found (error, resolver.profile, "--profile", config_path,
+                             credentials_path, resolver.home);
+      return NULL;
+    }
+  value = profile_get (&resolver, "sso_session", NULL, NULL);
+  if (value != NULL && *value != '\0')
+    return sso_config (&resolver, value, error);
+  if (profile_get (&resolver, "sso_start_url", NULL, NULL) == NULL)
+    {
+      g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
+                   _("The profile “%s” does not sign in through IAM Identity Center: it has "
+                     "neither sso_session nor sso_start_url."), resolver.profile);
+      return NULL;
+    }
+  return sso_config (&resolver, NULL, error);
 }
