@@ -11,6 +11,7 @@
 #include <glib/gi18n-lib.h>
 #include <errno.h>
 #include <string.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include <gio/gio.h>
@@ -152,6 +153,9 @@ mfa_prompt (const char  *profile,
             GError     **error)
 {
   char line[256];
+  struct termios saved;
+  gboolean echo_off = FALSE;
+  gboolean read_ok;
 
   if (mfa_code != NULL)
     return g_strdup (mfa_code);
@@ -166,7 +170,21 @@ mfa_prompt (const char  *profile,
   /* Translators: a prompt: the MFA device, then the profile. */
   fprintf (stderr, _("Code from the MFA device %s (profile %s): "), mfa_serial, profile);
   fflush (stderr);
-  if (fgets (line, sizeof line, stdin) == NULL || *g_strstrip (line) == '\0')
+  /* Not echoed, as the AWS CLI's prompt (getpass). */
+  if (tcgetattr (STDIN_FILENO, &saved) == 0)
+    {
+      struct termios quiet = saved;
+
+      quiet.c_lflag &= ~(tcflag_t) ECHO;
+      echo_off = tcsetattr (STDIN_FILENO, TCSAFLUSH, &quiet) == 0;
+    }
+  read_ok = fgets (line, sizeof line, stdin) != NULL;
+  if (echo_off)
+    {
+      tcsetattr (STDIN_FILENO, TCSAFLUSH, &saved);
+      fputc ('\n', stderr);
+    }
+  if (!read_ok || *g_strstrip (line) == '\0')
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
                    _("The profile “%s” needs a code from the MFA device %s, and none was "
