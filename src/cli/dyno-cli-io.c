@@ -167,21 +167,22 @@ mfa_prompt (const char  *profile,
                      "--mfa-code CODE (before the command)."), profile, mfa_serial);
       return NULL;
     }
-  /* Translators: a prompt: the MFA device, then the profile. */
-  fprintf (stderr, _("Code from the MFA device %s (profile %s): "), mfa_serial, profile);
-  fflush (stderr);
-  /* Not echoed, as the AWS CLI's prompt (getpass). */
+  /* Not echoed, as the AWS CLI's prompt (getpass); echo goes off before the prompt shows,
+   * so nothing typed after it is lost. */
   if (tcgetattr (STDIN_FILENO, &saved) == 0)
     {
       struct termios quiet = saved;
 
       quiet.c_lflag &= ~(tcflag_t) ECHO;
-      echo_off = tcsetattr (STDIN_FILENO, TCSAFLUSH, &quiet) == 0;
+      echo_off = tcsetattr (STDIN_FILENO, TCSANOW, &quiet) == 0;
     }
+  /* Translators: a prompt: the MFA device, then the profile. */
+  fprintf (stderr, _("Code from the MFA device %s (profile %s): "), mfa_serial, profile);
+  fflush (stderr);
   read_ok = fgets (line, sizeof line, stdin) != NULL;
   if (echo_off)
     {
-      tcsetattr (STDIN_FILENO, TCSAFLUSH, &saved);
+      tcsetattr (STDIN_FILENO, TCSANOW, &saved);
       fputc ('\n', stderr);
     }
   if (!read_ok || *g_strstrip (line) == '\0')

@@ -186,7 +186,8 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Cli, cli_clear)
 static void
 print_run_usage (FILE *out)
 {
-  fputs (_("Usage: dynotable-cli [--endpoint-url URL] [--region R] [--profile P] COMMAND …\n"
+  fputs (_("Usage: dynotable-cli [--endpoint-url URL] [--region R] [--profile P] [--mfa-code CODE]\n"
+           "       COMMAND …\n"
            "\n"
            "  tables\n"
            "  describe TABLE\n"
