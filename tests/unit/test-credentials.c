@@ -5,6 +5,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <libsoup/soup.h>
 #include <string.h>
 
 #include "dyno-aws-auth.h"
@@ -1243,6 +1244,171 @@ test_list_and_check_profiles (Fixture       *f,
   assert_contains (error->message, "~/.aws/config");
 }
 
+/* ---- temporary credentials kept in memory ----------------------------------------------- */
+
+/* A stand-in STS in a thread of its own (resolution blocks the calling thread): every
+ * AssumeRole gets new keys "ASIA<n>", valid for @lifetime seconds. */
+typedef struct {
+  GThread      *thread;
+  GMainContext *context;
+  GMainLoop    *loop;
+  SoupServer   *server;
+  char         *url;
+  gint          n_calls;        /* atomic */
+  gint          lifetime;
+  GMutex        lock;
+  GCond         ready;
+  gboolean      started;
+} StubSts;
+
+static void
+stub_sts_cb (SoupServer        *server,
+             SoupServerMessage *msg,
+             const char        *path,
+             GHashTable        *query,
+             gpointer           user_data)
+{
+  StubSts *sts = user_data;
+  gint n = g_atomic_int_add (&sts->n_calls, 1) + 1;
+  g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+  g_autoptr(GDateTime) expires = g_date_time_add_seconds (now, sts->lifetime);
+  g_autofree char *when = g_date_time_format (expires, "%Y-%m-%dT%H:%M:%SZ");
+  g_autofree char *xml = NULL;
+
+  g_assert_nonnull (soup_message_headers_get_one (soup_server_message_get_request_headers (msg),
+                                                  "Authorization"));
+  xml = g_strdup_printf ("<AssumeRoleResponse><AssumeRoleResult><Credentials>"
+                         "<AccessKeyId>ASIA%d</AccessKeyId>"
+                         "<SecretAccessKey>secret%d</SecretAccessKey>"
+                         "<SessionToken>token%d</SessionToken>"
+                         "<Expiration>%s</Expiration></Credentials></AssumeRoleResult>"
+                         "</AssumeRoleResponse>", n, n, n, when);
+  soup_server_message_set_status (msg, 200, NULL);
+  soup_server_message_set_response (msg, "text/xml", SOUP_MEMORY_COPY, xml, strlen (xml));
+}
+
+static gpointer
+stub_sts_thread (gpointer data)
+{
+  StubSts *sts = data;
+  g_autoptr(GError) error = NULL;
+  GSList *uris;
+
+  g_main_context_push_thread_default (sts->context);
+  sts->server = soup_server_new (NULL, NULL);
+  soup_server_add_handler (sts->server, "/", stub_sts_cb, sts, NULL);
+  g_assert_true (soup_server_listen_local (sts->server, 0, SOUP_SERVER_LISTEN_IPV4_ONLY,
+                                           &error));
+  g_assert_no_error (error);
+  uris = soup_server_get_uris (sts->server);
+  sts->url = g_uri_to_string (uris->data);
+  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+  g_mutex_lock (&sts->lock);
+  sts->started = TRUE;
+  g_cond_signal (&sts->ready);
+  g_mutex_unlock (&sts->lock);
+  g_main_loop_run (sts->loop);
+  g_clear_object (&sts->server);
+  g_main_context_pop_thread_default (sts->context);
+  return NULL;
+}
+
+static StubSts *
+stub_sts_new (gint lifetime)
+{
+  StubSts *sts = g_new0 (StubSts, 1);
+
+  sts->lifetime = lifetime;
+  sts->context = g_main_context_new ();
+  sts->loop = g_main_loop_new (sts->context, FALSE);
+  g_mutex_init (&sts->lock);
+  g_cond_init (&sts->ready);
+  sts->thread = g_thread_new ("stub-sts", stub_sts_thread, sts);
+  g_mutex_lock (&sts->lock);
+  while (!sts->started)
+    g_cond_wait (&sts->ready, &sts->lock);
+  g_mutex_unlock (&sts->lock);
+  return sts;
+}
+
+static gboolean
+quit_cb (gpointer loop)
+{
+  g_main_loop_quit (loop);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+stub_sts_free (StubSts *sts)
+{
+  g_main_context_invoke (sts->context, quit_cb, sts->loop);
+  g_thread_join (sts->thread);
+  g_main_loop_unref (sts->loop);
+  g_main_context_unref (sts->context);
+  g_free (sts->url);
+  g_free (sts);
+}
+
+/* Two connections to one role profile share its temporary credentials; a refresh asks STS
+ * again; credentials about to expire are not reused; a chain reuses its first role. */
+static void
+test_role_credentials_cached (Fixture       *f,
+                              gconstpointer  data)
+{
+  StubSts *sts = stub_sts_new (3600);
+  g_autoptr(DynoResolvedConfig) first = NULL;
+  g_autoptr(DynoResolvedConfig) second = NULL;
+  g_autoptr(DynoResolvedConfig) chained = NULL;
+  g_autoptr(DynoCredentials) refreshed = NULL;
+  g_autoptr(GError) error = NULL;
+
+  dyno_credentials_clear_cache ();
+  write_config (f, "[profile r]\nregion = eu-west-1\nrole_arn = arn:aws:iam::1:role/R\n"
+                   "source_profile = k\n"
+                   "[profile top]\nregion = eu-west-1\nrole_arn = arn:aws:iam::1:role/T\n"
+                   "source_profile = r\n"
+                   "[profile k]\naws_access_key_id = AKIDK\naws_secret_access_key = s\n");
+  setenv_f (f, "AWS_ENDPOINT_URL_STS", sts->url);
+  setenv_f (f, "AWS_PROFILE", "r");
+  first = resolve_ok (f, NULL);
+  g_assert_cmpint (first->kind, ==, DYNO_CREDENTIAL_KIND_ROLE);
+  g_assert_true (dyno_resolved_config_can_refresh (first));
+  g_assert_cmpstr (dyno_credentials_get_access_key_id (first->credentials), ==, "ASIA1");
+  g_assert_nonnull (dyno_credentials_get_expiration (first->credentials));
+  second = resolve_ok (f, NULL);
+  g_assert_cmpstr (dyno_credentials_get_access_key_id (second->credentials), ==, "ASIA1");
+  g_assert_cmpint (g_atomic_int_get (&sts->n_calls), ==, 1);
+
+  refreshed = dyno_credentials_refresh (first, f->env, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_cmpstr (dyno_credentials_get_access_key_id (refreshed), ==, "ASIA2");
+  g_assert_cmpstr (dyno_credentials_get_session_token (refreshed), ==, "token2");
+  g_assert_cmpint (g_atomic_int_get (&sts->n_calls), ==, 2);
+
+  /* the chain: r's credentials (ASIA2, in memory) sign the AssumeRole of top */
+  setenv_f (f, "AWS_PROFILE", "top");
+  chained = resolve_ok (f, NULL);
+  g_assert_cmpstr (dyno_credentials_get_access_key_id (chained->credentials), ==, "ASIA3");
+  g_assert_cmpint (g_atomic_int_get (&sts->n_calls), ==, 3);
+
+  /* credentials that expire within the refresh window are fetched again */
+  dyno_credentials_clear_cache ();
+  sts->lifetime = 60;
+  {
+    g_autoptr(DynoResolvedConfig) a = NULL;
+    g_autoptr(DynoResolvedConfig) b = NULL;
+
+    setenv_f (f, "AWS_PROFILE", "r");
+    a = resolve_ok (f, NULL);
+    b = resolve_ok (f, NULL);
+    g_assert_cmpstr (dyno_credentials_get_access_key_id (a->credentials), !=,
+                     dyno_credentials_get_access_key_id (b->credentials));
+    g_assert_cmpint (g_atomic_int_get (&sts->n_calls), ==, 5);
+  }
+  dyno_credentials_clear_cache ();
+  stub_sts_free (sts);
+}
+
 #define ADD(path, func) \
   g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
 
@@ -1269,6 +1435,7 @@ main (int   argc,
   ADD ("/credentials/profile-kind-errors", test_profile_kind_errors);
   ADD ("/credentials/sts-endpoint-precedence", test_sts_endpoint_precedence);
   ADD ("/credentials/sso-token-cache", test_sso_token_cache);
+  ADD ("/credentials/role-credentials-cached", test_role_credentials_cached);
   ADD ("/credentials/region-precedence", test_region_precedence);
   ADD ("/credentials/region-missing", test_region_missing);
   ADD ("/credentials/endpoint-precedence", test_endpoint_precedence);
