@@ -461,9 +461,19 @@ dyno_connection_dup_subtitle (DynoConnection *self)
       }
 
     case DYNO_CONNECTION_PROFILE:
-      /* Translators: a connection's subtitle: the profile, then the region. */
-      return g_strdup_printf (_("Profile %s · %s"), self->profile ? self->profile : "default",
-                              self->region ? self->region : _("region from the profile"));
+      {
+        const char *profile = self->profile ? self->profile : "default";
+        DynoCredentialKind kind = dyno_aws_profile_kind (NULL, profile);
+        const char *region = self->region ? self->region : _("region from the profile");
+
+        if (kind != DYNO_CREDENTIAL_KIND_NONE)
+          /* Translators: a connection's subtitle: the profile, how it signs in (such as
+           * "role" or "IAM Identity Center"), then the region. */
+          return g_strdup_printf (_("Profile %s (%s) · %s"), profile,
+                                  dyno_credential_kind_get_label (kind), region);
+        /* Translators: a connection's subtitle: the profile, then the region. */
+        return g_strdup_printf (_("Profile %s · %s"), profile, region);
+      }
 
     case DYNO_CONNECTION_REGION:
       return g_strdup_printf (_("AWS · %s"), self->region ? self->region : _("default region"));

@@ -2134,3 +2134,78 @@ dyno_sso_config_lookup (char       **env,
     }
   return sso_config (&resolver, NULL, error);
 }
+
+DynoCredentialKind
+dyno_aws_profile_kind (char       **env,
+                       const char  *profile)
+{
+  g_auto(GStrv) own_env = NULL;
+  g_autoptr(DynoAwsConfig) config = NULL;
+  g_autoptr(DynoAwsConfig) credentials = NULL;
+  g_autofree char *config_path = NULL;
+  g_autofree char *credentials_path = NULL;
+  Resolver resolver = { 0 };
+  const char *value;
+
+  g_return_val_if_fail (profile != NULL, DYNO_CREDENTIAL_KIND_NONE);
+
+  if (env == NULL)
+    env = own_env = g_get_environ ();
+  resolver.env = env;
+  resolver.home = env_home (env);
+  aws_file_paths (env, resolver.home, &config_path, &credentials_path);
+  config = dyno_aws_config_load (config_path, DYNO_AWS_FILE_CONFIG, NULL);
+  credentials = dyno_aws_config_load (credentials_path, DYNO_AWS_FILE_CREDENTIALS, NULL);
+  if (config == NULL || credentials == NULL)
+    return DYNO_CREDENTIAL_KIND_NONE;
+  resolver.config = config;
+  resolver.credentials = credentials;
+  resolver_for_profile (&resolver, profile, &resolver);
+  if (resolver.config_profile == NULL && resolver.credentials_profile == NULL)
+    return DYNO_CREDENTIAL_KIND_NONE;
+
+  value = profile_get (&resolver, "web_identity_token_file", NULL, NULL);
+  if (value != NULL && *value != '\0')
+    return DYNO_CREDENTIAL_KIND_WEB_IDENTITY;
+  value = profile_get (&resolver, "role_arn", NULL, NULL);
+  if (value != NULL && *value != '\0')
+    return DYNO_CREDENTIAL_KIND_ROLE;
+  if (profile_is_sso (&resolver))
+    return DYNO_CREDENTIAL_KIND_SSO;
+  if (resolver.credentials_profile != NULL
+      && dyno_aws_section_get (resolver.credentials_profile, "aws_access_key_id") != NULL)
+    return DYNO_CREDENTIAL_KIND_KEYS;
+  value = profile_get (&resolver, "credential_process", NULL, NULL);
+  if (value != NULL && *value != '\0')
+    return DYNO_CREDENTIAL_KIND_PROCESS;
+  if (has_static_keys (&resolver))
+    return DYNO_CREDENTIAL_KIND_KEYS;
+  return DYNO_CREDENTIAL_KIND_NONE;
+}
+
+const char *
+dyno_credential_kind_get_label (DynoCredentialKind kind)
+{
+  switch (kind)
+    {
+    case DYNO_CREDENTIAL_KIND_CONNECTION:
+      return _("the connection’s keys");
+    case DYNO_CREDENTIAL_KIND_ENVIRONMENT:
+      return _("environment");
+    case DYNO_CREDENTIAL_KIND_KEYS:
+      return _("access keys");
+    case DYNO_CREDENTIAL_KIND_PROCESS:
+      return "credential_process";
+    case DYNO_CREDENTIAL_KIND_ROLE:
+      return _("role");
+    case DYNO_CREDENTIAL_KIND_WEB_IDENTITY:
+      return _("web identity");
+    case DYNO_CREDENTIAL_KIND_SSO:
+      return _("IAM Identity Center");
+    case DYNO_CREDENTIAL_KIND_LOCAL:
+      return _("DynoTable’s local key");
+    case DYNO_CREDENTIAL_KIND_NONE:
+    default:
+      return _("no credentials");
+    }
+}

@@ -156,6 +156,15 @@ DynoSsoConfig      *dyno_sso_config_lookup         (char       **env,
                                                     const char  *session,
                                                     GError     **error);
 
+/* The kind of credentials @profile names, without fetching them (botocore's order: a role,
+ * web identity, IAM Identity Center, keys in the credentials file, credential_process, keys
+ * in the config file); DYNO_CREDENTIAL_KIND_NONE when it names none, or the files cannot be
+ * read, or there is no such profile. */
+DynoCredentialKind  dyno_aws_profile_kind          (char       **env,
+                                                    const char  *profile);
+/* "access keys", "role", "IAM Identity Center", …: for the UI (translated). */
+const char         *dyno_credential_kind_get_label (DynoCredentialKind kind);
+
 /* The folder of the SSO token cache for @env (HOME/.aws/sso/cache). */
 char               *dyno_sso_cache_dir             (char       **env);
 

@@ -9,6 +9,7 @@
 #include "dyno-application.h"
 #include "dyno-credentials.h"
 #include "dyno-endpoints.h"
+#include "dyno-mfa-dialog.h"
 #include "dyno-window.h"
 
 struct _DynoApplication
@@ -187,6 +188,8 @@ dyno_application_startup (GApplication *app)
                                          copy_code_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.show-help-overlay",
                                          shortcuts_accels);
+
+  dyno_mfa_dialog_install (GTK_APPLICATION (app));
 
   if (!dyno_connection_store_load (self->store, &error))
     g_warning ("Could not read the saved connections: %s", error->message);

@@ -1409,6 +1409,36 @@ test_role_credentials_cached (Fixture       *f,
   stub_sts_free (sts);
 }
 
+static void
+test_profile_kinds (Fixture       *f,
+                    gconstpointer  data)
+{
+  write_config (f, "[profile role]\nrole_arn = arn:aws:iam::1:role/R\nsource_profile = keys\n"
+                   "[profile web]\nrole_arn = arn:aws:iam::1:role/W\n"
+                   "web_identity_token_file = /t\n"
+                   "[profile sso]\nsso_session = corp\nsso_account_id = 1\nsso_role_name = R\n"
+                   "[profile legacy]\nsso_start_url = https://x\nsso_region = eu-west-1\n"
+                   "[profile proc]\ncredential_process = /bin/true\n"
+                   "[profile config-keys]\naws_access_key_id = A\naws_secret_access_key = s\n"
+                   "[profile empty]\nregion = eu-west-1\n");
+  write_credentials (f, "[keys]\naws_access_key_id = A\naws_secret_access_key = s\n"
+                        "[proc]\naws_access_key_id = A\naws_secret_access_key = s\n");
+  g_assert_cmpint (dyno_aws_profile_kind (f->env, "role"), ==, DYNO_CREDENTIAL_KIND_ROLE);
+  g_assert_cmpint (dyno_aws_profile_kind (f->env, "web"), ==, DYNO_CREDENTIAL_KIND_WEB_IDENTITY);
+  g_assert_cmpint (dyno_aws_profile_kind (f->env, "sso"), ==, DYNO_CREDENTIAL_KIND_SSO);
+  g_assert_cmpint (dyno_aws_profile_kind (f->env, "legacy"), ==, DYNO_CREDENTIAL_KIND_SSO);
+  /* keys in the credentials file come before credential_process, as in botocore */
+  g_assert_cmpint (dyno_aws_profile_kind (f->env, "proc"), ==, DYNO_CREDENTIAL_KIND_KEYS);
+  g_assert_cmpint (dyno_aws_profile_kind (f->env, "keys"), ==, DYNO_CREDENTIAL_KIND_KEYS);
+  g_assert_cmpint (dyno_aws_profile_kind (f->env, "config-keys"), ==, DYNO_CREDENTIAL_KIND_KEYS);
+  g_assert_cmpint (dyno_aws_profile_kind (f->env, "empty"), ==, DYNO_CREDENTIAL_KIND_NONE);
+  g_assert_cmpint (dyno_aws_profile_kind (f->env, "nowhere"), ==, DYNO_CREDENTIAL_KIND_NONE);
+  write_credentials (f, "");
+  g_assert_cmpint (dyno_aws_profile_kind (f->env, "proc"), ==, DYNO_CREDENTIAL_KIND_PROCESS);
+  g_assert_cmpstr (dyno_credential_kind_get_label (DYNO_CREDENTIAL_KIND_SSO), ==,
+                   "IAM Identity Center");
+}
+
 #define ADD(path, func) \
   g_test_add (path, Fixture, NULL, fixture_set_up, func, fixture_tear_down)
 
@@ -1436,6 +1466,7 @@ main (int   argc,
   ADD ("/credentials/sts-endpoint-precedence", test_sts_endpoint_precedence);
   ADD ("/credentials/sso-token-cache", test_sso_token_cache);
   ADD ("/credentials/role-credentials-cached", test_role_credentials_cached);
+  ADD ("/credentials/profile-kinds", test_profile_kinds);
   ADD ("/credentials/region-precedence", test_region_precedence);
   ADD ("/credentials/region-missing", test_region_missing);
   ADD ("/credentials/endpoint-precedence", test_endpoint_precedence);

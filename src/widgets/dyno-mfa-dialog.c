@@ -1,0 +1,154 @@
+/* dyno-mfa-dialog.c: asks for the code of an MFA device when a profile's role needs one
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include "dyno-mfa-dialog.h"
+
+#include <adwaita.h>
+#include <glib/gi18n-lib.h>
+#include <string.h>
+
+#include "dyno-credentials.h"
+#include "dyno-error.h"
+
+static GThread *ui_thread;   /* where dyno_mfa_dialog_install() ran: the one running GTK */
+
+typedef struct {
+  GMutex     lock;
+  GCond      answered;
+  gboolean   done;
+  char      *code;       /* NULL: cancelled */
+  GtkWindow *parent;
+  char      *profile;
+  char      *mfa_serial;
+  GtkWidget *entry;
+} Request;
+
+static void
+finish (Request    *request,
+        const char *code)
+{
+  g_mutex_lock (&request->lock);
+  request->code = code != NULL && *code != '\0' ? g_strdup (code) : NULL;
+  request->done = TRUE;
+  g_cond_signal (&request->answered);
+  g_mutex_unlock (&request->lock);
+}
+
+static void
+response_cb (AdwMessageDialog *dialog,
+             const char       *response,
+             gpointer          user_data)
+{
+  Request *request = user_data;
+  g_autofree char *code = NULL;
+
+  /* Once: closing the dialog after a response may emit the close response too, and the
+   * request lives on the waiting thread's stack only until it is answered. */
+  g_signal_handlers_disconnect_by_data (dialog, request);
+  if (g_strcmp0 (response, "sign-in") == 0)
+    code = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (request->entry))));
+  finish (request, code);
+}
+
+static void
+entry_activate_cb (GtkEntry *entry,
+                   gpointer  user_data)
+{
+  AdwMessageDialog *dialog = user_data;
+
+  adw_message_dialog_response (dialog, "sign-in");
+  gtk_window_close (GTK_WINDOW (dialog));
+}
+
+static gboolean
+show_dialog_cb (gpointer user_data)
+{
+  Request *request = user_data;
+  g_autofree char *body = NULL;
+  GtkWidget *dialog;
+
+  body = g_strdup_printf (_("The profile “%s” assumes a role that needs a code from the MFA "
+                            "device %s."), request->profile, request->mfa_serial);
+  dialog = adw_message_dialog_new (request->parent, _("MFA Code"), body);
+  gtk_widget_set_name (dialog, "mfa-dialog");
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "cancel", _("_Cancel"),
+                                    "sign-in", _("_Sign In"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "sign-in",
+                                              ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "sign-in");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  request->entry = gtk_entry_new ();
+  gtk_widget_set_name (request->entry, "mfa-code");
+  gtk_entry_set_input_purpose (GTK_ENTRY (request->entry), GTK_INPUT_PURPOSE_DIGITS);
+  gtk_entry_set_placeholder_text (GTK_ENTRY (request->entry), _("Code (6 digits)"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (request->entry),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("MFA code"), -1);
+  g_signal_connect (request->entry, "activate", G_CALLBACK (entry_activate_cb), dialog);
+  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), request->entry);
+  g_signal_connect (dialog, "response", G_CALLBACK (response_cb), request);
+  gtk_window_present (GTK_WINDOW (dialog));
+  gtk_widget_grab_focus (request->entry);
+  return G_SOURCE_REMOVE;
+}
+
+char *
+dyno_mfa_dialog_ask (GtkWindow   *parent,
+                     const char  *profile,
+                     const char  *mfa_serial,
+                     GError     **error)
+{
+  Request request = { 0 };
+  char *code;
+
+  if (g_thread_self () == ui_thread || g_main_context_is_owner (g_main_context_default ()))
+    {
+      g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
+                   _("The profile “%s” needs a code from the MFA device %s, and it cannot be "
+                     "asked for here."), profile, mfa_serial);
+      return NULL;
+    }
+  g_mutex_init (&request.lock);
+  g_cond_init (&request.answered);
+  request.parent = parent;
+  request.profile = g_strdup (profile);
+  request.mfa_serial = g_strdup (mfa_serial);
+  g_main_context_invoke (NULL, show_dialog_cb, &request);
+  g_mutex_lock (&request.lock);
+  while (!request.done)
+    g_cond_wait (&request.answered, &request.lock);
+  g_mutex_unlock (&request.lock);
+  code = g_steal_pointer (&request.code);
+  g_free (request.profile);
+  g_free (request.mfa_serial);
+  g_mutex_clear (&request.lock);
+  g_cond_clear (&request.answered);
+  if (code == NULL)
+    g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
+                 _("No MFA code was given for the profile “%s”: connect again to enter it."),
+                 profile);
+  return code;
+}
+
+static char *
+prompt_cb (const char  *profile,
+           const char  *mfa_serial,
+           gpointer     user_data,
+           GError     **error)
+{
+  GtkApplication *app = user_data;
+
+  return dyno_mfa_dialog_ask (app != NULL ? gtk_application_get_active_window (app) : NULL,
+                              profile, mfa_serial, error);
+}
+
+void
+dyno_mfa_dialog_install (GtkApplication *app)
+{
+  ui_thread = g_thread_self ();
+  dyno_credentials_set_mfa_prompt (prompt_cb, app);
+}
