@@ -149,6 +149,7 @@ dyno_cli_set_mfa_code (const char *code)
 static char *
 mfa_prompt (const char  *profile,
             const char  *mfa_serial,
+            const char  *previous_error,
             gpointer     user_data,
             GError     **error)
 {
@@ -176,6 +177,9 @@ mfa_prompt (const char  *profile,
       quiet.c_lflag &= ~(tcflag_t) ECHO;
       echo_off = tcsetattr (STDIN_FILENO, TCSANOW, &quiet) == 0;
     }
+  if (previous_error != NULL)
+    /* Translators: STS's reason follows. */
+    fprintf (stderr, _("The code was not accepted: %s\n"), previous_error);
   /* Translators: a prompt: the MFA device, then the profile. */
   fprintf (stderr, _("Code from the MFA device %s (profile %s): "), mfa_serial, profile);
   fflush (stderr);

@@ -1133,42 +1133,67 @@ assume_role (Resolver   *resolver,
   params.mfa_serial = profile_get (resolver, "mfa_serial", NULL, NULL);
   if (params.mfa_serial != NULL && *params.mfa_serial == '\0')
     params.mfa_serial = NULL;
-  if (params.mfa_serial != NULL)
-    {
-      DynoMfaPromptFunc func;
-      gpointer data;
-
-      g_mutex_lock (&cache_lock);
-      func = mfa_prompt;
-      data = mfa_prompt_data;
-      g_mutex_unlock (&cache_lock);
-      if (func == NULL)
-        {
-          g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                       _("The profile “%s” needs a code from the MFA device %s, and nothing "
-                         "here can ask for it."), resolver->profile, params.mfa_serial);
-          return NULL;
-        }
-      code = func (resolver->profile, params.mfa_serial, data, error);
-      if (code == NULL)
-        return NULL;
-      params.mfa_code = code;
-    }
-
   endpoint = sts_endpoint (ctx);
-  creds = dyno_sts_assume_role (endpoint, ctx->region != NULL && !g_str_equal (ctx->region, "local")
-                                          ? ctx->region : "us-east-1",
-                                source, &params, ctx->cancellable, &local_error);
-  if (code != NULL)
-    explicit_bzero (code, strlen (code));
-  if (creds == NULL)
+  /* With MFA: a code STS refuses is asked for again (up to three times), with STS's reason,
+   * as long as the prompt gives another code (--mfa-code gives the same one: no loop). */
+  for (guint attempt = 0; ; attempt++)
     {
+      g_autofree char *previous = g_steal_pointer (&code);
+
+      if (params.mfa_serial != NULL)
+        {
+          DynoMfaPromptFunc func;
+          gpointer data;
+
+          g_mutex_lock (&cache_lock);
+          func = mfa_prompt;
+          data = mfa_prompt_data;
+          g_mutex_unlock (&cache_lock);
+          if (func == NULL)
+            {
+              g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
+                           _("The profile “%s” needs a code from the MFA device %s, and "
+                             "nothing here can ask for it."), resolver->profile,
+                           params.mfa_serial);
+              return NULL;
+            }
+          code = func (resolver->profile, params.mfa_serial,
+                       local_error != NULL ? local_error->message : NULL, data, error);
+          if (code == NULL)
+            return NULL;
+          if (previous != NULL && g_str_equal (previous, code))
+            {
+              explicit_bzero (code, strlen (code));
+              g_propagate_error (error, g_steal_pointer (&local_error));
+              return NULL;
+            }
+          g_clear_error (&local_error);
+          params.mfa_code = code;
+        }
+
+      creds = dyno_sts_assume_role (endpoint,
+                                    ctx->region != NULL && !g_str_equal (ctx->region, "local")
+                                    ? ctx->region : "us-east-1",
+                                    source, &params, ctx->cancellable, &local_error);
+      if (previous != NULL)
+        explicit_bzero (previous, strlen (previous));
+      if (creds != NULL)
+        break;
       if (!g_error_matches (local_error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         /* Translators: the profile; the message follows. */
         g_prefix_error (&local_error, _("Profile “%s”: "), resolver->profile);
-      g_propagate_error (error, local_error);
-      return NULL;
+      if (params.mfa_serial == NULL || attempt >= 2
+          || !g_error_matches (local_error, DYNO_ERROR, DYNO_ERROR_AUTH)
+          || strstr (local_error->message, "MultiFactorAuthentication") == NULL)
+        {
+          if (code != NULL)
+            explicit_bzero (code, strlen (code));
+          g_propagate_error (error, local_error);
+          return NULL;
+        }
     }
+  if (code != NULL)
+    explicit_bzero (code, strlen (code));
   /* Translators: where credentials came from: the role ARN, then the profile. */
   shown = g_strdup_printf (_("role %s of profile %s"), role_arn, resolver->profile);
   dyno_credentials_set_source (creds, shown);

@@ -123,9 +123,12 @@ gboolean            dyno_aws_check_profile     (char                        **en
                                                 GError                      **error);
 
 /* Asks for the code of the MFA device @mfa_serial that the profile @profile needs to assume
- * its role.  Called from the thread that resolves; returns the code, or NULL with @error. */
+ * its role; @previous_error is STS's reason when the code given before was refused (then the
+ * same code again ends the attempts).  Called from the thread that resolves; returns the
+ * code, or NULL with @error. */
 typedef char *(*DynoMfaPromptFunc) (const char  *profile,
                                     const char  *mfa_serial,
+                                    const char  *previous_error,
                                     gpointer     user_data,
                                     GError     **error);
 

@@ -23,6 +23,7 @@ typedef struct {
   GtkWindow *parent;
   char      *profile;
   char      *mfa_serial;
+  char      *previous_error;
   GtkWidget *entry;
 } Request;
 
@@ -70,8 +71,14 @@ show_dialog_cb (gpointer user_data)
   g_autofree char *body = NULL;
   GtkWidget *dialog;
 
-  body = g_strdup_printf (_("The profile “%s” assumes a role that needs a code from the MFA "
-                            "device %s."), request->profile, request->mfa_serial);
+  if (request->previous_error != NULL)
+    /* Translators: STS's reason, the profile, then the MFA device. */
+    body = g_strdup_printf (_("The code was not accepted (%s). Enter a new code from the MFA "
+                              "device %s for the profile “%s”."), request->previous_error,
+                            request->mfa_serial, request->profile);
+  else
+    body = g_strdup_printf (_("The profile “%s” assumes a role that needs a code from the MFA "
+                              "device %s."), request->profile, request->mfa_serial);
   dialog = adw_message_dialog_new (request->parent, _("MFA Code"), body);
   gtk_widget_set_name (dialog, "mfa-dialog");
   adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
@@ -100,6 +107,7 @@ char *
 dyno_mfa_dialog_ask (GtkWindow   *parent,
                      const char  *profile,
                      const char  *mfa_serial,
+                     const char  *previous_error,
                      GError     **error)
 {
   Request request = { 0 };
@@ -117,6 +125,7 @@ dyno_mfa_dialog_ask (GtkWindow   *parent,
   request.parent = parent;
   request.profile = g_strdup (profile);
   request.mfa_serial = g_strdup (mfa_serial);
+  request.previous_error = g_strdup (previous_error);
   g_main_context_invoke (NULL, show_dialog_cb, &request);
   g_mutex_lock (&request.lock);
   while (!request.done)
@@ -125,6 +134,7 @@ dyno_mfa_dialog_ask (GtkWindow   *parent,
   code = g_steal_pointer (&request.code);
   g_free (request.profile);
   g_free (request.mfa_serial);
+  g_free (request.previous_error);
   g_mutex_clear (&request.lock);
   g_cond_clear (&request.answered);
   if (code == NULL)
@@ -137,13 +147,14 @@ dyno_mfa_dialog_ask (GtkWindow   *parent,
 static char *
 prompt_cb (const char  *profile,
            const char  *mfa_serial,
+           const char  *previous_error,
            gpointer     user_data,
            GError     **error)
 {
   GtkApplication *app = user_data;
 
   return dyno_mfa_dialog_ask (app != NULL ? gtk_application_get_active_window (app) : NULL,
-                              profile, mfa_serial, error);
+                              profile, mfa_serial, previous_error, error);
 }
 
 void

@@ -18,6 +18,7 @@ void dyno_mfa_dialog_install (GtkApplication *app);   /* nullable: no parent win
 char *dyno_mfa_dialog_ask    (GtkWindow      *parent,
                               const char     *profile,
                               const char     *mfa_serial,
+                              const char     *previous_error,  /* nullable */
                               GError        **error);
 
 G_END_DECLS

@@ -238,21 +238,30 @@ def case_mfa_prompt(home):
                             env=env, stdin=slave, stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE)
     os.close(slave)
-    prompt = b""
-    while MFA_SERIAL.encode() not in prompt or not prompt.endswith(b": "):
-        ready, _, _ = select.select([proc.stderr], [], [], 60)
-        assert ready, f"no prompt: {prompt!r}"
-        chunk = os.read(proc.stderr.fileno(), 256)
-        assert chunk, f"no prompt: {prompt!r}"
-        prompt += chunk
-    assert b"\xe2\x80\x9cm\xe2\x80\x9d" in prompt or b"profile m" in prompt, prompt
+
+    def read_prompt():
+        prompt = b""
+        while MFA_SERIAL.encode() not in prompt or not prompt.endswith(b": "):
+            ready, _, _ = select.select([proc.stderr], [], [], 60)
+            assert ready, f"no prompt: {prompt!r}"
+            chunk = os.read(proc.stderr.fileno(), 256)
+            assert chunk, f"no prompt: {prompt!r}"
+            prompt += chunk
+        return prompt.decode()
+
+    assert "profile m" in read_prompt()
+    # a wrong code: STS's reason, and the question again
+    os.write(master, b"000000\n")
+    again = read_prompt()
+    assert "not accepted" in again and "invalid MFA one time pass code" in again, again
     os.write(master, b"123456\n")
     out, err = proc.communicate(timeout=120)
     os.close(master)
     assert proc.returncode == 0, err
     assert out.decode().split() == sorted(fake.tables)
-    [call] = fake.calls_of("AssumeRole")
-    assert call["form"]["TokenCode"] == "123456"
+    wrong, right = fake.calls_of("AssumeRole")
+    assert wrong["form"]["TokenCode"] == "000000"
+    assert right["form"]["TokenCode"] == "123456"
 
 
 def case_access_denied(home):
@@ -515,7 +524,7 @@ def main():
         ("a missing source profile is named", case_missing_source),
         ("external_id and duration_seconds", case_external_id_and_duration),
         ("MFA: --mfa-code, a wrong code, no code without a terminal", case_mfa),
-        ("MFA: the code asked for on a terminal", case_mfa_prompt),
+        ("MFA: the code asked for on a terminal, again when refused", case_mfa_prompt),
         ("STS AccessDenied names the role and STS's reason", case_access_denied),
         ("credential_source = Environment", case_credential_source_environment),
         ("endpoints: AWS_ENDPOINT_URL and a services section", case_endpoints),

@@ -14,6 +14,7 @@
 static GtkWindow *parent;
 
 typedef struct {
+  const char *previous;
   char   *code;
   GError *error;
   gint    done;   /* atomic */
@@ -24,7 +25,8 @@ ask_thread (gpointer data)
 {
   Asked *asked = data;
 
-  asked->code = dyno_mfa_dialog_ask (parent, "dev", "arn:aws:iam::1:mfa/me", &asked->error);
+  asked->code = dyno_mfa_dialog_ask (parent, "dev", "arn:aws:iam::1:mfa/me", asked->previous,
+                                     &asked->error);
   g_atomic_int_set (&asked->done, 1);
   return NULL;
 }
@@ -97,12 +99,31 @@ test_cancelled (void)
 }
 
 static void
+test_asked_again (void)
+{
+  Asked asked = { "AccessDenied: MultiFactorAuthentication failed", NULL, NULL, 0 };
+  GThread *thread = g_thread_new ("ask", ask_thread, &asked);
+  GtkWidget *dialog = wait_for_dialog ();
+  const char *body = adw_message_dialog_get_body (ADW_MESSAGE_DIALOG (dialog));
+
+  g_assert_nonnull (strstr (body, "not accepted"));
+  g_assert_nonnull (strstr (body, "MultiFactorAuthentication failed"));
+  type_text (get_named (dialog, "mfa-code"), "111111");
+  g_signal_emit_by_name (get_named (dialog, "mfa-code"), "activate");
+  wait_done (&asked);
+  g_thread_join (thread);
+  g_assert_cmpstr (asked.code, ==, "111111");
+  g_free (asked.code);
+  drain_main_context ();
+}
+
+static void
 test_not_on_the_main_thread (void)
 {
   g_autoptr(GError) error = NULL;
 
   /* the main thread cannot wait for its own dialog */
-  g_assert_null (dyno_mfa_dialog_ask (NULL, "dev", "arn:aws:iam::1:mfa/me", &error));
+  g_assert_null (dyno_mfa_dialog_ask (NULL, "dev", "arn:aws:iam::1:mfa/me", NULL, &error));
   g_assert_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG);
 }
 
@@ -119,6 +140,7 @@ main (int    argc,
 
   g_test_add_func ("/mfa-dialog/code-given", test_code_given);
   g_test_add_func ("/mfa-dialog/cancelled", test_cancelled);
+  g_test_add_func ("/mfa-dialog/asked-again", test_asked_again);
   g_test_add_func ("/mfa-dialog/not-on-the-main-thread", test_not_on_the_main_thread);
 
   return g_test_run ();
