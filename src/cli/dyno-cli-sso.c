@@ -23,8 +23,6 @@
 #define EXIT_FAILURE_RUN 1
 #define EXIT_USAGE       2
 
-#define DEVICE_GRANT "urn:ietf:params:oauth:grant-type:device_code"
-
 static void
 print_sso_usage (FILE *out)
 {
@@ -36,52 +34,26 @@ print_sso_usage (FILE *out)
            "logout  removes the cached IAM Identity Center tokens.\n"), out);
 }
 
-static int
-sso_login (const char *profile,
-           const char *session,
-           gboolean    no_browser)
+typedef struct {
+  gboolean no_browser;
+} LoginData;
+
+static void
+login_prompt (const char *verification_uri,
+              const char *user_code,
+              gpointer    user_data)
 {
-  g_auto(GStrv) env = g_get_environ ();
-  g_autoptr(GError) error = NULL;
-  g_autoptr(DynoSsoConfig) config = NULL;
-  g_autofree char *client_name = NULL;
-  g_autoptr(GDateTime) deadline = NULL;
-  DynoOidcClient client = { 0 };
-  DynoOidcDeviceAuth auth = { 0 };
-  DynoSsoToken token = { 0 };
-  const char *url;
-  gint64 interval;
-  int status = EXIT_FAILURE_RUN;
+  LoginData *data = user_data;
 
-  config = dyno_sso_config_lookup (env, profile, session, &error);
-  if (config == NULL)
-    {
-      dyno_cli_print_error ("sso login", error->message);
-      return EXIT_USAGE;
-    }
-
-  client_name = g_strdup_printf ("dynotable-%" G_GINT64_FORMAT,
-                                 g_get_real_time () / G_USEC_PER_SEC);
-  if (!dyno_oidc_register_client (config->oidc_endpoint, client_name,
-                                  (const char * const *) config->scopes, &client, NULL, &error)
-      || !dyno_oidc_start_device_authorization (config->oidc_endpoint, &client,
-                                                config->start_url, &auth, NULL, &error))
-    {
-      dyno_cli_print_error ("sso login", error->message);
-      goto out;
-    }
-
-  url = auth.verification_uri_complete != NULL ? auth.verification_uri_complete
-                                               : auth.verification_uri;
   /* Translators: the address to open, then the code the page must show. */
   printf (_("To sign in, open this address in a browser:\n\n    %s\n\nand check that it shows "
-            "the code %s.\n"), url, auth.user_code);
+            "the code %s.\n"), verification_uri, user_code);
   fflush (stdout);
-  if (!no_browser)
+  if (!data->no_browser)
     {
       g_autoptr(GError) browser_error = NULL;
 
-      if (!g_app_info_launch_default_for_uri (url, NULL, &browser_error))
+      if (!g_app_info_launch_default_for_uri (verification_uri, NULL, &browser_error))
         {
           /* Translators: the system's message. */
           g_autofree char *message = g_strdup_printf (_("could not open a browser (%s); open "
@@ -91,77 +63,35 @@ sso_login (const char *profile,
           dyno_cli_print_error ("sso login", message);
         }
     }
+}
 
-  {
-    g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+static int
+sso_login (const char *profile,
+           const char *session,
+           gboolean    no_browser)
+{
+  g_auto(GStrv) env = g_get_environ ();
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynoSsoConfig) config = NULL;
+  g_autoptr(GDateTime) until = NULL;
+  g_autofree char *shown = NULL;
+  LoginData data = { no_browser };
 
-    deadline = g_date_time_add_seconds (now, (gdouble) auth.expires_in);
-  }
-  interval = auth.interval;
-  for (;;)
-    {
-      g_autoptr(GDateTime) now = NULL;
-      DynoOidcStatus result;
-
-      result = dyno_oidc_create_token (config->oidc_endpoint, client.client_id,
-                                       client.client_secret, DEVICE_GRANT, auth.device_code,
-                                       &token, NULL, &error);
-      if (result == DYNO_OIDC_OK)
-        break;
-      if (result == DYNO_OIDC_FAILED)
-        {
-          dyno_cli_print_error ("sso login", error->message);
-          goto out;
-        }
-      if (result == DYNO_OIDC_SLOW_DOWN)
-        interval += 5;
-      now = g_date_time_new_now_utc ();
-      if (g_date_time_compare (now, deadline) >= 0)
-        {
-          dyno_cli_print_error ("sso login", _("the sign-in was not approved in time; run "
-                                               "`dynotable-cli sso login` again"));
-          goto out;
-        }
-      g_usleep ((gulong) interval * G_USEC_PER_SEC);
-    }
-
-  token.client_id = g_strdup (client.client_id);
-  token.client_secret = g_strdup (client.client_secret);
-  if (client.client_secret_expires_at > 0)
-    token.registration_expires_at = g_date_time_new_from_unix_utc (client.client_secret_expires_at);
-  token.region = g_strdup (config->sso_region);
-  token.start_url = g_strdup (config->start_url);
-  if (!dyno_sso_token_save (config->cache_path, &token, &error))
+  config = dyno_sso_config_lookup (env, profile, session, &error);
+  if (config == NULL)
     {
       dyno_cli_print_error ("sso login", error->message);
-      goto out;
+      return EXIT_USAGE;
     }
-  {
-    g_autofree char *until = g_date_time_format (token.expires_at, "%Y-%m-%d %H:%M:%S UTC");
-
-    /* Translators: the start URL, then when the sign-in expires. */
-    printf (_("Signed in to %s until %s.\n"), config->start_url, until);
-  }
-  status = EXIT_OK;
-
-out:
-  dyno_oidc_client_clear (&client);
-  dyno_oidc_device_auth_clear (&auth);
-  if (token.access_token != NULL)
-    explicit_bzero (token.access_token, strlen (token.access_token));
-  g_free (token.access_token);
-  if (token.refresh_token != NULL)
-    explicit_bzero (token.refresh_token, strlen (token.refresh_token));
-  g_free (token.refresh_token);
-  if (token.client_secret != NULL)
-    explicit_bzero (token.client_secret, strlen (token.client_secret));
-  g_free (token.client_secret);
-  g_free (token.client_id);
-  g_clear_pointer (&token.expires_at, g_date_time_unref);
-  g_clear_pointer (&token.registration_expires_at, g_date_time_unref);
-  g_free (token.region);
-  g_free (token.start_url);
-  return status;
+  if (!dyno_sso_login (config, login_prompt, &data, &until, NULL, &error))
+    {
+      dyno_cli_print_error ("sso login", error->message);
+      return EXIT_FAILURE_RUN;
+    }
+  shown = g_date_time_format (until, "%Y-%m-%d %H:%M:%S UTC");
+  /* Translators: the start URL, then when the sign-in expires. */
+  printf (_("Signed in to %s until %s.\n"), config->start_url, shown);
+  return EXIT_OK;
 }
 
 /* Removes the cached sign-ins: the files of ~/.aws/sso/cache that hold an accessToken (as

@@ -2234,3 +2234,112 @@ dyno_credential_kind_get_label (DynoCredentialKind kind)
       return _("no credentials");
     }
 }
+
+#define DEVICE_GRANT "urn:ietf:params:oauth:grant-type:device_code"
+
+/* Sleeps @seconds unless @cancellable is cancelled first (then FALSE). */
+static gboolean
+sleep_cancellable (gint64        seconds,
+                   GCancellable *cancellable)
+{
+  gint64 end = g_get_monotonic_time () + seconds * G_USEC_PER_SEC;
+
+  for (;;)
+    {
+      gint64 left = end - g_get_monotonic_time ();
+
+      if (g_cancellable_is_cancelled (cancellable))
+        return FALSE;
+      if (left <= 0)
+        return TRUE;
+      g_usleep ((gulong) MIN (left, 100000));
+    }
+}
+
+gboolean
+dyno_sso_login (const DynoSsoConfig *config,
+                DynoSsoLoginPrompt   prompt,
+                gpointer             user_data,
+                GDateTime          **until,
+                GCancellable        *cancellable,
+                GError             **error)
+{
+  g_autofree char *client_name = NULL;
+  g_autoptr(GDateTime) deadline = NULL;
+  g_autoptr(DynoSsoToken) token = g_new0 (DynoSsoToken, 1);
+  DynoOidcClient client = { 0 };
+  DynoOidcDeviceAuth auth = { 0 };
+  gboolean ok = FALSE;
+  gint64 interval;
+
+  g_return_val_if_fail (config != NULL, FALSE);
+
+  client_name = g_strdup_printf ("dynotable-%" G_GINT64_FORMAT,
+                                 g_get_real_time () / G_USEC_PER_SEC);
+  if (!dyno_oidc_register_client (config->oidc_endpoint, client_name,
+                                  (const char * const *) config->scopes, &client, cancellable,
+                                  error)
+      || !dyno_oidc_start_device_authorization (config->oidc_endpoint, &client,
+                                                config->start_url, &auth, cancellable, error))
+    goto out;
+
+  if (prompt != NULL)
+    prompt (auth.verification_uri_complete != NULL ? auth.verification_uri_complete
+                                                   : auth.verification_uri,
+            auth.user_code, user_data);
+
+  {
+    g_autoptr(GDateTime) now = g_date_time_new_now_utc ();
+
+    deadline = g_date_time_add_seconds (now, (gdouble) auth.expires_in);
+  }
+  interval = auth.interval;
+  for (;;)
+    {
+      g_autoptr(GDateTime) now = NULL;
+      DynoOidcStatus status;
+
+      status = dyno_oidc_create_token (config->oidc_endpoint, client.client_id,
+                                       client.client_secret, DEVICE_GRANT, auth.device_code,
+                                       token, cancellable, error);
+      if (status == DYNO_OIDC_OK)
+        break;
+      if (status == DYNO_OIDC_FAILED)
+        goto out;
+      if (status == DYNO_OIDC_SLOW_DOWN)
+        interval += 5;
+      now = g_date_time_new_now_utc ();
+      if (g_date_time_compare (now, deadline) >= 0)
+        {
+          g_set_error (error, DYNO_ERROR, DYNO_ERROR_EXPIRED_TOKEN,
+                       _("The sign-in to %s was not approved in time. Sign in again."),
+                       config->start_url);
+          goto out;
+        }
+      if (!sleep_cancellable (interval, cancellable))
+        {
+          g_set_error_literal (error, G_IO_ERROR, G_IO_ERROR_CANCELLED,
+                               _("The sign-in was cancelled."));
+          goto out;
+        }
+    }
+
+  token->client_id = g_strdup (client.client_id);
+  token->client_secret = g_strdup (client.client_secret);
+  if (client.client_secret_expires_at > 0)
+    token->registration_expires_at = g_date_time_new_from_unix_utc (client.client_secret_expires_at);
+  token->region = g_strdup (config->sso_region);
+  token->start_url = g_strdup (config->start_url);
+  if (!dyno_sso_token_save (config->cache_path, token, error))
+    goto out;
+  if (until != NULL)
+    *until = g_date_time_ref (token->expires_at);
+  /* Signing in again starts from the new token, not from credentials kept in memory. */
+  dyno_credentials_clear_cache ();
+  ok = TRUE;
+
+out:
+  dyno_oidc_client_clear (&client);
+  dyno_oidc_device_auth_clear (&auth);
+  return ok;
+}

@@ -168,6 +168,24 @@ DynoCredentialKind  dyno_aws_profile_kind          (char       **env,
 /* "access keys", "role", "IAM Identity Center", …: for the UI (translated). */
 const char         *dyno_credential_kind_get_label (DynoCredentialKind kind);
 
+/* Called (from the signing-in thread) once the device authorization has started: the person
+ * opens @verification_uri (which holds the code when the service gave a complete one) and
+ * checks that it shows @user_code. */
+typedef void (*DynoSsoLoginPrompt) (const char *verification_uri,
+                                    const char *user_code,
+                                    gpointer    user_data);
+
+/* Signs in to IAM Identity Center as `aws sso login` does: RegisterClient,
+ * StartDeviceAuthorization, @prompt, then CreateToken every few seconds (more after
+ * slow_down) until approved, denied, expired or @cancellable is cancelled; writes the token
+ * cache of @config.  Blocking.  @until gets when the sign-in expires (nullable). */
+gboolean            dyno_sso_login                 (const DynoSsoConfig *config,
+                                                    DynoSsoLoginPrompt   prompt,
+                                                    gpointer             user_data,
+                                                    GDateTime          **until,
+                                                    GCancellable        *cancellable,
+                                                    GError             **error);
+
 /* The folder of the SSO token cache for @env (HOME/.aws/sso/cache). */
 char               *dyno_sso_cache_dir             (char       **env);
 
