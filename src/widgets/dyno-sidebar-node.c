@@ -95,6 +95,41 @@ show_local_empty_state (DynoSidebarNode *self)
                        (gpointer *) &message, 1);
 }
 
+/* An IAM Identity Center profile that could not connect (most often: not signed in, or the
+ * sign-in expired): the message, and a button to sign in. */
+static void
+show_sign_in (DynoSidebarNode *self,
+              const char      *text)
+{
+  g_autoptr(DynoSidebarNode) message = dyno_sidebar_node_new_message (text, TRUE);
+
+  message->connection = g_object_ref (self->connection);
+  message->action_label = g_strdup (_("Sign _In…"));
+  message->action_name = g_strdup ("win.sso-sign-in");
+  message->action_target = g_variant_ref_sink (
+    g_variant_new_string (dyno_connection_get_id (self->connection)));
+  g_list_store_splice (self->children, 0, g_list_model_get_n_items (G_LIST_MODEL (self->children)),
+                       (gpointer *) &message, 1);
+}
+
+const char *
+dyno_sidebar_node_get_sso_profile (DynoSidebarNode *self)
+{
+  DynoConnection *connection = self->connection;
+  const char *profile;
+
+  if (connection == NULL)
+    return NULL;
+  if (dyno_connection_get_kind (connection) != DYNO_CONNECTION_PROFILE
+      && !(dyno_connection_get_kind (connection) == DYNO_CONNECTION_LOCAL
+           && dyno_connection_get_sign_as (connection) == DYNO_SIGN_AS_PROFILE))
+    return NULL;
+  profile = dyno_connection_get_profile (connection);
+  if (profile == NULL)
+    profile = "default";
+  return dyno_aws_profile_kind (NULL, profile) == DYNO_CREDENTIAL_KIND_SSO ? profile : NULL;
+}
+
 static void
 set_table_info (DynoSidebarNode *self,
                 DynoTableInfo   *info)
@@ -295,7 +330,11 @@ open_connection_cb (GObject      *object,
   backend = dyno_connection_open_finish (DYNO_CONNECTION (object), result, &error);
   if (backend == NULL)
     {
-      if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        return;
+      if (dyno_sidebar_node_get_sso_profile (self) != NULL)
+        show_sign_in (self, error->message);
+      else
         replace_children_with_message (self, error->message, TRUE);
       return;
     }

@@ -60,4 +60,7 @@ void                 dyno_sidebar_node_refresh        (DynoSidebarNode *self,
 void                 dyno_sidebar_node_reload         (DynoSidebarNode *self,
                                                        GCancellable    *cancellable);
 
+/* The profile of a connection node that signs in through IAM Identity Center, or NULL. */
+const char          *dyno_sidebar_node_get_sso_profile (DynoSidebarNode *self);
+
 G_END_DECLS

@@ -12,6 +12,7 @@
 #include "dyno-keyring.h"
 #include "dyno-query-page.h"
 #include "dyno-sidebar-node.h"
+#include "dyno-sso-dialog.h"
 #include "dyno-table-designer.h"
 #include "dyno-transfer-dialog.h"
 #include "dyno-window.h"
@@ -605,6 +606,45 @@ edit_connection_activated (GtkWidget  *widget,
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
+typedef struct {
+  GWeakRef         window;
+  DynoSidebarNode *node;
+} SignIn;
+
+static void
+signed_in_cb (gboolean signed_in,
+              gpointer user_data)
+{
+  SignIn *sign_in = user_data;
+  g_autoptr(GObject) window = g_weak_ref_get (&sign_in->window);
+
+  /* signed in: connect again, and list the tables */
+  if (signed_in && window != NULL)
+    dyno_sidebar_node_reload (sign_in->node, DYNO_WINDOW (window)->cancellable);
+  g_weak_ref_clear (&sign_in->window);
+  g_object_unref (sign_in->node);
+  g_free (sign_in);
+}
+
+static void
+sso_sign_in_activated (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *param)
+{
+  DynoWindow *self = DYNO_WINDOW (widget);
+  DynoSidebarNode *node = find_connection_node (self, g_variant_get_string (param, NULL), NULL);
+  const char *profile = node != NULL ? dyno_sidebar_node_get_sso_profile (node) : NULL;
+  SignIn *sign_in;
+
+  if (profile == NULL)
+    return;
+  sign_in = g_new0 (SignIn, 1);
+  g_weak_ref_init (&sign_in->window, self);
+  sign_in->node = g_object_ref (node);
+  dyno_sso_dialog_present (GTK_WINDOW (self), profile,
+                           g_getenv ("DYNO_TEST_NO_BROWSER") == NULL, signed_in_cb, sign_in);
+}
+
 static void
 remove_response_cb (AdwMessageDialog *dialog,
                     const char       *response,
@@ -1179,6 +1219,8 @@ dyno_window_class_init (DynoWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.add-connection", NULL,
                                    add_connection_activated);
   gtk_widget_class_install_action (widget_class, "win.refresh", NULL, refresh_activated);
+  gtk_widget_class_install_action (widget_class, "win.sso-sign-in", "s",
+                                   sso_sign_in_activated);
   gtk_widget_class_install_action (widget_class, "win.edit-connection", "s",
                                    edit_connection_activated);
   gtk_widget_class_install_action (widget_class, "win.remove-connection", "s",
