@@ -422,6 +422,20 @@ dup_endpoint_label (const char *url)
   return g_strdup (url ? url : "");
 }
 
+const char *
+dyno_connection_get_sso_profile (DynoConnection *self)
+{
+  const char *profile;
+
+  g_return_val_if_fail (DYNO_IS_CONNECTION (self), NULL);
+
+  if (self->kind != DYNO_CONNECTION_PROFILE
+      && !(self->kind == DYNO_CONNECTION_LOCAL && self->sign_as == DYNO_SIGN_AS_PROFILE))
+    return NULL;
+  profile = self->profile != NULL ? self->profile : "default";
+  return dyno_aws_profile_kind (NULL, profile) == DYNO_CREDENTIAL_KIND_SSO ? profile : NULL;
+}
+
 char *
 dyno_connection_dup_subtitle (DynoConnection *self)
 {

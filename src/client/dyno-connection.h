@@ -70,6 +70,9 @@ void                dyno_connection_set_environ       (DynoConnection     *self,
 gboolean            dyno_connection_is_local          (DynoConnection     *self);
 /* "localhost:8000 · AKIDEXAMPLE · us-east-1", "Profile dev · eu-west-1", … */
 char               *dyno_connection_dup_subtitle      (DynoConnection     *self);
+/* The profile of a connection that signs in through IAM Identity Center (a profile
+ * connection, or DynamoDB Local signing as a profile), or NULL. */
+const char         *dyno_connection_get_sso_profile   (DynoConnection     *self);
 /* The settings handed to dyno_resolve_config (the secret is looked up in the keyring by the
  * backend when kind is KEYS, never kept here). */
 DynoConnectionSettings *dyno_connection_dup_settings  (DynoConnection     *self);

@@ -53,6 +53,7 @@ struct _DynoQueryPage
   GtkWidget          *reason_label;
   GtkWidget          *results_stack;
   GtkWidget          *error_page;
+  GtkWidget          *sign_in_button;  /* on the error page, for IAM Identity Center */
   DynoCollectionView *collection;
   GtkWidget          *status_label;
   GtkWidget          *status_bar;
@@ -209,6 +210,27 @@ show_error (DynoQueryPage *self,
       g_autofree char *description = g_markup_escape_text (error->message, -1);
       adw_status_page_set_description (ADW_STATUS_PAGE (self->error_page), description);
     }
+
+  /* An IAM Identity Center sign-in that expired during use: sign in again here; the query
+   * stays as it is, to run again. */
+  {
+    gboolean sso = self->connection != NULL
+                   && dyno_connection_get_sso_profile (self->connection) != NULL
+                   && (g_error_matches (error, DYNO_ERROR, DYNO_ERROR_CONFIG)
+                       || g_error_matches (error, DYNO_ERROR, DYNO_ERROR_EXPIRED_TOKEN)
+                       || g_error_matches (error, DYNO_ERROR, DYNO_ERROR_AUTH));
+
+    if (sso)
+      gtk_actionable_set_action_target_value (
+        GTK_ACTIONABLE (self->sign_in_button),
+        g_variant_new_string (dyno_connection_get_id (self->connection)));
+    gtk_widget_set_visible (self->sign_in_button, sso);
+    /* a smaller icon, so that the button shows without scrolling */
+    if (sso)
+      gtk_widget_add_css_class (self->error_page, "compact");
+    else
+      gtk_widget_remove_css_class (self->error_page, "compact");
+  }
 
   gtk_stack_set_visible_child_name (GTK_STACK (self->results_stack), "error");
 }
@@ -1383,6 +1405,12 @@ build_ui (DynoQueryPage *self)
                                           "the ledger shows how many items were scanned.")),
                        "no-results");
   self->error_page = new_status_page ("dialog-error-symbolic", _("The request failed"), NULL);
+  self->sign_in_button = gtk_button_new_with_mnemonic (_("Sign _In…"));
+  gtk_widget_set_halign (self->sign_in_button, GTK_ALIGN_CENTER);
+  gtk_widget_add_css_class (self->sign_in_button, "pill");
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->sign_in_button), "win.sso-sign-in");
+  gtk_widget_set_visible (self->sign_in_button, FALSE);
+  adw_status_page_set_child (ADW_STATUS_PAGE (self->error_page), self->sign_in_button);
   gtk_stack_add_named (GTK_STACK (self->results_stack), self->error_page, "error");
   self->collection = DYNO_COLLECTION_VIEW (dyno_collection_view_new ());
   gtk_stack_add_named (GTK_STACK (self->results_stack), GTK_WIDGET (self->collection), "results");

@@ -115,19 +115,7 @@ show_sign_in (DynoSidebarNode *self,
 const char *
 dyno_sidebar_node_get_sso_profile (DynoSidebarNode *self)
 {
-  DynoConnection *connection = self->connection;
-  const char *profile;
-
-  if (connection == NULL)
-    return NULL;
-  if (dyno_connection_get_kind (connection) != DYNO_CONNECTION_PROFILE
-      && !(dyno_connection_get_kind (connection) == DYNO_CONNECTION_LOCAL
-           && dyno_connection_get_sign_as (connection) == DYNO_SIGN_AS_PROFILE))
-    return NULL;
-  profile = dyno_connection_get_profile (connection);
-  if (profile == NULL)
-    profile = "default";
-  return dyno_aws_profile_kind (NULL, profile) == DYNO_CREDENTIAL_KIND_SSO ? profile : NULL;
+  return self->connection != NULL ? dyno_connection_get_sso_profile (self->connection) : NULL;
 }
 
 static void

@@ -22,7 +22,8 @@ sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "fixtures"))
 
 import dynogui  # noqa: E402
-from dynogui import click, find, find_all, name_of, text_of, wait_for  # noqa: E402
+from dynogui import (GuiError, choose, click, find, find_all, is_sensitive,  # noqa: E402
+                     name_of, text_of, wait_for)
 from fake_aws_auth import FakeAws  # noqa: E402
 
 APP = os.environ["DYNOTABLE_APP"]
@@ -54,6 +55,43 @@ def all_labels(app):
         if window is not None and dynogui.is_shown(window):
             texts += [text_of(n) for n in find_all(window, role="label")]
     return texts
+
+
+def open_table(app, table, keys):
+    """Clicks the table in the sidebar and waits until the window's title names it."""
+    bar = sidebar(app)
+    right_of_sidebar = dynogui.extents(bar).x + dynogui.extents(bar).width
+
+    def title_names_table():
+        return any(dynogui.extents(label).x >= right_of_sidebar
+                   for label in find_all(app.root, role="label", name=table))
+
+    dynogui.press_at(find(bar, name=f"{table}, {keys}"))
+    try:
+        wait_for(title_names_table, timeout=5, what=f"the window title to name {table}")
+    except GuiError:
+        dynogui.focus(find(sidebar(app), name=f"{table}, {keys}"))
+        dynogui.key("Return")
+        wait_for(title_names_table, what=f"the window title to name {table}")
+
+
+def run(app):
+    button = find(app.root, role="push button", name="Run")
+    wait_for(lambda: is_sensitive(button), what="Run to be sensitive")
+    click(button)
+
+
+def approve_shown_code(app):
+    def code_shown():
+        for text in all_labels(app):
+            m = re.search(r"(http://\S+/approve\?user_code=([A-Z0-9-]+))", text)
+            if m:
+                return m
+        return None
+
+    m = wait_for(code_shown, timeout=30, what="the dialog to show the address")
+    urllib.request.urlopen(m.group(1)).read()
+    return m
 
 
 def main():
@@ -121,9 +159,40 @@ def main():
                         assert secret not in text
                 dynogui.screenshot(os.path.join(ARTIFACTS, "sso-connected.png"))
 
+            def expired_during_use():
+                open_table(app, "alpha", "pk S")
+                choose(app.root, "Operation", "Scan")
+                # the sign-in ends (expired, revoked) while the query is open
+                fake.expire_sessions()
+                fake.reset_calls()
+                run(app)
+                button = wait_for(lambda: next((b for b in find_all(app.root,
+                                                                    role="push button",
+                                                                    name="Sign In…")), None),
+                                  timeout=30, what="the query page to offer Sign In")
+                assert any("sso login" in t or "sign-in" in t for t in all_labels(app)), \
+                    all_labels(app)
+                dynogui.screenshot(os.path.join(ARTIFACTS, "sso-expired.png"))
+                assert not any(c["kind"] == "dynamodb" and c["error"] is None
+                               for c in fake.calls), "a request went out with old credentials"
+                click(button)
+                approve_shown_code(app)
+                wait_for(lambda: not any("check that it shows" in t for t in all_labels(app)),
+                         timeout=30, what="the sign-in dialog to close")
+                # the query is still there: run it again
+                assert dynogui.dropdown_value(find(app.root, role="combo box",
+                                                   name="Operation")) == "Scan"
+                run(app)
+                wait_for(lambda: any(name_of(n) == "item-1" or text_of(n) == "item-1"
+                                     for n in find_all(app.root, role="label")),
+                         timeout=30, what="the scan's items")
+                dynogui.screenshot(os.path.join(ARTIFACTS, "sso-signed-in-again.png"))
+
             check("an SSO profile without a sign-in says so, nothing sent", not_signed_in)
             check("Sign In shows the address and the code", sign_in)
             check("approved: the dialog closes and the tables are listed", connected)
+            check("a sign-in that ends during use: Sign In on the query page, run again",
+                  expired_during_use)
         finally:
             app.stop()
             fake.stop()
