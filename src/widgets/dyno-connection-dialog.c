@@ -119,14 +119,27 @@ check_fields (DynoConnectionDialog *self)
         return g_strdup (self->profiles_error);
       if (!g_strv_contains ((const char * const *) self->profiles, profile))
         {
-          g_autofree char *known = g_strjoinv (", ", self->profiles);
+          g_autoptr(GString) known = g_string_new (NULL);
+
+          /* each with how it signs in: "dev (access keys), corp (IAM Identity Center)" */
+          for (guint i = 0; self->profiles[i] != NULL; i++)
+            {
+              DynoCredentialKind profile_kind = dyno_aws_profile_kind (NULL, self->profiles[i]);
+
+              if (known->len > 0)
+                g_string_append (known, ", ");
+              g_string_append (known, self->profiles[i]);
+              if (profile_kind != DYNO_CREDENTIAL_KIND_NONE)
+                g_string_append_printf (known, " (%s)",
+                                        dyno_credential_kind_get_label (profile_kind));
+            }
 
           if (self->profiles[0] == NULL)
             return g_strdup_printf (_("There is no profile “%s”: ~/.aws/config and "
                                       "~/.aws/credentials have no profiles"), profile);
           /* Translators: the profile typed, then the profiles found, comma-separated */
           return g_strdup_printf (_("There is no profile “%s” in ~/.aws/config or "
-                                    "~/.aws/credentials; they have: %s"), profile, known);
+                                    "~/.aws/credentials; they have: %s"), profile, known->str);
         }
     }
   if (uses_key_id (self) && row_text (self->access_key_row) == NULL)
