@@ -21,8 +21,12 @@ Prints TAP; every step runs even when one failed.
 SPDX-License-Identifier: GPL-3.0-or-later
 """
 
+import hashlib
 import json
 import os
+import re
+import stat
+import urllib.request
 import shutil
 import subprocess
 import sys
@@ -32,11 +36,13 @@ import traceback
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "gui"))
+sys.path.insert(0, os.path.join(HERE, "..", "fixtures"))
 
 import dynogui  # noqa: E402
 from dynogui import (GuiError, click, find, find_all, name_of, set_text,  # noqa: E402
                      text_of, wait_for)
 import pyatspi  # noqa: E402
+from fake_aws_auth import FakeAws  # noqa: E402
 
 APP_ID = "com.dynotable.DynoTable"
 ENDPOINT = os.environ["DYNO_TEST_ENDPOINT"]
@@ -201,6 +207,53 @@ def credential_process():
         assert "FlatpakOrders" in proc.stdout.split(), proc.stdout
     finally:
         flatpak("override", "--user", "--reset", APP_ID)
+
+
+def sso_in_sandbox():
+    """IAM Identity Center sign-in from the sandbox writes the AWS CLI's token cache on the host
+    (~/.aws/sso/cache is the one writable part of ~/.aws), and the profile then signs in."""
+    fake = FakeAws().start()
+    start_url = "https://corp.awsapps.example/start"
+    aws_dir = os.path.join(HOME, ".aws")
+    config = os.path.join(aws_dir, "config")
+    with open(config) as f:
+        saved = f.read()
+    try:
+        with open(config, "a") as f:
+            f.write("[profile corp]\nsso_session = corp\nsso_account_id = 111122223333\n"
+                    "sso_role_name = ReadOnly\nregion = us-east-1\n"
+                    f"[sso-session corp]\nsso_start_url = {start_url}\nsso_region = eu-west-1\n"
+                    "sso_registration_scopes = sso:account:access\n")
+        env = user_env(AWS_ENDPOINT_URL_SSO=fake.url, AWS_ENDPOINT_URL_SSO_OIDC=fake.url)
+        proc = subprocess.Popen(["flatpak", "run", "--user", "--command=dynotable-cli", APP_ID,
+                                 "sso", "login", "--profile", "corp", "--no-browser"], env=env,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        url, lines = None, []
+        while url is None:
+            line = proc.stdout.readline()
+            assert line, f"no address printed: {lines!r} {proc.stderr.read()!r}"
+            lines.append(line)
+            m = re.search(r"(http://\S+/approve\?user_code=\S+)", line)
+            url = m.group(1) if m else None
+        urllib.request.urlopen(url).read()     # the person approves in the browser
+        out, err = proc.communicate(timeout=120)
+        assert proc.returncode == 0, f"exit {proc.returncode}: {err}"
+        cache = os.path.join(aws_dir, "sso", "cache",
+                             hashlib.sha1(b"corp").hexdigest() + ".json")
+        assert os.path.exists(cache), os.listdir(os.path.dirname(cache))
+        assert stat.S_IMODE(os.stat(cache).st_mode) == 0o600, oct(os.stat(cache).st_mode)
+        with open(cache) as f:
+            token = json.load(f)
+        assert token["startUrl"] == start_url and token["accessToken"], sorted(token)
+        proc = cli("--endpoint-url", fake.url, "--profile", "corp", "tables", env=env)
+        assert proc.returncode == 0, proc.stderr
+        assert proc.stdout.split() == sorted(fake.tables), proc.stdout
+        for secret in fake.secrets_seen:
+            assert secret not in out + err + proc.stdout + proc.stderr, "a secret was printed"
+    finally:
+        with open(config, "w") as f:
+            f.write(saved)
+        fake.stop()
 
 
 # ---- the app in the sandbox --------------------------------------------------------------------
@@ -406,7 +459,7 @@ def main():
     aws("put-item", "--table-name", "FlatpakOrders", "--item",
         json.dumps({"pk": {"S": "customer#8"}, "sk": {"S": "order#0001"}}))
 
-    print("1..8", flush=True)
+    print("1..9", flush=True)
     check("the sandbox allows exactly the manifest's permissions", permissions)
     check("desktop entry, AppStream metadata, schema and icon are installed and valid",
           installed_data)
@@ -415,6 +468,8 @@ def main():
           cli_tables)
     check("credential_process: refused with the override to run, then run on the host",
           credential_process)
+    check("sso login in the sandbox writes the AWS CLI's token cache; the profile signs in",
+          sso_in_sandbox)
     check("the app starts sandboxed, lists the tables, queries, copies code, edits an item",
           app_end_to_end)
     check("export: the file is chosen through the file chooser portal and written on the host",
