@@ -220,10 +220,15 @@ show_error (DynoQueryPage *self,
                        || g_error_matches (error, DYNO_ERROR, DYNO_ERROR_EXPIRED_TOKEN)
                        || g_error_matches (error, DYNO_ERROR, DYNO_ERROR_AUTH));
 
+    /* the action takes the connection's ID: named only once there is one to give it */
     if (sso)
-      gtk_actionable_set_action_target_value (
-        GTK_ACTIONABLE (self->sign_in_button),
-        g_variant_new_string (dyno_connection_get_id (self->connection)));
+      {
+        gtk_actionable_set_action_target_value (
+          GTK_ACTIONABLE (self->sign_in_button),
+          g_variant_new_string (dyno_connection_get_id (self->connection)));
+        gtk_actionable_set_action_name (GTK_ACTIONABLE (self->sign_in_button),
+                                        "win.sso-sign-in");
+      }
     gtk_widget_set_visible (self->sign_in_button, sso);
     /* a smaller icon, so that the button shows without scrolling */
     if (sso)
@@ -1408,7 +1413,6 @@ build_ui (DynoQueryPage *self)
   self->sign_in_button = gtk_button_new_with_mnemonic (_("Sign _In…"));
   gtk_widget_set_halign (self->sign_in_button, GTK_ALIGN_CENTER);
   gtk_widget_add_css_class (self->sign_in_button, "pill");
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->sign_in_button), "win.sso-sign-in");
   gtk_widget_set_visible (self->sign_in_button, FALSE);
   adw_status_page_set_child (ADW_STATUS_PAGE (self->error_page), self->sign_in_button);
   gtk_stack_add_named (GTK_STACK (self->results_stack), self->error_page, "error");
