@@ -444,6 +444,7 @@ new_dropdown (const char * const *labels,
     gtk_string_list_append (list, translate ? _(labels[i]) : labels[i]);
 
   dropdown = gtk_drop_down_new (G_LIST_MODEL (list), NULL);
+  dyno_widget_expose_activate (dropdown);
   gtk_drop_down_set_factory (GTK_DROP_DOWN (dropdown), factory);
   gtk_drop_down_set_list_factory (GTK_DROP_DOWN (dropdown), list_factory);
   g_signal_connect (dropdown, "notify::selected-item", G_CALLBACK (dropdown_selected_cb), NULL);

@@ -11,6 +11,7 @@
 #include "dyno-code-view.h"
 #include "dyno-codegen.h"
 #include "dyno-json.h"
+#include "dyno-widget-util.h"
 
 typedef struct {
   const char *field;
@@ -310,6 +311,7 @@ build_ui (DynoCodeView *self)
   for (guint i = 0; targets[i] != NULL; i++)
     gtk_string_list_append (labels, dyno_codegen_get_label (targets[i]));
   self->format_dropdown = gtk_drop_down_new (G_LIST_MODEL (labels), NULL);
+  dyno_widget_expose_activate (self->format_dropdown);
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->format_dropdown),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Code format"), -1);
   gtk_widget_set_tooltip_text (self->format_dropdown, _("Code format"));

@@ -16,6 +16,7 @@
 #include "dyno-insight.h"
 #include "dyno-json.h"
 #include "dyno-partition-model.h"
+#include "dyno-widget-util.h"
 
 #define SAMPLE_FOR_DELIMITER 200
 #define CELL_MAX_BYTES 160
@@ -919,6 +920,7 @@ build_ui (DynoCollectionView *self)
   for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
     gtk_string_list_append (format_list, _(formats[i]));
   self->detail_format = gtk_drop_down_new (G_LIST_MODEL (format_list), NULL);
+  dyno_widget_expose_activate (self->detail_format);
   gtk_widget_set_name (self->detail_format, "item-format");
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->detail_format),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Item format"), -1);

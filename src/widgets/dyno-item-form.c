@@ -265,6 +265,7 @@ row_set_type (Row           *row,
         const char *labels[] = { "true", "false", NULL };
 
         row->bool_dropdown = gtk_drop_down_new_from_strings (labels);
+        dyno_widget_expose_activate (row->bool_dropdown);
         gtk_widget_set_name (row->bool_dropdown, "attribute-value");
         dyno_widget_set_accessible_label (row->bool_dropdown, _("Attribute value"));
         g_signal_connect_swapped (row->bool_dropdown, "notify::selected",
@@ -382,6 +383,7 @@ add_row (DynoItemForm  *self,
         names[i] = dyno_value_type_to_string (all_types[i]);
       names[DYNO_VALUE_N_TYPES] = NULL;
       row->type_dropdown = gtk_drop_down_new_from_strings (names);
+      dyno_widget_expose_activate (row->type_dropdown);
       gtk_widget_set_name (row->type_dropdown, "attribute-type");
       dyno_widget_set_accessible_label (row->type_dropdown, _("Attribute type"));
       gtk_box_append (GTK_BOX (row->line), row->type_dropdown);

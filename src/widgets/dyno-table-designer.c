@@ -136,6 +136,8 @@ new_dropdown (const char         *name,
 {
   GtkWidget *dropdown = gtk_drop_down_new_from_strings (options);
 
+  dyno_widget_expose_activate (dropdown);
+
   gtk_widget_set_name (dropdown, name);
   gtk_widget_set_valign (dropdown, GTK_ALIGN_START);
   dyno_widget_set_accessible_label (dropdown, accessible_name);

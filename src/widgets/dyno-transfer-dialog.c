@@ -649,8 +649,11 @@ format_dropdown_new (Mode mode)
   const char * const export_labels[] = {
     _("DynamoDB JSON lines"), _("Plain JSON lines"), _("CSV"), NULL,
   };
+  GtkWidget *dropdown =
+    gtk_drop_down_new_from_strings (mode == MODE_IMPORT ? import_labels : export_labels);
 
-  return gtk_drop_down_new_from_strings (mode == MODE_IMPORT ? import_labels : export_labels);
+  dyno_widget_expose_activate (dropdown);
+  return dropdown;
 }
 
 static void
