@@ -52,7 +52,12 @@ started=$(date +%s)
 log "making the runtime tree from /usr (hard links)"
 tree="$dir/tree"
 mkdir -p "$tree"
-cp -al /usr "$tree/files"
+# Hard links need the cache on the same file system as /usr; else a copy (slower, 3 GB more).
+if ! cp -al /usr "$tree/files" 2>/dev/null; then
+  log "the cache is on another file system than /usr: copying instead of linking"
+  rm -rf "$tree/files"
+  cp -a /usr "$tree/files"
+fi
 files="$tree/files"
 rm -rf "$files/local" "$files/lib/jvm" "$files/lib/llvm-14" "$files/lib/go-1.19" \
        "$files/share/go-1.19" "$files/lib/mono" "$files/lib/rustlib" "$files/lib/ruby" \
