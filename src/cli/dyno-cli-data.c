@@ -31,7 +31,8 @@
 #include "dyno-import.h"
 #include "dyno-json.h"
 #include "dyno-request.h"
-#include "dyno-transfer.h"
+#include "dyno-export-job.h"
+#include "dyno-import-job.h"
 
 #define EXIT_OK          0
 #define EXIT_FAILURE_RUN 1

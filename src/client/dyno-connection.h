@@ -1,4 +1,4 @@
-/* dyno-connection.h: a saved connection (non-secret settings) and the store that keeps them
+/* dyno-connection.h: a saved connection (non-secret settings)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -90,22 +90,5 @@ DynoBackend        *dyno_connection_open_finish       (DynoConnection     *self,
 
 void dyno_connection_settings_free (DynoConnectionSettings *settings);
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DynoConnectionSettings, dyno_connection_settings_free)
-
-/* The saved connections: a GListModel of DynoConnection, persisted as a key file
- * ($XDG_CONFIG_HOME/dynotable/connections.ini) without secrets. */
-#define DYNO_TYPE_CONNECTION_STORE (dyno_connection_store_get_type ())
-G_DECLARE_FINAL_TYPE (DynoConnectionStore, dyno_connection_store, DYNO, CONNECTION_STORE, GObject)
-
-DynoConnectionStore *dyno_connection_store_new    (const char          *path);   /* NULL: default */
-gboolean             dyno_connection_store_load   (DynoConnectionStore *self,
-                                                   GError             **error);
-gboolean             dyno_connection_store_save   (DynoConnectionStore *self,
-                                                   GError             **error);
-void                 dyno_connection_store_add    (DynoConnectionStore *self,
-                                                   DynoConnection      *connection);
-void                 dyno_connection_store_remove (DynoConnectionStore *self,
-                                                   DynoConnection      *connection);
-DynoConnection      *dyno_connection_store_lookup (DynoConnectionStore *self,
-                                                   const char          *id);
 
 G_END_DECLS

@@ -6,42 +6,7 @@
 
 #include "dyno-json.h"
 #include "dyno-partition-model.h"
-
-struct _DynoPartition
-{
-  GObject     parent_instance;
-
-  DynoValue  *key;
-  char       *key_text;
-  GListStore *items;
-  guint64     size;
-};
-
-G_DEFINE_FINAL_TYPE (DynoPartition, dyno_partition, G_TYPE_OBJECT)
-
-static void
-dyno_partition_finalize (GObject *object)
-{
-  DynoPartition *self = DYNO_PARTITION (object);
-
-  g_clear_pointer (&self->key, dyno_value_free);
-  g_free (self->key_text);
-  g_clear_object (&self->items);
-
-  G_OBJECT_CLASS (dyno_partition_parent_class)->finalize (object);
-}
-
-static void
-dyno_partition_class_init (DynoPartitionClass *klass)
-{
-  G_OBJECT_CLASS (klass)->finalize = dyno_partition_finalize;
-}
-
-static void
-dyno_partition_init (DynoPartition *self)
-{
-  self->items = g_list_store_new (DYNO_TYPE_ITEM_OBJECT);
-}
+#include "dyno-partition-private.h"
 
 static char *
 key_to_text (const DynoValue *value)
@@ -53,41 +18,6 @@ key_to_text (const DynoValue *value)
 
   text = dyno_value_to_key_text (value);
   return text != NULL ? text : dyno_value_to_ddb_json (value);
-}
-
-const char *
-dyno_partition_get_key_text (DynoPartition *self)
-{
-  g_return_val_if_fail (DYNO_IS_PARTITION (self), NULL);
-  return self->key_text;
-}
-
-const DynoValue *
-dyno_partition_get_key (DynoPartition *self)
-{
-  g_return_val_if_fail (DYNO_IS_PARTITION (self), NULL);
-  return self->key;
-}
-
-GListModel *
-dyno_partition_get_items (DynoPartition *self)
-{
-  g_return_val_if_fail (DYNO_IS_PARTITION (self), NULL);
-  return G_LIST_MODEL (self->items);
-}
-
-guint
-dyno_partition_get_n_items (DynoPartition *self)
-{
-  g_return_val_if_fail (DYNO_IS_PARTITION (self), 0);
-  return g_list_model_get_n_items (G_LIST_MODEL (self->items));
-}
-
-guint64
-dyno_partition_get_size (DynoPartition *self)
-{
-  g_return_val_if_fail (DYNO_IS_PARTITION (self), 0);
-  return self->size;
 }
 
 struct _DynoPartitionModel

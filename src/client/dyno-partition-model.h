@@ -7,20 +7,9 @@
 #include <gio/gio.h>
 
 #include "dyno-item-object.h"
+#include "dyno-partition.h"
 
 G_BEGIN_DECLS
-
-#define DYNO_TYPE_PARTITION (dyno_partition_get_type ())
-G_DECLARE_FINAL_TYPE (DynoPartition, dyno_partition, DYNO, PARTITION, GObject)
-
-/* The partition key value as text (S as is, N canonical, B base64). */
-const char      *dyno_partition_get_key_text (DynoPartition *self);
-const DynoValue *dyno_partition_get_key      (DynoPartition *self);
-/* The items of this partition: a GListModel of DynoItemObject, in server order. */
-GListModel      *dyno_partition_get_items    (DynoPartition *self);
-guint            dyno_partition_get_n_items  (DynoPartition *self);
-/* Sum of the items' DynamoDB sizes, in bytes. */
-guint64          dyno_partition_get_size     (DynoPartition *self);
 
 #define DYNO_TYPE_PARTITION_MODEL (dyno_partition_model_get_type ())
 G_DECLARE_FINAL_TYPE (DynoPartitionModel, dyno_partition_model, DYNO, PARTITION_MODEL, GObject)

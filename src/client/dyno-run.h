@@ -8,34 +8,9 @@
 
 #include "dyno-backend.h"
 #include "dyno-item-object.h"
+#include "dyno-run-page.h"
 
 G_BEGIN_DECLS
-
-/* One page as the server returned it: the ledger the UI shows and `--stats` prints. */
-#define DYNO_TYPE_RUN_PAGE (dyno_run_page_get_type ())
-G_DECLARE_FINAL_TYPE (DynoRunPage, dyno_run_page, DYNO, RUN_PAGE, GObject)
-
-guint       dyno_run_page_get_index                  (DynoRunPage *self); /* 0-based, arrival */
-guint       dyno_run_page_get_segment                (DynoRunPage *self);
-gint64      dyno_run_page_get_count                  (DynoRunPage *self);
-gint64      dyno_run_page_get_scanned_count          (DynoRunPage *self);
-/* CapacityUnits, or -1 when the response had no ConsumedCapacity. */
-double      dyno_run_page_get_consumed_capacity      (DynoRunPage *self);
-const char *dyno_run_page_get_consumed_capacity_json (DynoRunPage *self);
-/* NULL on the last page of its segment. */
-DynoItem   *dyno_run_page_get_last_evaluated_key     (DynoRunPage *self);
-/* The ExclusiveStartKey this page was requested with (NULL for the first). */
-DynoItem   *dyno_run_page_get_start_key              (DynoRunPage *self);
-gsize       dyno_run_page_get_bytes                  (DynoRunPage *self);
-gint64      dyno_run_page_get_elapsed_usec           (DynoRunPage *self);
-/* Where its items went in the run's model, and how many (fewer than Count when max-items
- * cut the page). */
-guint       dyno_run_page_get_position               (DynoRunPage *self);
-guint       dyno_run_page_get_n_items                (DynoRunPage *self);
-/* NULL for a page; for a write the user made while looking at the run (a line of its own
- * in the ledger, with Count = items written and ConsumedCapacity in WCU): "PutItem",
- * "UpdateItem", "DeleteItem", "BatchWriteItem". */
-const char *dyno_run_page_get_operation              (DynoRunPage *self);
 
 #define DYNO_TYPE_RUN (dyno_run_get_type ())
 G_DECLARE_FINAL_TYPE (DynoRun, dyno_run, DYNO, RUN, GObject)

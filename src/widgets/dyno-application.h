@@ -6,7 +6,7 @@
 
 #include <adwaita.h>
 
-#include "dyno-connection.h"
+#include "dyno-connection-store.h"
 
 G_BEGIN_DECLS
 

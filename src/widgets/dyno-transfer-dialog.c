@@ -1,4 +1,4 @@
-/* dyno-transfer-dialog.c: the Import, Export and Sample schemas windows
+/* dyno-transfer-dialog.c: the Import and Export windows
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -10,13 +10,10 @@
 
 #include <glib/gi18n.h>
 
-#include "dyno-samples.h"
 #include "dyno-widget-util.h"
 
 /* The rejected-rows list shows this many; the summary counts them all. */
 #define MAX_LISTED_ROWS 1000
-
-#define SAMPLES_RESOURCE "/com/dynotable/DynoTable/samples"
 
 static GtkWidget *
 field_label (const char *text,
@@ -27,37 +24,6 @@ field_label (const char *text,
   gtk_label_set_xalign (GTK_LABEL (label), 0);
   gtk_label_set_mnemonic_widget (GTK_LABEL (label), target);
   return label;
-}
-
-static GtkWidget *
-wrapping_label (const char *text)
-{
-  GtkWidget *label = gtk_label_new (text);
-
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  return label;
-}
-
-/* Async callbacks hold only a weak reference: closing a window drops its last reference, and
- * dispose cancels what it was running. */
-static GWeakRef *
-weak_ref_new (gpointer object)
-{
-  GWeakRef *weak = g_new0 (GWeakRef, 1);
-
-  g_weak_ref_init (weak, object);
-  return weak;
-}
-
-static gpointer
-weak_ref_steal (GWeakRef *weak)
-{
-  gpointer object = g_weak_ref_get (weak);
-
-  g_weak_ref_clear (weak);
-  g_free (weak);
-  return object;
 }
 
 /* ---- import / export ---------------------------------------------------------------------- */
@@ -351,7 +317,7 @@ static void
 add_row_label (DynoTransferDialog *self,
                const char         *text)
 {
-  GtkWidget *label = wrapping_label (text);
+  GtkWidget *label = dyno_wrapping_label_new (text);
 
   gtk_label_set_selectable (GTK_LABEL (label), TRUE);
   gtk_widget_set_margin_start (label, 6);
@@ -419,7 +385,7 @@ import_done_cb (GObject      *source,
                 GAsyncResult *result,
                 gpointer      user_data)
 {
-  g_autoptr(DynoTransferDialog) self = weak_ref_steal (user_data);
+  g_autoptr(DynoTransferDialog) self = dyno_weak_ref_steal (user_data);
   DynoImportJob *job = DYNO_IMPORT_JOB (source);
   g_autoptr(GError) error = NULL;
   GPtrArray *rows;
@@ -505,7 +471,7 @@ import_start (DynoTransferDialog *self)
   gtk_label_set_text (GTK_LABEL (self->counts_label), _("Reading…"));
   set_running (self, TRUE);
   dyno_import_job_run_file_async (self->import_job, file, self->cancellable, import_done_cb,
-                                  weak_ref_new (self));
+                                  dyno_weak_ref_new (self));
 }
 
 /* ---- export ---- */
@@ -549,7 +515,7 @@ export_done_cb (GObject      *source,
                 GAsyncResult *result,
                 gpointer      user_data)
 {
-  g_autoptr(DynoTransferDialog) self = weak_ref_steal (user_data);
+  g_autoptr(DynoTransferDialog) self = dyno_weak_ref_steal (user_data);
   DynoExportJob *job = DYNO_EXPORT_JOB (source);
   g_autoptr(GError) error = NULL;
   gboolean ok;
@@ -625,7 +591,7 @@ export_start (DynoTransferDialog *self)
   gtk_label_set_text (GTK_LABEL (self->counts_label), _("Writing…"));
   set_running (self, TRUE);
   dyno_export_job_run_file_async (self->export_job, file, self->cancellable, export_done_cb,
-                                  weak_ref_new (self));
+                                  dyno_weak_ref_new (self));
 }
 
 static void
@@ -683,7 +649,7 @@ build (DynoTransferDialog *self)
   adw_window_set_content (ADW_WINDOW (self), toolbar);
 
   gtk_box_append (GTK_BOX (body),
-                  wrapping_label (import
+                  dyno_wrapping_label_new (import
                                   ? _("Rows are checked against the table's keys first; good "
                                       "rows are written with BatchWriteItem, 25 at a time. "
                                       "Puts are idempotent per key: importing the same file "
@@ -794,7 +760,7 @@ build (DynoTransferDialog *self)
   g_signal_connect_swapped (self->format_dropdown, "notify::selected",
                             G_CALLBACK (format_changed_cb), self);
 
-  self->error_label = wrapping_label ("");
+  self->error_label = dyno_wrapping_label_new ("");
   gtk_widget_set_name (self->error_label, "error");
   gtk_widget_add_css_class (self->error_label, "error");
   gtk_widget_set_visible (self->error_label, FALSE);
@@ -805,12 +771,12 @@ build (DynoTransferDialog *self)
   dyno_widget_set_accessible_label (self->progress_bar, _("Progress"));
   gtk_widget_set_visible (self->progress_bar, FALSE);
   gtk_box_append (GTK_BOX (body), self->progress_bar);
-  self->counts_label = wrapping_label ("");
+  self->counts_label = dyno_wrapping_label_new ("");
   gtk_widget_set_name (self->counts_label, "counts");
   gtk_widget_add_css_class (self->counts_label, "dim-label");
   gtk_box_append (GTK_BOX (body), self->counts_label);
 
-  self->summary_label = wrapping_label ("");
+  self->summary_label = dyno_wrapping_label_new ("");
   gtk_widget_set_name (self->summary_label, "summary");
   gtk_label_set_selectable (GTK_LABEL (self->summary_label), TRUE);
   gtk_widget_add_css_class (self->summary_label, "heading");
@@ -923,374 +889,4 @@ dyno_transfer_dialog_get_import_job (DynoTransferDialog *self)
 {
   g_return_val_if_fail (DYNO_IS_TRANSFER_DIALOG (self), NULL);
   return self->import_job;
-}
-
-/* ---- sample schemas ----------------------------------------------------------------------- */
-
-struct _DynoSamplesDialog
-{
-  AdwWindow         parent_instance;
-
-  DynoBackend      *backend;
-  GPtrArray        *samples;
-  guint             poll_interval_ms;
-  GCancellable     *cancellable;
-  DynoSampleLoader *loader;
-  char             *summary;
-  gboolean          disposed;   /* see DynoTransferDialog */
-
-  GtkWidget        *list;
-  GPtrArray        *rows;        /* AdwActionRow, one per sample, in dyno_samples_get_names() order */
-  GtkWidget        *error_label;
-  GtkWidget        *progress_bar;
-  GtkWidget        *status_label;
-  GtkWidget        *summary_label;
-  GtkWidget        *cancel_button;
-  GtkWidget        *load_button;
-};
-
-enum {
-  TABLES_CHANGED,
-  OPEN_TABLE,
-  N_SAMPLES_SIGNALS
-};
-
-static guint samples_signals[N_SAMPLES_SIGNALS];
-
-G_DEFINE_FINAL_TYPE (DynoSamplesDialog, dyno_samples_dialog, ADW_TYPE_WINDOW)
-
-static void
-dyno_samples_dialog_dispose (GObject *object)
-{
-  DynoSamplesDialog *self = DYNO_SAMPLES_DIALOG (object);
-
-  self->disposed = TRUE;
-  if (self->cancellable != NULL)
-    g_cancellable_cancel (self->cancellable);
-
-  G_OBJECT_CLASS (dyno_samples_dialog_parent_class)->dispose (object);
-}
-
-static void
-dyno_samples_dialog_finalize (GObject *object)
-{
-  DynoSamplesDialog *self = DYNO_SAMPLES_DIALOG (object);
-
-  g_clear_object (&self->backend);
-  g_clear_pointer (&self->samples, g_ptr_array_unref);
-  g_clear_pointer (&self->rows, g_ptr_array_unref);
-  g_clear_object (&self->cancellable);
-  g_clear_object (&self->loader);
-  g_free (self->summary);
-
-  G_OBJECT_CLASS (dyno_samples_dialog_parent_class)->finalize (object);
-}
-
-static void
-dyno_samples_dialog_class_init (DynoSamplesDialogClass *klass)
-{
-  GObjectClass *object_class = G_OBJECT_CLASS (klass);
-
-  object_class->dispose = dyno_samples_dialog_dispose;
-  object_class->finalize = dyno_samples_dialog_finalize;
-
-  samples_signals[TABLES_CHANGED] =
-    g_signal_new ("tables-changed", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
-                  NULL, G_TYPE_NONE, 0);
-  /* the user asked to see a loaded sample's table; the dialog closes after this */
-  samples_signals[OPEN_TABLE] =
-    g_signal_new ("open-table", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
-                  NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
-}
-
-static void
-dyno_samples_dialog_init (DynoSamplesDialog *self)
-{
-  self->poll_interval_ms = 500;
-}
-
-static void
-samples_set_running (DynoSamplesDialog *self,
-                     gboolean           running)
-{
-  gtk_widget_set_sensitive (self->load_button, !running && self->samples != NULL);
-  gtk_button_set_label (GTK_BUTTON (self->cancel_button), running ? _("_Cancel") : _("_Close"));
-  dyno_widget_set_accessible_label (self->cancel_button, running ? _("Cancel") : _("Close"));
-  gtk_widget_set_sensitive (self->cancel_button, TRUE);
-}
-
-static void
-samples_progress_cb (DynoSampleLoader  *loader,
-                     const char        *sample,
-                     const char        *message,
-                     DynoSamplesDialog *self)
-{
-  guint total = dyno_sample_loader_get_n_total (loader);
-
-  if (self->disposed)
-    return;
-  gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar),
-                                 total > 0 ? (double) dyno_sample_loader_get_n_done (loader)
-                                             / (double) total : 0);
-  gtk_label_set_text (GTK_LABEL (self->status_label), message);
-}
-
-static void
-samples_open_clicked_cb (GtkButton         *button,
-                         DynoSamplesDialog *self)
-{
-  const char *table = g_object_get_data (G_OBJECT (button), "dyno-table");
-
-  g_object_ref (self);
-  g_signal_emit (self, samples_signals[OPEN_TABLE], 0, table);
-  gtk_window_destroy (GTK_WINDOW (self));
-  g_object_unref (self);
-}
-
-/* A loaded sample's row gets an Open button: the way from "loaded" to looking at it. */
-static void
-samples_offer_open (DynoSamplesDialog      *self,
-                    const DynoSampleResult *res)
-{
-  const char * const *names = dyno_samples_get_names ();
-  GtkWidget *row = NULL;
-  GtkWidget *button;
-  g_autofree char *label = NULL;
-
-  for (guint i = 0; names[i] != NULL && i < self->rows->len; i++)
-    if (g_strcmp0 (names[i], res->sample) == 0)
-      row = g_ptr_array_index (self->rows, i);
-  if (row == NULL || g_object_get_data (G_OBJECT (row), "dyno-open") != NULL)
-    return;
-
-  button = gtk_button_new_with_label (_("Open"));
-  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
-  {
-    g_autofree char *name = g_strdup_printf ("open-%s", res->sample);
-    gtk_widget_set_name (button, name);
-  }
-  /* Translators: an accessible name; the table's name */
-  label = g_strdup_printf (_("Open table %s"), res->table_name);
-  dyno_widget_set_accessible_label (button, label);
-  g_object_set_data_full (G_OBJECT (button), "dyno-table", g_strdup (res->table_name), g_free);
-  g_signal_connect (button, "clicked", G_CALLBACK (samples_open_clicked_cb), self);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (row), button);
-  adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), button);
-  g_object_set_data (G_OBJECT (row), "dyno-open", button);
-}
-
-static void
-samples_done_cb (GObject      *source,
-                 GAsyncResult *result,
-                 gpointer      user_data)
-{
-  g_autoptr(DynoSamplesDialog) self = weak_ref_steal (user_data);
-  DynoSampleLoader *loader = DYNO_SAMPLE_LOADER (source);
-  g_autoptr(GError) error = NULL;
-  GPtrArray *results;
-  gboolean changed = FALSE;
-  gboolean ok;
-
-  ok = dyno_sample_loader_run_finish (loader, result, &error);
-  results = dyno_sample_loader_get_results (loader);
-  for (guint i = 0; i < results->len; i++)
-    {
-      DynoSampleResult *res = g_ptr_array_index (results, i);
-
-      if (res->created || res->n_items > 0)
-        changed = TRUE;
-      if (self != NULL && !self->disposed && res->error == NULL && (res->created || res->existed))
-        samples_offer_open (self, res);
-    }
-  if (self == NULL || self->disposed)
-    {
-      /* closed while loading: the tables that were made still need the sidebar */
-      if (changed && self != NULL)
-        g_signal_emit (self, samples_signals[TABLES_CHANGED], 0);
-      return;
-    }
-
-  g_free (self->summary);
-  self->summary = dyno_sample_loader_dup_summary (loader);
-  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    {
-      g_autofree char *text = g_strdup_printf ("%s%s%s", self->summary,
-                                               *self->summary != '\0' ? "\n" : "",
-                                               _("Cancelled: the other samples were not loaded."));
-      g_free (self->summary);
-      self->summary = g_steal_pointer (&text);
-    }
-  gtk_label_set_text (GTK_LABEL (self->summary_label), self->summary);
-  gtk_widget_set_visible (self->summary_label, TRUE);
-  gtk_label_set_text (GTK_LABEL (self->status_label), "");
-  if (ok)
-    gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), 1.0);
-  g_clear_object (&self->cancellable);
-  samples_set_running (self, FALSE);
-  if (changed)
-    g_signal_emit (self, samples_signals[TABLES_CHANGED], 0);
-}
-
-static void
-samples_load_clicked_cb (DynoSamplesDialog *self)
-{
-  if (self->cancellable != NULL || self->samples == NULL)
-    return;
-
-  g_clear_object (&self->loader);
-  self->loader = dyno_sample_loader_new (self->backend, self->samples);
-  dyno_sample_loader_set_polling (self->loader, self->poll_interval_ms, 240);
-  g_signal_connect_object (self->loader, "progress", G_CALLBACK (samples_progress_cb), self, 0);
-  self->cancellable = g_cancellable_new ();
-  gtk_widget_set_visible (self->progress_bar, TRUE);
-  gtk_widget_set_visible (self->summary_label, FALSE);
-  gtk_progress_bar_set_fraction (GTK_PROGRESS_BAR (self->progress_bar), 0);
-  samples_set_running (self, TRUE);
-  dyno_sample_loader_run_async (self->loader, self->cancellable, samples_done_cb,
-                                weak_ref_new (self));
-}
-
-static void
-samples_cancel_clicked_cb (DynoSamplesDialog *self)
-{
-  if (self->cancellable != NULL)
-    {
-      g_cancellable_cancel (self->cancellable);
-      gtk_widget_set_sensitive (self->cancel_button, FALSE);
-      return;
-    }
-  gtk_window_destroy (GTK_WINDOW (self));
-}
-
-GtkWidget *
-dyno_samples_dialog_new (GtkWindow   *parent,
-                         DynoBackend *backend)
-{
-  DynoSamplesDialog *self;
-  GtkWidget *toolbar, *header, *body, *buttons, *scroller;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *where = NULL;
-  g_autofree char *intro = NULL;
-
-  g_return_val_if_fail (parent == NULL || GTK_IS_WINDOW (parent), NULL);
-  g_return_val_if_fail (DYNO_IS_BACKEND (backend), NULL);
-
-  self = g_object_new (DYNO_TYPE_SAMPLES_DIALOG,
-                       "modal", parent != NULL,
-                       "transient-for", parent,
-                       "destroy-with-parent", TRUE,
-                       "title", _("Sample Schemas"),
-                       "default-width", 560,
-                       NULL);
-  self->backend = g_object_ref (backend);
-  self->samples = dyno_samples_load_resource (SAMPLES_RESOURCE, &error);
-  self->rows = g_ptr_array_new ();
-
-  toolbar = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  header = adw_header_bar_new ();
-  body = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
-  gtk_widget_set_margin_start (body, 18);
-  gtk_widget_set_margin_end (body, 18);
-  gtk_widget_set_margin_top (body, 12);
-  gtk_widget_set_margin_bottom (body, 18);
-  gtk_box_append (GTK_BOX (toolbar), header);
-  gtk_box_append (GTK_BOX (toolbar), body);
-  adw_window_set_content (ADW_WINDOW (self), toolbar);
-
-  where = dyno_backend_dup_description (backend);
-  intro = g_strdup_printf (_("Creates the four example tables on %s and writes their "
-                             "representative items. A table that exists already is left as "
-                             "it is and only gets the sample's items written again."),
-                           where != NULL ? where : _("this connection"));
-  gtk_box_append (GTK_BOX (body), wrapping_label (intro));
-
-  self->list = gtk_list_box_new ();
-  gtk_widget_set_name (self->list, "samples");
-  gtk_list_box_set_selection_mode (GTK_LIST_BOX (self->list), GTK_SELECTION_NONE);
-  gtk_widget_add_css_class (self->list, "boxed-list");
-  dyno_widget_set_accessible_label (self->list, _("Sample schemas"));
-  for (const char * const *name = dyno_samples_get_names (); *name != NULL; name++)
-    {
-      GtkWidget *row = adw_action_row_new ();
-      g_autofree char *title = g_strdup_printf ("%s (%s)", dyno_samples_get_title (*name), *name);
-
-      /* descriptions hold '<' and '&' */
-      adw_preferences_row_set_use_markup (ADW_PREFERENCES_ROW (row), FALSE);
-      adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
-      adw_action_row_set_subtitle (ADW_ACTION_ROW (row), dyno_samples_get_description (*name));
-      /* nothing to do with a row until its table exists: then it gets an Open button */
-      gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
-      gtk_list_box_append (GTK_LIST_BOX (self->list), row);
-      g_ptr_array_add (self->rows, row);
-    }
-  scroller = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), self->list);
-  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
-  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scroller), 360);
-  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scroller), 480);
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER,
-                                  GTK_POLICY_AUTOMATIC);
-  gtk_box_append (GTK_BOX (body), scroller);
-
-  self->error_label = wrapping_label (error != NULL ? error->message : "");
-  gtk_widget_set_name (self->error_label, "error");
-  gtk_widget_add_css_class (self->error_label, "error");
-  gtk_widget_set_visible (self->error_label, error != NULL);
-  gtk_box_append (GTK_BOX (body), self->error_label);
-
-  self->progress_bar = gtk_progress_bar_new ();
-  gtk_widget_set_name (self->progress_bar, "progress");
-  dyno_widget_set_accessible_label (self->progress_bar, _("Progress"));
-  gtk_widget_set_visible (self->progress_bar, FALSE);
-  gtk_box_append (GTK_BOX (body), self->progress_bar);
-  self->status_label = wrapping_label ("");
-  gtk_widget_set_name (self->status_label, "status");
-  gtk_widget_add_css_class (self->status_label, "dim-label");
-  gtk_box_append (GTK_BOX (body), self->status_label);
-  self->summary_label = wrapping_label ("");
-  gtk_widget_set_name (self->summary_label, "summary");
-  gtk_label_set_selectable (GTK_LABEL (self->summary_label), TRUE);
-  gtk_widget_set_visible (self->summary_label, FALSE);
-  gtk_box_append (GTK_BOX (body), self->summary_label);
-
-  buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  gtk_widget_set_halign (buttons, GTK_ALIGN_END);
-  self->cancel_button = gtk_button_new_with_mnemonic (_("_Close"));
-  gtk_widget_set_name (self->cancel_button, "cancel");
-  g_signal_connect_swapped (self->cancel_button, "clicked",
-                            G_CALLBACK (samples_cancel_clicked_cb), self);
-  self->load_button = gtk_button_new_with_mnemonic (_("_Load Sample Schemas"));
-  gtk_widget_set_name (self->load_button, "load-samples");
-  dyno_widget_set_accessible_label (self->load_button, _("Load sample schemas"));
-  gtk_widget_add_css_class (self->load_button, "suggested-action");
-  g_signal_connect_swapped (self->load_button, "clicked", G_CALLBACK (samples_load_clicked_cb),
-                            self);
-  gtk_box_append (GTK_BOX (buttons), self->cancel_button);
-  gtk_box_append (GTK_BOX (buttons), self->load_button);
-  gtk_box_append (GTK_BOX (body), buttons);
-  samples_set_running (self, FALSE);
-
-  return GTK_WIDGET (self);
-}
-
-void
-dyno_samples_dialog_set_poll_interval (DynoSamplesDialog *self,
-                                       guint              interval_ms)
-{
-  g_return_if_fail (DYNO_IS_SAMPLES_DIALOG (self));
-  self->poll_interval_ms = interval_ms;
-}
-
-gboolean
-dyno_samples_dialog_get_running (DynoSamplesDialog *self)
-{
-  g_return_val_if_fail (DYNO_IS_SAMPLES_DIALOG (self), FALSE);
-  return self->cancellable != NULL;
-}
-
-const char *
-dyno_samples_dialog_get_summary (DynoSamplesDialog *self)
-{
-  g_return_val_if_fail (DYNO_IS_SAMPLES_DIALOG (self), NULL);
-  return self->summary;
 }

@@ -215,3 +215,32 @@ dyno_widget_expose_activate (GtkWidget *widget)
   g_action_map_add_action (G_ACTION_MAP (group), G_ACTION (activate));
   gtk_widget_insert_action_group (widget, "a11y", G_ACTION_GROUP (group));
 }
+
+GtkWidget *
+dyno_wrapping_label_new (const char *text)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  return label;
+}
+
+GWeakRef *
+dyno_weak_ref_new (gpointer object)
+{
+  GWeakRef *weak = g_new0 (GWeakRef, 1);
+
+  g_weak_ref_init (weak, object);
+  return weak;
+}
+
+gpointer
+dyno_weak_ref_steal (GWeakRef *weak)
+{
+  gpointer object = g_weak_ref_get (weak);
+
+  g_weak_ref_clear (weak);
+  g_free (weak);
+  return object;
+}

@@ -27,5 +27,13 @@ void       dyno_field_error_show            (GtkWidget  *label,
                                              const char *message);
 GtkWidget *dyno_heading_label_new           (const char *text);
 GtkWidget *dyno_caption_label_new           (const char *text);
+/* A label that wraps, aligned to the start. */
+GtkWidget *dyno_wrapping_label_new          (const char *text);
+
+/* Async callbacks of a window hold only a weak reference to it: closing the window drops its
+ * last reference, and its dispose cancels what it was running.  _steal() returns a strong
+ * reference (or NULL when the object is gone) and frees @weak. */
+GWeakRef  *dyno_weak_ref_new                (gpointer    object);
+gpointer   dyno_weak_ref_steal              (GWeakRef   *weak);
 
 G_END_DECLS

@@ -14,6 +14,7 @@
 #include "dyno-sidebar-node.h"
 #include "dyno-sso-dialog.h"
 #include "dyno-table-designer.h"
+#include "dyno-samples-dialog.h"
 #include "dyno-transfer-dialog.h"
 #include "dyno-window.h"
 #include "dyno-widget-util.h"

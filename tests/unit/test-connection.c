@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "dyno-connection.h"
+#include "dyno-connection-store.h"
 
 static char *
 temp_file (const char *contents)

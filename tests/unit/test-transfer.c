@@ -4,7 +4,8 @@
  */
 #include "config.h"
 
-#include "dyno-transfer.h"
+#include "dyno-export-job.h"
+#include "dyno-import-job.h"
 
 #include <glib/gstdio.h>
 

@@ -14,6 +14,7 @@
 
 #include "dyno-item-object.h"
 #include "dyno-json.h"
+#include "dyno-samples-dialog.h"
 #include "dyno-transfer-dialog.h"
 #include "widget-test-util.h"
 #include "../unit/transfer-fake-backend.h"
