@@ -8,18 +8,6 @@
 
 G_BEGIN_DECLS
 
-/* DynamoDB's maximum document path depth. */
-#define DYNO_EXPR_MAX_PATH_DEPTH 32
-/* DynamoDB's maximum number of IN operands (after the left-hand operand). */
-#define DYNO_EXPR_MAX_IN_OPERANDS 100
-/* DynamoDB's limits on one expression string: its length in bytes (4 KB), and the operators
- * and functions in it (AND, OR, NOT, comparisons, BETWEEN, IN, functions, and in an
- * UpdateExpression + and -). */
-#define DYNO_EXPR_MAX_BYTES 4096
-#define DYNO_EXPR_MAX_OPERATORS 300
-/* DynamoDB's limit on one placeholder (#name or :value), in bytes. */
-#define DYNO_EXPR_MAX_PLACEHOLDER_BYTES 255
-
 typedef enum {
   DYNO_TOKEN_EOF,
   DYNO_TOKEN_IDENT,          /* bare identifier */
@@ -92,11 +80,6 @@ void     dyno_expr_append_json_string (GString    *out,
                                        const char *text,
                                        gsize       len);
 
-/* Walks PAREN nodes down to the first other node. */
-const DynoExpr *dyno_expr_skip_parens (const DynoExpr *expr);
-
-/* Function arity: 1 or 2. */
-guint    dyno_function_get_arity (DynoFunction func);
 gboolean dyno_function_from_string (const char   *name,
                                     DynoFunction *out_func);
 

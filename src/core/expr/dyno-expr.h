@@ -93,6 +93,7 @@ typedef enum {
 
 const char *dyno_compare_op_to_string (DynoCompareOp op);   /* "=", "<>", … */
 const char *dyno_function_to_string   (DynoFunction  func); /* "begins_with", … */
+guint       dyno_function_get_arity   (DynoFunction  func); /* 1 or 2 */
 
 typedef struct _DynoExpr DynoExpr;
 struct _DynoExpr {
@@ -273,6 +274,23 @@ char       *dyno_path_to_inline            (const DynoPath   *path);
  * carry only offset and length (the AST does not keep the text). */
 guint       dyno_expr_offset_to_column     (const char       *text,
                                             gsize             offset);
+
+/* Walks PAREN nodes down to the first other node. */
+const DynoExpr *dyno_expr_skip_parens      (const DynoExpr   *expr);
+
+/* ---- DynamoDB's limits on expressions (checked by dyno_request_validate()) ---------------- */
+
+/* DynamoDB's maximum document path depth. */
+#define DYNO_EXPR_MAX_PATH_DEPTH 32
+/* DynamoDB's maximum number of IN operands (after the left-hand operand). */
+#define DYNO_EXPR_MAX_IN_OPERANDS 100
+/* DynamoDB's limits on one expression string: its length in bytes (4 KB), and the operators
+ * and functions in it (AND, OR, NOT, comparisons, BETWEEN, IN, functions, and in an
+ * UpdateExpression + and -). */
+#define DYNO_EXPR_MAX_BYTES 4096
+#define DYNO_EXPR_MAX_OPERATORS 300
+/* DynamoDB's limit on one placeholder (#name or :value), in bytes. */
+#define DYNO_EXPR_MAX_PLACEHOLDER_BYTES 255
 
 /* ---- names ------------------------------------------------------------------------------- */
 

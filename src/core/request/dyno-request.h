@@ -165,7 +165,7 @@ void                dyno_printed_request_free (DynoPrintedRequest *printed);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DynoPrintedRequest, dyno_printed_request_free)
 
-/* ---- validation (dyno-validate.c) ------------------------------------------------------- */
+/* ---- validation (dyno-request-validate.c) ----------------------------------------------- */
 
 /* One problem, attached to the field where the user entered the offending thing. */
 typedef struct {

@@ -1,11 +1,10 @@
-/* dyno-validate.c: DynamoDB's request rules, checked before sending
+/* dyno-request-validate.c: DynamoDB's request rules, checked before sending
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
 #include "dyno-request.h"
-#include "dyno-expr-private.h"
 
 #include <glib/gi18n-lib.h>
 #include <inttypes.h>
