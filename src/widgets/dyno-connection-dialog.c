@@ -11,6 +11,7 @@
 #include "dyno-credentials.h"
 #include "dyno-endpoints.h"
 #include "dyno-keyring.h"
+#include "dyno-table-names.h"
 
 struct _DynoConnectionDialog
 {
@@ -194,7 +195,7 @@ list_tables_cb (GObject      *object,
 {
   g_autoptr(DynoConnectionDialog) self = user_data;
   g_autoptr(GError) error = NULL;
-  g_auto(GStrv) names = dyno_backend_list_tables_finish (DYNO_BACKEND (object), result, &error);
+  g_auto(GStrv) names = dyno_table_names_list_finish (DYNO_BACKEND (object), result, &error);
 
   gtk_spinner_set_spinning (GTK_SPINNER (self->test_spinner), FALSE);
   if (names == NULL)
@@ -248,7 +249,7 @@ open_cb (GObject      *object,
       return;
     }
 
-  dyno_backend_list_tables_async (backend, self->cancellable, list_tables_cb, g_object_ref (self));
+  dyno_table_names_list_async (backend, self->cancellable, list_tables_cb, g_object_ref (self));
 }
 
 static void

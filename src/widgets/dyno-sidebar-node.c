@@ -5,10 +5,10 @@
 #include "config.h"
 
 #include <glib/gi18n.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "dyno-sidebar-node.h"
+#include "dyno-table-names.h"
+#include "dyno-widget-util.h"
 
 struct _DynoSidebarNode
 {
@@ -31,6 +31,12 @@ struct _DynoSidebarNode
   char                *action_label;
   char                *action_name;
   GVariant            *action_target;
+
+  /* connection nodes: the refresh in flight (open, list, describe), cancelled by the next
+   * refresh and by dispose; linked to the caller's cancellable */
+  GCancellable        *cancellable;
+  GCancellable        *caller_cancellable;
+  gulong               caller_cancelled_id;
 };
 
 G_DEFINE_FINAL_TYPE (DynoSidebarNode, dyno_sidebar_node, G_TYPE_OBJECT)
@@ -167,11 +173,13 @@ describe_table_cb (GObject      *object,
                    GAsyncResult *result,
                    gpointer      user_data)
 {
-  g_autoptr(DynoSidebarNode) self = user_data;
+  g_autoptr(DynoSidebarNode) self = dyno_weak_ref_steal (user_data);
   g_autoptr(DynoTableInfo) info = NULL;
   g_autoptr(GError) error = NULL;
 
   info = dyno_backend_describe_table_finish (DYNO_BACKEND (object), result, &error);
+  if (self == NULL)
+    return;
   if (info == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -185,64 +193,25 @@ describe_table_cb (GObject      *object,
   set_table_info (self, info);
 }
 
-typedef struct {
-  char *key;
-  char *name;
-} SortEntry;
-
-static int
-compare_sort_entries (gconstpointer a,
-                      gconstpointer b)
-{
-  const SortEntry *ea = a;
-  const SortEntry *eb = b;
-  int result = strcmp (ea->key, eb->key);
-
-  /* names that collate alike ("Orders", "orders") keep DynamoDB's (byte) order */
-  return result != 0 ? result : strcmp (ea->name, eb->name);
-}
-
-/* As a person reads a list: case-insensitive, numbers by value (orders2 before orders10),
- * where ListTables gives byte order (every uppercase name before any lowercase one). */
-static void
-sort_table_names (GStrv names)
-{
-  guint n = g_strv_length (names);
-  g_autofree SortEntry *entries = g_new (SortEntry, n);
-
-  for (guint i = 0; i < n; i++)
-    {
-      g_autofree char *folded = g_utf8_casefold (names[i], -1);
-
-      entries[i].key = g_utf8_collate_key_for_filename (folded, -1);
-      entries[i].name = names[i];
-    }
-  qsort (entries, n, sizeof (SortEntry), compare_sort_entries);
-  for (guint i = 0; i < n; i++)
-    {
-      names[i] = entries[i].name;
-      g_free (entries[i].key);
-    }
-}
-
 static void
 list_tables_cb (GObject      *object,
                 GAsyncResult *result,
                 gpointer      user_data)
 {
-  g_autoptr(DynoSidebarNode) self = user_data;
+  g_autoptr(DynoSidebarNode) self = dyno_weak_ref_steal (user_data);
   g_autoptr(GError) error = NULL;
   g_auto(GStrv) names = NULL;
   g_autoptr(GPtrArray) nodes = NULL;
 
-  names = dyno_backend_list_tables_finish (DYNO_BACKEND (object), result, &error);
+  names = dyno_table_names_list_finish (DYNO_BACKEND (object), result, &error);
+  if (self == NULL)
+    return;
   if (names == NULL)
     {
       if (!g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
         replace_children_with_message (self, error->message, TRUE);
       return;
     }
-  sort_table_names (names);
 
   if (names[0] == NULL)
     {
@@ -278,8 +247,8 @@ list_tables_cb (GObject      *object,
         table = table ? g_object_ref (table) : dyno_sidebar_node_new_table (self, names[i]);
         g_ptr_array_add (nodes, table);
         g_hash_table_add (wanted, table);
-        dyno_backend_describe_table_async (self->backend, names[i], NULL, describe_table_cb,
-                                           g_object_ref (table));
+        dyno_backend_describe_table_async (self->backend, names[i], self->cancellable,
+                                           describe_table_cb, dyno_weak_ref_new (table));
       }
 
     for (guint i = 0; i < nodes->len || i < g_list_model_get_n_items (G_LIST_MODEL (self->children));)
@@ -311,11 +280,13 @@ open_connection_cb (GObject      *object,
                     GAsyncResult *result,
                     gpointer      user_data)
 {
-  g_autoptr(DynoSidebarNode) self = user_data;
+  g_autoptr(DynoSidebarNode) self = dyno_weak_ref_steal (user_data);
   g_autoptr(GError) error = NULL;
-  DynoBackend *backend;
+  g_autoptr(DynoBackend) backend = NULL;
 
   backend = dyno_connection_open_finish (DYNO_CONNECTION (object), result, &error);
+  if (self == NULL)
+    return;
   if (backend == NULL)
     {
       if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
@@ -328,7 +299,7 @@ open_connection_cb (GObject      *object,
     }
 
   g_clear_object (&self->backend);
-  self->backend = backend;
+  self->backend = g_steal_pointer (&backend);
 
   /* now it says which key and region it signs with */
   {
@@ -336,7 +307,30 @@ open_connection_cb (GObject      *object,
     set_subtitle (self, subtitle);
   }
 
-  dyno_backend_list_tables_async (self->backend, NULL, list_tables_cb, g_object_ref (self));
+  dyno_table_names_list_async (self->backend, self->cancellable, list_tables_cb,
+                               dyno_weak_ref_new (self));
+}
+
+static void
+caller_cancelled_cb (GCancellable *caller,
+                     gpointer      user_data)
+{
+  /* may run in another thread: only touch the cancellable, which is thread-safe */
+  g_cancellable_cancel (G_CANCELLABLE (user_data));
+}
+
+/* Cancels the refresh in flight, if any, and forgets the caller's cancellable. */
+static void
+cancel_refresh (DynoSidebarNode *self)
+{
+  if (self->caller_cancellable != NULL)
+    g_cancellable_disconnect (self->caller_cancellable, self->caller_cancelled_id);
+  self->caller_cancelled_id = 0;
+  g_clear_object (&self->caller_cancellable);
+
+  if (self->cancellable != NULL)
+    g_cancellable_cancel (self->cancellable);
+  g_clear_object (&self->cancellable);
 }
 
 static void
@@ -371,6 +365,7 @@ dyno_sidebar_node_dispose (GObject *object)
 {
   DynoSidebarNode *self = DYNO_SIDEBAR_NODE (object);
 
+  cancel_refresh (self);
   g_clear_weak_pointer (&self->parent);
   g_clear_object (&self->children);
   g_clear_object (&self->connection);
@@ -629,14 +624,28 @@ dyno_sidebar_node_refresh (DynoSidebarNode *self,
   g_return_if_fail (DYNO_IS_SIDEBAR_NODE (self));
   g_return_if_fail (self->kind == DYNO_SIDEBAR_CONNECTION);
 
+  g_return_if_fail (cancellable == NULL || G_IS_CANCELLABLE (cancellable));
+
   replace_children_with_message (self, _("Loading tables…"), FALSE);
 
+  cancel_refresh (self);
+  self->cancellable = g_cancellable_new ();
+  if (cancellable != NULL)
+    {
+      self->caller_cancellable = g_object_ref (cancellable);
+      /* runs at once when @cancellable is already cancelled */
+      self->caller_cancelled_id = g_cancellable_connect (cancellable,
+                                                         G_CALLBACK (caller_cancelled_cb),
+                                                         g_object_ref (self->cancellable),
+                                                         g_object_unref);
+    }
+
   if (self->backend != NULL)
-    dyno_backend_list_tables_async (self->backend, cancellable, list_tables_cb,
-                                    g_object_ref (self));
+    dyno_table_names_list_async (self->backend, self->cancellable, list_tables_cb,
+                                 dyno_weak_ref_new (self));
   else
-    dyno_connection_open_async (self->connection, cancellable, open_connection_cb,
-                                g_object_ref (self));
+    dyno_connection_open_async (self->connection, self->cancellable, open_connection_cb,
+                                dyno_weak_ref_new (self));
 }
 
 void

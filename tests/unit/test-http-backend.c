@@ -12,6 +12,7 @@
 #include "dyno-http-error.h"
 #include "dyno-json.h"
 #include "dyno-retry.h"
+#include "dyno-table-names.h"
 
 #include "dyno-fake-server.c"
 
@@ -619,6 +620,60 @@ test_list_tables (Fixture       *f,
   g_assert_cmpuint (fake_server_get_n_requests (f->server), ==, 3);
 }
 
+static void
+test_table_names_sort (void)
+{
+  g_auto(GStrv) names = g_strsplit ("orders10 Zebra apple orders2 Orders1 orders Orders", " ", -1);
+  static const char * const want[] = { "apple", "Orders", "orders", "Orders1", "orders2",
+                                       "orders10", "Zebra", NULL };
+
+  dyno_table_names_sort (names);
+  g_assert_true (g_strv_equal ((const char * const *) names, want));
+}
+
+/* What the sidebar and the connection dialog list: every page, sorted for people. */
+static void
+test_table_names_list (Fixture       *f,
+                       gconstpointer  data)
+{
+  static const char * const tables[] = { "Zebra", "orders10", "orders2", "apple", "Orders1",
+                                         NULL };
+  static const char * const want[] = { "apple", "Orders1", "orders2", "orders10", "Zebra",
+                                       NULL };
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) names = NULL;
+  Waiter w = { 0 };
+
+  fake_server_set_tables (f->server, tables);
+  dyno_table_names_list_async (DYNO_BACKEND (f->backend), NULL, waiter_cb, &w);
+  wait_for (&w);
+  names = dyno_table_names_list_finish (DYNO_BACKEND (f->backend), w.result, &error);
+  g_clear_object (&w.result);
+  g_assert_no_error (error);
+  g_assert_true (g_strv_equal ((const char * const *) names, want));
+  g_assert_cmpuint (fake_server_get_n_requests (f->server), ==, 3);
+}
+
+static void
+test_table_names_list_cancelled (Fixture       *f,
+                                 gconstpointer  data)
+{
+  static const char * const tables[] = { "a", "b", "c", NULL };
+  g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) names = NULL;
+  Waiter w = { 0 };
+
+  fake_server_set_tables (f->server, tables);
+  g_cancellable_cancel (cancellable);
+  dyno_table_names_list_async (DYNO_BACKEND (f->backend), cancellable, waiter_cb, &w);
+  wait_for (&w);
+  names = dyno_table_names_list_finish (DYNO_BACKEND (f->backend), w.result, &error);
+  g_clear_object (&w.result);
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+  g_assert_null (names);
+}
+
 typedef struct {
   guint calls;
   guint last_done;
@@ -824,6 +879,9 @@ main (int    argc,
   g_test_add_func ("/http-backend/credentials/expiring-refreshed-first",
                    test_expiring_credentials_refreshed_first);
   ADD ("/http-backend/list-tables", test_list_tables);
+  g_test_add_func ("/table-names/sort", test_table_names_sort);
+  ADD ("/table-names/list", test_table_names_list);
+  ADD ("/table-names/list-cancelled", test_table_names_list_cancelled);
   ADD ("/http-backend/batch-write", test_batch_write);
   g_test_add_func ("/http-backend/crc32", test_crc32);
   ADD ("/http-backend/hostile-responses", test_hostile_responses);
