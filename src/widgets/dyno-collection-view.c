@@ -190,13 +190,29 @@ entity_key_name (DynoCollectionView *self)
   return self->sk_name ? self->sk_name : self->pk_name;
 }
 
+/* A chip's click: the view (which owns the chip) and the chip's entity. */
+typedef struct {
+  DynoCollectionView *self;
+  char               *entity;
+} ChipClick;
+
 static void
-chip_clicked_cb (GtkButton          *button,
-                 DynoCollectionView *self)
+chip_click_free (gpointer  data,
+                 GClosure *closure)
 {
-  const char *entity = g_object_get_data (G_OBJECT (button), "entity");
+  ChipClick *click = data;
+
+  g_free (click->entity);
+  g_free (click);
+}
+
+static void
+chip_clicked_cb (GtkButton *button,
+                 ChipClick *click)
+{
+  DynoCollectionView *self = click->self;
   char delimiter[2] = { self->delimiter, '\0' };
-  g_autofree char *prefix = g_strconcat (entity, delimiter, NULL);
+  g_autofree char *prefix = g_strconcat (click->entity, delimiter, NULL);
 
   g_signal_emit (self, signals[ENTITY_ACTIVATED], 0, prefix);
 }
@@ -235,12 +251,15 @@ update_chips (DynoCollectionView *self)
                                                   entity, entity_key_name (self), entity,
                                                   self->delimiter);
       GtkWidget *button = gtk_button_new_with_label (label);
+      ChipClick *click = g_new0 (ChipClick, 1);
 
       gtk_widget_add_css_class (button, "dyno-chip");
       gtk_widget_add_css_class (button, css);
       gtk_widget_set_tooltip_text (button, tooltip);
-      g_object_set_data_full (G_OBJECT (button), "entity", g_strdup (entity), g_free);
-      g_signal_connect (button, "clicked", G_CALLBACK (chip_clicked_cb), self);
+      click->self = self;
+      click->entity = g_strdup (entity);
+      g_signal_connect_data (button, "clicked", G_CALLBACK (chip_clicked_cb), click,
+                             chip_click_free, 0);
       gtk_box_append (GTK_BOX (self->chips), button);
     }
 
@@ -306,14 +325,26 @@ static void activate_cb (DynoCollectionView *self, guint position);
 /* "row.activate" on a row's first cell: what a double-click or Enter does (an item opens in
  * the editor, a partition opens or closes), for assistive technologies, which see a widget's
  * own actions. */
+typedef struct {
+  DynoCollectionView *self;       /* owns the factory, so outlives the row */
+  GtkListItem        *list_item;  /* owns the action */
+} RowActivate;
+
+static void
+row_activate_free (gpointer  data,
+                   GClosure *closure)
+{
+  g_free (data);
+}
+
 static void
 row_activate_action (GSimpleAction *action,
                      GVariant      *parameter,
                      gpointer       user_data)
 {
-  GtkListItem *list_item = user_data;
-  GtkWidget *expander = gtk_list_item_get_child (list_item);
-  DynoCollectionView *self = g_object_get_data (G_OBJECT (expander), "dyno-view");
+  RowActivate *activate = user_data;
+  GtkListItem *list_item = activate->list_item;
+  DynoCollectionView *self = activate->self;
   GtkTreeListRow *row = gtk_list_item_get_item (list_item);
   guint position = gtk_list_item_get_position (list_item);
   GtkSelectionModel *model;
@@ -341,11 +372,14 @@ setup_key_cb (GtkSignalListItemFactory *factory,
   GtkWidget *expander = gtk_tree_expander_new ();
   g_autoptr(GSimpleActionGroup) actions = g_simple_action_group_new ();
   g_autoptr(GSimpleAction) activate = g_simple_action_new ("activate", NULL);
+  RowActivate *data = g_new0 (RowActivate, 1);
 
-  g_signal_connect (activate, "activate", G_CALLBACK (row_activate_action), list_item);
+  data->self = user_data;
+  data->list_item = list_item;
+  g_signal_connect_data (activate, "activate", G_CALLBACK (row_activate_action), data,
+                         row_activate_free, 0);
   g_action_map_add_action (G_ACTION_MAP (actions), G_ACTION (activate));
   gtk_widget_insert_action_group (expander, "row", G_ACTION_GROUP (actions));
-  g_object_set_data (G_OBJECT (expander), "dyno-view", user_data);
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *tag = gtk_label_new (NULL);
   GtkWidget *label = gtk_inscription_new (NULL);   /* measured by its character counts */

@@ -75,6 +75,8 @@ struct _DynoItemEditor
   GtkWidget          *note_label;
   GtkWidget          *code_view;
   GtkWidget          *conflict_dialog;
+  DynoItem           *conflict_mine;    /* what the open conflict dialog weighs */
+  DynoItem           *conflict_theirs;  /* NULL: deleted meanwhile */
 };
 
 G_DEFINE_FINAL_TYPE (DynoItemEditor, dyno_item_editor, ADW_TYPE_WINDOW)
@@ -596,8 +598,8 @@ conflict_chosen_cb (DynoConflictDialog *dialog,
                     gint                choice,
                     DynoItemEditor     *self)
 {
-  g_autoptr(DynoItem) theirs = g_object_steal_data (G_OBJECT (dialog), "dyno-theirs");
-  g_autoptr(DynoItem) mine = g_object_steal_data (G_OBJECT (dialog), "dyno-mine");
+  g_autoptr(DynoItem) theirs = g_steal_pointer (&self->conflict_theirs);
+  g_autoptr(DynoItem) mine = g_steal_pointer (&self->conflict_mine);
 
   self->conflict_dialog = NULL;
 
@@ -725,11 +727,10 @@ fetch_done_cb (GObject      *source,
     }
 
   dialog = dyno_conflict_dialog_new (GTK_WINDOW (self), self->loaded, mine, theirs);
-  g_object_set_data_full (G_OBJECT (dialog), "dyno-theirs",
-                          theirs ? dyno_item_ref (theirs) : NULL,
-                          (GDestroyNotify) dyno_item_unref);
-  g_object_set_data_full (G_OBJECT (dialog), "dyno-mine", dyno_item_ref (mine),
-                          (GDestroyNotify) dyno_item_unref);
+  g_clear_pointer (&self->conflict_theirs, dyno_item_unref);
+  g_clear_pointer (&self->conflict_mine, dyno_item_unref);
+  self->conflict_theirs = theirs ? dyno_item_ref (theirs) : NULL;
+  self->conflict_mine = dyno_item_ref (mine);
   g_signal_connect_object (dialog, "chosen", G_CALLBACK (conflict_chosen_cb), self, 0);
   self->conflict_dialog = dialog;
   gtk_window_present (GTK_WINDOW (dialog));
@@ -1218,6 +1219,8 @@ dyno_item_editor_finalize (GObject *object)
   g_clear_pointer (&self->loaded, dyno_item_unref);
   g_clear_pointer (&self->initial, dyno_item_unref);
   g_clear_pointer (&self->saving_item, dyno_item_unref);
+  g_clear_pointer (&self->conflict_mine, dyno_item_unref);
+  g_clear_pointer (&self->conflict_theirs, dyno_item_unref);
   g_clear_pointer (&self->collection, g_ptr_array_unref);
   g_free (self->unknown_outcome);
   g_free (self->endpoint_url);

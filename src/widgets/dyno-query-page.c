@@ -576,7 +576,23 @@ clear_undo (DynoQueryPage *self)
   g_clear_pointer (&self->undo_after, dyno_item_unref);
 }
 
-static void undo_clicked_cb (AdwToast *toast, DynoQueryPage *self);
+/* An Undo toast: the page (weakly: the toast may outlive it) and the kind of write it undoes. */
+typedef struct {
+  GWeakRef page;
+  int      undo_kind;
+} UndoToast;
+
+static void
+undo_toast_free (gpointer  data,
+                 GClosure *closure)
+{
+  UndoToast *undo_toast = data;
+
+  g_weak_ref_clear (&undo_toast->page);
+  g_free (undo_toast);
+}
+
+static void undo_clicked_cb (AdwToast *toast, UndoToast *undo_toast);
 
 static void
 toast_with_undo (DynoQueryPage *self,
@@ -584,12 +600,16 @@ toast_with_undo (DynoQueryPage *self,
 {
   GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
   AdwToast *toast;
+  UndoToast *undo_toast;
 
   if (!DYNO_IS_WINDOW (root))
     return;
   toast = dyno_window_add_toast_with_button (DYNO_WINDOW (root), message, _("_Undo"));
-  g_object_set_data (G_OBJECT (toast), "dyno-undo-kind", GINT_TO_POINTER (self->undo_kind));
-  g_signal_connect_object (toast, "button-clicked", G_CALLBACK (undo_clicked_cb), self, 0);
+  undo_toast = g_new0 (UndoToast, 1);
+  g_weak_ref_init (&undo_toast->page, self);
+  undo_toast->undo_kind = self->undo_kind;
+  g_signal_connect_data (toast, "button-clicked", G_CALLBACK (undo_clicked_cb), undo_toast,
+                         undo_toast_free, 0);
 }
 
 /* The key attributes of @item, to find its row. */
@@ -803,14 +823,15 @@ undo_step (UndoRun *undo)
 }
 
 static void
-undo_clicked_cb (AdwToast      *toast,
-                 DynoQueryPage *self)
+undo_clicked_cb (AdwToast  *toast,
+                 UndoToast *undo_toast)
 {
+  g_autoptr(DynoQueryPage) self = g_weak_ref_get (&undo_toast->page);
   UndoRun *undo;
 
   /* only the last write's toast can undo it */
-  if (self->undo_kind == UNDO_NONE || self->backend == NULL || self->info == NULL ||
-      GPOINTER_TO_INT (g_object_get_data (G_OBJECT (toast), "dyno-undo-kind")) != (int) self->undo_kind)
+  if (self == NULL || self->undo_kind == UNDO_NONE || self->backend == NULL ||
+      self->info == NULL || undo_toast->undo_kind != (int) self->undo_kind)
     return;
 
   undo = g_new0 (UndoRun, 1);
@@ -1038,24 +1059,54 @@ delete_items_activated (GtkWidget  *widget,
                          selected, items_deleted_cb, g_object_ref (self), g_object_unref);
 }
 
+/* What an import dialog's handlers share: the page (weakly), the items written so far and
+ * the loaded rows they replaced, the loaded rows by key, and the toast told when the dialog
+ * closes.  Each handler holds a reference. */
+typedef struct {
+  GWeakRef    page;
+  guint       n_written;
+  guint       n_replaced;
+  GHashTable *key_index;   /* key string -> 1 + position in the shown run */
+  char       *toast;
+} ImportTally;
+
 static void
-import_finished_cb (DynoQueryPage *self,
-                    gboolean       ok,
-                    GtkWidget     *dialog)
+import_tally_clear (gpointer data)
 {
-  guint n = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (dialog), "dyno-written"));
-  guint n_shown = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (dialog), "dyno-replaced"));
-  DynoRun *run = shown_run (self);
+  ImportTally *tally = data;
+
+  g_weak_ref_clear (&tally->page);
+  g_clear_pointer (&tally->key_index, g_hash_table_unref);
+  g_free (tally->toast);
+}
+
+static void
+import_tally_release (gpointer  data,
+                      GClosure *closure)
+{
+  g_rc_box_release_full (data, import_tally_clear);
+}
+
+static void
+import_finished_cb (ImportTally *tally,
+                    gboolean     ok,
+                    GtkWidget   *dialog)
+{
+  g_autoptr(DynoQueryPage) self = g_weak_ref_get (&tally->page);
+  guint n = tally->n_written;
+  guint n_shown = tally->n_replaced;
+  DynoRun *run;
   g_autofree char *message = NULL;
 
-  if (n == 0)
+  if (self == NULL || n == 0)
     return;
+  run = shown_run (self);
   if (run == NULL)
     {
       /* Translators: a toast after an import */
       message = g_strdup_printf (ngettext ("%u item imported", "%u items imported", n), n);
-      g_object_set_data_full (G_OBJECT (dialog), "dyno-toast", g_steal_pointer (&message),
-                              g_free);
+      g_free (tally->toast);
+      tally->toast = g_steal_pointer (&message);
       /* written rows stay written after a Cancel too: a result on screen is read again */
       refresh_after_write (self);
       return;
@@ -1070,29 +1121,34 @@ import_finished_cb (DynoQueryPage *self,
                                        "%u items imported, %u loaded rows updated; run the "
                                        "query again to see new items", n), n, n_shown);
   /* told when the dialog (which has the import's own report) is closed */
-  g_object_set_data_full (G_OBJECT (dialog), "dyno-toast", g_steal_pointer (&message), g_free);
+  g_free (tally->toast);
+  tally->toast = g_steal_pointer (&message);
 }
 
 static void
-import_closed_cb (DynoQueryPage *self,
-                  GtkWidget     *dialog)
+import_closed_cb (ImportTally *tally,
+                  GtkWidget   *dialog)
 {
-  const char *message = g_object_get_data (G_OBJECT (dialog), "dyno-toast");
+  g_autoptr(DynoQueryPage) self = g_weak_ref_get (&tally->page);
 
-  if (message != NULL)
-    toast (self, message);
+  if (self != NULL && tally->toast != NULL)
+    toast (self, tally->toast);
 }
 
 static void
-import_written_cb (DynoQueryPage *self,
-                   GPtrArray     *items,
-                   GtkWidget     *dialog)
+import_written_cb (ImportTally *tally,
+                   GPtrArray   *items,
+                   GtkWidget   *dialog)
 {
-  DynoRun *run = shown_run (self);
-  guint n = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (dialog), "dyno-written"));
-  guint n_shown = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (dialog), "dyno-replaced"));
+  g_autoptr(DynoQueryPage) self = g_weak_ref_get (&tally->page);
+  DynoRun *run;
+  guint n = tally->n_written;
+  guint n_shown = tally->n_replaced;
+  GHashTable *index = tally->key_index;
 
-  GHashTable *index = g_object_get_data (G_OBJECT (dialog), "dyno-key-index");
+  if (self == NULL)
+    return;
+  run = shown_run (self);
 
   /* the loaded rows by key, once per import (the dialog is modal: they do not move) */
   if (run != NULL && index == NULL)
@@ -1105,8 +1161,7 @@ import_written_cb (DynoQueryPage *self,
           if (key != NULL)
             g_hash_table_insert (index, key, GUINT_TO_POINTER (i + 1));
         }
-      g_object_set_data_full (G_OBJECT (dialog), "dyno-key-index", index,
-                              (GDestroyNotify) g_hash_table_unref);
+      tally->key_index = index;
     }
   for (guint i = 0; i < items->len && run != NULL; i++)
     {
@@ -1126,8 +1181,8 @@ import_written_cb (DynoQueryPage *self,
           n_shown++;
         }
     }
-  g_object_set_data (G_OBJECT (dialog), "dyno-written", GUINT_TO_POINTER (n + items->len));
-  g_object_set_data (G_OBJECT (dialog), "dyno-replaced", GUINT_TO_POINTER (n_shown));
+  tally->n_written = n + items->len;
+  tally->n_replaced = n_shown;
 }
 
 static void
@@ -1137,18 +1192,21 @@ import_items_activated (GtkWidget  *widget,
 {
   DynoQueryPage *self = DYNO_QUERY_PAGE (widget);
   GtkWidget *dialog;
+  ImportTally *tally;
 
   if (self->backend == NULL || self->info == NULL)
     return;
 
   dialog = dyno_import_dialog_new (GTK_WINDOW (gtk_widget_get_root (widget)), self->backend,
                                    self->info);
-  g_signal_connect_object (dialog, "finished", G_CALLBACK (import_finished_cb), self,
-                           G_CONNECT_SWAPPED);
-  g_signal_connect_object (dialog, "items-written", G_CALLBACK (import_written_cb), self,
-                           G_CONNECT_SWAPPED);
-  g_signal_connect_object (dialog, "destroy", G_CALLBACK (import_closed_cb), self,
-                           G_CONNECT_SWAPPED);
+  tally = g_rc_box_new0 (ImportTally);
+  g_weak_ref_init (&tally->page, self);
+  g_signal_connect_data (dialog, "finished", G_CALLBACK (import_finished_cb),
+                         g_rc_box_acquire (tally), import_tally_release, G_CONNECT_SWAPPED);
+  g_signal_connect_data (dialog, "items-written", G_CALLBACK (import_written_cb),
+                         g_rc_box_acquire (tally), import_tally_release, G_CONNECT_SWAPPED);
+  g_signal_connect_data (dialog, "destroy", G_CALLBACK (import_closed_cb),
+                         tally, import_tally_release, G_CONNECT_SWAPPED);
   gtk_window_present (GTK_WINDOW (dialog));
 }
 

@@ -27,6 +27,7 @@ struct _DynoSamplesDialog
 
   GtkWidget        *list;
   GPtrArray        *rows;        /* AdwActionRow, one per sample, in dyno_samples_get_names() order */
+  GPtrArray        *open_buttons; /* each row's Open button (borrowed), NULL until loaded */
   GtkWidget        *error_label;
   GtkWidget        *progress_bar;
   GtkWidget        *status_label;
@@ -65,6 +66,7 @@ dyno_samples_dialog_finalize (GObject *object)
   g_clear_object (&self->backend);
   g_clear_pointer (&self->samples, g_ptr_array_unref);
   g_clear_pointer (&self->rows, g_ptr_array_unref);
+  g_clear_pointer (&self->open_buttons, g_ptr_array_unref);
   g_clear_object (&self->cancellable);
   g_clear_object (&self->loader);
   g_free (self->summary);
@@ -121,11 +123,12 @@ samples_progress_cb (DynoSampleLoader  *loader,
   gtk_label_set_text (GTK_LABEL (self->status_label), message);
 }
 
+/* @table: the name of the table the button opens, freed with the handler */
 static void
-samples_open_clicked_cb (GtkButton         *button,
-                         DynoSamplesDialog *self)
+samples_open_clicked_cb (GtkButton  *button,
+                         const char *table)
 {
-  const char *table = g_object_get_data (G_OBJECT (button), "dyno-table");
+  DynoSamplesDialog *self = DYNO_SAMPLES_DIALOG (gtk_widget_get_root (GTK_WIDGET (button)));
 
   g_object_ref (self);
   g_signal_emit (self, samples_signals[OPEN_TABLE], 0, table);
@@ -142,11 +145,15 @@ samples_offer_open (DynoSamplesDialog      *self,
   GtkWidget *row = NULL;
   GtkWidget *button;
   g_autofree char *label = NULL;
+  guint index = 0;
 
   for (guint i = 0; names[i] != NULL && i < self->rows->len; i++)
     if (g_strcmp0 (names[i], res->sample) == 0)
-      row = g_ptr_array_index (self->rows, i);
-  if (row == NULL || g_object_get_data (G_OBJECT (row), "dyno-open") != NULL)
+      {
+        row = g_ptr_array_index (self->rows, i);
+        index = i;
+      }
+  if (row == NULL || g_ptr_array_index (self->open_buttons, index) != NULL)
     return;
 
   button = gtk_button_new_with_label (_("Open"));
@@ -158,11 +165,11 @@ samples_offer_open (DynoSamplesDialog      *self,
   /* Translators: an accessible name; the table's name */
   label = g_strdup_printf (_("Open table %s"), res->table_name);
   dyno_widget_set_accessible_label (button, label);
-  g_object_set_data_full (G_OBJECT (button), "dyno-table", g_strdup (res->table_name), g_free);
-  g_signal_connect (button, "clicked", G_CALLBACK (samples_open_clicked_cb), self);
+  g_signal_connect_data (button, "clicked", G_CALLBACK (samples_open_clicked_cb),
+                         g_strdup (res->table_name), (GClosureNotify) G_CALLBACK (g_free), 0);
   adw_action_row_add_suffix (ADW_ACTION_ROW (row), button);
   adw_action_row_set_activatable_widget (ADW_ACTION_ROW (row), button);
-  g_object_set_data (G_OBJECT (row), "dyno-open", button);
+  g_ptr_array_index (self->open_buttons, index) = button;
 }
 
 static void
@@ -271,6 +278,7 @@ dyno_samples_dialog_new (GtkWindow   *parent,
   self->backend = g_object_ref (backend);
   self->samples = dyno_samples_load_resource (SAMPLES_RESOURCE, &error);
   self->rows = g_ptr_array_new ();
+  self->open_buttons = g_ptr_array_new ();
 
   toolbar = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
   header = adw_header_bar_new ();
@@ -308,6 +316,7 @@ dyno_samples_dialog_new (GtkWindow   *parent,
       gtk_list_box_row_set_activatable (GTK_LIST_BOX_ROW (row), FALSE);
       gtk_list_box_append (GTK_LIST_BOX (self->list), row);
       g_ptr_array_add (self->rows, row);
+      g_ptr_array_add (self->open_buttons, NULL);
     }
   scroller = gtk_scrolled_window_new ();
   gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), self->list);

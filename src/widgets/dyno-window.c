@@ -30,6 +30,7 @@ struct _DynoWindow
   GtkTreeListModel     *tree;
   GtkStringFilter      *table_filter;
   char                 *pending_table;   /* --table: open once listed */
+  GHashTable           *page_nodes;      /* AdwTabPage -> the DynoSidebarNode it shows */
 
   /* template */
   AdwToastOverlay      *toast_overlay;
@@ -50,6 +51,53 @@ G_DEFINE_FINAL_TYPE (DynoWindow, dyno_window, ADW_TYPE_APPLICATION_WINDOW)
 
 static void open_node (DynoWindow      *self,
                        DynoSidebarNode *node);
+
+/* What a dialog's callbacks act on: the window (weakly: a dialog may outlive it) and the
+ * sidebar node or the saved connection the dialog was opened for.  One per handler, freed
+ * with the handler. */
+typedef struct {
+  GWeakRef         window;
+  DynoSidebarNode *node;
+  char            *connection_id;
+} DialogContext;
+
+static DialogContext *
+dialog_context_new (DynoWindow      *self,
+                    DynoSidebarNode *node,
+                    const char      *connection_id)
+{
+  DialogContext *ctx = g_new0 (DialogContext, 1);
+
+  g_weak_ref_init (&ctx->window, self);
+  ctx->node = node != NULL ? g_object_ref (node) : NULL;
+  ctx->connection_id = g_strdup (connection_id);
+  return ctx;
+}
+
+static void
+dialog_context_free (gpointer  data,
+                     GClosure *closure)
+{
+  DialogContext *ctx = data;
+
+  g_weak_ref_clear (&ctx->window);
+  g_clear_object (&ctx->node);
+  g_free (ctx->connection_id);
+  g_free (ctx);
+}
+
+/* Connects @callback (swapped: it gets a DialogContext first, @dialog last) to @signal of
+ * @dialog, which works on @node. */
+static void
+connect_dialog (DynoWindow      *self,
+                GtkWidget       *dialog,
+                DynoSidebarNode *node,
+                const char      *signal,
+                GCallback        callback)
+{
+  g_signal_connect_data (dialog, signal, callback, dialog_context_new (self, node, NULL),
+                         dialog_context_free, G_CONNECT_SWAPPED);
+}
 static void queue_update_fold (DynoWindow *self);
 
 /* What a query page needs to show its form beside its results, before one is measured. */
@@ -399,6 +447,15 @@ selected_page_changed_cb (DynoWindow *self)
     }
 }
 
+/* A closed tab no longer shows its node. */
+static void
+page_detached_cb (DynoWindow *self,
+                  AdwTabPage *page,
+                  int         position)
+{
+  g_hash_table_remove (self->page_nodes, page);
+}
+
 static void
 n_pages_changed_cb (DynoWindow *self)
 {
@@ -471,15 +528,14 @@ open_node (DynoWindow      *self,
     {
       AdwTabPage *candidate = adw_tab_view_get_nth_page (self->tab_view, i);
 
-      if (g_object_get_data (G_OBJECT (candidate), "dyno-sidebar-node") == node)
+      if (g_hash_table_lookup (self->page_nodes, candidate) == node)
         page = candidate;
     }
 
   if (page == NULL)
     {
       page = add_query_page (self, node);
-      g_object_set_data_full (G_OBJECT (page), "dyno-sidebar-node", g_object_ref (node),
-                              g_object_unref);
+      g_hash_table_insert (self->page_nodes, g_object_ref (page), g_object_ref (node));
     }
 
   reveal_node (self, node);
@@ -583,14 +639,14 @@ find_connection_node (DynoWindow *self,
 }
 
 static void
-edit_dialog_destroyed_cb (GtkWidget  *dialog,
-                          DynoWindow *self)
+edit_dialog_destroyed_cb (DialogContext *ctx,
+                          GtkWidget     *dialog)
 {
-  DynoSidebarNode *node = g_object_get_data (G_OBJECT (dialog), "dyno-node");
+  g_autoptr(DynoWindow) self = g_weak_ref_get (&ctx->window);
 
   /* new settings (or the same): a new backend, and the tables listed again */
-  if (node != NULL)
-    dyno_sidebar_node_reload (node, self->cancellable);
+  if (self != NULL)
+    dyno_sidebar_node_reload (ctx->node, self->cancellable);
 }
 
 static void
@@ -606,8 +662,8 @@ edit_connection_activated (GtkWidget  *widget,
     return;
 
   dialog = dyno_connection_dialog_new (GTK_WINDOW (self), dyno_sidebar_node_get_connection (node));
-  g_object_set_data_full (G_OBJECT (dialog), "dyno-node", g_object_ref (node), g_object_unref);
-  g_signal_connect_object (dialog, "destroy", G_CALLBACK (edit_dialog_destroyed_cb), self, 0);
+  connect_dialog (self, GTK_WIDGET (dialog), node, "destroy",
+                  G_CALLBACK (edit_dialog_destroyed_cb));
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
@@ -653,16 +709,21 @@ sso_sign_in_activated (GtkWidget  *widget,
 static void
 remove_response_cb (AdwMessageDialog *dialog,
                     const char       *response,
-                    DynoWindow       *self)
+                    DialogContext    *ctx)
 {
-  const char *id = g_object_get_data (G_OBJECT (dialog), "dyno-connection-id");
-  DynoApplication *app = DYNO_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
-  DynoConnectionStore *store = dyno_application_get_connection_store (app);
-  DynoConnection *saved = dyno_connection_store_lookup (store, id);
+  g_autoptr(DynoWindow) self = g_weak_ref_get (&ctx->window);
+  const char *id = ctx->connection_id;
+  DynoApplication *app;
+  DynoConnectionStore *store;
+  DynoConnection *saved;
   guint position;
 
-  if (!g_str_equal (response, "remove"))
+  if (self == NULL || !g_str_equal (response, "remove"))
     return;
+
+  app = DYNO_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
+  store = dyno_application_get_connection_store (app);
+  saved = dyno_connection_store_lookup (store, id);
 
   if (saved != NULL)
     {
@@ -706,8 +767,8 @@ remove_connection_activated (GtkWidget  *widget,
                                               ADW_RESPONSE_DESTRUCTIVE);
   adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
   adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-  g_object_set_data_full (G_OBJECT (dialog), "dyno-connection-id", g_strdup (id), g_free);
-  g_signal_connect_object (dialog, "response", G_CALLBACK (remove_response_cb), self, 0);
+  g_signal_connect_data (dialog, "response", G_CALLBACK (remove_response_cb),
+                         dialog_context_new (self, NULL, id), dialog_context_free, 0);
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
@@ -724,7 +785,7 @@ current_connection_node (DynoWindow *self)
   DynoConnection *connection = NULL;
 
   if (page != NULL)
-    node = g_object_get_data (G_OBJECT (page), "dyno-sidebar-node");
+    node = g_hash_table_lookup (self->page_nodes, page);
 
   if (node == NULL && GTK_IS_SINGLE_SELECTION (selection))
     {
@@ -773,13 +834,13 @@ connection_node_for_param (DynoWindow *self,
 
 /* The dialog's connection lists its tables again (a table was created, filled or deleted). */
 static void
-refresh_connection_cb (DynoWindow *self,
-                       GtkWidget  *dialog)
+refresh_connection_cb (DialogContext *ctx,
+                       GtkWidget     *dialog)
 {
-  DynoSidebarNode *node = g_object_get_data (G_OBJECT (dialog), "dyno-node");
+  g_autoptr(DynoWindow) self = g_weak_ref_get (&ctx->window);
 
-  if (node != NULL)
-    dyno_sidebar_node_refresh (node, self->cancellable);
+  if (self != NULL)
+    dyno_sidebar_node_refresh (ctx->node, self->cancellable);
 }
 
 /* Opens @table of @connection_node in a tab as soon as the sidebar lists it (and its schema is
@@ -801,36 +862,40 @@ open_table_once_listed (DynoWindow      *self,
 }
 
 static void
-table_created_cb (DynoWindow *self,
-                  const char *table_name,
-                  GtkWidget  *dialog)
+table_created_cb (DialogContext *ctx,
+                  const char    *table_name,
+                  GtkWidget     *dialog)
 {
-  DynoSidebarNode *node = g_object_get_data (G_OBJECT (dialog), "dyno-node");
+  g_autoptr(DynoWindow) self = g_weak_ref_get (&ctx->window);
   g_autofree char *message = NULL;
 
+  if (self == NULL)
+    return;
   /* Translators: a toast; the table's name */
   message = g_strdup_printf (_("Table “%s” created"), table_name);
   dyno_window_add_toast (self, message);
-  if (node == NULL)
-    return;
-  open_table_once_listed (self, node, table_name);
-  dyno_sidebar_node_refresh (node, self->cancellable);
+  open_table_once_listed (self, ctx->node, table_name);
+  dyno_sidebar_node_refresh (ctx->node, self->cancellable);
 }
 
 static void
-index_added_cb (DynoWindow *self,
-                const char *table_name,
-                GtkWidget  *dialog)
+index_added_cb (DialogContext *ctx,
+                const char    *table_name,
+                GtkWidget     *dialog)
 {
+  g_autoptr(DynoWindow) self = g_weak_ref_get (&ctx->window);
   g_autofree char *message = NULL;
 
+  if (self == NULL)
+    return;
   /* Translators: a toast; the table's name */
   message = g_strdup_printf (_("Index added to “%s”"), table_name);
   dyno_window_add_toast (self, message);
-  refresh_connection_cb (self, dialog);
+  refresh_connection_cb (ctx, dialog);
 }
 
-/* Shows @dialog, which works on @connection_node; @signal (when not NULL) calls @callback. */
+/* Shows @dialog, which works on @connection_node; @signal (when not NULL) calls @callback
+ * with a DialogContext (see connect_dialog()). */
 static void
 present_dialog (DynoWindow      *self,
                 GtkWidget       *dialog,
@@ -838,10 +903,8 @@ present_dialog (DynoWindow      *self,
                 const char      *signal,
                 GCallback        callback)
 {
-  g_object_set_data_full (G_OBJECT (dialog), "dyno-node", g_object_ref (connection_node),
-                          g_object_unref);
   if (signal != NULL)
-    g_signal_connect_object (dialog, signal, callback, self, G_CONNECT_SWAPPED);
+    connect_dialog (self, dialog, connection_node, signal, callback);
   gtk_window_present (GTK_WINDOW (dialog));
 }
 
@@ -926,19 +989,23 @@ add_index_activated (GtkWidget  *widget,
 }
 
 static void
-table_deleted_cb (DynoWindow *self,
-                  const char *table_name,
-                  GtkWidget  *dialog)
+table_deleted_cb (DialogContext *ctx,
+                  const char    *table_name,
+                  GtkWidget     *dialog)
 {
-  DynoSidebarNode *node = g_object_get_data (G_OBJECT (dialog), "dyno-node");
+  g_autoptr(DynoWindow) self = g_weak_ref_get (&ctx->window);
+  DynoSidebarNode *node = ctx->node;
   DynoConnection *connection = dyno_sidebar_node_get_connection (node);
   g_autofree char *message = NULL;
+
+  if (self == NULL)
+    return;
 
   /* tabs on the deleted table (or its indexes) cannot run anything any more */
   for (int i = adw_tab_view_get_n_pages (self->tab_view) - 1; i >= 0; i--)
     {
       AdwTabPage *page = adw_tab_view_get_nth_page (self->tab_view, i);
-      DynoSidebarNode *page_node = g_object_get_data (G_OBJECT (page), "dyno-sidebar-node");
+      DynoSidebarNode *page_node = g_hash_table_lookup (self->page_nodes, page);
 
       if (page_node != NULL && dyno_sidebar_node_get_connection (page_node) == connection &&
           g_strcmp0 (dyno_sidebar_node_get_table_name (page_node), table_name) == 0)
@@ -970,16 +1037,16 @@ delete_table_activated (GtkWidget  *widget,
 }
 
 static void
-sample_open_table_cb (DynoWindow *self,
-                      const char *table_name,
-                      GtkWidget  *dialog)
+sample_open_table_cb (DialogContext *ctx,
+                      const char    *table_name,
+                      GtkWidget     *dialog)
 {
-  DynoSidebarNode *node = g_object_get_data (G_OBJECT (dialog), "dyno-node");
+  g_autoptr(DynoWindow) self = g_weak_ref_get (&ctx->window);
 
-  if (node == NULL)
+  if (self == NULL)
     return;
-  open_table_once_listed (self, node, table_name);
-  dyno_sidebar_node_refresh (node, self->cancellable);
+  open_table_once_listed (self, ctx->node, table_name);
+  dyno_sidebar_node_refresh (ctx->node, self->cancellable);
 }
 
 static void
@@ -995,11 +1062,9 @@ load_samples_activated (GtkWidget  *widget,
     return;
 
   dialog = dyno_samples_dialog_new (GTK_WINDOW (self), dyno_sidebar_node_get_backend (node));
-  g_signal_connect_object (dialog, "open-table", G_CALLBACK (sample_open_table_cb), self,
-                           G_CONNECT_SWAPPED);
+  connect_dialog (self, dialog, node, "open-table", G_CALLBACK (sample_open_table_cb));
   /* closed half-way, some tables may exist already: list them again then too */
-  g_signal_connect_object (dialog, "destroy", G_CALLBACK (refresh_connection_cb), self,
-                           G_CONNECT_SWAPPED);
+  connect_dialog (self, dialog, node, "destroy", G_CALLBACK (refresh_connection_cb));
   present_dialog (self, dialog, node, "tables-changed", G_CALLBACK (refresh_connection_cb));
 }
 
@@ -1190,6 +1255,7 @@ dyno_window_finalize (GObject *object)
   g_clear_object (&self->connections);
   g_clear_object (&self->table_filter);
   g_clear_pointer (&self->pending_table, g_free);
+  g_clear_pointer (&self->page_nodes, g_hash_table_unref);
 
   G_OBJECT_CLASS (dyno_window_parent_class)->finalize (object);
 }
@@ -1259,6 +1325,9 @@ dyno_window_init (DynoWindow *self)
   dyno_widget_expose_activate (self->main_menu_button);
 
   self->cancellable = g_cancellable_new ();
+  self->page_nodes = g_hash_table_new_full (NULL, NULL, g_object_unref, g_object_unref);
+  g_signal_connect_object (self->tab_view, "page-detached", G_CALLBACK (page_detached_cb), self,
+                           G_CONNECT_SWAPPED);
   self->settings = g_settings_new (APP_ID);
   self->connections = g_list_store_new (DYNO_TYPE_SIDEBAR_NODE);
   self->table_filter = gtk_string_filter_new (gtk_property_expression_new (DYNO_TYPE_SIDEBAR_NODE,
