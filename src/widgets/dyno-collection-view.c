@@ -27,6 +27,8 @@ struct _DynoCollectionView
 
   DynoRun            *run;
   GListModel         *items;           /* the run, or a store with one item */
+  GHashTable         *watched;         /* GtkListItem -> its partition's items (owned), whose
+                                        * count the row shows while it is bound */
   DynoPartitionModel *partitions;
   GtkTreeListModel   *tree;
   char               *pk_name;
@@ -434,14 +436,15 @@ partition_items_changed_cb (GListModel  *items,
 }
 
 static void
-unwatch_partition (GtkListItem *list_item)
+unwatch_partition (DynoCollectionView *self,
+                   GtkListItem        *list_item)
 {
-  GListModel *watched = g_object_get_data (G_OBJECT (list_item), "dyno-watched");
+  GListModel *watched = g_hash_table_lookup (self->watched, list_item);
 
   if (watched != NULL)
     {
       g_signal_handlers_disconnect_by_func (watched, partition_items_changed_cb, list_item);
-      g_object_set_data (G_OBJECT (list_item), "dyno-watched", NULL);
+      g_hash_table_remove (self->watched, list_item);
     }
 }
 
@@ -450,7 +453,7 @@ unbind_key_cb (GtkSignalListItemFactory *factory,
                GtkListItem              *list_item,
                gpointer                  user_data)
 {
-  unwatch_partition (list_item);
+  unwatch_partition (DYNO_COLLECTION_VIEW (user_data), list_item);
 }
 
 static void
@@ -474,7 +477,7 @@ bind_key_cb (GtkSignalListItemFactory *factory,
       gtk_widget_remove_css_class (tag, css);
     }
 
-  unwatch_partition (list_item);
+  unwatch_partition (self, list_item);
   if (DYNO_IS_PARTITION (object))
     {
       DynoPartition *partition = DYNO_PARTITION (object);
@@ -487,8 +490,7 @@ bind_key_cb (GtkSignalListItemFactory *factory,
       gtk_widget_set_visible (count, TRUE);
 
       /* pages keep adding items to a partition that is already on screen */
-      g_object_set_data_full (G_OBJECT (list_item), "dyno-watched", g_object_ref (items),
-                              g_object_unref);
+      g_hash_table_insert (self->watched, list_item, g_object_ref (items));
       g_signal_connect (items, "items-changed", G_CALLBACK (partition_items_changed_cb),
                         list_item);
     }
@@ -929,8 +931,8 @@ build_ui (DynoCollectionView *self)
 
   factory = gtk_signal_list_item_factory_new ();
   g_signal_connect (factory, "setup", G_CALLBACK (setup_key_cb), self);
-  g_signal_connect (factory, "bind", G_CALLBACK (bind_key_cb), self);
-  g_signal_connect (factory, "unbind", G_CALLBACK (unbind_key_cb), self);
+  g_signal_connect_object (factory, "bind", G_CALLBACK (bind_key_cb), self, 0);
+  g_signal_connect_object (factory, "unbind", G_CALLBACK (unbind_key_cb), self, 0);
   column = gtk_column_view_column_new (_("Collection"), factory);
   gtk_column_view_column_set_resizable (column, TRUE);
   gtk_column_view_column_set_fixed_width (column, 300);
@@ -995,6 +997,16 @@ dyno_collection_view_dispose (GObject *object)
   g_clear_object (&self->partitions);
   g_clear_pointer (&self->box, gtk_widget_unparent);
   g_clear_object (&self->detail);
+  {
+    GHashTableIter iter;
+    gpointer list_item, watched;
+
+    /* rows still bound (their list view is going away with us) stop watching */
+    g_hash_table_iter_init (&iter, self->watched);
+    while (g_hash_table_iter_next (&iter, &list_item, &watched))
+      g_signal_handlers_disconnect_by_func (watched, partition_items_changed_cb, list_item);
+    g_hash_table_remove_all (self->watched);
+  }
 
   G_OBJECT_CLASS (dyno_collection_view_parent_class)->dispose (object);
 }
@@ -1005,6 +1017,7 @@ dyno_collection_view_finalize (GObject *object)
   DynoCollectionView *self = DYNO_COLLECTION_VIEW (object);
 
   g_clear_pointer (&self->attribute_set, g_hash_table_unref);
+  g_clear_pointer (&self->watched, g_hash_table_unref);
   g_clear_pointer (&self->attributes, g_ptr_array_unref);
   g_clear_pointer (&self->entities, g_hash_table_unref);
   g_clear_pointer (&self->selected, dyno_item_unref);
@@ -1045,6 +1058,7 @@ static void
 dyno_collection_view_init (DynoCollectionView *self)
 {
   self->attributes = g_ptr_array_new_with_free_func (g_free);
+  self->watched = g_hash_table_new_full (NULL, NULL, NULL, g_object_unref);
   self->attribute_set = g_hash_table_new (g_str_hash, g_str_equal);
   self->entities = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->grouped = TRUE;

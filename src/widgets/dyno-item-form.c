@@ -10,48 +10,10 @@
 #include <string.h>
 
 #include "dyno-error.h"
+#include "dyno-item-form-row-private.h"
 #include "dyno-widget-util.h"
 
-typedef enum {
-  ROW_ATTRIBUTE,   /* top-level attribute: name, type, value */
-  ROW_MEMBER,      /* member of an M: name, type, value */
-  ROW_ELEMENT,     /* element of an L: index, type, value */
-  ROW_SET_MEMBER,  /* member of an SS/NS/BS: value only */
-} RowKind;
-
-typedef struct {
-  DynoItemForm  *form;
-  RowKind        kind;
-  DynoValueType  type;
-  gboolean       is_key;
-  GtkWidget     *widget;         /* the row: a vertical box holding @line and @expander */
-  GtkWidget     *line;
-  GtkWidget     *name_entry;     /* ATTRIBUTE, MEMBER */
-  GtkWidget     *index_label;    /* ELEMENT, SET_MEMBER */
-  GtkWidget     *type_dropdown;  /* all but SET_MEMBER */
-  GtkWidget     *value_slot;
-  GtkWidget     *value_entry;    /* S, N, B and set members */
-  GtkWidget     *bool_dropdown;  /* BOOL */
-  GtkWidget     *expander;       /* M, L, SS, NS, BS */
-  GtkWidget     *children_box;
-  GtkWidget     *remove_button;
-  /* A string or name holding U+0000 is shown with ␀ in its entry; the exact bytes are held
-   * here and used as long as the entry still shows what it was given. */
-  GBytes        *held_value;
-  char          *held_value_shown;
-  GBytes        *held_name;
-  char          *held_name_shown;
-} Row;
-
-static void
-row_free (Row *row)
-{
-  g_clear_pointer (&row->held_value, g_bytes_unref);
-  g_free (row->held_value_shown);
-  g_clear_pointer (&row->held_name, g_bytes_unref);
-  g_free (row->held_name_shown);
-  g_free (row);
-}
+typedef DynoItemFormRow Row;
 
 /* Puts @text (@len bytes) into @entry; a NUL is shown as ␀ and the bytes are held. */
 static void
@@ -133,10 +95,11 @@ emit_changed (DynoItemForm *self)
     g_signal_emit (self, signals[SIGNAL_CHANGED], 0);
 }
 
+/* The row @widget is, or NULL for another child of a rows box. */
 static Row *
 row_of (GtkWidget *widget)
 {
-  return g_object_get_data (G_OBJECT (widget), "dyno-row");
+  return DYNO_IS_ITEM_FORM_ROW (widget) ? DYNO_ITEM_FORM_ROW (widget) : NULL;
 }
 
 static DynoValueType
@@ -347,13 +310,10 @@ add_row (DynoItemForm  *self,
          RowKind        kind,
          DynoValueType  type)
 {
-  Row *row = g_new0 (Row, 1);
+  Row *row = dyno_item_form_row_new ();
 
   row->form = self;
   row->kind = kind;
-  row->type = (DynoValueType) -1;
-  row->widget = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
-  g_object_set_data_full (G_OBJECT (row->widget), "dyno-row", row, (GDestroyNotify) row_free);
   row->line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   gtk_box_append (GTK_BOX (row->widget), row->line);
 

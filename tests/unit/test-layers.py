@@ -295,18 +295,12 @@ def check_widget_network(root):
 
 
 OBJECT_DATA = re.compile(r"\bg_object_(set|get|steal|dup|replace)_q?data(_full)?\b")
-# Where attaching data by name stays, and why: the object is made by GTK (no subclass, no
-# field of ours to put it in), or the data belongs to any widget a caller passes.
+# Where attaching data by name stays, and why: the data belongs to any widget a caller
+# passes, made by GTK (no subclass, no field of ours to put it in).
 ALLOWED_OBJECT_DATA = {
-    "src/widgets/dyno-collection-view.c":
-        "the partition a GtkListItem watches: GtkListView makes its list items (a final type) "
-        "and binds and unbinds them; the watch lives exactly as long as the binding",
     "src/widgets/dyno-widget-util.c":
         "dyno_field_error_add_field() pairs an error label with any field widget a form "
         "passes (GtkEntry, GtkSwitch, AdwEntryRow...): weak lists on GTK's own widgets",
-    "src/widgets/dyno-item-form.c":
-        "each attribute row's state rides on its GtkBox; the typed fix is a row widget type "
-        "of its own (listed as remaining work in HACKING.md)",
 }
 
 
