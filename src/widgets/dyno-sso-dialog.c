@@ -75,8 +75,6 @@ show_code_cb (gpointer data)
                                 "approve the sign-in. DynoTable connects as soon as it is "
                                 "approved."), shown->uri, shown->code);
       adw_message_dialog_set_body (ADW_MESSAGE_DIALOG (dialog), body);
-      g_object_set_data_full (G_OBJECT (dialog), "dyno-user-code", g_strdup (shown->code),
-                              g_free);
       if (shown->job->open_browser)
         gtk_show_uri (GTK_WINDOW (dialog), shown->uri, GDK_CURRENT_TIME);
     }
