@@ -2763,6 +2763,57 @@ dyno_builder_form_load_request (DynoBuilderForm   *self,
   queue_revalidate (self);
 }
 
+DynoQueryDraft *
+dyno_builder_form_dup_draft (DynoBuilderForm *self)
+{
+  g_autoptr(DynoQueryDraft) copy = NULL;
+  g_autofree char *json = NULL;
+
+  g_return_val_if_fail (DYNO_IS_BUILDER_FORM (self), NULL);
+
+  if (self->table_name == NULL || get_operation (self) == DYNO_OP_GET_ITEM)
+    return NULL;
+  /* the draft holds the filter and projection as of the last revalidation */
+  if (self->revalidate_source != 0)
+    revalidate (self);
+
+  json = dyno_query_draft_to_json (self->draft, FALSE);
+  copy = dyno_query_draft_new ();
+  if (!dyno_query_draft_load_json (copy, json, -1, NULL))
+    return NULL;
+  dyno_query_draft_set_table_info (copy, self->info);
+  return g_steal_pointer (&copy);
+}
+
+void
+dyno_builder_form_load_draft (DynoBuilderForm *self,
+                              DynoQueryDraft  *draft)
+{
+  g_autoptr(DynoRequest) request = NULL;
+
+  g_return_if_fail (DYNO_IS_BUILDER_FORM (self));
+  g_return_if_fail (DYNO_IS_QUERY_DRAFT (draft));
+
+  request = dyno_query_draft_to_request (draft);
+  dyno_builder_form_load_request (self, request);
+  /* an unfinished key is not in the request: its parts are shown as they were left */
+  if (request->operation == DYNO_OP_QUERY && request->key_condition == NULL)
+    {
+      dyno_query_draft_set_partition_key_text (self->draft,
+                                               dyno_query_draft_get_partition_key_text (draft));
+      dyno_query_draft_set_sort_key_operator (self->draft,
+                                              dyno_query_draft_get_sort_key_operator (draft));
+      dyno_query_draft_set_sort_key_text (self->draft,
+                                          dyno_query_draft_get_sort_key_text (draft));
+      dyno_query_draft_set_sort_key_text2 (self->draft,
+                                           dyno_query_draft_get_sort_key_text2 (draft));
+      update_key_fields (self);
+    }
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->max_items_spin),
+                             (double) dyno_query_draft_get_max_items (draft));
+  queue_revalidate (self);
+}
+
 void
 dyno_builder_form_set_sort_key_prefix (DynoBuilderForm *self,
                                        const char      *prefix)

@@ -6,6 +6,7 @@
 
 #include <gtk/gtk.h>
 
+#include "dyno-query-draft.h"
 #include "dyno-request.h"
 #include "dyno-table-info.h"
 
@@ -32,6 +33,13 @@ guint64      dyno_builder_form_get_max_items        (DynoBuilderForm *self);
  * the form cannot show it. */
 void         dyno_builder_form_load_request         (DynoBuilderForm   *self,
                                                      const DynoRequest *request);
+/* A copy of what the form says, as a draft (saved queries, history); NULL for a GetItem or
+ * before a table is set. */
+DynoQueryDraft *dyno_builder_form_dup_draft         (DynoBuilderForm *self);
+/* Shows @draft in the form (a saved query or a history entry reopened), as it was saved: an
+ * unfinished key is shown unfinished.  Nothing is run. */
+void         dyno_builder_form_load_draft           (DynoBuilderForm *self,
+                                                     DynoQueryDraft  *draft);
 /* Sets the sort-key condition to begins_with(sk, prefix) (entity chips). */
 void         dyno_builder_form_set_sort_key_prefix  (DynoBuilderForm *self,
                                                      const char      *prefix);
