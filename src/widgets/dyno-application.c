@@ -17,6 +17,8 @@ struct _DynoApplication
   AdwApplication       parent_instance;
 
   DynoConnectionStore *store;
+  DynoQueryStore      *queries;
+  char                *queries_error;  /* why the saved queries could not be read */
 };
 
 G_DEFINE_FINAL_TYPE (DynoApplication, dyno_application, ADW_TYPE_APPLICATION)
@@ -193,6 +195,13 @@ dyno_application_startup (GApplication *app)
 
   if (!dyno_connection_store_load (self->store, &error))
     g_warning ("Could not read the saved connections: %s", error->message);
+  g_clear_error (&error);
+
+  if (!dyno_query_store_load (self->queries, &error))
+    {
+      g_warning ("%s", error->message);
+      self->queries_error = g_strdup (error->message);
+    }
 }
 
 static void
@@ -201,6 +210,8 @@ dyno_application_dispose (GObject *object)
   DynoApplication *self = DYNO_APPLICATION (object);
 
   g_clear_object (&self->store);
+  g_clear_object (&self->queries);
+  g_clear_pointer (&self->queries_error, g_free);
 
   G_OBJECT_CLASS (dyno_application_parent_class)->dispose (object);
 }
@@ -232,6 +243,7 @@ dyno_application_init (DynoApplication *self)
 
   g_application_add_main_option_entries (G_APPLICATION (self), entries);
   self->store = dyno_connection_store_new (NULL);
+  self->queries = dyno_query_store_new (NULL);
 }
 
 DynoApplication *
@@ -250,4 +262,20 @@ dyno_application_get_connection_store (DynoApplication *self)
   g_return_val_if_fail (DYNO_IS_APPLICATION (self), NULL);
 
   return self->store;
+}
+
+DynoQueryStore *
+dyno_application_get_query_store (DynoApplication *self)
+{
+  g_return_val_if_fail (DYNO_IS_APPLICATION (self), NULL);
+
+  return self->queries;
+}
+
+const char *
+dyno_application_get_query_store_error (DynoApplication *self)
+{
+  g_return_val_if_fail (DYNO_IS_APPLICATION (self), NULL);
+
+  return self->queries_error;
 }

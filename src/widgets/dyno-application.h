@@ -7,6 +7,7 @@
 #include <adwaita.h>
 
 #include "dyno-connection-store.h"
+#include "dyno-query-store.h"
 
 G_BEGIN_DECLS
 
@@ -15,5 +16,9 @@ G_DECLARE_FINAL_TYPE (DynoApplication, dyno_application, DYNO, APPLICATION, AdwA
 
 DynoApplication     *dyno_application_new                  (void);
 DynoConnectionStore *dyno_application_get_connection_store (DynoApplication *self);
+/* Saved queries and history, read at startup. */
+DynoQueryStore      *dyno_application_get_query_store      (DynoApplication *self);
+/* Why they could not be read at startup (the file was kept aside), or NULL. */
+const char          *dyno_application_get_query_store_error (DynoApplication *self);
 
 G_END_DECLS

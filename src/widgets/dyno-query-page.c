@@ -6,6 +6,7 @@
 
 #include <glib/gi18n.h>
 
+#include "dyno-application.h"
 #include "dyno-builder-form.h"
 #include "dyno-code-view.h"
 #include "dyno-collection-view.h"
@@ -16,6 +17,7 @@
 #include "dyno-item-editor.h"
 #include "dyno-json.h"
 #include "dyno-page-ledger.h"
+#include "dyno-query-store.h"
 #include "dyno-query-page.h"
 #include "dyno-run.h"
 #include "dyno-safe-write.h"
@@ -62,6 +64,19 @@ struct _DynoQueryPage
   GtkWidget          *load_all_button;
   DynoCodeView       *code_view;
   DynoPageLedger     *ledger;
+
+  /* saved queries and history (NULL without a DynoApplication) */
+  DynoQueryStore     *store;
+  char               *connection_key;
+  GtkWidget          *queries_button;
+  GtkWidget          *queries_popover;
+  GtkWidget          *store_error_label;
+  GtkWidget          *saved_search;
+  GtkWidget          *saved_list;
+  GtkWidget          *history_list;
+  GtkFilter          *saved_filter;
+  DynoQueryDraft     *run_draft;       /* what the run in flight was asked, for the history */
+  gboolean            run_recorded;
 
   /* the last write, to undo it from its toast */
   UndoKind            undo_kind;
@@ -263,6 +278,8 @@ update_item_actions (DynoQueryPage *self)
                                   dyno_builder_form_get_valid (self->form)));
 }
 
+static void record_run (DynoQueryPage *self);
+
 static void
 run_notify_cb (DynoQueryPage *self)
 {
@@ -278,6 +295,7 @@ run_notify_cb (DynoQueryPage *self)
 
   update_status (self);
   update_item_actions (self);
+  record_run (self);
   g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_LOADING]);
 }
 
@@ -385,6 +403,10 @@ run_activated (GtkWidget  *widget,
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
   self->cancellable = g_cancellable_new ();
+  /* what the history will say was run (a GetItem is not a query: none) */
+  g_clear_object (&self->run_draft);
+  self->run_draft = dyno_builder_form_dup_draft (self->form);
+  self->run_recorded = FALSE;
   /* narrow, Run shows what it brings */
   if (adw_leaflet_get_folded (ADW_LEAFLET (self->leaflet)))
     adw_leaflet_set_visible_child (ADW_LEAFLET (self->leaflet), self->results_page);
@@ -544,6 +566,566 @@ paste_request_activated (GtkWidget  *widget,
 
   gdk_clipboard_read_text_async (gtk_widget_get_clipboard (widget), self->cancellable,
                                  clipboard_text_cb, g_object_ref (self));
+}
+
+/* ---- saved queries and history ---------------------------------------------------------- */
+
+/* Which connection the lists belong to, the same on every run of the app: DynamoDB Local by
+ * its endpoint, a profile or region by name, access keys by the saved connection's id.  No
+ * secret is part of it. */
+static char *
+connection_key (DynoConnection *connection)
+{
+  const char *region;
+
+  if (connection == NULL)
+    return g_strdup ("");
+  region = dyno_connection_get_region (connection);
+  switch (dyno_connection_get_kind (connection))
+    {
+    case DYNO_CONNECTION_LOCAL:
+      return g_strdup_printf ("local:%s", dyno_connection_get_endpoint_url (connection));
+    case DYNO_CONNECTION_PROFILE:
+      return g_strdup_printf ("profile:%s@%s", dyno_connection_get_profile (connection),
+                              region ? region : "");
+    case DYNO_CONNECTION_REGION:
+      return g_strdup_printf ("region:%s", region ? region : "");
+    case DYNO_CONNECTION_KEYS:
+    default:
+      return g_strdup_printf ("id:%s", dyno_connection_get_id (connection));
+    }
+}
+
+/* "gsi1: PK = "USER#1" AND begins_with(SK, "A")", "Scan · status = "open"" */
+static char *
+describe_draft (DynoQueryPage  *self,
+                DynoQueryDraft *draft)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(DynoQueryDraft) with_schema = NULL;
+  const char *index = dyno_query_draft_get_index_name (draft);
+  const DynoExpr *key = dyno_query_draft_get_key_condition (draft);
+  const DynoExpr *filter = dyno_query_draft_get_filter (draft);
+
+  /* a key kept as its parts names its attributes through the table's schema */
+  if (key == NULL && self->info != NULL &&
+      dyno_query_draft_get_operation (draft) == DYNO_OP_QUERY)
+    {
+      g_autofree char *json = dyno_query_draft_to_json (draft, FALSE);
+
+      with_schema = dyno_query_draft_new ();
+      dyno_query_draft_set_table_info (with_schema, self->info);
+      if (dyno_query_draft_load_json (with_schema, json, -1, NULL))
+        key = dyno_query_draft_get_key_condition (with_schema);
+    }
+
+  if (index != NULL)
+    g_string_append_printf (text, "%s: ", index);
+  if (dyno_query_draft_get_operation (draft) == DYNO_OP_SCAN)
+    g_string_append (text, _("Scan"));
+  else if (key != NULL)
+    {
+      g_autofree char *inline_text = dyno_expr_to_inline (key);
+      g_string_append (text, inline_text);
+    }
+  else
+    g_string_append (text, _("Query"));
+  if (filter != NULL)
+    {
+      g_autofree char *inline_text = dyno_expr_to_inline (filter);
+      g_string_append_printf (text, " · %s", inline_text);
+    }
+  if (dyno_query_draft_get_scan_index_forward (draft) == DYNO_TRISTATE_FALSE)
+    g_string_append_printf (text, " · %s", _("descending"));
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+/* "14:05:09 · 10 items · 1 page · 0.5 RCU" */
+static char *
+describe_run (DynoQueryEntry *entry)
+{
+  g_autoptr(GDateTime) local = g_date_time_to_local (dyno_query_entry_get_when (entry));
+  g_autoptr(GDateTime) now = g_date_time_new_now_local ();
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autofree char *when = NULL;
+  guint64 n_items = dyno_query_entry_get_n_items (entry);
+  guint64 n_pages = dyno_query_entry_get_n_pages (entry);
+  double rcu = dyno_query_entry_get_rcu (entry);
+
+  if (g_date_time_get_year (local) == g_date_time_get_year (now) &&
+      g_date_time_get_day_of_year (local) == g_date_time_get_day_of_year (now))
+    when = g_date_time_format (local, "%H:%M:%S");
+  else
+    when = g_date_time_format (local, "%Y-%m-%d %H:%M");
+  g_string_append (text, when);
+  g_string_append (text, " · ");
+  g_string_append_printf (text, g_dngettext (NULL, "%" G_GUINT64_FORMAT " item",
+                                             "%" G_GUINT64_FORMAT " items", n_items), n_items);
+  g_string_append (text, " · ");
+  g_string_append_printf (text, g_dngettext (NULL, "%" G_GUINT64_FORMAT " page",
+                                             "%" G_GUINT64_FORMAT " pages", n_pages), n_pages);
+  if (rcu >= 0)
+    {
+      g_string_append (text, " · ");
+      g_string_append_printf (text, _("%g RCU"), rcu);
+    }
+  return g_string_free (g_steal_pointer (&text), FALSE);
+}
+
+static void
+save_store (DynoQueryPage *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  if (self->store != NULL && !dyno_query_store_save (self->store, &error))
+    toast (self, error->message);
+}
+
+static void
+open_entry (DynoQueryPage  *self,
+            DynoQueryEntry *entry)
+{
+  const char *name = dyno_query_entry_get_name (entry);
+  g_autofree char *message = NULL;
+
+  gtk_popover_popdown (GTK_POPOVER (self->queries_popover));
+  /* shown in the form, not run: the user looks at it first */
+  dyno_builder_form_load_draft (self->form, dyno_query_entry_get_draft (entry));
+  if (adw_leaflet_get_folded (ADW_LEAFLET (self->leaflet)))
+    adw_leaflet_set_visible_child (ADW_LEAFLET (self->leaflet), self->form_page);
+  if (name != NULL)
+    /* Translators: a toast; %s is a saved query's name */
+    message = g_strdup_printf (_("“%s” is in the form: press Run to run it"), name);
+  else
+    message = g_strdup (_("The query from the history is in the form: press Run to run it"));
+  toast (self, message);
+}
+
+static void
+entry_button_clicked_cb (GtkButton     *button,
+                         DynoQueryPage *self)
+{
+  open_entry (self, g_object_get_data (G_OBJECT (button), "dyno-entry"));
+}
+
+static guint
+saved_position (DynoQueryPage  *self,
+                DynoQueryEntry *entry)
+{
+  GListModel *saved = dyno_query_store_get_saved (self->store, self->connection_key,
+                                                  self->table_name);
+  guint position = G_MAXUINT;
+
+  g_list_store_find (G_LIST_STORE (saved), entry, &position);
+  return position;
+}
+
+static void
+move_clicked_cb (GtkButton     *button,
+                 DynoQueryPage *self)
+{
+  DynoQueryEntry *entry = g_object_get_data (G_OBJECT (button), "dyno-entry");
+  int delta = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (button), "dyno-delta"));
+  guint position = saved_position (self, entry);
+
+  if (position == G_MAXUINT || (delta < 0 && position == 0))
+    return;
+  if (dyno_query_store_move_saved (self->store, self->connection_key, self->table_name,
+                                   position, position + delta))
+    save_store (self);
+}
+
+static void
+delete_clicked_cb (GtkButton     *button,
+                   DynoQueryPage *self)
+{
+  g_autoptr(DynoQueryEntry) entry = g_object_ref (g_object_get_data (G_OBJECT (button),
+                                                                      "dyno-entry"));
+  guint position = saved_position (self, entry);
+  g_autofree char *message = NULL;
+
+  if (position == G_MAXUINT)
+    return;
+  dyno_query_store_remove_saved (self->store, self->connection_key, self->table_name, position);
+  save_store (self);
+  /* Translators: a toast; %s is a saved query's name */
+  message = g_strdup_printf (_("Saved query “%s” deleted"), dyno_query_entry_get_name (entry));
+  toast (self, message);
+}
+
+static GtkWidget *
+new_row_button (DynoQueryPage  *self,
+                DynoQueryEntry *entry,
+                const char     *icon,
+                const char     *accessible,
+                GCallback       callback)
+{
+  GtkWidget *button = gtk_button_new_from_icon_name (icon);
+
+  gtk_widget_add_css_class (button, "flat");
+  gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
+  gtk_widget_set_tooltip_text (button, accessible);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  accessible, -1);
+  g_object_set_data_full (G_OBJECT (button), "dyno-entry", g_object_ref (entry), g_object_unref);
+  g_signal_connect_object (button, "clicked", callback, self, 0);
+  return button;
+}
+
+static GtkWidget *
+create_saved_row_cb (gpointer item,
+                     gpointer user_data)
+{
+  DynoQueryPage *self = user_data;
+  DynoQueryEntry *entry = item;
+  const char *name = dyno_query_entry_get_name (entry);
+  g_autofree char *summary = describe_draft (self, dyno_query_entry_get_draft (entry));
+  g_autofree char *up = NULL, *down = NULL, *delete = NULL;
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
+  GtkWidget *open = gtk_button_new ();
+  GtkWidget *label = gtk_label_new (name);
+  GtkWidget *button;
+
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_button_set_child (GTK_BUTTON (open), label);
+  gtk_widget_add_css_class (open, "flat");
+  gtk_widget_set_hexpand (open, TRUE);
+  gtk_widget_set_tooltip_text (open, summary);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (open), GTK_ACCESSIBLE_PROPERTY_LABEL, name,
+                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, summary, -1);
+  g_object_set_data_full (G_OBJECT (open), "dyno-entry", g_object_ref (entry), g_object_unref);
+  g_signal_connect_object (open, "clicked", G_CALLBACK (entry_button_clicked_cb), self, 0);
+  gtk_box_append (GTK_BOX (box), open);
+
+  /* Translators: %s is a saved query's name */
+  up = g_strdup_printf (_("Move “%s” up"), name);
+  button = new_row_button (self, entry, "go-up-symbolic", up, G_CALLBACK (move_clicked_cb));
+  g_object_set_data (G_OBJECT (button), "dyno-delta", GINT_TO_POINTER (-1));
+  gtk_box_append (GTK_BOX (box), button);
+  /* Translators: %s is a saved query's name */
+  down = g_strdup_printf (_("Move “%s” down"), name);
+  button = new_row_button (self, entry, "go-down-symbolic", down, G_CALLBACK (move_clicked_cb));
+  g_object_set_data (G_OBJECT (button), "dyno-delta", GINT_TO_POINTER (1));
+  gtk_box_append (GTK_BOX (box), button);
+  /* Translators: %s is a saved query's name */
+  delete = g_strdup_printf (_("Delete “%s”"), name);
+  gtk_box_append (GTK_BOX (box), new_row_button (self, entry, "user-trash-symbolic", delete,
+                                                 G_CALLBACK (delete_clicked_cb)));
+  return box;
+}
+
+static GtkWidget *
+create_history_row_cb (gpointer item,
+                       gpointer user_data)
+{
+  DynoQueryPage *self = user_data;
+  DynoQueryEntry *entry = item;
+  g_autofree char *summary = describe_draft (self, dyno_query_entry_get_draft (entry));
+  g_autofree char *run = describe_run (entry);
+  g_autofree char *accessible = g_strdup_printf ("%s, %s", summary, run);
+  GtkWidget *button = gtk_button_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
+  GtkWidget *label;
+
+  label = gtk_label_new (summary);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_box_append (GTK_BOX (box), label);
+  label = gtk_label_new (run);
+  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_widget_add_css_class (label, "dim-label");
+  gtk_widget_add_css_class (label, "caption");
+  gtk_box_append (GTK_BOX (box), label);
+  gtk_button_set_child (GTK_BUTTON (button), box);
+  gtk_widget_add_css_class (button, "flat");
+  gtk_widget_set_tooltip_text (button, summary);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  accessible, -1);
+  g_object_set_data_full (G_OBJECT (button), "dyno-entry", g_object_ref (entry), g_object_unref);
+  g_signal_connect_object (button, "clicked", G_CALLBACK (entry_button_clicked_cb), self, 0);
+  return button;
+}
+
+static gboolean
+saved_filter_cb (gpointer item,
+                 gpointer user_data)
+{
+  DynoQueryPage *self = user_data;
+
+  return dyno_query_entry_matches (item, gtk_editable_get_text (GTK_EDITABLE (self->saved_search)));
+}
+
+static void
+saved_search_changed_cb (DynoQueryPage *self)
+{
+  gtk_filter_changed (self->saved_filter, GTK_FILTER_CHANGE_DIFFERENT);
+}
+
+static GtkWidget *
+new_query_list (const char *accessible,
+                const char *placeholder)
+{
+  GtkWidget *list = gtk_list_box_new ();
+  GtkWidget *empty = gtk_label_new (placeholder);
+
+  gtk_widget_add_css_class (empty, "dim-label");
+  gtk_widget_set_margin_top (empty, 12);
+  gtk_widget_set_margin_bottom (empty, 12);
+  gtk_label_set_wrap (GTK_LABEL (empty), TRUE);
+  gtk_list_box_set_placeholder (GTK_LIST_BOX (list), empty);
+  gtk_list_box_set_selection_mode (GTK_LIST_BOX (list), GTK_SELECTION_NONE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (list), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  accessible, -1);
+  return list;
+}
+
+static GtkWidget *
+scrolled (GtkWidget *child)
+{
+  GtkWidget *scroller = gtk_scrolled_window_new ();
+
+  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER,
+                                  GTK_POLICY_AUTOMATIC);
+  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
+  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scroller), 360);
+  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), child);
+  return scroller;
+}
+
+/* The Queries popover: Save Query…, then the saved queries (searchable, in the user's order)
+ * and the history (newest first).  Narrow enough for a 360 px window. */
+static GtkWidget *
+new_queries_popover (DynoQueryPage *self)
+{
+  GtkWidget *popover = gtk_popover_new ();
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  GtkWidget *save = gtk_button_new_with_mnemonic (_("_Save Query…"));
+  GtkWidget *stack = gtk_stack_new ();
+  GtkWidget *switcher = gtk_stack_switcher_new ();
+  GtkWidget *saved_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+
+  gtk_widget_set_size_request (box, 280, -1);
+  gtk_actionable_set_action_name (GTK_ACTIONABLE (save), "query.save-query");
+  gtk_accessible_update_property (GTK_ACCESSIBLE (save), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Save query"), -1);
+  gtk_box_append (GTK_BOX (box), save);
+
+  self->store_error_label = gtk_label_new (NULL);
+  gtk_label_set_wrap (GTK_LABEL (self->store_error_label), TRUE);
+  gtk_label_set_max_width_chars (GTK_LABEL (self->store_error_label), 30);
+  gtk_label_set_xalign (GTK_LABEL (self->store_error_label), 0);
+  gtk_widget_add_css_class (self->store_error_label, "error");
+  gtk_widget_add_css_class (self->store_error_label, "caption");
+  gtk_widget_set_visible (self->store_error_label, FALSE);
+  gtk_box_append (GTK_BOX (box), self->store_error_label);
+
+  gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), GTK_STACK (stack));
+  gtk_widget_set_halign (switcher, GTK_ALIGN_CENTER);
+  gtk_box_append (GTK_BOX (box), switcher);
+
+  self->saved_search = gtk_search_entry_new ();
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->saved_search),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Search saved queries"), -1);
+  g_object_set (self->saved_search, "placeholder-text", _("Search saved queries"), NULL);
+  g_signal_connect_object (self->saved_search, "search-changed",
+                           G_CALLBACK (saved_search_changed_cb), self, G_CONNECT_SWAPPED);
+  gtk_box_append (GTK_BOX (saved_box), self->saved_search);
+  self->saved_list = new_query_list (_("Saved queries"),
+                                     _("No saved query for this table: Save Query… keeps the "
+                                       "one in the form"));
+  gtk_box_append (GTK_BOX (saved_box), scrolled (self->saved_list));
+  gtk_stack_add_titled (GTK_STACK (stack), saved_box, "saved", _("Saved"));
+
+  self->history_list = new_query_list (_("Query history"),
+                                       _("Queries run on this table are listed here"));
+  gtk_stack_add_titled (GTK_STACK (stack), scrolled (self->history_list), "history",
+                        _("History"));
+  gtk_box_append (GTK_BOX (box), stack);
+
+  gtk_popover_set_child (GTK_POPOVER (popover), box);
+  return popover;
+}
+
+/* The lists of this page's connection and table. */
+static void
+attach_store (DynoQueryPage *self)
+{
+  GApplication *app = g_application_get_default ();
+  GtkFilterListModel *filtered;
+  const char *error;
+
+  if (!DYNO_IS_APPLICATION (app))
+    {
+      /* no app (widget tests): nothing to keep queries in */
+      gtk_widget_set_visible (self->queries_button, FALSE);
+      gtk_widget_action_set_enabled (GTK_WIDGET (self), "query.save-query", FALSE);
+      return;
+    }
+  self->store = g_object_ref (dyno_application_get_query_store (DYNO_APPLICATION (app)));
+  self->connection_key = connection_key (self->connection);
+
+  self->saved_filter = GTK_FILTER (gtk_custom_filter_new (saved_filter_cb, self, NULL));
+  filtered = gtk_filter_list_model_new (g_object_ref (dyno_query_store_get_saved (self->store,
+                                                                                  self->connection_key,
+                                                                                  self->table_name)),
+                                        g_object_ref (self->saved_filter));
+  gtk_list_box_bind_model (GTK_LIST_BOX (self->saved_list), G_LIST_MODEL (filtered),
+                           create_saved_row_cb, self, NULL);
+  g_object_unref (filtered);
+  gtk_list_box_bind_model (GTK_LIST_BOX (self->history_list),
+                           dyno_query_store_get_history (self->store, self->connection_key,
+                                                         self->table_name),
+                           create_history_row_cb, self, NULL);
+
+  error = dyno_application_get_query_store_error (DYNO_APPLICATION (app));
+  gtk_label_set_label (GTK_LABEL (self->store_error_label), error);
+  gtk_widget_set_visible (self->store_error_label, error != NULL);
+}
+
+/* A run that has read what it was asked for (or was stopped) goes to the history, once. */
+static void
+record_run (DynoQueryPage *self)
+{
+  if (self->store == NULL || self->run == NULL || self->run_draft == NULL ||
+      self->run_recorded || dyno_run_get_loading (self->run) ||
+      dyno_run_get_error (self->run) != NULL || dyno_run_get_n_pages (self->run) == 0)
+    return;
+
+  self->run_recorded = TRUE;
+  dyno_query_store_add_history (self->store, self->connection_key, self->table_name,
+                                self->run_draft, dyno_run_get_n_items (self->run),
+                                dyno_run_get_n_pages (self->run),
+                                dyno_run_get_consumed_capacity (self->run), NULL);
+  save_store (self);
+}
+
+static gboolean
+name_taken (DynoQueryPage *self,
+            const char    *name)
+{
+  GListModel *saved = dyno_query_store_get_saved (self->store, self->connection_key,
+                                                  self->table_name);
+
+  for (guint i = 0; i < g_list_model_get_n_items (saved); i++)
+    {
+      g_autoptr(DynoQueryEntry) entry = g_list_model_get_item (saved, i);
+
+      if (g_strcmp0 (dyno_query_entry_get_name (entry), name) == 0)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+static void
+save_name_changed_cb (GtkEditable *entry,
+                      AdwMessageDialog *dialog)
+{
+  DynoQueryPage *self = g_object_get_data (G_OBJECT (dialog), "dyno-page");
+  GtkWidget *message = g_object_get_data (G_OBJECT (dialog), "dyno-message");
+  g_autofree char *name = g_strstrip (g_strdup (gtk_editable_get_text (entry)));
+  g_autofree char *problem = NULL;
+
+  if (name_taken (self, name))
+    /* Translators: under the name field of Save Query; %s is the name typed */
+    problem = g_strdup_printf (_("This table already has a saved query named “%s”"), name);
+  gtk_label_set_label (GTK_LABEL (message), problem ? problem : "");
+  gtk_widget_set_visible (message, problem != NULL);
+  if (problem != NULL)
+    gtk_widget_add_css_class (GTK_WIDGET (entry), "error");
+  else
+    gtk_widget_remove_css_class (GTK_WIDGET (entry), "error");
+  adw_message_dialog_set_response_enabled (dialog, "save", *name != '\0' && problem == NULL);
+}
+
+static void
+save_response_cb (AdwMessageDialog *dialog,
+                  const char       *response,
+                  DynoQueryPage    *self)
+{
+  GtkWidget *entry = g_object_get_data (G_OBJECT (dialog), "dyno-entry");
+  g_autoptr(DynoQueryDraft) draft = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *message = NULL;
+  DynoQueryEntry *saved;
+
+  if (g_strcmp0 (response, "save") != 0 || self->store == NULL)
+    return;
+  draft = dyno_builder_form_dup_draft (self->form);
+  if (draft == NULL)
+    return;
+  saved = dyno_query_store_save_query (self->store, self->connection_key, self->table_name,
+                                       gtk_editable_get_text (GTK_EDITABLE (entry)), draft,
+                                       &error);
+  if (saved == NULL)
+    {
+      toast (self, error->message);
+      return;
+    }
+  save_store (self);
+  /* Translators: a toast; %s is the name the query was saved under */
+  message = g_strdup_printf (_("Query saved as “%s”"), dyno_query_entry_get_name (saved));
+  toast (self, message);
+}
+
+static void
+save_query_activated (GtkWidget  *widget,
+                      const char *action_name,
+                      GVariant   *param)
+{
+  DynoQueryPage *self = DYNO_QUERY_PAGE (widget);
+  g_autoptr(DynoQueryDraft) draft = NULL;
+  g_autofree char *body = NULL;
+  GtkWidget *dialog, *box, *entry, *message;
+
+  if (self->store == NULL)
+    return;
+  draft = dyno_builder_form_dup_draft (self->form);
+  if (draft == NULL)
+    {
+      toast (self, _("Only a Query or a Scan can be saved"));
+      return;
+    }
+
+  gtk_popover_popdown (GTK_POPOVER (self->queries_popover));
+  /* Translators: %s is a table name */
+  body = g_strdup_printf (_("The query in the form is kept under this name with the saved "
+                            "queries of %s."), self->table_name);
+  dialog = adw_message_dialog_new (GTK_WINDOW (gtk_widget_get_root (widget)), _("Save Query"),
+                                   body);
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  entry = gtk_entry_new ();
+  gtk_entry_set_activates_default (GTK_ENTRY (entry), TRUE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Query name"), -1);
+  gtk_box_append (GTK_BOX (box), entry);
+  message = gtk_label_new (NULL);
+  gtk_label_set_wrap (GTK_LABEL (message), TRUE);
+  gtk_label_set_xalign (GTK_LABEL (message), 0);
+  gtk_widget_add_css_class (message, "error");
+  gtk_widget_add_css_class (message, "caption");
+  gtk_widget_set_visible (message, FALSE);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (message), GTK_ACCESSIBLE_PROPERTY_DESCRIPTION,
+                                  _("Query name problem"), -1);
+  gtk_box_append (GTK_BOX (box), message);
+  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), box);
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "cancel", _("_Cancel"),
+                                    "save", _("_Save"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "save",
+                                              ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "save");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  adw_message_dialog_set_response_enabled (ADW_MESSAGE_DIALOG (dialog), "save", FALSE);
+  g_object_set_data (G_OBJECT (dialog), "dyno-page", self);
+  g_object_set_data (G_OBJECT (dialog), "dyno-entry", entry);
+  g_object_set_data (G_OBJECT (dialog), "dyno-message", message);
+  g_signal_connect (entry, "changed", G_CALLBACK (save_name_changed_cb), dialog);
+  g_signal_connect_object (dialog, "response", G_CALLBACK (save_response_cb), self, 0);
+  gtk_window_present (GTK_WINDOW (dialog));
+  gtk_widget_grab_focus (entry);
 }
 
 /* ---- items: new, edit, duplicate, delete, import, export ------------------------------- */
@@ -1430,6 +2012,16 @@ build_ui (DynoQueryPage *self)
                                     _("Paste request JSON"), -1);
     gtk_action_bar_pack_end (GTK_ACTION_BAR (action_bar), paste);
   }
+  /* saved queries and history */
+  self->queries_popover = new_queries_popover (self);
+  self->queries_button = gtk_menu_button_new ();
+  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (self->queries_button),
+                                 "document-open-recent-symbolic");
+  gtk_menu_button_set_popover (GTK_MENU_BUTTON (self->queries_button), self->queries_popover);
+  gtk_widget_set_tooltip_text (self->queries_button, _("Saved Queries and History"));
+  gtk_accessible_update_property (GTK_ACCESSIBLE (self->queries_button),
+                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Queries"), -1);
+  gtk_action_bar_pack_end (GTK_ACTION_BAR (action_bar), self->queries_button);
   gtk_action_bar_pack_start (GTK_ACTION_BAR (action_bar), self->reason_label);
   /* narrow: the way to the results */
   self->show_results_button = gtk_button_new_from_icon_name ("go-next-symbolic");
@@ -1592,6 +2184,10 @@ dyno_query_page_finalize (GObject *object)
   g_free (self->subtitle);
   clear_undo (self);
   g_clear_pointer (&self->deleting, g_ptr_array_unref);
+  g_clear_object (&self->store);
+  g_free (self->connection_key);
+  g_clear_object (&self->saved_filter);
+  g_clear_object (&self->run_draft);
 
   G_OBJECT_CLASS (dyno_query_page_parent_class)->finalize (object);
 }
@@ -1620,6 +2216,8 @@ dyno_query_page_class_init (DynoQueryPageClass *klass)
   gtk_widget_class_install_action (widget_class, "query.copy-code", NULL, copy_code_activated);
   gtk_widget_class_install_action (widget_class, "query.paste-request", NULL,
                                    paste_request_activated);
+  gtk_widget_class_install_action (widget_class, "query.save-query", NULL,
+                                   save_query_activated);
 
   gtk_widget_class_install_action (widget_class, "query.new-item", NULL, new_item_activated);
   gtk_widget_class_install_action (widget_class, "query.edit-item", NULL, edit_item_activated);
@@ -1645,6 +2243,8 @@ dyno_query_page_class_init (DynoQueryPageClass *klass)
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "query.stop", NULL);
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_v, GDK_CONTROL_MASK | GDK_SHIFT_MASK,
                                        "query.paste-request", NULL);
+  gtk_widget_class_add_binding_action (widget_class, GDK_KEY_s, GDK_CONTROL_MASK,
+                                       "query.save-query", NULL);
 }
 
 static void
@@ -1672,6 +2272,7 @@ dyno_query_page_new (DynoBackend    *backend,
   self->index_name = g_strdup (index_name);
   self->info = info ? dyno_table_info_ref (info) : NULL;
   update_subtitle (self);
+  attach_store (self);
 
   dyno_builder_form_set_table (self->form, table_name, info, index_name);
   if (info == NULL && backend != NULL)
