@@ -894,6 +894,28 @@ scrolled (GtkWidget *child)
   return scroller;
 }
 
+/* Centred on its button, the popover would reach past the window's edge when the window is
+ * narrow (360 px, the button near the right end): it is moved inside the window, its arrow
+ * still pointing at the button. */
+static void
+queries_popover_show_cb (DynoQueryPage *self)
+{
+  GtkWidget *root = GTK_WIDGET (gtk_widget_get_root (GTK_WIDGET (self)));
+  graphene_rect_t bounds;
+  int width = 0, window_width, left, center;
+
+  gtk_popover_set_offset (GTK_POPOVER (self->queries_popover), 0, 0);
+  if (root == NULL ||
+      !gtk_widget_compute_bounds (self->queries_button, root, &bounds))
+    return;
+  gtk_widget_measure (self->queries_popover, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &width,
+                      NULL, NULL);
+  window_width = gtk_widget_get_width (root);
+  center = (int) (bounds.origin.x + bounds.size.width / 2);
+  left = CLAMP (center - width / 2, 0, MAX (0, window_width - width));
+  gtk_popover_set_offset (GTK_POPOVER (self->queries_popover), left + width / 2 - center, 0);
+}
+
 /* The Queries popover: Save Query…, then the saved queries (searchable, in the user's order)
  * and the history (newest first).  Narrow enough for a 360 px window. */
 static GtkWidget *
@@ -906,7 +928,7 @@ new_queries_popover (DynoQueryPage *self)
   GtkWidget *switcher = gtk_stack_switcher_new ();
   GtkWidget *saved_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
 
-  gtk_widget_set_size_request (box, 280, -1);
+  gtk_widget_set_size_request (box, 260, -1);
   gtk_actionable_set_action_name (GTK_ACTIONABLE (save), "query.save-query");
   gtk_accessible_update_property (GTK_ACCESSIBLE (save), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Save query"), -1);
@@ -2018,6 +2040,8 @@ build_ui (DynoQueryPage *self)
   gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (self->queries_button),
                                  "document-open-recent-symbolic");
   gtk_menu_button_set_popover (GTK_MENU_BUTTON (self->queries_button), self->queries_popover);
+  g_signal_connect_object (self->queries_popover, "show",
+                           G_CALLBACK (queries_popover_show_cb), self, G_CONNECT_SWAPPED);
   gtk_widget_set_tooltip_text (self->queries_button, _("Saved Queries and History"));
   gtk_accessible_update_property (GTK_ACCESSIBLE (self->queries_button),
                                   GTK_ACCESSIBLE_PROPERTY_LABEL, _("Queries"), -1);
