@@ -264,6 +264,37 @@ def main():
             dynogui.key("Escape")
 
         check("after a restart the saved queries and the history are still there", after_restart)
+        app.stop()
+        app = None
+
+        # a file DynoTable cannot read: kept aside, never overwritten, and the panel says so
+        garbage = '{"format": "dynotable-queries", "version": 1, "tables": [{"connection": '
+        with open(QUERIES_FILE, "w") as f:
+            f.write(garbage)
+        app = start("app-saved-3", args)
+
+        def corrupt_file_kept():
+            open_queries(app)
+            message = wait_for(lambda: next((text_of(n) for n in find_all(app.root, role="label")
+                                             if "Could not read saved queries" in text_of(n)),
+                                            None),
+                               what="the message about the unreadable file")
+            aside = [n for n in os.listdir(os.path.dirname(QUERIES_FILE))
+                     if n.startswith("queries.json.broken-")]
+            assert len(aside) == 1, aside
+            assert aside[0] in message and "line 1" in message, message
+            with open(os.path.join(os.path.dirname(QUERIES_FILE), aside[0])) as f:
+                assert f.read() == garbage
+            shot(app, "saved-corrupt-file")
+            dynogui.key("Escape")
+            # the lists start empty and work: a run is recorded in a new file
+            set_text(find(app.root, role="text", name="Partition key value"), "TENANT#acme")
+            run(app)
+            wait_for(lambda: os.path.exists(QUERIES_FILE), what="a new queries.json")
+            show_tab(app, "History")
+            wait_for(lambda: len(history_rows(app)) == 1, what="the new run in History")
+
+        check("an unreadable queries.json is kept aside and the panel says why", corrupt_file_kept)
     except GuiError:
         traceback.print_exc()
         results.append(("setup", GuiError("setup failed")))
