@@ -735,22 +735,53 @@ move_clicked_cb (GtkButton     *button,
     save_store (self);
 }
 
+/* Undo on the toast of a deleted saved query: it comes back where it was. */
+static void
+undo_delete_clicked_cb (AdwToast      *done,
+                        DynoQueryPage *self)
+{
+  DynoQueryEntry *entry = g_object_get_data (G_OBJECT (done), "dyno-entry");
+  guint position = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (done), "dyno-position"));
+  GListModel *saved = dyno_query_store_get_saved (self->store, self->connection_key,
+                                                  self->table_name);
+  g_autoptr(GError) error = NULL;
+
+  if (dyno_query_store_save_query (self->store, self->connection_key, self->table_name,
+                                   dyno_query_entry_get_name (entry),
+                                   dyno_query_entry_get_draft (entry), &error) == NULL)
+    {
+      toast (self, error->message);  /* a query of that name was saved meanwhile */
+      return;
+    }
+  dyno_query_store_move_saved (self->store, self->connection_key, self->table_name,
+                               g_list_model_get_n_items (saved) - 1,
+                               MIN (position, g_list_model_get_n_items (saved) - 1));
+  save_store (self);
+}
+
 static void
 delete_clicked_cb (GtkButton     *button,
                    DynoQueryPage *self)
 {
   g_autoptr(DynoQueryEntry) entry = g_object_ref (g_object_get_data (G_OBJECT (button),
                                                                       "dyno-entry"));
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
   guint position = saved_position (self, entry);
   g_autofree char *message = NULL;
+  AdwToast *done;
 
   if (position == G_MAXUINT)
     return;
   dyno_query_store_remove_saved (self->store, self->connection_key, self->table_name, position);
   save_store (self);
+  if (!DYNO_IS_WINDOW (root))
+    return;
   /* Translators: a toast; %s is a saved query's name */
   message = g_strdup_printf (_("Saved query “%s” deleted"), dyno_query_entry_get_name (entry));
-  toast (self, message);
+  done = dyno_window_add_toast_with_button (DYNO_WINDOW (root), message, _("_Undo"));
+  g_object_set_data_full (G_OBJECT (done), "dyno-entry", g_object_ref (entry), g_object_unref);
+  g_object_set_data (G_OBJECT (done), "dyno-position", GUINT_TO_POINTER (position));
+  g_signal_connect_object (done, "button-clicked", G_CALLBACK (undo_delete_clicked_cb), self, 0);
 }
 
 static GtkWidget *

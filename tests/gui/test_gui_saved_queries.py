@@ -241,9 +241,15 @@ def main():
             click(find(app.root, role="push button", name="Move “Acme users” up"))
             wait_for(lambda: saved_names(app) == ["Acme users", "Acme invoices"],
                      what="Acme users first")
+            # Delete, then Undo on its toast: back in its place
+            click(find(app.root, role="push button", name="Delete “Acme users”"))
+            wait_for(lambda: saved_names(app) == ["Acme invoices"], what="Acme users deleted")
+            click(find(app.root, role="push button", name="Undo"))
+            wait_for(lambda: saved_names(app) == ["Acme users", "Acme invoices"],
+                     what="Acme users back first")
             dynogui.key("Escape")
 
-        check("saved queries are searched and moved up", search_and_reorder)
+        check("saved queries are searched, moved up, deleted and undeleted", search_and_reorder)
         app.stop()
         app = None
 
