@@ -651,6 +651,8 @@ describe_run (DynoQueryEntry *entry)
   guint64 n_items = dyno_query_entry_get_n_items (entry);
   guint64 n_pages = dyno_query_entry_get_n_pages (entry);
   double rcu = dyno_query_entry_get_rcu (entry);
+  g_autofree char *items = g_strdup_printf ("%" G_GUINT64_FORMAT, n_items);
+  g_autofree char *pages = g_strdup_printf ("%" G_GUINT64_FORMAT, n_pages);
 
   if (g_date_time_get_year (local) == g_date_time_get_year (now) &&
       g_date_time_get_day_of_year (local) == g_date_time_get_day_of_year (now))
@@ -659,11 +661,9 @@ describe_run (DynoQueryEntry *entry)
     when = g_date_time_format (local, "%Y-%m-%d %H:%M");
   g_string_append (text, when);
   g_string_append (text, " · ");
-  g_string_append_printf (text, g_dngettext (NULL, "%" G_GUINT64_FORMAT " item",
-                                             "%" G_GUINT64_FORMAT " items", n_items), n_items);
+  g_string_append_printf (text, g_dngettext (NULL, "%s item", "%s items", n_items), items);
   g_string_append (text, " · ");
-  g_string_append_printf (text, g_dngettext (NULL, "%" G_GUINT64_FORMAT " page",
-                                             "%" G_GUINT64_FORMAT " pages", n_pages), n_pages);
+  g_string_append_printf (text, g_dngettext (NULL, "%s page", "%s pages", n_pages), pages);
   if (rcu >= 0)
     {
       g_string_append (text, " · ");
