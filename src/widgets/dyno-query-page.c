@@ -701,11 +701,49 @@ open_entry (DynoQueryPage  *self,
   toast (self, message);
 }
 
-static void
-entry_button_clicked_cb (GtkButton     *button,
-                         DynoQueryPage *self)
+/* What a saved or history row's button (or a toast's Undo) acts on: the page, weakly, and
+ * the entry; for Move, the direction; for Undo, where the entry was. */
+typedef struct {
+  GWeakRef        page;
+  DynoQueryEntry *entry;
+  int             delta;
+  guint           position;
+} EntryAction;
+
+static EntryAction *
+entry_action_new (DynoQueryPage  *self,
+                  DynoQueryEntry *entry,
+                  int             delta,
+                  guint           position)
 {
-  open_entry (self, g_object_get_data (G_OBJECT (button), "dyno-entry"));
+  EntryAction *action = g_new0 (EntryAction, 1);
+
+  g_weak_ref_init (&action->page, self);
+  action->entry = g_object_ref (entry);
+  action->delta = delta;
+  action->position = position;
+  return action;
+}
+
+static void
+entry_action_free (gpointer  data,
+                   GClosure *closure)
+{
+  EntryAction *action = data;
+
+  g_weak_ref_clear (&action->page);
+  g_object_unref (action->entry);
+  g_free (action);
+}
+
+static void
+entry_button_clicked_cb (GtkButton   *button,
+                         EntryAction *action)
+{
+  g_autoptr(DynoQueryPage) self = g_weak_ref_get (&action->page);
+
+  if (self != NULL)
+    open_entry (self, action->entry);
 }
 
 static guint
@@ -721,12 +759,16 @@ saved_position (DynoQueryPage  *self,
 }
 
 static void
-move_clicked_cb (GtkButton     *button,
-                 DynoQueryPage *self)
+move_clicked_cb (GtkButton   *button,
+                 EntryAction *action)
 {
-  DynoQueryEntry *entry = g_object_get_data (G_OBJECT (button), "dyno-entry");
-  int delta = GPOINTER_TO_INT (g_object_get_data (G_OBJECT (button), "dyno-delta"));
-  guint position = saved_position (self, entry);
+  g_autoptr(DynoQueryPage) self = g_weak_ref_get (&action->page);
+  int delta = action->delta;
+  guint position;
+
+  if (self == NULL)
+    return;
+  position = saved_position (self, action->entry);
 
   if (position == G_MAXUINT || (delta < 0 && position == 0))
     return;
@@ -737,14 +779,18 @@ move_clicked_cb (GtkButton     *button,
 
 /* Undo on the toast of a deleted saved query: it comes back where it was. */
 static void
-undo_delete_clicked_cb (AdwToast      *done,
-                        DynoQueryPage *self)
+undo_delete_clicked_cb (AdwToast    *done,
+                        EntryAction *action)
 {
-  DynoQueryEntry *entry = g_object_get_data (G_OBJECT (done), "dyno-entry");
-  guint position = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (done), "dyno-position"));
-  GListModel *saved = dyno_query_store_get_saved (self->store, self->connection_key,
-                                                  self->table_name);
+  g_autoptr(DynoQueryPage) self = g_weak_ref_get (&action->page);
+  DynoQueryEntry *entry = action->entry;
+  guint position = action->position;
+  GListModel *saved;
   g_autoptr(GError) error = NULL;
+
+  if (self == NULL)
+    return;
+  saved = dyno_query_store_get_saved (self->store, self->connection_key, self->table_name);
 
   if (dyno_query_store_save_query (self->store, self->connection_key, self->table_name,
                                    dyno_query_entry_get_name (entry),
@@ -760,16 +806,20 @@ undo_delete_clicked_cb (AdwToast      *done,
 }
 
 static void
-delete_clicked_cb (GtkButton     *button,
-                   DynoQueryPage *self)
+delete_clicked_cb (GtkButton   *button,
+                   EntryAction *action)
 {
-  g_autoptr(DynoQueryEntry) entry = g_object_ref (g_object_get_data (G_OBJECT (button),
-                                                                      "dyno-entry"));
-  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
-  guint position = saved_position (self, entry);
+  g_autoptr(DynoQueryPage) self = g_weak_ref_get (&action->page);
+  g_autoptr(DynoQueryEntry) entry = g_object_ref (action->entry);
   g_autofree char *message = NULL;
+  GtkRoot *root;
+  guint position;
   AdwToast *done;
 
+  if (self == NULL)
+    return;
+  root = gtk_widget_get_root (GTK_WIDGET (self));
+  position = saved_position (self, entry);
   if (position == G_MAXUINT)
     return;
   dyno_query_store_remove_saved (self->store, self->connection_key, self->table_name, position);
@@ -779,14 +829,14 @@ delete_clicked_cb (GtkButton     *button,
   /* Translators: a toast; %s is a saved query's name */
   message = g_strdup_printf (_("Saved query “%s” deleted"), dyno_query_entry_get_name (entry));
   done = dyno_window_add_toast_with_button (DYNO_WINDOW (root), message, _("_Undo"));
-  g_object_set_data_full (G_OBJECT (done), "dyno-entry", g_object_ref (entry), g_object_unref);
-  g_object_set_data (G_OBJECT (done), "dyno-position", GUINT_TO_POINTER (position));
-  g_signal_connect_object (done, "button-clicked", G_CALLBACK (undo_delete_clicked_cb), self, 0);
+  g_signal_connect_data (done, "button-clicked", G_CALLBACK (undo_delete_clicked_cb),
+                         entry_action_new (self, entry, 0, position), entry_action_free, 0);
 }
 
 static GtkWidget *
 new_row_button (DynoQueryPage  *self,
                 DynoQueryEntry *entry,
+                int             delta,
                 const char     *icon,
                 const char     *accessible,
                 GCallback       callback)
@@ -798,8 +848,8 @@ new_row_button (DynoQueryPage  *self,
   gtk_widget_set_tooltip_text (button, accessible);
   gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   accessible, -1);
-  g_object_set_data_full (G_OBJECT (button), "dyno-entry", g_object_ref (entry), g_object_unref);
-  g_signal_connect_object (button, "clicked", callback, self, 0);
+  g_signal_connect_data (button, "clicked", callback, entry_action_new (self, entry, delta, 0),
+                         entry_action_free, 0);
   return button;
 }
 
@@ -825,23 +875,22 @@ create_saved_row_cb (gpointer item,
   gtk_widget_set_tooltip_text (open, summary);
   gtk_accessible_update_property (GTK_ACCESSIBLE (open), GTK_ACCESSIBLE_PROPERTY_LABEL, name,
                                   GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, summary, -1);
-  g_object_set_data_full (G_OBJECT (open), "dyno-entry", g_object_ref (entry), g_object_unref);
-  g_signal_connect_object (open, "clicked", G_CALLBACK (entry_button_clicked_cb), self, 0);
+  g_signal_connect_data (open, "clicked", G_CALLBACK (entry_button_clicked_cb),
+                         entry_action_new (self, entry, 0, 0), entry_action_free, 0);
   gtk_box_append (GTK_BOX (box), open);
 
   /* Translators: %s is a saved query's name */
   up = g_strdup_printf (_("Move “%s” up"), name);
-  button = new_row_button (self, entry, "go-up-symbolic", up, G_CALLBACK (move_clicked_cb));
-  g_object_set_data (G_OBJECT (button), "dyno-delta", GINT_TO_POINTER (-1));
+  button = new_row_button (self, entry, -1, "go-up-symbolic", up, G_CALLBACK (move_clicked_cb));
   gtk_box_append (GTK_BOX (box), button);
   /* Translators: %s is a saved query's name */
   down = g_strdup_printf (_("Move “%s” down"), name);
-  button = new_row_button (self, entry, "go-down-symbolic", down, G_CALLBACK (move_clicked_cb));
-  g_object_set_data (G_OBJECT (button), "dyno-delta", GINT_TO_POINTER (1));
+  button = new_row_button (self, entry, 1, "go-down-symbolic", down,
+                           G_CALLBACK (move_clicked_cb));
   gtk_box_append (GTK_BOX (box), button);
   /* Translators: %s is a saved query's name */
   delete = g_strdup_printf (_("Delete “%s”"), name);
-  gtk_box_append (GTK_BOX (box), new_row_button (self, entry, "user-trash-symbolic", delete,
+  gtk_box_append (GTK_BOX (box), new_row_button (self, entry, 0, "user-trash-symbolic", delete,
                                                  G_CALLBACK (delete_clicked_cb)));
   return box;
 }
@@ -874,8 +923,8 @@ create_history_row_cb (gpointer item,
   gtk_widget_set_tooltip_text (button, summary);
   gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   accessible, -1);
-  g_object_set_data_full (G_OBJECT (button), "dyno-entry", g_object_ref (entry), g_object_unref);
-  g_signal_connect_object (button, "clicked", G_CALLBACK (entry_button_clicked_cb), self, 0);
+  g_signal_connect_data (button, "clicked", G_CALLBACK (entry_button_clicked_cb),
+                         entry_action_new (self, entry, 0, 0), entry_action_free, 0);
   return button;
 }
 
@@ -1071,15 +1120,37 @@ name_taken (DynoQueryPage *self,
   return FALSE;
 }
 
+/* The Save Query dialog's parts, for its callbacks (the dialog and its children live as long
+ * as these handlers). */
+typedef struct {
+  GWeakRef          page;
+  AdwMessageDialog *dialog;
+  GtkWidget        *entry;
+  GtkWidget        *message;
+} SaveDialog;
+
+static void
+save_dialog_free (gpointer  data,
+                  GClosure *closure)
+{
+  SaveDialog *parts = data;
+
+  g_weak_ref_clear (&parts->page);
+  g_free (parts);
+}
+
 static void
 save_name_changed_cb (GtkEditable *entry,
-                      AdwMessageDialog *dialog)
+                      SaveDialog  *parts)
 {
-  DynoQueryPage *self = g_object_get_data (G_OBJECT (dialog), "dyno-page");
-  GtkWidget *message = g_object_get_data (G_OBJECT (dialog), "dyno-message");
+  g_autoptr(DynoQueryPage) self = g_weak_ref_get (&parts->page);
+  AdwMessageDialog *dialog = parts->dialog;
+  GtkWidget *message = parts->message;
   g_autofree char *name = g_strstrip (g_strdup (gtk_editable_get_text (entry)));
   g_autofree char *problem = NULL;
 
+  if (self == NULL)
+    return;
   if (name_taken (self, name))
     /* Translators: under the name field of Save Query; %s is the name typed */
     problem = g_strdup_printf (_("This table already has a saved query named “%s”"), name);
@@ -1095,15 +1166,16 @@ save_name_changed_cb (GtkEditable *entry,
 static void
 save_response_cb (AdwMessageDialog *dialog,
                   const char       *response,
-                  DynoQueryPage    *self)
+                  SaveDialog       *parts)
 {
-  GtkWidget *entry = g_object_get_data (G_OBJECT (dialog), "dyno-entry");
+  g_autoptr(DynoQueryPage) self = g_weak_ref_get (&parts->page);
+  GtkWidget *entry = parts->entry;
   g_autoptr(DynoQueryDraft) draft = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *message = NULL;
   DynoQueryEntry *saved;
 
-  if (g_strcmp0 (response, "save") != 0 || self->store == NULL)
+  if (self == NULL || g_strcmp0 (response, "save") != 0 || self->store == NULL)
     return;
   draft = dyno_builder_form_dup_draft (self->form);
   if (draft == NULL)
@@ -1131,6 +1203,7 @@ save_query_activated (GtkWidget  *widget,
   g_autoptr(DynoQueryDraft) draft = NULL;
   g_autofree char *body = NULL;
   GtkWidget *dialog, *box, *entry, *message;
+  SaveDialog *parts;
 
   if (self->store == NULL)
     return;
@@ -1172,11 +1245,15 @@ save_query_activated (GtkWidget  *widget,
   adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "save");
   adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
   adw_message_dialog_set_response_enabled (ADW_MESSAGE_DIALOG (dialog), "save", FALSE);
-  g_object_set_data (G_OBJECT (dialog), "dyno-page", self);
-  g_object_set_data (G_OBJECT (dialog), "dyno-entry", entry);
-  g_object_set_data (G_OBJECT (dialog), "dyno-message", message);
-  g_signal_connect (entry, "changed", G_CALLBACK (save_name_changed_cb), dialog);
-  g_signal_connect_object (dialog, "response", G_CALLBACK (save_response_cb), self, 0);
+  parts = g_new0 (SaveDialog, 1);
+  g_weak_ref_init (&parts->page, self);
+  parts->dialog = ADW_MESSAGE_DIALOG (dialog);
+  parts->entry = entry;
+  parts->message = message;
+  /* the entry's handler ends with the entry, inside the dialog; the dialog's frees the parts */
+  g_signal_connect (entry, "changed", G_CALLBACK (save_name_changed_cb), parts);
+  g_signal_connect_data (dialog, "response", G_CALLBACK (save_response_cb), parts,
+                         save_dialog_free, 0);
   gtk_window_present (GTK_WINDOW (dialog));
   gtk_widget_grab_focus (entry);
 }
