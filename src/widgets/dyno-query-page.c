@@ -23,6 +23,7 @@
 #include "dyno-safe-write.h"
 #include "dyno-transfer-dialog.h"
 #include "dyno-window.h"
+#include "dyno-widget-util.h"
 
 typedef enum {
   UNDO_NONE,
@@ -2145,6 +2146,7 @@ build_ui (DynoQueryPage *self)
   /* saved queries and history */
   self->queries_popover = new_queries_popover (self);
   self->queries_button = gtk_menu_button_new ();
+  dyno_widget_expose_activate (self->queries_button);
   gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (self->queries_button),
                                  "document-open-recent-symbolic");
   gtk_menu_button_set_popover (GTK_MENU_BUTTON (self->queries_button), self->queries_popover);

@@ -157,7 +157,13 @@ def run_width(endpoint, table, width):
                                         if (n.description or "") == "Run status"
                                         and "item" in text_of(n)), None),
                           what="the run status")
-        click(control(app, "push button", "Load All"))
+        # Load All is off while a page is on its way: press it once the first page is in
+        load_all = control(app, "push button", "Load All")
+        wait_for(lambda: "1 page" in text_of(status) or "complete" in text_of(status),
+                 timeout=120, what="the first page")
+        if "complete" not in text_of(status):
+            wait_for(lambda: is_sensitive(load_all), timeout=120, what="Load All to be sensitive")
+            click(load_all)
         wait_for(lambda: "complete" in text_of(status), timeout=120,
                  what="every page to be read")
         text = text_of(status)
