@@ -423,11 +423,6 @@ def secret_through_portal():
                  what="the dialog to close once the secret is stored")
     finally:
         app.stop()
-    # inside the sandbox the same portal gives it back
-    proc = flatpak("run", "--user", "--command=secret-tool", APP_ID, "search", "--all",
-                   "--unlock", "kind", "secret-access-key", check_rc=False)
-    assert proc.returncode == 0 and f"secret = {SECRET}" in proc.stdout, \
-        (proc.returncode, proc.stderr)
     portal_keyring = os.path.join(HOME, ".var", "app", APP_ID, "data", "keyrings")
     assert os.path.isdir(portal_keyring), "no keyring file made through the Secret portal"
     # and nowhere in plain text
