@@ -32,6 +32,7 @@
 #include "dyno-backend.h"
 #include "dyno-collection-view.h"
 #include "dyno-run.h"
+#include "test-backend.h"
 
 #define FRAME_BUDGET_USEC 16667
 
@@ -138,30 +139,19 @@ append_item (GString *out,
   g_rand_free (rand);
 }
 
-/* ---- a backend that writes Scan pages on a worker thread ---------------------------------- */
+/* ---- Scan pages, written on a worker thread -------------------------------------------------- */
 
-#define BENCH_TYPE_BACKEND (bench_backend_get_type ())
-G_DECLARE_FINAL_TYPE (BenchBackend, bench_backend, BENCH, BACKEND, GObject)
+typedef struct {
+  guint next_item;   /* where the next page starts: calls come one after the other */
+} PageWriter;
 
-struct _BenchBackend
+static char *
+write_page (const char *operation,
+            const char *request,
+            guint      *out_status,
+            gpointer    user_data)
 {
-  GObject parent_instance;
-  guint   next_item;   /* where the next page starts: calls come one after the other */
-};
-
-static void bench_backend_iface_init (DynoBackendInterface *iface);
-
-G_DEFINE_FINAL_TYPE_WITH_CODE (BenchBackend, bench_backend, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (DYNO_TYPE_BACKEND,
-                                                      bench_backend_iface_init))
-
-static void
-write_page_thread (GTask        *task,
-                   gpointer      source,
-                   gpointer      task_data,
-                   GCancellable *cancellable)
-{
-  BenchBackend *self = source;
+  PageWriter *self = user_data;
   GString *body = g_string_sized_new (opt_page_bytes + 4096);
   guint from = self->next_item;
   guint to = from;
@@ -192,46 +182,7 @@ write_page_thread (GTask        *task,
   g_string_append_c (body, '}');
   self->next_item = to;
 
-  g_task_return_pointer (task, g_string_free_to_bytes (body), (GDestroyNotify) g_bytes_unref);
-}
-
-static void
-bench_call_async (DynoBackend         *backend,
-                  const char          *operation,
-                  GBytes              *body,
-                  GCancellable        *cancellable,
-                  GAsyncReadyCallback  callback,
-                  gpointer             user_data)
-{
-  g_autoptr(GTask) task = g_task_new (backend, cancellable, callback, user_data);
-
-  g_assert_cmpstr (operation, ==, "Scan");
-  g_task_run_in_thread (task, write_page_thread);
-}
-
-static GBytes *
-bench_call_finish (DynoBackend   *backend,
-                   GAsyncResult  *result,
-                   GError       **error)
-{
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-static void
-bench_backend_iface_init (DynoBackendInterface *iface)
-{
-  iface->call_async = bench_call_async;
-  iface->call_finish = bench_call_finish;
-}
-
-static void
-bench_backend_class_init (BenchBackendClass *klass)
-{
-}
-
-static void
-bench_backend_init (BenchBackend *self)
-{
+  return g_string_free (body, FALSE);
 }
 
 /* ---- measuring ------------------------------------------------------------------------------ */
@@ -507,7 +458,12 @@ static void
 bench_mode (gboolean grouped)
 {
   Bench bench = { 0 };
-  g_autoptr(BenchBackend) backend = g_object_new (BENCH_TYPE_BACKEND, NULL);
+  g_autoptr(TestBackend) backend = test_backend_new ();
+  PageWriter writer = { 0 };
+
+  test_backend_expect_only (backend, "Scan");
+  test_backend_set_threaded (backend, TRUE);
+  test_backend_set_handler (backend, write_page, &writer, NULL);
   g_autoptr(DynoRequest) request = NULL;
   g_autoptr(DynoTableInfo) info = dyno_table_info_new ("bench", "pk", DYNO_VALUE_S,
                                                        "sk", DYNO_VALUE_S);

@@ -16,7 +16,7 @@
 #include "dyno-run.h"
 #include "widget-test-util.h"
 
-#include "test-pages-backend.h"
+#include "test-backend.h"
 
 /* ---- the tenant sample ---------------------------------------------------------------------- */
 
@@ -92,7 +92,7 @@ typedef struct {
   DynoCollectionView *view;
   GPtrArray          *items;     /* char*: the sample lines, in server order */
   DynoTableInfo      *info;
-  TestPagesBackend   *backend;
+  TestBackend        *backend;
   DynoRun            *run;
 } Fixture;
 
@@ -106,12 +106,17 @@ fixture_set_up (Fixture       *fixture,
 
   fixture->items = acme_items ();
   fixture->info = dyno_table_info_new ("tenant", "pk", DYNO_VALUE_S, "sk", DYNO_VALUE_S);
-  fixture->backend = g_object_new (TEST_TYPE_PAGES_BACKEND, NULL);
+  fixture->backend = test_backend_new ();
+  test_backend_expect_only (fixture->backend, "Query");
   if (page_size == 0)
     page_size = fixture->items->len;
   for (guint i = 0; i < fixture->items->len; i += page_size)
-    g_ptr_array_add (fixture->backend->pages,
-                     page_body (fixture->items, i, MIN (i + page_size, fixture->items->len)));
+    {
+      g_autofree char *page = page_body (fixture->items, i,
+                                         MIN (i + page_size, fixture->items->len));
+
+      test_backend_queue_reply (fixture->backend, 200, page);
+    }
 
   request = dyno_request_from_json ("{\"TableName\":\"tenant\","
                                     "\"KeyConditionExpression\":\"pk = :pk\","
@@ -217,7 +222,9 @@ test_grouped_in_server_order (Fixture       *fixture,
   wait_idle (fixture->run);
   g_assert_null (dyno_run_get_error (fixture->run));
   g_assert_cmpuint (dyno_run_get_n_items (fixture->run), ==, fixture->items->len);
-  g_assert_cmpuint (dyno_run_get_n_pages (fixture->run), ==, fixture->backend->pages->len);
+  g_assert_cmpuint (test_backend_get_n_pending (fixture->backend), ==, 0);
+  g_assert_cmpuint (dyno_run_get_n_pages (fixture->run), ==,
+                    test_backend_get_n_calls (fixture->backend));
 
   /* one partition row, expanded, then its items in the order the pages brought them */
   rows = view_rows (fixture);

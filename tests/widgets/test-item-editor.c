@@ -21,158 +21,14 @@
 #include "dyno-item-form.h"
 #include "dyno-item-text.h"
 #include "dyno-json.h"
+#include "test-backend.h"
 #include "widget-test-util.h"
 
-/* ---- fake backend ---------------------------------------------------------------------------- */
-
-typedef struct {
-  char *operation;
-  char *body;
-} Call;
-
-typedef struct {
-  guint  status;   /* 200, or the HTTP status of an error */
-  char  *body;
-} Reply;
-
-#define TEST_TYPE_WRITE_BACKEND (test_write_backend_get_type ())
-G_DECLARE_FINAL_TYPE (TestWriteBackend, test_write_backend, TEST, WRITE_BACKEND, GObject)
-
-struct _TestWriteBackend
-{
-  GObject    parent_instance;
-  GPtrArray *calls;    /* Call* */
-  GQueue     replies;  /* Reply* */
-};
-
-static void test_write_backend_iface_init (DynoBackendInterface *iface);
-
-G_DEFINE_FINAL_TYPE_WITH_CODE (TestWriteBackend, test_write_backend, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (DYNO_TYPE_BACKEND,
-                                                      test_write_backend_iface_init))
-
-static void
-call_free (Call *call)
-{
-  g_free (call->operation);
-  g_free (call->body);
-  g_free (call);
-}
-
-static void
-reply_free (Reply *reply)
-{
-  g_free (reply->body);
-  g_free (reply);
-}
-
-static void
-write_call_async (DynoBackend         *backend,
-                  const char          *operation,
-                  GBytes              *body,
-                  GCancellable        *cancellable,
-                  GAsyncReadyCallback  callback,
-                  gpointer             user_data)
-{
-  TestWriteBackend *self = TEST_WRITE_BACKEND (backend);
-  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
-  Call *call = g_new0 (Call, 1);
-  Reply *reply;
-  gsize len;
-  const char *data = g_bytes_get_data (body, &len);
-
-  call->operation = g_strdup (operation);
-  call->body = g_strndup (data, len);
-  g_ptr_array_add (self->calls, call);
-
-  reply = g_queue_pop_head (&self->replies);
-  if (reply == NULL)
-    g_error ("unexpected call %s %s", operation, call->body);
-  if (reply->status == 200)
-    g_task_return_pointer (task, g_bytes_new (reply->body, strlen (reply->body)),
-                           (GDestroyNotify) g_bytes_unref);
-  else
-    {
-      g_autoptr(GBytes) error_body = g_bytes_new (reply->body, strlen (reply->body));
-
-      g_task_return_error (task, dyno_http_error_new (reply->status, NULL, error_body,
-                                                      "test-request-id"));
-    }
-  reply_free (reply);
-}
-
-static GBytes *
-write_call_finish (DynoBackend   *backend,
-                   GAsyncResult  *result,
-                   GError       **error)
-{
-  return g_task_propagate_pointer (G_TASK (result), error);
-}
-
-static void
-test_write_backend_iface_init (DynoBackendInterface *iface)
-{
-  iface->call_async = write_call_async;
-  iface->call_finish = write_call_finish;
-}
-
-static void
-test_write_backend_finalize (GObject *object)
-{
-  TestWriteBackend *self = TEST_WRITE_BACKEND (object);
-
-  g_ptr_array_unref (self->calls);
-  g_queue_clear_full (&self->replies, (GDestroyNotify) reply_free);
-  G_OBJECT_CLASS (test_write_backend_parent_class)->finalize (object);
-}
-
-static void
-test_write_backend_class_init (TestWriteBackendClass *klass)
-{
-  G_OBJECT_CLASS (klass)->finalize = test_write_backend_finalize;
-}
-
-static void
-test_write_backend_init (TestWriteBackend *self)
-{
-  self->calls = g_ptr_array_new_with_free_func ((GDestroyNotify) call_free);
-  g_queue_init (&self->replies);
-}
-
-static void
-queue_reply (TestWriteBackend *self,
-             guint             status,
-             const char       *body)
-{
-  Reply *reply = g_new0 (Reply, 1);
-
-  reply->status = status;
-  reply->body = g_strdup (body);
-  g_queue_push_tail (&self->replies, reply);
-}
+/* ---- the fake backend's answers ------------------------------------------------------------ */
 
 static const char *conditional_failed =
   "{\"__type\":\"com.amazonaws.dynamodb.v20120810#ConditionalCheckFailedException\","
   "\"message\":\"The conditional request failed\"}";
-
-static Call *
-nth_call (TestWriteBackend *backend,
-          guint             i)
-{
-  g_assert_cmpuint (backend->calls->len, >, i);
-  return g_ptr_array_index (backend->calls, i);
-}
-
-static JsonObject *
-call_body (Call       *call,
-           JsonParser *parser)
-{
-  g_autoptr(GError) error = NULL;
-
-  json_parser_load_from_data (parser, call->body, -1, &error);
-  g_assert_no_error (error);
-  return json_node_get_object (json_parser_get_root (parser));
-}
 
 /* Whether some ExpressionAttributeValues entry equals @ddb_json (a DynamoDB JSON value). */
 static gboolean
@@ -281,7 +137,7 @@ item (const char *ddb_json)
 }
 
 typedef struct {
-  TestWriteBackend *backend;
+  TestBackend *backend;
   DynoTableInfo    *info;
   DynoItemEditor   *editor;
   DynoItem         *saved;
@@ -317,7 +173,7 @@ static void
 fixture_set_up (Fixture       *fixture,
                 gconstpointer  data)
 {
-  fixture->backend = g_object_new (TEST_TYPE_WRITE_BACKEND, NULL);
+  fixture->backend = test_backend_new ();
   fixture->info = schema ();
 }
 
@@ -615,7 +471,7 @@ test_save_new_puts_with_condition (Fixture       *fixture,
   JsonObject *body;
   const char *code;
 
-  queue_reply (fixture->backend, 200, "{}");
+  test_backend_queue_reply (fixture->backend, 200, "{}");
   open_editor (fixture, NULL, DYNO_ITEM_EDITOR_NEW, NULL);
   dyno_item_editor_set_text (fixture->editor, text);
 
@@ -628,9 +484,9 @@ test_save_new_puts_with_condition (Fixture       *fixture,
   click (editor_part (fixture, "save-item"));
   wait_for_pointer ((gpointer *) &fixture->saved);
 
-  g_assert_cmpuint (fixture->backend->calls->len, ==, 1);
-  g_assert_cmpstr (nth_call (fixture->backend, 0)->operation, ==, "PutItem");
-  body = call_body (nth_call (fixture->backend, 0), parser);
+  g_assert_cmpuint (test_backend_get_n_calls (fixture->backend), ==, 1);
+  g_assert_cmpstr (test_backend_get_operation (fixture->backend, 0), ==, "PutItem");
+  body = test_backend_get_body_object (fixture->backend, 0, parser);
   g_assert_nonnull (strstr (json_object_get_string_member (body, "ConditionExpression"),
                             "attribute_not_exists"));
   sent = dyno_item_from_json_node (json_object_get_member (body, "Item"), NULL);
@@ -648,7 +504,7 @@ test_save_edit_updates_conditioned (Fixture       *fixture,
                                      "\"status\":{\"S\":\"open\"},\"total\":{\"N\":\"42\"}}");
   JsonObject *body;
 
-  queue_reply (fixture->backend, 200, "{}");
+  test_backend_queue_reply (fixture->backend, 200, "{}");
   open_editor (fixture, loaded, DYNO_ITEM_EDITOR_EDIT, NULL);
   g_assert_false (dyno_item_editor_has_unsaved_changes (fixture->editor));
   dyno_item_editor_set_text (fixture->editor,
@@ -658,8 +514,8 @@ test_save_edit_updates_conditioned (Fixture       *fixture,
   dyno_item_editor_save (fixture->editor);
   wait_for_pointer ((gpointer *) &fixture->saved);
 
-  g_assert_cmpstr (nth_call (fixture->backend, 0)->operation, ==, "UpdateItem");
-  body = call_body (nth_call (fixture->backend, 0), parser);
+  g_assert_cmpstr (test_backend_get_operation (fixture->backend, 0), ==, "UpdateItem");
+  body = test_backend_get_body_object (fixture->backend, 0, parser);
   g_assert_true (json_object_has_member (body, "UpdateExpression"));
   g_assert_true (json_object_has_member (body, "ConditionExpression"));
   /* Conditioned on what was loaded: the old status and the untouched total. */
@@ -686,7 +542,7 @@ test_edit_key_change_refused (Fixture       *fixture,
   g_assert_false (gtk_widget_get_sensitive (editor_part (fixture, "save-item")));
   dyno_item_editor_save (fixture->editor);
   drain_main_context ();
-  g_assert_cmpuint (fixture->backend->calls->len, ==, 0);
+  g_assert_cmpuint (test_backend_get_n_calls (fixture->backend), ==, 0);
   g_assert_nonnull (shown_error (editor_part (fixture, "save-error")));
 }
 
@@ -751,13 +607,13 @@ test_failed_save_keeps_edits (Fixture       *fixture,
   const char *mine = "{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"A\"},\"v\":{\"S\":\"mine\"}}";
   g_autofree char *text = NULL;
 
-  queue_reply (fixture->backend, 400,
+  test_backend_queue_reply (fixture->backend, 400,
                "{\"__type\":\"com.amazon.coral.validate#ValidationException\","
                "\"message\":\"Item size has exceeded the maximum allowed size\"}");
   open_editor (fixture, loaded, DYNO_ITEM_EDITOR_EDIT, NULL);
   dyno_item_editor_set_text (fixture->editor, mine);
   dyno_item_editor_save (fixture->editor);
-  while (fixture->backend->calls->len < 1 ||
+  while (test_backend_get_n_calls (fixture->backend) < 1 ||
          !gtk_widget_get_visible (editor_part (fixture, "save-error")))
     g_main_context_iteration (NULL, TRUE);
   drain_main_context ();
@@ -777,8 +633,8 @@ start_conflict (Fixture    *fixture,
                 const char *mine,
                 const char *theirs_response)
 {
-  queue_reply (fixture->backend, 400, conditional_failed);
-  queue_reply (fixture->backend, 200, theirs_response);
+  test_backend_queue_reply (fixture->backend, 400, conditional_failed);
+  test_backend_queue_reply (fixture->backend, 200, theirs_response);
   open_editor (fixture, loaded, loaded ? DYNO_ITEM_EDITOR_EDIT : DYNO_ITEM_EDITOR_NEW, NULL);
   dyno_item_editor_set_text (fixture->editor, mine);
   dyno_item_editor_save (fixture->editor);
@@ -808,8 +664,8 @@ test_save_answer_lost_is_saved (Fixture       *fixture,
   g_autoptr(DynoItem) mine = item (conflict_mine);
   g_autofree char *now = g_strdup_printf ("{\"Item\":%s}", conflict_mine);
 
-  queue_reply (fixture->backend, 400, conditional_failed);
-  queue_reply (fixture->backend, 200, now);
+  test_backend_queue_reply (fixture->backend, 400, conditional_failed);
+  test_backend_queue_reply (fixture->backend, 200, now);
   open_editor (fixture, loaded, DYNO_ITEM_EDITOR_EDIT, NULL);
   dyno_item_editor_set_text (fixture->editor, conflict_mine);
   dyno_item_editor_save (fixture->editor);
@@ -817,8 +673,8 @@ test_save_answer_lost_is_saved (Fixture       *fixture,
 
   g_assert_null (dyno_item_editor_get_conflict_dialog (fixture->editor));
   g_assert_true (dyno_item_equal (fixture->saved, mine));
-  g_assert_cmpuint (fixture->backend->calls->len, ==, 2);
-  g_assert_cmpstr (nth_call (fixture->backend, 1)->operation, ==, "GetItem");
+  g_assert_cmpuint (test_backend_get_n_calls (fixture->backend), ==, 2);
+  g_assert_cmpstr (test_backend_get_operation (fixture->backend, 1), ==, "GetItem");
   g_assert_true (editor_closed (fixture));
 }
 
@@ -835,11 +691,11 @@ save_with_unknown_outcome (Fixture    *fixture,
   gboolean timed_out = FALSE;
   guint timeout_id;
 
-  queue_reply (fixture->backend, 500, internal_error);
+  test_backend_queue_reply (fixture->backend, 500, internal_error);
   if (g_str_has_prefix (get_status_and_body, "500 "))
-    queue_reply (fixture->backend, 500, get_status_and_body + 4);
+    test_backend_queue_reply (fixture->backend, 500, get_status_and_body + 4);
   else
-    queue_reply (fixture->backend, 200, get_status_and_body);
+    test_backend_queue_reply (fixture->backend, 200, get_status_and_body);
   open_editor (fixture, loaded, loaded ? DYNO_ITEM_EDITOR_EDIT : DYNO_ITEM_EDITOR_NEW, NULL);
   dyno_item_editor_set_text (fixture->editor, conflict_mine);
   dyno_item_editor_save (fixture->editor);
@@ -847,14 +703,14 @@ save_with_unknown_outcome (Fixture    *fixture,
   timeout_id = g_timeout_add_seconds (10, timeout_cb, &timed_out);
   while (!timed_out && fixture->saved == NULL
          && dyno_item_editor_get_conflict_dialog (fixture->editor) == NULL
-         && !(fixture->backend->calls->len == 2
+         && !(test_backend_get_n_calls (fixture->backend) == 2
               && gtk_widget_get_sensitive (editor_part (fixture, "save-item"))))
     g_main_context_iteration (NULL, TRUE);
   if (!timed_out)
     g_source_remove (timeout_id);
   drain_main_context ();
-  g_assert_cmpuint (fixture->backend->calls->len, ==, 2);
-  g_assert_cmpstr (nth_call (fixture->backend, 1)->operation, ==, "GetItem");
+  g_assert_cmpuint (test_backend_get_n_calls (fixture->backend), ==, 2);
+  g_assert_cmpstr (test_backend_get_operation (fixture->backend, 1), ==, "GetItem");
 }
 
 static void
@@ -952,8 +808,8 @@ test_conflict_keeps_edits_and_reloads (Fixture       *fixture,
                    "ConditionalCheckFailedException: The conditional request failed");
   text = dyno_item_editor_dup_text (fixture->editor);
   g_assert_cmpstr (text, ==, conflict_mine);
-  g_assert_cmpstr (nth_call (fixture->backend, 1)->operation, ==, "GetItem");
-  body = call_body (nth_call (fixture->backend, 1), parser);
+  g_assert_cmpstr (test_backend_get_operation (fixture->backend, 1), ==, "GetItem");
+  body = test_backend_get_body_object (fixture->backend, 1, parser);
   g_assert_true (json_object_get_boolean_member (body, "ConsistentRead"));
 
   dialog = dyno_item_editor_get_conflict_dialog (fixture->editor);
@@ -982,14 +838,14 @@ test_conflict_overwrite (Fixture       *fixture,
   GtkWidget *dialog;
 
   start_conflict (fixture, loaded, conflict_mine, conflict_theirs);
-  queue_reply (fixture->backend, 200, "{}");
+  test_backend_queue_reply (fixture->backend, 200, "{}");
   dialog = dyno_item_editor_get_conflict_dialog (fixture->editor);
   click (get_named (dialog, "overwrite-mine"));
   wait_for_pointer ((gpointer *) &fixture->saved);
 
-  g_assert_cmpuint (fixture->backend->calls->len, ==, 3);
-  g_assert_cmpstr (nth_call (fixture->backend, 2)->operation, ==, "UpdateItem");
-  body = call_body (nth_call (fixture->backend, 2), parser);
+  g_assert_cmpuint (test_backend_get_n_calls (fixture->backend), ==, 3);
+  g_assert_cmpstr (test_backend_get_operation (fixture->backend, 2), ==, "UpdateItem");
+  body = test_backend_get_body_object (fixture->backend, 2, parser);
   /* Conditioned on their version now, not on the stale loaded one. */
   g_assert_true (has_expression_value (body, "{\"S\":\"cancelled\"}"));
   g_assert_false (has_expression_value (body, "{\"S\":\"open\"}"));
@@ -1008,7 +864,7 @@ test_new_item_exists_conflict (Fixture       *fixture,
   start_conflict (fixture, NULL,
                   "{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"A\"},\"status\":{\"S\":\"new\"}}",
                   conflict_theirs);
-  g_assert_cmpstr (nth_call (fixture->backend, 0)->operation, ==, "PutItem");
+  g_assert_cmpstr (test_backend_get_operation (fixture->backend, 0), ==, "PutItem");
   dialog = dyno_item_editor_get_conflict_dialog (fixture->editor);
   changed = dyno_conflict_dialog_dup_changed (DYNO_CONFLICT_DIALOG (dialog));
   g_assert_true (g_strv_contains ((const char * const *) changed, "status"));
@@ -1017,7 +873,7 @@ test_new_item_exists_conflict (Fixture       *fixture,
   /* Keep editing: nothing else is sent, the edits stay. */
   dyno_conflict_dialog_choose (DYNO_CONFLICT_DIALOG (dialog), DYNO_CONFLICT_CANCEL);
   drain_main_context ();
-  g_assert_cmpuint (fixture->backend->calls->len, ==, 2);
+  g_assert_cmpuint (test_backend_get_n_calls (fixture->backend), ==, 2);
   g_assert_cmpint (dyno_item_editor_get_mode (fixture->editor), ==, DYNO_ITEM_EDITOR_NEW);
   g_assert_true (dyno_item_editor_has_unsaved_changes (fixture->editor));
 }
@@ -1184,7 +1040,7 @@ test_delete_one (Fixture       *fixture,
   GtkWidget *dialog;
   JsonObject *body;
 
-  queue_reply (fixture->backend, 200, "{}");
+  test_backend_queue_reply (fixture->backend, 200, "{}");
   dialog = dyno_delete_items_run (NULL, DYNO_BACKEND (fixture->backend), fixture->info, items,
                                   delete_done_cb, &result, NULL);
   g_assert_cmpstr (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (dialog)), ==,
@@ -1194,8 +1050,8 @@ test_delete_one (Fixture       *fixture,
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "delete");
   wait_for (&result.finished);
 
-  g_assert_cmpstr (nth_call (fixture->backend, 0)->operation, ==, "DeleteItem");
-  body = call_body (nth_call (fixture->backend, 0), parser);
+  g_assert_cmpstr (test_backend_get_operation (fixture->backend, 0), ==, "DeleteItem");
+  body = test_backend_get_body_object (fixture->backend, 0, parser);
   g_assert_true (json_object_has_member (body, "ConditionExpression"));
   g_assert_true (has_expression_value (body, "{\"S\":\"open\"}"));
   g_assert_null (result.error);
@@ -1213,7 +1069,7 @@ test_delete_one_changed_meanwhile (Fixture       *fixture,
   DeleteResult result = { 0 };
   GtkWidget *dialog;
 
-  queue_reply (fixture->backend, 400, conditional_failed);
+  test_backend_queue_reply (fixture->backend, 400, conditional_failed);
   dialog = dyno_delete_items_run (NULL, DYNO_BACKEND (fixture->backend), fixture->info, items,
                                   delete_done_cb, &result, NULL);
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "delete");
@@ -1236,10 +1092,10 @@ test_delete_many_batches (Fixture       *fixture,
   JsonArray *requests;
 
   /* The first answer leaves one delete unprocessed: it is sent again. */
-  queue_reply (fixture->backend, 200,
+  test_backend_queue_reply (fixture->backend, 200,
                "{\"UnprocessedItems\":{\"orders\":[{\"DeleteRequest\":{\"Key\":"
                "{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"ORDER#02\"}}}}]}}");
-  queue_reply (fixture->backend, 200, "{\"UnprocessedItems\":{}}");
+  test_backend_queue_reply (fixture->backend, 200, "{\"UnprocessedItems\":{}}");
   dialog = dyno_delete_items_run (NULL, DYNO_BACKEND (fixture->backend), fixture->info, items,
                                   delete_done_cb, &result, NULL);
   g_assert_cmpstr (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (dialog)), ==,
@@ -1247,15 +1103,15 @@ test_delete_many_batches (Fixture       *fixture,
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "delete");
   wait_for (&result.finished);
 
-  g_assert_cmpuint (fixture->backend->calls->len, ==, 2);
-  g_assert_cmpstr (nth_call (fixture->backend, 0)->operation, ==, "BatchWriteItem");
-  body = call_body (nth_call (fixture->backend, 0), parser);
+  g_assert_cmpuint (test_backend_get_n_calls (fixture->backend), ==, 2);
+  g_assert_cmpstr (test_backend_get_operation (fixture->backend, 0), ==, "BatchWriteItem");
+  body = test_backend_get_body_object (fixture->backend, 0, parser);
   requests = json_object_get_array_member (json_object_get_object_member (body, "RequestItems"),
                                            "orders");
   g_assert_cmpuint (json_array_get_length (requests), ==, 3);
   g_assert_true (json_object_has_member (json_array_get_object_element (requests, 0),
                                          "DeleteRequest"));
-  body = call_body (nth_call (fixture->backend, 1), parser);
+  body = test_backend_get_body_object (fixture->backend, 1, parser);
   requests = json_object_get_array_member (json_object_get_object_member (body, "RequestItems"),
                                            "orders");
   g_assert_cmpuint (json_array_get_length (requests), ==, 1);
@@ -1282,14 +1138,14 @@ test_delete_many_gives_up (Fixture       *fixture,
                       "{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"ORDER#02\"}}}}]}}";
 
   for (guint i = 0; i < 1 + 8; i++)
-    queue_reply (fixture->backend, 200, stuck);
+    test_backend_queue_reply (fixture->backend, 200, stuck);
   dialog = dyno_delete_items_run (NULL, DYNO_BACKEND (fixture->backend), fixture->info, items,
                                   delete_done_cb, &result, NULL);
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "delete");
   wait_for (&result.finished);
 
   /* the first round, then 8 in which nothing was processed */
-  g_assert_cmpuint (fixture->backend->calls->len, ==, 9);
+  g_assert_cmpuint (test_backend_get_n_calls (fixture->backend), ==, 9);
   g_assert_nonnull (result.error);
   g_assert_cmpuint (result.deleted->len, ==, 2);
   for (guint i = 0; i < 2; i++)
@@ -1319,7 +1175,7 @@ test_delete_cancelled (Fixture       *fixture,
   g_assert_true (result.finished);
   g_assert_true (result.cancelled);
   g_assert_cmpuint (result.deleted->len, ==, 0);
-  g_assert_cmpuint (fixture->backend->calls->len, ==, 0);
+  g_assert_cmpuint (test_backend_get_n_calls (fixture->backend), ==, 0);
   delete_result_clear (&result);
 }
 
@@ -1342,7 +1198,7 @@ test_delete_item_without_key (Fixture       *fixture,
   g_assert_nonnull (result.error);
   g_assert_cmpuint (result.deleted->len, ==, 0);
   g_assert_cmpuint (result.n_requested, ==, 3);
-  g_assert_cmpuint (fixture->backend->calls->len, ==, 0);
+  g_assert_cmpuint (test_backend_get_n_calls (fixture->backend), ==, 0);
   delete_result_clear (&result);
 }
 

@@ -10,13 +10,13 @@
 #include "dyno-code-view.h"
 #include "dyno-json.h"
 #include "dyno-query-page.h"
-#include "test-pages-backend.h"
+#include "test-backend.h"
 #include "widget-test-util.h"
 
 typedef struct {
   GtkWidget        *window;
   DynoQueryPage    *page;
-  TestPagesBackend *backend;
+  TestBackend      *backend;
 } Fixture;
 
 static const char *page1 =
@@ -37,9 +37,10 @@ fixture_set_up (Fixture       *fixture,
   g_autoptr(DynoTableInfo) info = dyno_table_info_new ("tenant", "pk", DYNO_VALUE_S, "sk",
                                                        DYNO_VALUE_S);
 
-  fixture->backend = g_object_new (TEST_TYPE_PAGES_BACKEND, NULL);
-  g_ptr_array_add (fixture->backend->pages, g_strdup (page1));
-  g_ptr_array_add (fixture->backend->pages, g_strdup (page2));
+  fixture->backend = test_backend_new ();
+  test_backend_expect_only (fixture->backend, "Query");
+  test_backend_queue_reply (fixture->backend, 200, page1);
+  test_backend_queue_reply (fixture->backend, 200, page2);
 
   fixture->window = gtk_window_new ();
   gtk_window_set_default_size (GTK_WINDOW (fixture->window), 1200, 800);
@@ -92,7 +93,7 @@ test_paste_then_run (Fixture       *fixture,
 
   /* an untouched tab says what Run needs */
   g_assert_false (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "query.run", NULL) &&
-                  fixture->backend->next > 0);
+                  test_backend_get_n_calls (fixture->backend) > 0);
   g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (field (fixture, "run-reason"))),
                             "partition key"));
 
@@ -120,13 +121,13 @@ test_paste_then_run (Fixture       *fixture,
   /* Run (Ctrl+Enter does the same): the first page, and Load More is offered */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "query.run", NULL));
   wait_label_prefix (status, "2 items · 1 page · 0.5 RCU");
-  g_assert_cmpuint (fixture->backend->next, ==, 1);
+  g_assert_cmpuint (test_backend_get_n_calls (fixture->backend), ==, 1);
 
   /* Load More: the second page; the status adds up pages, capacity and what was scanned */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "query.load-more",
                                              NULL));
   wait_label_prefix (status, "3 items · 2 pages · 2 RCU · 5 scanned · complete");
-  g_assert_cmpuint (fixture->backend->next, ==, 2);
+  g_assert_cmpuint (test_backend_get_n_calls (fixture->backend), ==, 2);
 }
 
 static void

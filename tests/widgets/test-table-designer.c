@@ -13,34 +13,22 @@
 
 #include "dyno-backend.h"
 #include "dyno-delete-table-dialog.h"
-#include "dyno-http-error.h"
 #include "dyno-table-designer.h"
+#include "test-backend.h"
 #include "widget-test-util.h"
 
 /* ---- a backend that records calls and answers from a script ---------------------------- */
 
-#define TEST_TYPE_DESIGN_BACKEND (test_design_backend_get_type ())
-G_DECLARE_FINAL_TYPE (TestDesignBackend, test_design_backend, TEST, DESIGN_BACKEND, GObject)
-
-struct _TestDesignBackend
-{
-  GObject     parent_instance;
-  GPtrArray  *operations;     /* char*: operations in call order */
-  GPtrArray  *bodies;         /* char*: request bodies */
-  char       *fail_with;      /* an AWS error body to answer the next write with, or NULL */
-  guint       creating_polls; /* DescribeTable answers CREATING this many times first */
-  char       *table;          /* the last CreateTable body: what DescribeTable describes */
-};
-
-static void test_design_backend_iface_init (DynoBackendInterface *iface);
-
-G_DEFINE_FINAL_TYPE_WITH_CODE (TestDesignBackend, test_design_backend, G_TYPE_OBJECT,
-                               G_IMPLEMENT_INTERFACE (DYNO_TYPE_BACKEND,
-                                                      test_design_backend_iface_init))
+typedef struct {
+  TestBackend *backend;
+  char        *fail_with;      /* an AWS error body to answer the next write with, or NULL */
+  guint        creating_polls; /* DescribeTable answers CREATING this many times first */
+  char        *table;          /* the last CreateTable body: what DescribeTable describes */
+} DesignServer;
 
 static char *
-describe_body (TestDesignBackend *self,
-               const char        *status)
+describe_body (DesignServer *self,
+               const char   *status)
 {
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(JsonNode) root = NULL;
@@ -65,112 +53,78 @@ describe_body (TestDesignBackend *self,
   return json_to_string (root, FALSE);
 }
 
-static void
-design_call_async (DynoBackend         *backend,
-                   const char          *operation,
-                   GBytes              *body,
-                   GCancellable        *cancellable,
-                   GAsyncReadyCallback  callback,
-                   gpointer             user_data)
+/* A table being created: CREATING for a few polls, then ACTIVE; writes fail once on demand. */
+static char *
+design_answer (const char *operation,
+               const char *body,
+               guint      *out_status,
+               gpointer    user_data)
 {
-  TestDesignBackend *self = TEST_DESIGN_BACKEND (backend);
-  g_autoptr(GTask) task = g_task_new (self, cancellable, callback, user_data);
-  g_autofree char *text = g_strndup (g_bytes_get_data (body, NULL), g_bytes_get_size (body));
-  char *answer;
-
-  g_ptr_array_add (self->operations, g_strdup (operation));
-  g_ptr_array_add (self->bodies, g_strdup (text));
+  DesignServer *self = user_data;
 
   if (!g_str_equal (operation, "DescribeTable") && self->fail_with != NULL)
     {
-      g_autoptr(GBytes) error_body = g_bytes_new (self->fail_with, strlen (self->fail_with));
-
-      g_task_return_error (task, dyno_http_error_new (400, "Bad Request", error_body, NULL));
-      g_clear_pointer (&self->fail_with, g_free);
-      return;
+      *out_status = 400;
+      return g_steal_pointer (&self->fail_with);
     }
 
   if (g_str_equal (operation, "CreateTable"))
     {
       g_free (self->table);
-      self->table = g_strdup (text);
-      answer = g_strdup ("{\"TableDescription\":{\"TableStatus\":\"CREATING\"}}");
+      self->table = g_strdup (body);
+      return g_strdup ("{\"TableDescription\":{\"TableStatus\":\"CREATING\"}}");
     }
-  else if (g_str_equal (operation, "DescribeTable"))
+  if (g_str_equal (operation, "DescribeTable"))
     {
       gboolean creating = self->creating_polls > 0;
 
       if (creating)
         self->creating_polls--;
-      answer = describe_body (self, creating ? "CREATING" : "ACTIVE");
+      return describe_body (self, creating ? "CREATING" : "ACTIVE");
     }
-  else
-    {
-      answer = g_strdup ("{}");
-    }
-  g_task_return_pointer (task, g_bytes_new_take (answer, strlen (answer)),
-                         (GDestroyNotify) g_bytes_unref);
+  return g_strdup ("{}");
 }
 
-static GBytes *
-design_call_finish (DynoBackend   *backend,
-                    GAsyncResult  *result,
-                    GError       **error)
+static DesignServer *
+design_server_new (void)
 {
-  return g_task_propagate_pointer (G_TASK (result), error);
+  DesignServer *self = g_new0 (DesignServer, 1);
+
+  self->backend = test_backend_new ();
+  test_backend_set_handler (self->backend, design_answer, self, NULL);
+  return self;
 }
 
 static void
-test_design_backend_iface_init (DynoBackendInterface *iface)
+design_server_free (DesignServer *self)
 {
-  iface->call_async = design_call_async;
-  iface->call_finish = design_call_finish;
-}
-
-static void
-test_design_backend_finalize (GObject *object)
-{
-  TestDesignBackend *self = TEST_DESIGN_BACKEND (object);
-
-  g_ptr_array_unref (self->operations);
-  g_ptr_array_unref (self->bodies);
+  g_object_unref (self->backend);
   g_free (self->fail_with);
   g_free (self->table);
-  G_OBJECT_CLASS (test_design_backend_parent_class)->finalize (object);
+  g_free (self);
 }
 
-static void
-test_design_backend_class_init (TestDesignBackendClass *klass)
-{
-  G_OBJECT_CLASS (klass)->finalize = test_design_backend_finalize;
-}
-
-static void
-test_design_backend_init (TestDesignBackend *self)
-{
-  self->operations = g_ptr_array_new_with_free_func (g_free);
-  self->bodies = g_ptr_array_new_with_free_func (g_free);
-}
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DesignServer, design_server_free)
 
 static guint
-count_calls (TestDesignBackend *backend,
-             const char        *operation)
+count_calls (DesignServer *backend,
+             const char   *operation)
 {
   guint n = 0;
 
-  for (guint i = 0; i < backend->operations->len; i++)
-    if (g_str_equal (g_ptr_array_index (backend->operations, i), operation))
+  for (guint i = 0; i < test_backend_get_n_calls (backend->backend); i++)
+    if (g_str_equal (test_backend_get_operation (backend->backend, i), operation))
       n++;
   return n;
 }
 
 static const char *
-body_of (TestDesignBackend *backend,
-         const char        *operation)
+body_of (DesignServer *backend,
+         const char   *operation)
 {
-  for (guint i = 0; i < backend->operations->len; i++)
-    if (g_str_equal (g_ptr_array_index (backend->operations, i), operation))
-      return g_ptr_array_index (backend->bodies, i);
+  for (guint i = 0; i < test_backend_get_n_calls (backend->backend); i++)
+    if (g_str_equal (test_backend_get_operation (backend->backend, i), operation))
+      return test_backend_get_body (backend->backend, i);
   return NULL;
 }
 
@@ -212,10 +166,10 @@ table_created_cb (GtkWidget  *designer,
 }
 
 static GtkWidget *
-new_designer (TestDesignBackend *backend,
-              DynoTableInfo     *existing)
+new_designer (DesignServer *backend,
+              DynoTableInfo *existing)
 {
-  GtkWidget *designer = dyno_table_designer_new (NULL, DYNO_BACKEND (backend), existing);
+  GtkWidget *designer = dyno_table_designer_new (NULL, DYNO_BACKEND (backend->backend), existing);
 
   gtk_window_present (GTK_WINDOW (designer));
   drain_main_context ();
@@ -281,7 +235,7 @@ fill_valid_table (GtkWidget *designer)
 static void
 test_untouched (void)
 {
-  g_autoptr(TestDesignBackend) backend = g_object_new (TEST_TYPE_DESIGN_BACKEND, NULL);
+  g_autoptr(DesignServer) backend = design_server_new ();
   GtkWidget *designer = new_designer (backend, NULL);
   GtkWidget *create = get_named (designer, "create-button");
 
@@ -300,7 +254,7 @@ test_untouched (void)
 static void
 test_errors_as_you_type (void)
 {
-  g_autoptr(TestDesignBackend) backend = g_object_new (TEST_TYPE_DESIGN_BACKEND, NULL);
+  g_autoptr(DesignServer) backend = design_server_new ();
   GtkWidget *designer = new_designer (backend, NULL);
   GtkWidget *create = get_named (designer, "create-button");
 
@@ -427,7 +381,7 @@ test_errors_as_you_type (void)
 static void
 test_create (void)
 {
-  g_autoptr(TestDesignBackend) backend = g_object_new (TEST_TYPE_DESIGN_BACKEND, NULL);
+  g_autoptr(DesignServer) backend = design_server_new ();
   GtkWidget *designer = new_designer (backend, NULL);
   g_autofree char *created = NULL;
   g_autofree char *shown = NULL;
@@ -466,7 +420,7 @@ test_create (void)
 static void
 test_cancel_waiting (void)
 {
-  g_autoptr(TestDesignBackend) backend = g_object_new (TEST_TYPE_DESIGN_BACKEND, NULL);
+  g_autoptr(DesignServer) backend = design_server_new ();
   GtkWidget *designer = new_designer (backend, NULL);
   guint polls;
 
@@ -496,7 +450,7 @@ test_cancel_waiting (void)
 static void
 test_server_error (void)
 {
-  g_autoptr(TestDesignBackend) backend = g_object_new (TEST_TYPE_DESIGN_BACKEND, NULL);
+  g_autoptr(DesignServer) backend = design_server_new ();
   GtkWidget *designer = new_designer (backend, NULL);
   GtkWidget *error_label = get_named (designer, "server-error");
 
@@ -523,7 +477,7 @@ test_server_error (void)
 static void
 test_load_sample (void)
 {
-  g_autoptr(TestDesignBackend) backend = g_object_new (TEST_TYPE_DESIGN_BACKEND, NULL);
+  g_autoptr(DesignServer) backend = design_server_new ();
   GtkWidget *designer = new_designer (backend, NULL);
   g_autofree char *path = g_build_filename (g_getenv ("DYNO_SOURCE_ROOT")
                                             ? g_getenv ("DYNO_SOURCE_ROOT") : TEST_SRCDIR "/..",
@@ -585,7 +539,7 @@ provisioned_table (void)
 static void
 test_add_index (void)
 {
-  g_autoptr(TestDesignBackend) backend = g_object_new (TEST_TYPE_DESIGN_BACKEND, NULL);
+  g_autoptr(DesignServer) backend = design_server_new ();
   g_autoptr(DynoTableInfo) table = provisioned_table ();
   GtkWidget *designer = new_designer (backend, table);
   GtkWidget *create = get_named (designer, "create-button");
@@ -660,9 +614,9 @@ table_deleted_cb (GtkWidget  *dialog,
 static void
 test_delete_table (void)
 {
-  g_autoptr(TestDesignBackend) backend = g_object_new (TEST_TYPE_DESIGN_BACKEND, NULL);
+  g_autoptr(DesignServer) backend = design_server_new ();
   GtkWidget *parent = gtk_window_new ();
-  GtkWidget *dialog = dyno_delete_table_dialog_new (GTK_WINDOW (parent), DYNO_BACKEND (backend),
+  GtkWidget *dialog = dyno_delete_table_dialog_new (GTK_WINDOW (parent), DYNO_BACKEND (backend->backend),
                                                     "orders");
   GtkWidget *entry, *button;
   g_autofree char *deleted = NULL;
