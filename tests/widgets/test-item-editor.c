@@ -608,8 +608,8 @@ test_failed_save_keeps_edits (Fixture       *fixture,
   g_autofree char *text = NULL;
 
   test_backend_queue_reply (fixture->backend, 400,
-               "{\"__type\":\"com.amazon.coral.validate#ValidationException\","
-               "\"message\":\"Item size has exceeded the maximum allowed size\"}");
+                            "{\"__type\":\"com.amazon.coral.validate#ValidationException\","
+                            "\"message\":\"Item size has exceeded the maximum allowed size\"}");
   open_editor (fixture, loaded, DYNO_ITEM_EDITOR_EDIT, NULL);
   dyno_item_editor_set_text (fixture->editor, mine);
   dyno_item_editor_save (fixture->editor);
@@ -1093,8 +1093,8 @@ test_delete_many_batches (Fixture       *fixture,
 
   /* The first answer leaves one delete unprocessed: it is sent again. */
   test_backend_queue_reply (fixture->backend, 200,
-               "{\"UnprocessedItems\":{\"orders\":[{\"DeleteRequest\":{\"Key\":"
-               "{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"ORDER#02\"}}}}]}}");
+                            "{\"UnprocessedItems\":{\"orders\":[{\"DeleteRequest\":{\"Key\":"
+                            "{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"ORDER#02\"}}}}]}}");
   test_backend_queue_reply (fixture->backend, 200, "{\"UnprocessedItems\":{}}");
   dialog = dyno_delete_items_run (NULL, DYNO_BACKEND (fixture->backend), fixture->info, items,
                                   delete_done_cb, &result, NULL);
