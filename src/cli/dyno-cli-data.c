@@ -15,7 +15,6 @@
 
 #include <unistd.h>
 
-#include <glib-unix.h>
 #include <gio/gio.h>
 #include <gio/gunixinputstream.h>
 #include <gio/gunixoutputstream.h>
@@ -23,6 +22,7 @@
 #include "dyno-backend.h"
 #include "dyno-cli-io.h"
 #include "dyno-cli-request.h"
+#include "dyno-cli-session.h"
 #include "dyno-credentials.h"
 #include "dyno-export.h"
 #include "dyno-expr.h"
@@ -34,12 +34,6 @@
 #include "dyno-export-job.h"
 #include "dyno-import-job.h"
 
-#define EXIT_OK          0
-#define EXIT_FAILURE_RUN 1
-#define EXIT_USAGE       2
-
-
-static const char * const global_options[] = { "--endpoint-url", "--region", "--profile" };
 
 const char *
 dyno_cli_data_find_command (int    argc,
@@ -49,11 +43,11 @@ dyno_cli_data_find_command (int    argc,
     {
       gboolean global = FALSE;
 
-      for (guint k = 0; k < G_N_ELEMENTS (global_options); k++)
+      for (guint k = 0; k < G_N_ELEMENTS (dyno_cli_global_options); k++)
         {
-          gsize len = strlen (global_options[k]);
+          gsize len = strlen (dyno_cli_global_options[k]);
 
-          if (strncmp (argv[i], global_options[k], len) != 0)
+          if (strncmp (argv[i], dyno_cli_global_options[k], len) != 0)
             continue;
           if (argv[i][len] == '=')
             global = TRUE;
@@ -73,189 +67,11 @@ dyno_cli_data_find_command (int    argc,
 
 /* ---- shared ------------------------------------------------------------------------------ */
 
-typedef struct {
-  const char             *command;
-  DynoConnectionSettings  settings;
-  DynoBackend            *backend;
-  GMainLoop              *loop;
-  GCancellable           *cancellable;
-  DynoTableInfo          *schema;
-  guint                   signal_ids[2];
-  gboolean                interrupted;
-  int                     status;
-} Session;
-
-static void
-session_clear (Session *s)
-{
-  for (guint i = 0; i < G_N_ELEMENTS (s->signal_ids); i++)
-    if (s->signal_ids[i] != 0)
-      g_source_remove (s->signal_ids[i]);
-  g_free (s->settings.profile);
-  g_free (s->settings.region);
-  g_free (s->settings.endpoint_url);
-  g_clear_object (&s->backend);
-  g_clear_pointer (&s->loop, g_main_loop_unref);
-  g_clear_object (&s->cancellable);
-  g_clear_pointer (&s->schema, dyno_table_info_unref);
-}
-
-static void
-report (Session    *s,
-        const char *context,
-        const char *message)
-{
-  dyno_cli_report (s->command, context, message);
-}
-
-static gboolean
-interrupted_cb (gpointer user_data)
-{
-  Session *s = user_data;
-
-  /* A second Ctrl+C while finishing up: exit at once (output goes out in whole lines). */
-  if (s->interrupted)
-    {
-      g_printerr ("%s: interrupted again, exiting\n", s->command);
-      _exit (130);
-    }
-  s->interrupted = TRUE;
-  g_printerr ("%s: cancelling…\n", s->command);
-  g_cancellable_cancel (s->cancellable);
-  return G_SOURCE_CONTINUE;
-}
-
-/* Global options and the command's own; returns FALSE (status set) on a usage error or
- * --help. */
-static gboolean
-session_parse (Session       *s,
-               int            argc,
-               char         **argv,
-               GOptionEntry  *entries,
-               const char    *parameter,
-               const char    *summary)
-{
-  g_autoptr(GOptionContext) context = NULL;
-  g_autoptr(GError) error = NULL;
-  g_autofree char *prgname = NULL;
-  int i;
-
-  for (i = 1; i < argc; i++)
-    {
-      char **targets[] = { &s->settings.endpoint_url, &s->settings.region,
-                           &s->settings.profile };
-      gboolean taken = FALSE;
-
-      for (guint k = 0; k < G_N_ELEMENTS (global_options) && !taken; k++)
-        {
-          gsize len = strlen (global_options[k]);
-
-          if (strncmp (argv[i], global_options[k], len) != 0)
-            continue;
-          if (argv[i][len] == '=')
-            {
-              g_free (*targets[k]);
-              *targets[k] = g_strdup (argv[i] + len + 1);
-              taken = TRUE;
-            }
-          else if (argv[i][len] == '\0' && i + 1 < argc)
-            {
-              g_free (*targets[k]);
-              *targets[k] = g_strdup (argv[++i]);
-              taken = TRUE;
-            }
-        }
-      if (!taken)
-        break;
-    }
-
-  /* argv[i] is the command */
-  context = g_option_context_new (parameter);
-  g_option_context_set_summary (context, summary);
-  g_option_context_add_main_entries (context, entries, NULL);
-  prgname = g_strdup_printf ("dynotable-cli %s", s->command);
-  g_set_prgname (prgname);
-
-  {
-    int sub_argc = argc - i;
-    char **sub_argv = argv + i;
-
-    if (!g_option_context_parse (context, &sub_argc, &sub_argv, &error))
-      {
-        g_autofree char *message = g_strdup_printf ("%s (see 'dynotable-cli %s --help')",
-                                                    error->message, s->command);
-        report (s, NULL, message);
-        s->status = EXIT_USAGE;
-        return FALSE;
-      }
-  }
-
-  return TRUE;
-}
-
-static gboolean
-session_connect (Session *s)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(DynoResolvedConfig) config = NULL;
-  g_autoptr(DynoHttpBackend) backend = NULL;
-
-  config = dyno_cli_resolve_config (&s->settings, &error);
-  if (config == NULL)
-    {
-      report (s, NULL, error->message);
-      s->status = EXIT_USAGE;
-      return FALSE;
-    }
-
-  backend = dyno_http_backend_new (config, &error);
-  if (backend == NULL)
-    {
-      report (s, NULL, error->message);
-      s->status = EXIT_USAGE;
-      return FALSE;
-    }
-
-  s->backend = DYNO_BACKEND (g_steal_pointer (&backend));
-  s->loop = g_main_loop_new (NULL, FALSE);
-  s->cancellable = g_cancellable_new ();
-  s->signal_ids[0] = g_unix_signal_add (SIGINT, interrupted_cb, s);
-  s->signal_ids[1] = g_unix_signal_add (SIGTERM, interrupted_cb, s);
-  return TRUE;
-}
-
-static void
-described_cb (GObject      *source,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  Session *s = user_data;
-  g_autoptr(GError) error = NULL;
-
-  s->schema = dyno_backend_describe_table_finish (DYNO_BACKEND (source), result, &error);
-  if (s->schema == NULL)
-    {
-      dyno_cli_report_service_error (s->command, error);
-      s->status = EXIT_FAILURE_RUN;
-    }
-  g_main_loop_quit (s->loop);
-}
-
-/* DescribeTable, synchronously on the session's loop. */
-static gboolean
-session_describe (Session    *s,
-                  const char *table)
-{
-  dyno_backend_describe_table_async (s->backend, table, s->cancellable, described_cb, s);
-  g_main_loop_run (s->loop);
-  return s->schema != NULL;
-}
-
 /* "a:S,b:N" with the message on error. */
 static gboolean
-parse_types_option (Session     *s,
-                    const char  *text,
-                    GHashTable **out)
+parse_types_option (DynoCliSession  *s,
+                    const char      *text,
+                    GHashTable     **out)
 {
   g_autoptr(GError) error = NULL;
 
@@ -265,7 +81,7 @@ parse_types_option (Session     *s,
   *out = dyno_import_parse_type_mapping (text, &error);
   if (*out == NULL)
     {
-      report (s, "--types", error->message);
+      dyno_cli_session_report (s, "--types", error->message);
       s->status = EXIT_USAGE;
       return FALSE;
     }
@@ -275,7 +91,7 @@ parse_types_option (Session     *s,
 /* ---- export ------------------------------------------------------------------------------ */
 
 typedef struct {
-  Session           s;
+  DynoCliSession    s;
   char             *key;
   char             *index;
   char             *filter;
@@ -305,7 +121,7 @@ typedef struct {
 static void
 export_clear (Export *e)
 {
-  session_clear (&e->s);
+  dyno_cli_session_clear (&e->s);
   g_free (e->key);
   g_free (e->index);
   g_free (e->filter);
@@ -347,12 +163,13 @@ export_build_request (Export *e)
 
       if (root == NULL)
         {
-          report (&e->s, "--values", error->message);
+          dyno_cli_session_report (&e->s, "--values", error->message);
           return FALSE;
         }
       if (!JSON_NODE_HOLDS_OBJECT (root))
         {
-          report (&e->s, "--values", "must be a JSON object of \":name\": DynamoDB JSON value");
+          dyno_cli_session_report (&e->s, "--values",
+                                   "must be a JSON object of \":name\": DynamoDB JSON value");
           return FALSE;
         }
       {
@@ -369,7 +186,7 @@ export_build_request (Export *e)
               {
                 g_autofree char *message = g_strdup_printf ("%s: %s", (char *) l->data,
                                                             error->message);
-                report (&e->s, "--values", message);
+                dyno_cli_session_report (&e->s, "--values", message);
                 return FALSE;
               }
             g_hash_table_insert (values, g_strdup (l->data), value);
@@ -382,7 +199,7 @@ export_build_request (Export *e)
     return FALSE;
   if (e->desc && e->key == NULL)
     {
-      report (&e->s, "--desc", "only a query (--key) has a sort order to reverse");
+      dyno_cli_session_report (&e->s, "--desc", "only a query (--key) has a sort order to reverse");
       return FALSE;
     }
 
@@ -399,7 +216,7 @@ export_validate (Export *e)
     {
       const DynoIssue *issue = g_ptr_array_index (issues, i);
 
-      report (&e->s, issue->field, issue->message);
+      dyno_cli_session_report (&e->s, issue->field, issue->message);
     }
 
   return issues == NULL || issues->len == 0;
@@ -414,7 +231,7 @@ export_check_options (Export *e)
     {
       g_autofree char *message = g_strdup_printf ("\"%s\" is not one of ddb-jsonl, plain-jsonl, "
                                                   "csv", e->format);
-      report (&e->s, "--format", message);
+      dyno_cli_session_report (&e->s, "--format", message);
       return FALSE;
     }
   if (e->format == NULL)
@@ -424,7 +241,8 @@ export_check_options (Export *e)
   if ((e->types != NULL || e->columns != NULL || e->no_type_row)
       && e->export_format != DYNO_EXPORT_CSV)
     {
-      report (&e->s, NULL, "--types, --columns and --no-type-row are for --format csv");
+      dyno_cli_session_report (&e->s, NULL,
+                               "--types, --columns and --no-type-row are for --format csv");
       return FALSE;
     }
   return parse_types_option (&e->s, e->types, &e->column_types);
@@ -525,29 +343,29 @@ dyno_cli_export (int    argc,
   e.s.status = EXIT_OK;
   e.limit = G_MININT;
 
-  if (!session_parse (&e.s, argc, argv, entries, "TABLE",
+  if (!dyno_cli_session_parse (&e.s, argc, argv, entries, "TABLE",
                       "Export every page of a scan (or of a query with --key) as JSON lines of\n"
                       "DynamoDB JSON, plain JSON, or CSV with a type row."))
     return e.s.status;
 
   if (e.rest == NULL || e.rest[0] == NULL)
     {
-      report (&e.s, NULL, "missing TABLE");
+      dyno_cli_session_report (&e.s, NULL, "missing TABLE");
       return EXIT_USAGE;
     }
   if (e.rest[1] != NULL)
     {
       g_autofree char *message = g_strdup_printf ("unexpected argument \"%s\"", e.rest[1]);
-      report (&e.s, NULL, message);
+      dyno_cli_session_report (&e.s, NULL, message);
       return EXIT_USAGE;
     }
 
   if (!export_check_options (&e) || !export_build_request (&e))
     return e.s.status != EXIT_OK ? e.s.status : EXIT_USAGE;
 
-  if (!session_connect (&e.s))
+  if (!dyno_cli_session_connect (&e.s))
     return e.s.status;
-  if (!session_describe (&e.s, e.rest[0]))
+  if (!dyno_cli_session_describe (&e.s, e.rest[0]))
     return e.s.status;
   if (e.start_key != NULL)
     {
@@ -584,11 +402,11 @@ dyno_cli_export (int    argc,
   if (e.error != NULL)
     {
       if (g_error_matches (e.error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        report (&e.s, NULL, "cancelled");
+        dyno_cli_session_report (&e.s, NULL, "cancelled");
       else if (dyno_error_get_service_info (e.error) != NULL)
         dyno_cli_report_service_error (e.s.command, e.error);
       else
-        report (&e.s, to_file ? e.output : NULL, e.error->message);
+        dyno_cli_session_report (&e.s, to_file ? e.output : NULL, e.error->message);
       if (to_file)
         g_printerr ("export: %s was not written\n", e.output);
       else if (dyno_export_job_get_resume_key (e.job) != NULL
@@ -634,7 +452,7 @@ dyno_cli_export (int    argc,
 /* ---- import ------------------------------------------------------------------------------ */
 
 typedef struct {
-  Session           s;
+  DynoCliSession    s;
   char             *format;
   char             *types;
   char             *report_path;
@@ -661,7 +479,7 @@ import_clear (Import *im)
     fclose (im->report_file);
   g_clear_object (&im->job);
   g_clear_error (&im->error);
-  session_clear (&im->s);
+  dyno_cli_session_clear (&im->s);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Import, import_clear)
@@ -779,7 +597,7 @@ dyno_cli_import (int    argc,
   im.s.command = "import";
   im.s.status = EXIT_OK;
 
-  if (!session_parse (&im.s, argc, argv, entries, "TABLE FILE|-",
+  if (!dyno_cli_session_parse (&im.s, argc, argv, entries, "TABLE FILE|-",
                       "Write the items of FILE ('-': standard input) with BatchWriteItem, 25 at\n"
                       "a time, retrying unprocessed items.  FILE holds JSON lines (DynamoDB JSON\n"
                       "or plain JSON), a JSON array, or CSV with a header (and a #types: row).\n"
@@ -792,21 +610,23 @@ dyno_cli_import (int    argc,
 
   if (im.rest == NULL || im.rest[0] == NULL || im.rest[1] == NULL)
     {
-      report (&im.s, NULL, im.rest == NULL || im.rest[0] == NULL ? "missing TABLE"
-                                                                 : "missing FILE (or '-')");
+      dyno_cli_session_report (&im.s, NULL,
+                               im.rest == NULL || im.rest[0] == NULL ? "missing TABLE"
+                                                                     : "missing FILE (or '-')");
       return EXIT_USAGE;
     }
   if (im.rest[2] != NULL)
     {
       g_autofree char *message = g_strdup_printf ("unexpected argument \"%s\"", im.rest[2]);
-      report (&im.s, NULL, message);
+      dyno_cli_session_report (&im.s, NULL, message);
       return EXIT_USAGE;
     }
   table = im.rest[0];
   im.path = im.rest[1];
   if (im.start_line < 0)
     {
-      report (&im.s, "--start-line", "must be a line number (1 is the first line)");
+      dyno_cli_session_report (&im.s, "--start-line",
+                               "must be a line number (1 is the first line)");
       return EXIT_USAGE;
     }
 
@@ -814,7 +634,7 @@ dyno_cli_import (int    argc,
     {
       g_autofree char *message = g_strdup_printf ("\"%s\" is not one of auto, ddb-jsonl, "
                                                   "plain-jsonl, json-array, csv", im.format);
-      report (&im.s, "--format", message);
+      dyno_cli_session_report (&im.s, "--format", message);
       return EXIT_USAGE;
     }
   if (im.format == NULL && g_str_has_suffix (im.path, ".csv"))
@@ -835,7 +655,7 @@ dyno_cli_import (int    argc,
         {
           g_autofree char *message = g_strdup_printf ("cannot open %s: %s", im.path,
                                                       error->message);
-          report (&im.s, NULL, message);
+          dyno_cli_session_report (&im.s, NULL, message);
           return EXIT_USAGE;
         }
       input = G_INPUT_STREAM (stream);
@@ -851,14 +671,14 @@ dyno_cli_import (int    argc,
         {
           g_autofree char *message = g_strdup_printf ("cannot write %s: %s", im.report_path,
                                                       g_strerror (errno));
-          report (&im.s, "--report", message);
+          dyno_cli_session_report (&im.s, "--report", message);
           return EXIT_USAGE;
         }
     }
 
-  if (!session_connect (&im.s))
+  if (!dyno_cli_session_connect (&im.s))
     return im.s.status;
-  if (!session_describe (&im.s, table))
+  if (!dyno_cli_session_describe (&im.s, table))
     return im.s.status;
 
   im.job = dyno_import_job_new (im.s.backend, im.s.schema, format);
@@ -875,7 +695,7 @@ dyno_cli_import (int    argc,
   g_main_loop_run (im.s.loop);
 
   if (im.error != NULL && !g_error_matches (im.error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    report (&im.s, NULL, im.error->message);
+    dyno_cli_session_report (&im.s, NULL, im.error->message);
 
   {
     gboolean cancelled = g_cancellable_is_cancelled (im.s.cancellable);
@@ -916,7 +736,7 @@ dyno_cli_import (int    argc,
 
     if (im.report_file != NULL && fflush (im.report_file) != 0)
       {
-        report (&im.s, "--report", "could not write the report");
+        dyno_cli_session_report (&im.s, "--report", "could not write the report");
         return EXIT_FAILURE_RUN;
       }
     if (cancelled)
