@@ -12,6 +12,33 @@
 
 #include "dyno-json.h"
 
+static DynoCancellationReason *
+cancellation_reason_copy (const DynoCancellationReason *src)
+{
+  DynoCancellationReason *dest = g_new0 (DynoCancellationReason, 1);
+
+  dest->code = g_strdup (src->code);
+  dest->message = g_strdup (src->message);
+  dest->item = src->item != NULL ? dyno_item_ref (src->item) : NULL;
+  return dest;
+}
+
+static gpointer
+cancellation_reason_copy_func (gconstpointer src,
+                               gpointer      user_data)
+{
+  return cancellation_reason_copy (src);
+}
+
+static void
+cancellation_reason_free (DynoCancellationReason *reason)
+{
+  g_free (reason->code);
+  g_free (reason->message);
+  g_clear_pointer (&reason->item, dyno_item_unref);
+  g_free (reason);
+}
+
 /* The service details ride on the error itself, as the extra data of the core's extended
  * error domain (dyno_error_set_extra()); the copy function is also their type tag. */
 static DynoServiceError *
@@ -24,6 +51,9 @@ service_info_copy (const DynoServiceError *src)
   dest->raw_type = g_strdup (src->raw_type);
   dest->message = g_strdup (src->message);
   dest->request_id = g_strdup (src->request_id);
+  if (src->cancellation_reasons != NULL)
+    dest->cancellation_reasons = g_ptr_array_copy (src->cancellation_reasons,
+                                                   cancellation_reason_copy_func, NULL);
   return dest;
 }
 
@@ -34,6 +64,7 @@ service_info_free (DynoServiceError *info)
   g_free (info->raw_type);
   g_free (info->message);
   g_free (info->request_id);
+  g_clear_pointer (&info->cancellation_reasons, g_ptr_array_unref);
   g_free (info);
 }
 
@@ -161,6 +192,40 @@ object_get_string (JsonObject *object,
   return json_node_get_string (node);
 }
 
+/* CancellationReasons: [{"Code": …, "Message": …, "Item": {…}}, …] */
+static GPtrArray *
+read_cancellation_reasons (JsonObject *object)
+{
+  JsonNode *node = json_object_get_member (object, "CancellationReasons");
+  GPtrArray *reasons;
+  JsonArray *array;
+
+  if (node == NULL || !JSON_NODE_HOLDS_ARRAY (node))
+    return NULL;
+  array = json_node_get_array (node);
+  reasons = g_ptr_array_new_with_free_func ((GDestroyNotify) cancellation_reason_free);
+  for (guint i = 0; i < json_array_get_length (array); i++)
+    {
+      JsonNode *element = json_array_get_element (array, i);
+      DynoCancellationReason *reason = g_new0 (DynoCancellationReason, 1);
+
+      if (JSON_NODE_HOLDS_OBJECT (element))
+        {
+          JsonObject *member = json_node_get_object (element);
+          JsonNode *item = json_object_get_member (member, "Item");
+
+          reason->code = g_strdup (object_get_string (member, "Code"));
+          reason->message = g_strdup (object_get_string (member, "Message"));
+          if (item != NULL)
+            reason->item = dyno_item_from_json_node (item, NULL);
+        }
+      if (reason->code == NULL)
+        reason->code = g_strdup ("None");
+      g_ptr_array_add (reasons, reason);
+    }
+  return reasons;
+}
+
 GError *
 dyno_http_error_new (guint       http_status,
                      const char *reason,
@@ -172,6 +237,7 @@ dyno_http_error_new (guint       http_status,
   g_autofree char *raw_type = NULL;
   g_autofree char *message = NULL;
   g_autofree char *text = NULL;
+  g_autoptr(GPtrArray) reasons = NULL;
   DynoServiceError *info;
   GError *error;
 
@@ -190,6 +256,7 @@ dyno_http_error_new (guint       http_status,
               const char *m;
 
               raw_type = g_strdup (object_get_string (object, "__type"));
+              reasons = read_cancellation_reasons (object);
               m = object_get_string (object, "message");
               if (m == NULL)
                 m = object_get_string (object, "Message");
@@ -233,6 +300,7 @@ dyno_http_error_new (guint       http_status,
       info->message = g_steal_pointer (&message);
       info->request_id = g_strdup (request_id);
       info->http_status = http_status;
+      info->cancellation_reasons = g_steal_pointer (&reasons);
     }
 
   return error;

@@ -7,6 +7,7 @@
 #include <gio/gio.h>
 
 #include "dyno-error.h"
+#include "dyno-value.h"
 
 G_BEGIN_DECLS
 
@@ -20,6 +21,15 @@ G_BEGIN_DECLS
  * file, so no DYNO_ERROR error can be allocated without it.  Errors from the core (syntax,
  * validation, …) simply have every field empty, and dyno_error_get_service_info() returns
  * NULL for them.  The struct is copied by g_error_copy() and freed with the error. */
+/* Why one item of a cancelled transaction was refused (TransactionCanceledException's
+ * CancellationReasons, in the order of the request's items; Code "None" for the others). */
+typedef struct {
+  char     *code;         /* "ConditionalCheckFailed", "TransactionConflict", "None", … */
+  char     *message;      /* or NULL */
+  DynoItem *item;         /* the item as it is, when ReturnValuesOnConditionCheckFailure
+                           * asked for it; or NULL */
+} DynoCancellationReason;
+
 typedef struct {
   char    *type;          /* "ValidationException": __type cut as botocore does; NULL if none */
   char    *raw_type;      /* __type exactly as sent */
@@ -34,6 +44,8 @@ typedef struct {
   gboolean crc32_mismatch;
   /* A 2xx whose body is not a JSON object (cut short, garbled): retried like a 5xx. */
   gboolean malformed;
+  /* TransactionCanceledException: DynoCancellationReason*, one per item; else NULL. */
+  GPtrArray *cancellation_reasons;
 } DynoServiceError;
 
 /* The service details of @error, or NULL when @error is not a DYNO_ERROR from the client
