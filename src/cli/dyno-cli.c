@@ -14,6 +14,7 @@
 #include "dyno-cli.h"
 #include "dyno-cli-data.h"
 #include "dyno-cli-io.h"
+#include "dyno-cli-transact.h"
 
 /* Takes the global option --mfa-code out of argv (it is read by no subcommand's parser):
  * "--mfa-code CODE" or "--mfa-code=CODE", among the options before the command. */
@@ -72,6 +73,9 @@ print_usage (FILE *out)
            "  batch-write TABLE FILE|-    JSON lines of DynamoDB-JSON items\n"
            "  import TABLE FILE|-         JSON lines, JSON array or CSV, checked row by row\n"
            "  export TABLE [--key COND]   every page, as ddb-jsonl, plain-jsonl or csv\n"
+           "  transact-write FILE|-       TransactWriteItems: all of FILE's writes, or none\n"
+           "  transact-get FILE|-         TransactGetItems, items as JSON lines\n"
+           "  partiql STATEMENT           ExecuteStatement, every page of a SELECT\n"
            "\n"
            "Run 'dynotable-cli COMMAND --help' for a command's options.\n"), out);
 }
@@ -116,6 +120,12 @@ main (int    argc,
       return dyno_cli_export (argc, argv);
     if (g_strcmp0 (command, "sso") == 0)
       return dyno_cli_sso (argc, argv);
+    if (g_strcmp0 (command, "transact-write") == 0)
+      return dyno_cli_transact_write (argc, argv);
+    if (g_strcmp0 (command, "transact-get") == 0)
+      return dyno_cli_transact_get (argc, argv);
+    if (g_strcmp0 (command, "partiql") == 0)
+      return dyno_cli_partiql (argc, argv);
   }
 
   return dyno_cli_run (argc, argv);
