@@ -14,6 +14,7 @@
 #include "dyno-cli.h"
 #include "dyno-cli-data.h"
 #include "dyno-cli-io.h"
+#include "dyno-cli-patterns.h"
 #include "dyno-cli-transact.h"
 
 /* Takes the global option --mfa-code out of argv (it is read by no subcommand's parser):
@@ -76,6 +77,7 @@ print_usage (FILE *out)
            "  transact-write FILE|-       TransactWriteItems: all of FILE's writes, or none\n"
            "  transact-get FILE|-         TransactGetItems, items as JSON lines\n"
            "  partiql STATEMENT           ExecuteStatement, every page of a SELECT\n"
+           "  patterns check FILE         run and judge every access pattern of FILE\n"
            "\n"
            "Run 'dynotable-cli COMMAND --help' for a command's options.\n"), out);
 }
@@ -126,6 +128,8 @@ main (int    argc,
       return dyno_cli_transact_get (argc, argv);
     if (g_strcmp0 (command, "partiql") == 0)
       return dyno_cli_partiql (argc, argv);
+    if (g_strcmp0 (command, "patterns") == 0)
+      return dyno_cli_patterns (argc, argv);
   }
 
   return dyno_cli_run (argc, argv);
