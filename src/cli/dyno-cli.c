@@ -14,6 +14,7 @@
 #include "dyno-cli.h"
 #include "dyno-cli-data.h"
 #include "dyno-cli-io.h"
+#include "dyno-cli-iac.h"
 #include "dyno-cli-patterns.h"
 #include "dyno-cli-transact.h"
 
@@ -78,6 +79,7 @@ print_usage (FILE *out)
            "  transact-get FILE|-         TransactGetItems, items as JSON lines\n"
            "  partiql STATEMENT           ExecuteStatement, every page of a SELECT\n"
            "  patterns check FILE         run and judge every access pattern of FILE\n"
+           "  iac TABLE… --format F       CloudFormation, CDK or Terraform of the tables\n"
            "\n"
            "Run 'dynotable-cli COMMAND --help' for a command's options.\n"), out);
 }
@@ -130,6 +132,8 @@ main (int    argc,
       return dyno_cli_partiql (argc, argv);
     if (g_strcmp0 (command, "patterns") == 0)
       return dyno_cli_patterns (argc, argv);
+    if (g_strcmp0 (command, "iac") == 0)
+      return dyno_cli_iac (argc, argv);
   }
 
   return dyno_cli_run (argc, argv);
