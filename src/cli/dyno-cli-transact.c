@@ -251,8 +251,9 @@ dyno_cli_transact_write (int    argc,
 
   c.s.command = "transact-write";
   if (!parse_file_command (&c, argc, argv, entries,
-                           _("Write the TransactItems of FILE (Put, Update, Delete, ConditionCheck;\n"
-                             "DynamoDB JSON) as one TransactWriteItems: all of them or none.")))
+                           _("Write the TransactItems of FILE (Put, Update, Delete, "
+                             "ConditionCheck;\nDynamoDB JSON) as one TransactWriteItems: all of "
+                             "them or none.")))
     return c.s.status;
   if (c.token != NULL && (strlen (c.token) == 0 || strlen (c.token) > 36))
     {

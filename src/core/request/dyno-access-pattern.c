@@ -417,8 +417,8 @@ dyno_access_patterns_from_json (const char  *json,
   if (member != NULL && json_node_get_int (member) > DYNO_ACCESS_PATTERNS_FORMAT_VERSION)
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
-                   _("This pattern set is version %" G_GINT64_FORMAT ", newer than this "
-                     "DynoTable reads (%d)"), json_node_get_int (member),
+                   _("This pattern set is version %lld, newer than this DynoTable reads (%d)"),
+                   (long long) json_node_get_int (member),
                    DYNO_ACCESS_PATTERNS_FORMAT_VERSION);
       return NULL;
     }
@@ -589,33 +589,34 @@ dyno_access_pattern_judge (const DynoAccessPattern *pattern,
   if (scan && !pattern->allow_scan)
     g_ptr_array_add (verdict->problems,
                      g_strdup_printf (g_dngettext (GETTEXT_PACKAGE,
-                                                   "it is a Scan: it read %" G_GUINT64_FORMAT
-                                                   " item of the whole table; a key or an index "
-                                                   "should serve it (or say expect.scan: true)",
-                                                   "it is a Scan: it read %" G_GUINT64_FORMAT
-                                                   " items of the whole table; a key or an index "
-                                                   "should serve it (or say expect.scan: true)",
+                                                   "it is a Scan: it read %llu item of the whole "
+                                                   "table; a key or an index should serve it (or "
+                                                   "say expect.scan: true)",
+                                                   "it is a Scan: it read %llu items of the whole "
+                                                   "table; a key or an index should serve it (or "
+                                                   "say expect.scan: true)",
                                                    run->scanned),
-                                      run->scanned));
+                                      (unsigned long long) run->scanned));
 
   if (pattern->min_items >= 0 && run->items < (guint64) pattern->min_items)
     g_ptr_array_add (verdict->problems,
-                     g_strdup_printf (_("%" G_GUINT64_FORMAT " items returned; at least %"
-                                        G_GINT64_FORMAT " expected"),
-                                      run->items, pattern->min_items));
+                     g_strdup_printf (_("%llu items returned; at least %lld expected"),
+                                      (unsigned long long) run->items,
+                                      (long long) pattern->min_items));
   if (pattern->max_items >= 0 && run->items > (guint64) pattern->max_items)
     g_ptr_array_add (verdict->problems,
-                     g_strdup_printf (_("%" G_GUINT64_FORMAT " items returned; at most %"
-                                        G_GINT64_FORMAT " expected"),
-                                      run->items, pattern->max_items));
+                     g_strdup_printf (_("%llu items returned; at most %lld expected"),
+                                      (unsigned long long) run->items,
+                                      (long long) pattern->max_items));
 
   limit = pattern->max_read_per_item * (double) MAX (run->items, 1);
   if ((double) run->scanned > limit)
     g_ptr_array_add (verdict->problems,
-                     g_strdup_printf (_("it read %" G_GUINT64_FORMAT " items to return %"
-                                        G_GUINT64_FORMAT " (%.1f per item, at most %g "
-                                        "expected): a filter is doing the work of a key"),
-                                      run->scanned, run->items,
+                     g_strdup_printf (_("it read %llu items to return %llu (%.1f per item, at "
+                                        "most %g expected): a filter is doing the work of a "
+                                        "key"),
+                                      (unsigned long long) run->scanned,
+                                      (unsigned long long) run->items,
                                       (double) run->scanned / (double) MAX (run->items, 1),
                                       pattern->max_read_per_item));
 
