@@ -822,16 +822,22 @@ append_ts_string (GString    *out,
   dyno_json_write_node (out, node, FALSE);
 }
 
+/* A key is S, N or B. */
 static const char *
 cdk_attribute_type (DynoValueType type)
 {
-  switch (type)
-    {
-    case DYNO_VALUE_N: return "dynamodb.AttributeType.NUMBER";
-    case DYNO_VALUE_B: return "dynamodb.AttributeType.BINARY";
-    case DYNO_VALUE_S:
-    default: return "dynamodb.AttributeType.STRING";
-    }
+  static const struct {
+    DynoValueType  type;
+    const char    *cdk;
+  } key_types[] = {
+    { DYNO_VALUE_N, "dynamodb.AttributeType.NUMBER" },
+    { DYNO_VALUE_B, "dynamodb.AttributeType.BINARY" },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (key_types); i++)
+    if (key_types[i].type == type)
+      return key_types[i].cdk;
+  return "dynamodb.AttributeType.STRING";
 }
 
 static void
