@@ -73,6 +73,9 @@ print_usage (FILE *out)
            "  import TABLE FILE|-         JSON lines, JSON array or CSV, checked row by row\n"
            "  export TABLE [--key COND]   every page, as ddb-jsonl, plain-jsonl or csv\n"
            "\n"
+           "Serving:\n"
+           "  serve [--data FILE] [--port N] [--host A]   DynamoDB's API from the embedded engine\n"
+           "\n"
            "Run 'dynotable-cli COMMAND --help' for a command's options.\n"), out);
 }
 
@@ -116,6 +119,8 @@ main (int    argc,
       return dyno_cli_export (argc, argv);
     if (g_strcmp0 (command, "sso") == 0)
       return dyno_cli_sso (argc, argv);
+    if (g_strcmp0 (command, "serve") == 0)
+      return dyno_cli_serve (argc, argv);
   }
 
   return dyno_cli_run (argc, argv);
