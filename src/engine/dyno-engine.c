@@ -127,6 +127,12 @@ segment_func (sqlite3_context *ctx,
 
   for (int i = 0; i < len; i++)
     hash = (hash ^ data[i]) * 16777619u;
+  /* FNV-1a's high bits barely move for short keys: mix them (MurmurHash3's finaliser) */
+  hash ^= hash >> 16;
+  hash *= 0x85ebca6bu;
+  hash ^= hash >> 13;
+  hash *= 0xc2b2ae35u;
+  hash ^= hash >> 16;
   sqlite3_result_int64 (ctx, total > 0 ? (gint64) (((guint64) hash * (guint64) total) >> 32) : 0);
 }
 
@@ -837,9 +843,20 @@ to_engine_error (GError  *local,
 {
   if (local->domain == DYNO_ENGINE_ERROR)
     g_propagate_error (error, local);
+  else if (g_error_matches (local, DYNO_ERROR, DYNO_ERROR_JSON))
+    {
+      fail (error, SERIALIZATION, "%s", local->message);
+      g_error_free (local);
+    }
   else
     {
-      fail (error, VALIDATION, "%s", local->message);
+      /* core's parsers end their messages with where the problem is, "(at column 12)"; a
+       * DynamoDB message has no such part */
+      g_autoptr(GRegex) where = g_regex_new (" \\([^()]* [0-9]+\\)$", 0, 0, NULL);
+      g_autofree char *message = g_regex_replace_literal (where, local->message, -1, 0, "", 0,
+                                                          NULL);
+
+      fail (error, VALIDATION, "%s", message ? message : local->message);
       g_error_free (local);
     }
   return FALSE;
