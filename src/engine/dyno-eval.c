@@ -232,7 +232,10 @@ check_node (const DynoExpr *expr, DynoExprRole role, GError **error)
             if (t->kind == DYNO_EXPR_SIZE)
               return operand_type_error (role, fname, "N", error);
             if (t->kind != DYNO_EXPR_VALUE)
-              return TRUE;
+              /* a path: its type is not known before the item is read, and DynamoDB refuses
+               * it (DynamoDB Local 3.3.1 lists its internal types here; these are live
+               * DynamoDB's words, as core's validator has them) */
+              return operand_type_error (role, fname, "{NS,SS,L,BS,N,M,B,BOOL,NULL,S}", error);
             text = dyno_value_get_string (t->value, NULL);
             for (guint i = 0; i < G_N_ELEMENTS (attribute_type_names); i++)
               if (strcmp (text, attribute_type_names[i]) == 0)
