@@ -904,6 +904,26 @@ check_update_operand (const DynoExpr *e, GError **error)
   return TRUE;
 }
 
+/* DynamoDB's internal names of the types, which some of its messages show. */
+static const char *
+document_type_name (DynoValueType type)
+{
+  switch (type)
+    {
+    case DYNO_VALUE_S: return "STRING";
+    case DYNO_VALUE_N: return "NUMBER";
+    case DYNO_VALUE_B: return "BINARY";
+    case DYNO_VALUE_BOOL: return "BOOLEAN";
+    case DYNO_VALUE_NULL: return "NULL";
+    case DYNO_VALUE_M: return "MAP";
+    case DYNO_VALUE_L: return "LIST";
+    case DYNO_VALUE_SS: return "STRING_SET";
+    case DYNO_VALUE_NS: return "NUMBER_SET";
+    case DYNO_VALUE_BS: return "BINARY_SET";
+    default: return "UNKNOWN";
+    }
+}
+
 gboolean
 dyno_eval_check_update (const DynoUpdate *update, const char * const *key_names,
                         GError **error)
@@ -935,10 +955,12 @@ dyno_eval_check_update (const DynoUpdate *update, const char * const *key_names,
               (!is_add && type != DYNO_VALUE_SS && type != DYNO_VALUE_NS &&
                type != DYNO_VALUE_BS))
             {
+              /* DynamoDB Local 3.3.1's words, with its internal type names */
               g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
                            "Invalid UpdateExpression: Incorrect operand type for operator or "
-                           "function; operator: %s, operand type: %s", is_add ? "ADD" : "DELETE",
-                           dyno_value_type_to_string (type));
+                           "function; operator: %s, operand type: %s, typeSet: %s",
+                           is_add ? "ADD" : "DELETE", document_type_name (type),
+                           is_add ? "ALLOWED_FOR_ADD_OPERAND" : "ALLOWED_FOR_DELETE_OPERAND");
               return FALSE;
             }
         }

@@ -418,7 +418,26 @@ static const UpdateCase update_cases[] = {
     "{\"a\":{\"NS\":[\"1\",\"2\"]}}" },
   { "{\"a\":{\"N\":\"1\"}}", "ADD a :x", "{\":x\":{\"S\":\"1\"}}",
     UERR ("Invalid UpdateExpression: Incorrect operand type for operator or function; "
-          "operator: ADD, operand type: S") },
+          "operator: ADD, operand type: STRING, typeSet: ALLOWED_FOR_ADD_OPERAND") },
+  { "{\"a\":{\"N\":\"1\"}}", "ADD a :x", "{\":x\":{\"L\":[]}}",
+    UERR ("Invalid UpdateExpression: Incorrect operand type for operator or function; "
+          "operator: ADD, operand type: LIST, typeSet: ALLOWED_FOR_ADD_OPERAND") },
+  { "{\"a\":{\"N\":\"1\"}}", "DELETE a :x", "{\":x\":{\"N\":\"1\"}}",
+    UERR ("Invalid UpdateExpression: Incorrect operand type for operator or function; "
+          "operator: DELETE, operand type: NUMBER, typeSet: ALLOWED_FOR_DELETE_OPERAND") },
+  { "{\"a\":{\"N\":\"1\"}}", "SET a = :x + :y", "{\":x\":{\"N\":\"1\"},\":y\":{\"L\":[]}}",
+    UERR ("Invalid UpdateExpression: Incorrect operand type for operator or function; "
+          "operator or function: +, operand type: L") },
+  { "{\"a\":{\"N\":\"1\"}}", "SET a = list_append(:x, :y)", "{\":x\":{\"L\":[]},\":y\":{\"M\":{}}}",
+    UERR ("Invalid UpdateExpression: Incorrect operand type for operator or function; "
+          "operator or function: list_append, operand type: M") },
+  { "{\"a\":{\"L\":[{\"N\":\"1\"}]}}", "SET a[0] = :x, a[0].b = :y", "{\":x\":{\"N\":\"1\"},\":y\":{\"N\":\"2\"}}",
+    UERR ("Invalid UpdateExpression: Two document paths overlap with each other; must remove "
+          "or rewrite one of these paths; path one: [a, [0]], path two: [a, [0], b]") },
+  { "{\"a\":{\"S\":\"x\"}}", "SET b = if_not_exists(a, :x) + :y", "{\":x\":{\"N\":\"1\"},\":y\":{\"N\":\"2\"}}",
+    UERR (BAD_TYPE) },
+  { "{\"a\":{\"L\":[{\"N\":\"1\"},{\"N\":\"2\"}]}}", "SET a[0] = :x REMOVE a[1]", "{\":x\":{\"N\":\"9\"}}",
+    "{\"a\":{\"L\":[{\"N\":\"9\"}]}}" },
   /* DELETE [L] */
   { "{\"a\":{\"SS\":[\"p\",\"q\"]}}", "DELETE a :x", "{\":x\":{\"SS\":[\"q\",\"z\"]}}",
     "{\"a\":{\"SS\":[\"p\"]}}" },
