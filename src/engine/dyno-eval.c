@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "dyno-eval.h"
+#include "dyno-json.h"
 #include "dyno-number.h"
 
 #define INVALID_PATH_FOR_UPDATE \
@@ -682,16 +683,30 @@ node_expand (Node *node)
   node->expanded = TRUE;
 }
 
+/* A path's names are C strings holding each NUL as C0 80 (dyno-json.h); member names in values
+ * are bytes.  The bytes of @name, in *owned when they had to be decoded. */
+static const char *
+name_bytes (const char *name, gsize *len, char **owned)
+{
+  *owned = NULL;
+  if (G_UNLIKELY (strstr (name, "\xC0\x80") != NULL))
+    return *owned = dyno_json_held_string_decode (name, len);
+  *len = strlen (name);
+  return name;
+}
+
 static gint
 map_find (Node *map, const char *name)
 {
-  gsize len = strlen (name);
+  g_autofree char *owned = NULL;
+  gsize len;
+  const char *bytes = name_bytes (name, &len, &owned);
 
   for (guint i = 0; i < map->children->len; i++)
     {
       const GString *s = g_ptr_array_index (map->names, i);
 
-      if (s->len == len && memcmp (s->str, name, len) == 0)
+      if (s->len == len && memcmp (s->str, bytes, len) == 0)
         return (gint) i;
     }
   return -1;
@@ -762,8 +777,14 @@ node_set (Node *parent, const DynoPathElement *e, DynoValue *value)
         }
       else
         {
+          g_autofree char *owned = NULL;
+          gsize len;
+          const char *bytes = name_bytes (e->name, &len, &owned);
+          GString *member = g_string_sized_new (len);
+
+          g_string_append_len (member, bytes, len);
           g_ptr_array_add (parent->children, child);
-          g_ptr_array_add (parent->names, g_string_new (e->name));
+          g_ptr_array_add (parent->names, member);
         }
       return TRUE;
     }
@@ -1351,7 +1372,13 @@ pnode_emit (PNode *node, DynoValueBuilder *builder)
       PNode *child = g_ptr_array_index (node->children, i);
 
       if (node->type == DYNO_VALUE_M)
-        dyno_value_builder_key (builder, child->name, -1);
+        {
+          g_autofree char *owned = NULL;
+          gsize len;
+          const char *bytes = name_bytes (child->name, &len, &owned);
+
+          dyno_value_builder_key (builder, bytes, len);
+        }
       pnode_emit (child, builder);
     }
   /* no deeper than the item it comes from */

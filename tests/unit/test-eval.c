@@ -600,6 +600,36 @@ test_update_overflow (void)
     }
 }
 
+/* A NUL in a name: paths hold it as C0 80 (dyno-json.h), items as the byte itself. */
+static void
+test_nul_names (void)
+{
+  g_autoptr(DynoItem) item = item_from ("{\"pk\":{\"S\":\"k\"},\"a\\u0000b\":{\"M\":{\"c\\u0000\":{\"N\":\"1\"}}}}");
+  g_autoptr(DynoItem) expect = item_from ("{\"pk\":{\"S\":\"k\"},\"a\\u0000b\":{\"M\":{\"c\\u0000\":{\"N\":\"1\"},"
+                                          "\"d\\u0000\":{\"N\":\"1\"}}}}");
+  g_autoptr(DynoItem) projected = item_from ("{\"a\\u0000b\":{\"M\":{\"c\\u0000\":{\"N\":\"1\"}}}}");
+  g_autoptr(DynoPath) path = dyno_path_new ("a\xC0\x80" "b");
+  g_autoptr(DynoPath) target = NULL;
+  g_autoptr(DynoUpdate) update = dyno_update_new ();
+  g_autoptr(GPtrArray) paths = dyno_projection_new ();
+  g_autoptr(DynoItem) result = NULL;
+  g_autoptr(DynoItem) shown = NULL;
+  g_autoptr(GError) error = NULL;
+
+  dyno_path_append_name (path, "c\xC0\x80");
+  target = dyno_path_new ("a\xC0\x80" "b");
+  dyno_path_append_name (target, "d\xC0\x80");
+  g_assert_nonnull (dyno_eval_resolve_path (item, path));
+  dyno_update_add_clause (update, DYNO_UPDATE_SET, dyno_path_copy (target),
+                          dyno_expr_new_path (dyno_path_copy (path)));
+  result = dyno_eval_update (update, item, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (dyno_item_equal (result, expect));
+  g_ptr_array_add (paths, dyno_path_copy (path));
+  shown = dyno_eval_project (paths, item);
+  g_assert_true (dyno_item_equal (shown, projected));
+}
+
 /* ---- projections ------------------------------------------------------------------------ */
 
 static const struct {
@@ -764,6 +794,7 @@ main (int argc, char **argv)
   g_test_add_func ("/eval/updates", test_updates);
   g_test_add_func ("/eval/update-leaves-item", test_update_leaves_item);
   g_test_add_func ("/eval/update-overflow", test_update_overflow);
+  g_test_add_func ("/eval/nul-names", test_nul_names);
   g_test_add_func ("/eval/projections", test_projections);
   g_test_add_func ("/eval/projection-overlap", test_projection_overlap);
   g_test_add_func ("/eval/item-size", test_item_size);
