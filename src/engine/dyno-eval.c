@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "dyno-eval.h"
+#include "dyno-json.h"
 #include "dyno-number.h"
 
 #define INVALID_PATH_FOR_UPDATE \
@@ -232,7 +233,10 @@ check_node (const DynoExpr *expr, DynoExprRole role, GError **error)
             if (t->kind == DYNO_EXPR_SIZE)
               return operand_type_error (role, fname, "N", error);
             if (t->kind != DYNO_EXPR_VALUE)
-              return TRUE;
+              /* a path: its type is not known before the item is read, and DynamoDB refuses
+               * it (DynamoDB Local 3.3.1 lists its internal types here; these are live
+               * DynamoDB's words, as core's validator has them) */
+              return operand_type_error (role, fname, "{NS,SS,L,BS,N,M,B,BOOL,NULL,S}", error);
             text = dyno_value_get_string (t->value, NULL);
             for (guint i = 0; i < G_N_ELEMENTS (attribute_type_names); i++)
               if (strcmp (text, attribute_type_names[i]) == 0)
@@ -679,16 +683,30 @@ node_expand (Node *node)
   node->expanded = TRUE;
 }
 
+/* A path's names are C strings holding each NUL as C0 80 (dyno-json.h); member names in values
+ * are bytes.  The bytes of @name, in *owned when they had to be decoded. */
+static const char *
+name_bytes (const char *name, gsize *len, char **owned)
+{
+  *owned = NULL;
+  if (G_UNLIKELY (strstr (name, "\xC0\x80") != NULL))
+    return *owned = dyno_json_held_string_decode (name, len);
+  *len = strlen (name);
+  return name;
+}
+
 static gint
 map_find (Node *map, const char *name)
 {
-  gsize len = strlen (name);
+  g_autofree char *owned = NULL;
+  gsize len;
+  const char *bytes = name_bytes (name, &len, &owned);
 
   for (guint i = 0; i < map->children->len; i++)
     {
       const GString *s = g_ptr_array_index (map->names, i);
 
-      if (s->len == len && memcmp (s->str, name, len) == 0)
+      if (s->len == len && memcmp (s->str, bytes, len) == 0)
         return (gint) i;
     }
   return -1;
@@ -759,8 +777,14 @@ node_set (Node *parent, const DynoPathElement *e, DynoValue *value)
         }
       else
         {
+          g_autofree char *owned = NULL;
+          gsize len;
+          const char *bytes = name_bytes (e->name, &len, &owned);
+          GString *member = g_string_sized_new (len);
+
+          g_string_append_len (member, bytes, len);
           g_ptr_array_add (parent->children, child);
-          g_ptr_array_add (parent->names, g_string_new (e->name));
+          g_ptr_array_add (parent->names, member);
         }
       return TRUE;
     }
@@ -901,6 +925,26 @@ check_update_operand (const DynoExpr *e, GError **error)
   return TRUE;
 }
 
+/* DynamoDB's internal names of the types, which some of its messages show. */
+static const char *
+document_type_name (DynoValueType type)
+{
+  switch (type)
+    {
+    case DYNO_VALUE_S: return "STRING";
+    case DYNO_VALUE_N: return "NUMBER";
+    case DYNO_VALUE_B: return "BINARY";
+    case DYNO_VALUE_BOOL: return "BOOLEAN";
+    case DYNO_VALUE_NULL: return "NULL";
+    case DYNO_VALUE_M: return "MAP";
+    case DYNO_VALUE_L: return "LIST";
+    case DYNO_VALUE_SS: return "STRING_SET";
+    case DYNO_VALUE_NS: return "NUMBER_SET";
+    case DYNO_VALUE_BS: return "BINARY_SET";
+    default: return "UNKNOWN";
+    }
+}
+
 gboolean
 dyno_eval_check_update (const DynoUpdate *update, const char * const *key_names,
                         GError **error)
@@ -932,10 +976,12 @@ dyno_eval_check_update (const DynoUpdate *update, const char * const *key_names,
               (!is_add && type != DYNO_VALUE_SS && type != DYNO_VALUE_NS &&
                type != DYNO_VALUE_BS))
             {
+              /* DynamoDB Local 3.3.1's words, with its internal type names */
               g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
                            "Invalid UpdateExpression: Incorrect operand type for operator or "
-                           "function; operator: %s, operand type: %s", is_add ? "ADD" : "DELETE",
-                           dyno_value_type_to_string (type));
+                           "function; operator: %s, operand type: %s, typeSet: %s",
+                           is_add ? "ADD" : "DELETE", document_type_name (type),
+                           is_add ? "ALLOWED_FOR_ADD_OPERAND" : "ALLOWED_FOR_DELETE_OPERAND");
               return FALSE;
             }
         }
@@ -1326,7 +1372,13 @@ pnode_emit (PNode *node, DynoValueBuilder *builder)
       PNode *child = g_ptr_array_index (node->children, i);
 
       if (node->type == DYNO_VALUE_M)
-        dyno_value_builder_key (builder, child->name, -1);
+        {
+          g_autofree char *owned = NULL;
+          gsize len;
+          const char *bytes = name_bytes (child->name, &len, &owned);
+
+          dyno_value_builder_key (builder, bytes, len);
+        }
       pnode_emit (child, builder);
     }
   /* no deeper than the item it comes from */

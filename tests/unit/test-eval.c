@@ -197,6 +197,21 @@ static const CondCase cond_cases[] = {
   { "{\"a\":{\"S\":\"x\"}}", "attribute_type(a, :t)", "{\":t\":{\"S\":\"XX\"}}",
     ERR ("Invalid ConditionExpression: Invalid attribute type name found; type: XX, valid "
          "types: {B,NULL,SS,BOOL,L,BS,N,NS,S,M}") },
+  /* more [L] */
+  { "{\"a\":{\"SS\":[\"x\",\"y\"]}}", "contains(a, :x)", "{\":x\":{\"SS\":[\"x\"]}}", 0 },
+  { "{\"a\":{\"S\":\"x\"}}", "contains(a, :x)", "{\":x\":{\"M\":{}}}", 0 },
+  { "{\"a\":{\"S\":\"x\"},\"b\":{\"N\":\"1\"}}", "begins_with(a, b)", NULL, 0 },
+  { "{\"a\":{\"S\":\"x\"},\"b\":{\"S\":\"N\"}}", "attribute_type(a, b)", NULL,
+    ERR ("Invalid ConditionExpression: Incorrect operand type for operator or function; "
+         "operator or function: attribute_type, operand type: {NS,SS,L,BS,N,M,B,BOOL,NULL,S}") },
+  { "{\"a\":{\"S\":\"x\"}}", "attribute_type(a, :t)", "{\":t\":{\"N\":\"1\"}}",
+    ERR ("Invalid ConditionExpression: Incorrect operand type for operator or function; "
+         "operator or function: attribute_type, operand type: N") },
+  { "{\"a\":{\"N\":\"1\"}}", "a IN (:x)", "{\":x\":{\"SS\":[\"1\"]}}", 0 },
+  { "{\"a\":{\"SS\":[\"1\"]}}", "a IN (:x)", "{\":x\":{\"SS\":[\"1\"]}}", 1 },
+  { "{\"a\":{\"S\":\"abc\"}}", "size(a) > size(b)", NULL, 0 },
+  { "{\"a\":{\"S\":\"abc\"}}", "a BETWEEN :x AND :y", "{\":x\":{\"S\":\"a\"},\":y\":{\"S\":\"b\"}}", 1 },
+  { "{\"a\":{\"S\":\"\"}}", "begins_with(a, :x)", "{\":x\":{\"S\":\"\"}}", 1 },
   /* literals on both sides [L] */
   { "{}", ":x = :x", "{\":x\":{\"N\":\"3\"}}", 1 },
   { "{}", ":x < :y", "{\":x\":{\"N\":\"3\"},\":y\":{\"N\":\"4\"}}", 1 },
@@ -403,7 +418,26 @@ static const UpdateCase update_cases[] = {
     "{\"a\":{\"NS\":[\"1\",\"2\"]}}" },
   { "{\"a\":{\"N\":\"1\"}}", "ADD a :x", "{\":x\":{\"S\":\"1\"}}",
     UERR ("Invalid UpdateExpression: Incorrect operand type for operator or function; "
-          "operator: ADD, operand type: S") },
+          "operator: ADD, operand type: STRING, typeSet: ALLOWED_FOR_ADD_OPERAND") },
+  { "{\"a\":{\"N\":\"1\"}}", "ADD a :x", "{\":x\":{\"L\":[]}}",
+    UERR ("Invalid UpdateExpression: Incorrect operand type for operator or function; "
+          "operator: ADD, operand type: LIST, typeSet: ALLOWED_FOR_ADD_OPERAND") },
+  { "{\"a\":{\"N\":\"1\"}}", "DELETE a :x", "{\":x\":{\"N\":\"1\"}}",
+    UERR ("Invalid UpdateExpression: Incorrect operand type for operator or function; "
+          "operator: DELETE, operand type: NUMBER, typeSet: ALLOWED_FOR_DELETE_OPERAND") },
+  { "{\"a\":{\"N\":\"1\"}}", "SET a = :x + :y", "{\":x\":{\"N\":\"1\"},\":y\":{\"L\":[]}}",
+    UERR ("Invalid UpdateExpression: Incorrect operand type for operator or function; "
+          "operator or function: +, operand type: L") },
+  { "{\"a\":{\"N\":\"1\"}}", "SET a = list_append(:x, :y)", "{\":x\":{\"L\":[]},\":y\":{\"M\":{}}}",
+    UERR ("Invalid UpdateExpression: Incorrect operand type for operator or function; "
+          "operator or function: list_append, operand type: M") },
+  { "{\"a\":{\"L\":[{\"N\":\"1\"}]}}", "SET a[0] = :x, a[0].b = :y", "{\":x\":{\"N\":\"1\"},\":y\":{\"N\":\"2\"}}",
+    UERR ("Invalid UpdateExpression: Two document paths overlap with each other; must remove "
+          "or rewrite one of these paths; path one: [a, [0]], path two: [a, [0], b]") },
+  { "{\"a\":{\"S\":\"x\"}}", "SET b = if_not_exists(a, :x) + :y", "{\":x\":{\"N\":\"1\"},\":y\":{\"N\":\"2\"}}",
+    UERR (BAD_TYPE) },
+  { "{\"a\":{\"L\":[{\"N\":\"1\"},{\"N\":\"2\"}]}}", "SET a[0] = :x REMOVE a[1]", "{\":x\":{\"N\":\"9\"}}",
+    "{\"a\":{\"L\":[{\"N\":\"9\"}]}}" },
   /* DELETE [L] */
   { "{\"a\":{\"SS\":[\"p\",\"q\"]}}", "DELETE a :x", "{\":x\":{\"SS\":[\"q\",\"z\"]}}",
     "{\"a\":{\"SS\":[\"p\"]}}" },
@@ -428,6 +462,33 @@ static const UpdateCase update_cases[] = {
   { "{\"a\":{\"N\":\"1\"}}", "SET a.b = :x REMOVE a[0]", "{\":x\":{\"N\":\"1\"}}",
     UERR ("Invalid UpdateExpression: Two document paths conflict with each other; must "
           "remove or rewrite one of these paths; path one: [a, b], path two: [a, [0]]") },
+  /* more [L] */
+  { "{\"a\":{\"N\":\"1\"}}", "DELETE b.c :x", "{\":x\":{\"SS\":[\"p\"]}}", UERR (INVALID_PATH) },
+  { "{\"a\":{\"M\":{}}}", "DELETE a.c :x", "{\":x\":{\"SS\":[\"p\"]}}", "{\"a\":{\"M\":{}}}" },
+  { "{\"a\":{\"L\":[{\"N\":\"1\"}]}}", "ADD a[0] :x", "{\":x\":{\"N\":\"2\"}}",
+    "{\"a\":{\"L\":[{\"N\":\"3\"}]}}" },
+  { "{\"a\":{\"L\":[{\"N\":\"1\"}]}}", "ADD a[3] :x", "{\":x\":{\"N\":\"2\"}}",
+    "{\"a\":{\"L\":[{\"N\":\"1\"},{\"N\":\"2\"}]}}" },
+  { "{\"a\":{\"L\":[{\"SS\":[\"q\"]}]}}", "DELETE a[0] :x", "{\":x\":{\"SS\":[\"q\"]}}",
+    "{\"a\":{\"L\":[]}}" },
+  { "{}", "SET a[0] = :x", "{\":x\":{\"N\":\"2\"}}", UERR (INVALID_PATH) },
+  { "{\"a\":{\"L\":[{\"N\":\"1\"}]}}", "SET a[100000] = :x", "{\":x\":{\"N\":\"2\"}}",
+    "{\"a\":{\"L\":[{\"N\":\"1\"},{\"N\":\"2\"}]}}" },
+  { "{\"a\":{\"L\":[{\"M\":{\"b\":{\"N\":\"1\"},\"c\":{\"N\":\"2\"}}}]}}", "REMOVE a[0].b", NULL,
+    "{\"a\":{\"L\":[{\"M\":{\"c\":{\"N\":\"2\"}}}]}}" },
+  { "{\"a\":{\"N\":\"1\"}}", "SET pk.x = :x", "{\":x\":{\"N\":\"2\"}}",
+    UERR ("One or more parameter values were invalid: Cannot update attribute pk. This "
+          "attribute is part of the key") },
+  { "{\"a\":{\"N\":\"1\"}}", "SET a = :x, pk = :y", "{\":x\":{\"N\":\"2\"},\":y\":{\"S\":\"u\"}}",
+    UERR ("One or more parameter values were invalid: Cannot update attribute pk. This "
+          "attribute is part of the key") },
+  { "{\"a\":{\"N\":\"5\"}}", "SET a = a - a", NULL, "{\"a\":{\"N\":\"0\"}}" },
+  { "{\"a\":{\"L\":[{\"N\":\"1\"},{\"N\":\"2\"}]}}", "REMOVE a[0], a[1]", NULL,
+    "{\"a\":{\"L\":[]}}" },
+  { "{\"a\":{\"L\":[{\"N\":\"1\"}]}}", "SET a = list_append(a, a)", NULL,
+    "{\"a\":{\"L\":[{\"N\":\"1\"},{\"N\":\"1\"}]}}" },
+  { "{\"a\":{\"M\":{\"b\":{\"N\":\"1\"}}}}", "SET c = a.b + :x", "{\":x\":{\"N\":\"1\"}}",
+    "{\"a\":{\"M\":{\"b\":{\"N\":\"1\"}}},\"c\":{\"N\":\"2\"}}" },
   /* no item yet: the key and what the update writes [L] */
   { NULL, "SET a = :x", "{\":x\":{\"N\":\"1\"}}", "{\"a\":{\"N\":\"1\"}}" },
   { NULL, "REMOVE a", NULL, "{}" },
@@ -509,6 +570,64 @@ test_update_leaves_item (void)
   g_assert_no_error (error);
   g_assert_true (dyno_item_equal (result, expect));
   g_assert_true (dyno_item_equal (item, before));
+}
+
+/* Arithmetic past DynamoDB's range fails the update (DynamoDB Local 3.3.1 refuses it too, with
+ * its own words about 38 digits). */
+static void
+test_update_overflow (void)
+{
+  static const char *const exprs[] = { "ADD a :x", "SET a = a + :x", "SET a = :m - a" };
+  g_autoptr(DynoItem) holder = NULL;
+  g_autoptr(GHashTable) values =
+    values_from ("{\":x\":{\"N\":\"9.9999999999999999999999999999999999999E+125\"},"
+                 "\":m\":{\"N\":\"-9.9999999999999999999999999999999999999E+125\"}}", &holder);
+  g_autoptr(DynoItem) item =
+    item_from ("{\"pk\":{\"S\":\"k\"},\"a\":{\"N\":\"9.9999999999999999999999999999999999999E+125\"}}");
+
+  for (guint i = 0; i < G_N_ELEMENTS (exprs); i++)
+    {
+      g_autoptr(GError) error = NULL;
+      g_autoptr(DynoUpdate) update = dyno_expr_parse_update (exprs[i], DYNO_SYNTAX_DYNAMODB,
+                                                             NULL, values, NULL, NULL, &error);
+      g_autoptr(DynoItem) result = NULL;
+
+      g_assert_no_error (error);
+      result = dyno_eval_update (update, item, NULL, &error);
+      g_assert_null (result);
+      g_assert_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION);
+      g_test_message ("%s: %s", exprs[i], error->message);
+    }
+}
+
+/* A NUL in a name: paths hold it as C0 80 (dyno-json.h), items as the byte itself. */
+static void
+test_nul_names (void)
+{
+  g_autoptr(DynoItem) item = item_from ("{\"pk\":{\"S\":\"k\"},\"a\\u0000b\":{\"M\":{\"c\\u0000\":{\"N\":\"1\"}}}}");
+  g_autoptr(DynoItem) expect = item_from ("{\"pk\":{\"S\":\"k\"},\"a\\u0000b\":{\"M\":{\"c\\u0000\":{\"N\":\"1\"},"
+                                          "\"d\\u0000\":{\"N\":\"1\"}}}}");
+  g_autoptr(DynoItem) projected = item_from ("{\"a\\u0000b\":{\"M\":{\"c\\u0000\":{\"N\":\"1\"}}}}");
+  g_autoptr(DynoPath) path = dyno_path_new ("a\xC0\x80" "b");
+  g_autoptr(DynoPath) target = NULL;
+  g_autoptr(DynoUpdate) update = dyno_update_new ();
+  g_autoptr(GPtrArray) paths = dyno_projection_new ();
+  g_autoptr(DynoItem) result = NULL;
+  g_autoptr(DynoItem) shown = NULL;
+  g_autoptr(GError) error = NULL;
+
+  dyno_path_append_name (path, "c\xC0\x80");
+  target = dyno_path_new ("a\xC0\x80" "b");
+  dyno_path_append_name (target, "d\xC0\x80");
+  g_assert_nonnull (dyno_eval_resolve_path (item, path));
+  dyno_update_add_clause (update, DYNO_UPDATE_SET, dyno_path_copy (target),
+                          dyno_expr_new_path (dyno_path_copy (path)));
+  result = dyno_eval_update (update, item, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_true (dyno_item_equal (result, expect));
+  g_ptr_array_add (paths, dyno_path_copy (path));
+  shown = dyno_eval_project (paths, item);
+  g_assert_true (dyno_item_equal (shown, projected));
 }
 
 /* ---- projections ------------------------------------------------------------------------ */
@@ -674,6 +793,8 @@ main (int argc, char **argv)
   g_test_add_func ("/eval/condition-roles", test_condition_roles);
   g_test_add_func ("/eval/updates", test_updates);
   g_test_add_func ("/eval/update-leaves-item", test_update_leaves_item);
+  g_test_add_func ("/eval/update-overflow", test_update_overflow);
+  g_test_add_func ("/eval/nul-names", test_nul_names);
   g_test_add_func ("/eval/projections", test_projections);
   g_test_add_func ("/eval/projection-overlap", test_projection_overlap);
   g_test_add_func ("/eval/item-size", test_item_size);
