@@ -516,13 +516,11 @@ dyno_connection_dup_subtitle (DynoConnection *self)
 
     case DYNO_CONNECTION_PLAYGROUND:
       {
-        g_autofree char *home = g_strconcat (g_get_home_dir (), G_DIR_SEPARATOR_S, NULL);
-        const char *path = self->workspace != NULL ? self->workspace : "";
+        g_autofree char *file = g_path_get_basename (self->workspace != NULL ? self->workspace
+                                                                            : "");
 
-        /* Translators: the Playground's subtitle: its workspace file, "~/…" in the home. */
-        if (g_str_has_prefix (path, home))
-          return g_strdup_printf (_("Built in · ~/%s"), path + strlen (home));
-        return g_strdup_printf (_("Built in · %s"), path);
+        /* Translators: the Playground's subtitle, with its workspace file's name. */
+        return g_strdup_printf (_("Built in · %s"), file);
       }
 
     case DYNO_CONNECTION_KEYS:
