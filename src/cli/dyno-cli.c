@@ -81,6 +81,9 @@ print_usage (FILE *out)
            "  patterns check FILE         run and judge every access pattern of FILE\n"
            "  iac TABLE… --format F       CloudFormation, CDK or Terraform of the tables\n"
            "\n"
+           "Serving:\n"
+           "  serve [--data FILE] [--port N] [--host A]   DynamoDB's API from the embedded engine\n"
+           "\n"
            "Run 'dynotable-cli COMMAND --help' for a command's options.\n"), out);
 }
 
@@ -134,6 +137,8 @@ main (int    argc,
       return dyno_cli_patterns (argc, argv);
     if (g_strcmp0 (command, "iac") == 0)
       return dyno_cli_iac (argc, argv);
+    if (g_strcmp0 (command, "serve") == 0)
+      return dyno_cli_serve (argc, argv);
   }
 
   return dyno_cli_run (argc, argv);

@@ -14,5 +14,6 @@ int dyno_cli_expr (int argc, char **argv);  /* dyno-cli-expr.c; argv[0] is "expr
 int dyno_cli_run  (int argc, char **argv);  /* dyno-cli-run.c; the whole argv (global options first) */
 
 int dyno_cli_sso  (int argc, char **argv);  /* dyno-cli-sso.c; the whole argv */
+int dyno_cli_serve (int argc, char **argv); /* dyno-cli-serve.c; the whole argv */
 
 G_END_DECLS

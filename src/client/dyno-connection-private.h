@@ -20,6 +20,7 @@ struct _DynoConnection
   char               *region;
   char               *profile;
   char               *access_key_id;
+  char               *workspace;     /* PLAYGROUND */
   DynoSignAs          sign_as;
   char              **env;           /* NULL: the process's */
 

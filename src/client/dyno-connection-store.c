@@ -19,6 +19,7 @@ struct _DynoConnectionStore
 
   char       *path;
   GListStore *connections;
+  gboolean    playground_removed;  /* the user removed the default Playground */
 };
 
 static void dyno_connection_store_list_model_init (GListModelInterface *iface);
@@ -103,7 +104,7 @@ dyno_connection_store_new (const char *path)
   return self;
 }
 
-static const char *kind_names[] = { "local", "profile", "region", "keys" };
+static const char *kind_names[] = { "local", "profile", "region", "keys", "playground" };
 
 /* A DynamoDB Local connection saved before "sign-as" existed signed with DynoTable's fixed
  * key: it keeps doing so, as a chosen key the dialog and the subtitle show, so its tables
@@ -150,6 +151,7 @@ dyno_connection_store_load (DynoConnectionStore  *self,
     }
 
   loaded = g_ptr_array_new_with_free_func (g_object_unref);
+  self->playground_removed = g_key_file_get_boolean (file, "store", "playground-removed", NULL);
   groups = g_key_file_get_groups (file, NULL);
   for (guint i = 0; groups[i] != NULL; i++)
     {
@@ -180,6 +182,17 @@ dyno_connection_store_load (DynoConnectionStore  *self,
       connection->region = g_key_file_get_string (file, groups[i], "region", NULL);
       connection->profile = g_key_file_get_string (file, groups[i], "profile", NULL);
       connection->access_key_id = g_key_file_get_string (file, groups[i], "access-key-id", NULL);
+      if (connection->kind == DYNO_CONNECTION_PLAYGROUND)
+        {
+          g_autofree char *workspace = g_key_file_get_string (file, groups[i], "workspace",
+                                                              NULL);
+
+          if (workspace != NULL)
+            {
+              g_free (connection->workspace);
+              connection->workspace = g_steal_pointer (&workspace);
+            }
+        }
       if (connection->kind == DYNO_CONNECTION_LOCAL)
         load_sign_as (connection, file, groups[i]);
       g_ptr_array_add (loaded, connection);
@@ -220,6 +233,8 @@ dyno_connection_store_save (DynoConnectionStore  *self,
         g_key_file_set_string (file, group, "profile", connection->profile);
       if (connection->access_key_id)
         g_key_file_set_string (file, group, "access-key-id", connection->access_key_id);
+      if (connection->workspace)
+        g_key_file_set_string (file, group, "workspace", connection->workspace);
       if (connection->kind == DYNO_CONNECTION_LOCAL)
         {
           g_autoptr(GEnumClass) enum_class = g_type_class_ref (DYNO_TYPE_SIGN_AS);
@@ -228,6 +243,9 @@ dyno_connection_store_save (DynoConnectionStore  *self,
                                  g_enum_get_value (enum_class, connection->sign_as)->value_nick);
         }
     }
+
+  if (self->playground_removed)
+    g_key_file_set_boolean (file, "store", "playground-removed", TRUE);
 
   dir = g_path_get_dirname (self->path);
   if (g_mkdir_with_parents (dir, 0700) != 0 ||
@@ -262,6 +280,39 @@ dyno_connection_store_remove (DynoConnectionStore *self,
 
   if (g_list_store_find (self->connections, connection, &position))
     g_list_store_remove (self->connections, position);
+  if (dyno_connection_get_kind (connection) == DYNO_CONNECTION_PLAYGROUND &&
+      !dyno_connection_store_has_playground (self))
+    self->playground_removed = TRUE;
+}
+
+gboolean
+dyno_connection_store_has_playground (DynoConnectionStore *self)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->connections));
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(DynoConnection) connection = g_list_model_get_item (G_LIST_MODEL (self->connections),
+                                                                    i);
+
+      if (dyno_connection_get_kind (connection) == DYNO_CONNECTION_PLAYGROUND)
+        return TRUE;
+    }
+  return FALSE;
+}
+
+gboolean
+dyno_connection_store_ensure_playground (DynoConnectionStore *self)
+{
+  g_autoptr(DynoConnection) playground = NULL;
+
+  g_return_val_if_fail (DYNO_IS_CONNECTION_STORE (self), FALSE);
+
+  if (self->playground_removed || dyno_connection_store_has_playground (self))
+    return FALSE;
+  playground = dyno_connection_new (DYNO_CONNECTION_PLAYGROUND);
+  g_list_store_insert (self->connections, 0, playground);
+  return TRUE;
 }
 
 DynoConnection *

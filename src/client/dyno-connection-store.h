@@ -26,5 +26,9 @@ void                 dyno_connection_store_remove (DynoConnectionStore *self,
                                                    DynoConnection      *connection);
 DynoConnection      *dyno_connection_store_lookup (DynoConnectionStore *self,
                                                    const char          *id);
+gboolean             dyno_connection_store_has_playground (DynoConnectionStore *self);
+/* Puts the default Playground first, unless there is one or the user removed it (which is
+ * remembered by save()).  TRUE when it added one. */
+gboolean             dyno_connection_store_ensure_playground (DynoConnectionStore *self);
 
 G_END_DECLS

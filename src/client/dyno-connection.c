@@ -11,6 +11,7 @@
 #include "dyno-connection-private.h"
 #include "dyno-endpoints.h"
 #include "dyno-error.h"
+#include "dyno-engine-backend.h"
 #include "dyno-http-backend.h"
 #include "dyno-keyring.h"
 
@@ -30,6 +31,7 @@ enum {
   PROP_ACCESS_KEY_ID,
   PROP_SIGN_AS,
   PROP_SIGNED_AS,
+  PROP_WORKSPACE,
   N_PROPS
 };
 
@@ -93,6 +95,9 @@ dyno_connection_get_property (GObject    *object,
     case PROP_SIGNED_AS:
       g_value_set_string (value, self->signed_key_id);
       break;
+    case PROP_WORKSPACE:
+      g_value_set_string (value, self->workspace);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -126,6 +131,9 @@ dyno_connection_set_property (GObject      *object,
     case PROP_SIGN_AS:
       dyno_connection_set_sign_as (self, g_value_get_enum (value));
       break;
+    case PROP_WORKSPACE:
+      dyno_connection_set_workspace (self, g_value_get_string (value));
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
     }
@@ -142,6 +150,7 @@ dyno_connection_finalize (GObject *object)
   g_free (self->region);
   g_free (self->profile);
   g_free (self->access_key_id);
+  g_free (self->workspace);
   g_free (self->signed_key_id);
   g_free (self->signed_region);
   g_free (self->signed_source);
@@ -181,6 +190,10 @@ dyno_connection_class_init (DynoConnectionClass *klass)
   properties[PROP_SIGNED_AS] =
     g_param_spec_string ("signed-as", NULL, NULL, NULL,
                          G_PARAM_READABLE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
+  /* a Playground's workspace file */
+  properties[PROP_WORKSPACE] =
+    g_param_spec_string ("workspace", NULL, NULL, NULL,
+                         G_PARAM_READWRITE | G_PARAM_EXPLICIT_NOTIFY | G_PARAM_STATIC_STRINGS);
 
   g_object_class_install_properties (object_class, N_PROPS, properties);
 }
@@ -199,8 +212,35 @@ dyno_connection_new (DynoConnectionKind kind)
   self->kind = kind;
   if (kind == DYNO_CONNECTION_LOCAL)
     self->endpoint_url = g_strdup ("http://localhost:8000");
+  if (kind == DYNO_CONNECTION_PLAYGROUND)
+    self->workspace = dyno_connection_dup_default_workspace ();
 
   return self;
+}
+
+char *
+dyno_connection_dup_default_workspace (void)
+{
+  return g_build_filename (g_get_user_data_dir (), "dynotable", "playground.sqlite", NULL);
+}
+
+const char *
+dyno_connection_get_workspace (DynoConnection *self)
+{
+  g_return_val_if_fail (DYNO_IS_CONNECTION (self), NULL);
+  return self->workspace;
+}
+
+void
+dyno_connection_set_workspace (DynoConnection *self,
+                               const char     *path)
+{
+  g_return_if_fail (DYNO_IS_CONNECTION (self));
+  if (g_strcmp0 (self->workspace, path) == 0)
+    return;
+  g_free (self->workspace);
+  self->workspace = g_strdup (path);
+  g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_WORKSPACE]);
 }
 
 const char *
@@ -233,6 +273,8 @@ dyno_connection_get_name (DynoConnection *self)
       return self->profile ? self->profile : _("AWS profile");
     case DYNO_CONNECTION_REGION:
       return self->region ? self->region : _("AWS");
+    case DYNO_CONNECTION_PLAYGROUND:
+      return _("Playground");
     case DYNO_CONNECTION_KEYS:
     default:
       return self->access_key_id ? self->access_key_id : _("Access keys");
@@ -472,6 +514,15 @@ dyno_connection_dup_subtitle (DynoConnection *self)
     case DYNO_CONNECTION_REGION:
       return g_strdup_printf (_("AWS · %s"), self->region ? self->region : _("default region"));
 
+    case DYNO_CONNECTION_PLAYGROUND:
+      {
+        g_autofree char *file = g_path_get_basename (self->workspace != NULL ? self->workspace
+                                                                            : "");
+
+        /* Translators: the Playground's subtitle, with its workspace file's name. */
+        return g_strdup_printf (_("Built in · %s"), file);
+      }
+
     case DYNO_CONNECTION_KEYS:
     default:
       /* Translators: a connection's subtitle: the access key ID, then the region. */
@@ -534,6 +585,8 @@ dyno_connection_dup_settings (DynoConnection *self)
       settings->access_key_id = g_strdup (self->access_key_id);
       settings->endpoint_url = g_strdup (self->endpoint_url);
       break;
+    case DYNO_CONNECTION_PLAYGROUND:
+      break;
     case DYNO_CONNECTION_REGION:
     default:
       settings->endpoint_url = g_strdup (self->endpoint_url);
@@ -546,13 +599,14 @@ dyno_connection_dup_settings (DynoConnection *self)
 typedef struct {
   DynoConnectionSettings *settings;
   DynoConnectionKind      kind;
+  char                   *workspace;
   char                   *id;
   char                   *name;
   char                  **env;
 } OpenData;
 
 typedef struct {
-  DynoHttpBackend *backend;
+  DynoBackend     *backend;
   char            *key_id;
   char            *region;
   char            *source;
@@ -562,6 +616,7 @@ static void
 open_data_free (OpenData *data)
 {
   dyno_connection_settings_free (data->settings);
+  g_free (data->workspace);
   g_free (data->id);
   g_free (data->name);
   g_strfreev (data->env);
@@ -589,6 +644,36 @@ open_thread (GTask        *task,
   g_autoptr(GError) error = NULL;
   DynoHttpBackend *backend;
   OpenResult *result;
+
+  if (data->kind == DYNO_CONNECTION_PLAYGROUND)
+    {
+      g_autofree char *dir = g_path_get_dirname (data->workspace);
+      DynoEngineBackend *engine;
+
+      if (g_mkdir_with_parents (dir, 0700) != 0)
+        {
+          int saved = errno;
+
+          /* Translators: the folder, then the system's error message. */
+          g_task_return_new_error (task, DYNO_ERROR, DYNO_ERROR_CONFIG,
+                                   _("Could not make the Playground's folder %s: %s"), dir,
+                                   g_strerror (saved));
+          return;
+        }
+      engine = dyno_engine_backend_new (data->workspace, &error);
+      if (engine == NULL)
+        {
+          /* Translators: the workspace file, then what is wrong with it. */
+          g_task_return_new_error (task, DYNO_ERROR, DYNO_ERROR_CONFIG,
+                                   _("Could not open the Playground workspace %s: %s"),
+                                   data->workspace, error->message);
+          return;
+        }
+      result = g_new0 (OpenResult, 1);
+      result->backend = DYNO_BACKEND (engine);
+      g_task_return_pointer (task, result, (GDestroyNotify) open_result_free);
+      return;
+    }
 
   if (data->kind == DYNO_CONNECTION_KEYS)
     {
@@ -618,7 +703,7 @@ open_thread (GTask        *task,
     }
 
   result = g_new0 (OpenResult, 1);
-  result->backend = backend;
+  result->backend = DYNO_BACKEND (backend);
   result->key_id = g_strdup (dyno_credentials_get_access_key_id (config->credentials));
   result->region = g_strdup (config->region);
   result->source = g_strdup (dyno_credentials_get_source (config->credentials));
@@ -640,6 +725,7 @@ dyno_connection_open_async (DynoConnection      *self,
   data = g_new0 (OpenData, 1);
   data->settings = dyno_connection_dup_settings (self);
   data->kind = self->kind;
+  data->workspace = g_strdup (self->workspace);
   data->id = g_strdup (self->id);
   data->name = g_strdup (dyno_connection_get_name (self));
   data->env = self->env != NULL ? g_strdupv (self->env) : g_get_environ ();
@@ -665,7 +751,7 @@ dyno_connection_open_finish (DynoConnection  *self,
   if (opened == NULL)
     return NULL;
 
-  backend = DYNO_BACKEND (g_steal_pointer (&opened->backend));
+  backend = g_steal_pointer (&opened->backend);
   if (g_strcmp0 (self->signed_key_id, opened->key_id) != 0
       || g_strcmp0 (self->signed_region, opened->region) != 0
       || g_strcmp0 (self->signed_source, opened->source) != 0)

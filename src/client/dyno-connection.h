@@ -16,6 +16,7 @@ typedef enum {
   DYNO_CONNECTION_PROFILE,  /* an AWS profile from ~/.aws/config */
   DYNO_CONNECTION_REGION,   /* a region with the default credential chain */
   DYNO_CONNECTION_KEYS,     /* access keys; the secret lives in the keyring */
+  DYNO_CONNECTION_PLAYGROUND, /* the embedded engine, on a workspace file: no server at all */
 } DynoConnectionKind;
 
 /* Which credentials a connection with an endpoint URL (DynamoDB Local) signs with.  It
@@ -43,6 +44,12 @@ void                dyno_connection_set_name          (DynoConnection     *self,
 const char         *dyno_connection_get_endpoint_url  (DynoConnection     *self);
 void                dyno_connection_set_endpoint_url  (DynoConnection     *self,
                                                        const char         *url);
+/* A Playground's workspace file; by default $XDG_DATA_HOME/dynotable/playground.sqlite. */
+const char         *dyno_connection_get_workspace     (DynoConnection     *self);
+void                dyno_connection_set_workspace     (DynoConnection     *self,
+                                                       const char         *path);
+/* The default Playground's workspace file. */
+char               *dyno_connection_dup_default_workspace (void);
 const char         *dyno_connection_get_region        (DynoConnection     *self);
 void                dyno_connection_set_region        (DynoConnection     *self,
                                                        const char         *region);

@@ -196,6 +196,8 @@ dyno_application_startup (GApplication *app)
   if (!dyno_connection_store_load (self->store, &error))
     g_warning ("Could not read the saved connections: %s", error->message);
   g_clear_error (&error);
+  /* the built-in engine: there to try things with no server at all */
+  dyno_connection_store_ensure_playground (self->store);
 
   if (!dyno_query_store_load (self->queries, &error))
     {

@@ -101,6 +101,26 @@ show_local_empty_state (DynoSidebarNode *self)
                        (gpointer *) &message, 1);
 }
 
+/* An empty Playground: what it is, and a way to fill it. */
+static void
+show_playground_empty_state (DynoSidebarNode *self)
+{
+  g_autoptr(DynoSidebarNode) message = NULL;
+
+  message = dyno_sidebar_node_new_message (_("The Playground is empty"), FALSE);
+  message->connection = g_object_ref (self->connection);
+  message->subtitle = g_strdup (_("DynoTable's own DynamoDB, on this computer: design a table "
+                                  "or load the sample schemas to try keys and queries without "
+                                  "a server or an AWS account."));
+  message->action_label = g_strdup (_("Load _Sample Schemas…"));
+  message->action_name = g_strdup ("win.load-samples");
+  message->action_target = g_variant_ref_sink (
+    g_variant_new_string (dyno_connection_get_id (self->connection)));
+
+  g_list_store_splice (self->children, 0, g_list_model_get_n_items (G_LIST_MODEL (self->children)),
+                       (gpointer *) &message, 1);
+}
+
 /* An IAM Identity Center profile that could not connect (most often: not signed in, or the
  * sign-in expired): the message, and a button to sign in. */
 static void
@@ -215,7 +235,9 @@ list_tables_cb (GObject      *object,
 
   if (names[0] == NULL)
     {
-      if (dyno_connection_is_local (self->connection)
+      if (dyno_connection_get_kind (self->connection) == DYNO_CONNECTION_PLAYGROUND)
+        show_playground_empty_state (self);
+      else if (dyno_connection_is_local (self->connection)
           && dyno_connection_get_signed_key_id (self->connection) != NULL)
         show_local_empty_state (self);
       else

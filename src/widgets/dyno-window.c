@@ -248,7 +248,10 @@ update_row_labels (GtkListItem     *list_item,
                                                g_variant_new_string (id));
       g_menu_append_item (tables, new_table);
       g_menu_append_item (tables, samples);
-      g_menu_append_item (settings, edit);
+      /* a Playground has nothing to edit: it is its workspace file */
+      if (dyno_connection_get_kind (dyno_sidebar_node_get_connection (node)) !=
+          DYNO_CONNECTION_PLAYGROUND)
+        g_menu_append_item (settings, edit);
       g_menu_append_item (settings, remove);
       g_menu_append_section (menu, NULL, G_MENU_MODEL (tables));
       g_menu_append_section (menu, NULL, G_MENU_MODEL (settings));

@@ -26,8 +26,10 @@ sys.path.insert(0, os.path.join(HERE, os.pardir, "fixtures"))
 
 import ddb_local  # noqa: E402
 import dynogui  # noqa: E402
-from dynogui import (GuiError, choose, click, find, find_all, is_sensitive,  # noqa: E402
-                     name_of, set_text, table_headers, table_rows, text_of, wait_for)
+from dynogui import (GuiError, choose, click, column, find, find_all,  # noqa: E402
+                     is_sensitive, name_of, open_menu, open_table, rerun, results_table,
+                     set_text, sidebar_has, text_of, wait_for,
+                     window_gone, window_named)
 
 APP = os.environ["DYNOTABLE_APP"]
 ARTIFACTS = os.environ.get("DYNO_GUI_ARTIFACTS", os.path.join(os.getcwd(), "gui-artifacts"))
@@ -59,15 +61,8 @@ def windows(app):
     return [app.root.getChildAtIndex(i) for i in range(app.root.childCount)]
 
 
-def window_named(app, title, timeout=dynogui.DEFAULT_TIMEOUT):
-    return wait_for(lambda: next((w for w in windows(app)
-                                  if name_of(w) == title and dynogui.is_shown(w)), None),
-                    timeout=timeout, what=f"the window {title!r}")
 
 
-def window_gone(app, title, timeout=dynogui.DEFAULT_TIMEOUT):
-    wait_for(lambda: not any(name_of(w) == title and dynogui.is_shown(w) for w in windows(app)),
-             timeout=timeout, what=f"the window {title!r} to close")
 
 
 def dialog(app, heading_start, timeout=dynogui.DEFAULT_TIMEOUT):
@@ -77,10 +72,6 @@ def dialog(app, heading_start, timeout=dynogui.DEFAULT_TIMEOUT):
                     timeout=timeout, what=f"the dialog {heading_start!r}")
 
 
-def open_menu(app, button_name):
-    menu = find(app.root, role="push button", name=button_name)
-    click(next(n for n in dynogui.walk(menu)
-               if n is not menu and n.getRoleName() in ("push button", "toggle button")))
 
 
 def sidebar_names(app):
@@ -93,46 +84,12 @@ def app_title(app):
     return name_of(app.frame)
 
 
-def sidebar_has(app, table, keys):
-    sidebar = find(app.root, role="list", name="Tables")
-    return find(sidebar, name=f"{table}, {keys}")
 
 
-def open_table(app, table, keys):
-    """Clicks the table in the sidebar and waits until the window's title names it."""
-    sidebar = find(app.root, role="list", name="Tables")
-    right_of_sidebar = dynogui.extents(sidebar).x + dynogui.extents(sidebar).width
-
-    def title_names_table():
-        return any(dynogui.extents(label).x >= right_of_sidebar
-                   for label in find_all(app.root, role="label", name=table))
-
-    dynogui.press_at(sidebar_has(app, table, keys))
-    try:
-        wait_for(title_names_table, timeout=5, what=f"the window title to name {table}")
-    except GuiError:
-        # the list may have been rebuilt under the pointer: once more, by the keyboard
-        dynogui.focus(sidebar_has(app, table, keys))
-        dynogui.key("Return")
-        wait_for(title_names_table, what=f"the window title to name {table}")
 
 
-def results_table(app):
-    return find(app.root, role="tree table", name="Results")
 
 
-def column(app, column_name):
-    table = results_table(app)
-    headers = table_headers(table)
-    if column_name not in headers:
-        return []
-    index = headers.index(column_name)
-    cells = [cells[index] for cells in table_rows(table) if index < len(cells) and cells[index]]
-    if index == 0:
-        # the first column is named after the key it shows; grouped, it also holds the
-        # partitions' headings ("CUST#1 3 items · 1.2 kB"), which are not items
-        cells = [c for c in cells if not re.search(r" [0-9,]+ items? · ", c)]
-    return cells
 
 
 def run_scan(app):
@@ -142,10 +99,6 @@ def run_scan(app):
     click(run)
 
 
-def rerun(app):
-    run = find(app.root, role="push button", name="Run")
-    wait_for(lambda: is_sensitive(run), what="Run to be sensitive")
-    click(run)
 
 
 def described(root, description):

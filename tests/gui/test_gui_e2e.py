@@ -363,16 +363,23 @@ def main():
         check("server error shown with its __type and message", server_error)
 
         def remove_connection():
-            menu = find(app.root, role="push button", name="Connection menu")
-            click(next(n for n in dynogui.walk(menu)
-                       if n is not menu and n.getRoleName() in ("push button", "toggle button")))
-            click(find(app.root, role="menu item", name="Remove"))
-            dialog = wait_for(lambda: next((w for w in (app.root.getChildAtIndex(i)
-                                                        for i in range(app.root.childCount))
-                                            if w.getRoleName() == "dialog"), None),
-                              what="the confirmation dialog")
-            assert name_of(dialog).startswith("Remove “DynamoDB Local”"), dialog.name
-            click(find(dialog, role="push button", name="Remove"))
+            # the built-in Playground comes first, then the DynamoDB Local connection
+            for name in ("Playground", "DynamoDB Local"):
+                menu = find(app.root, role="push button", name="Connection menu")
+                click(next(n for n in dynogui.walk(menu)
+                           if n is not menu and n.getRoleName() in ("push button",
+                                                                    "toggle button")))
+                click(find(app.root, role="menu item", name="Remove"))
+                dialog = wait_for(lambda: next((w for w in (app.root.getChildAtIndex(i)
+                                                            for i in range(app.root.childCount))
+                                                if w.getRoleName() == "dialog"), None),
+                                  what="the confirmation dialog")
+                assert name_of(dialog).startswith("Remove “%s”" % name), dialog.name
+                click(find(dialog, role="push button", name="Remove"))
+                wait_for(lambda: all(w.getRoleName() != "dialog"
+                                     for w in (app.root.getChildAtIndex(i)
+                                               for i in range(app.root.childCount))),
+                         what="the dialog to close")
             # no connection left: the sidebar's empty state, with its way forward
             find(app.root, role="label", name="No Connections")
             find(app.root, role="push button", name="Add Connection")

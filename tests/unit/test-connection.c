@@ -5,11 +5,14 @@
  */
 #include "config.h"
 
+#include <stdlib.h>
+
 #include <glib/gstdio.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "dyno-connection-store.h"
+#include "dyno-engine-backend.h"
 
 static char *
 temp_file (const char *contents)
@@ -149,6 +152,86 @@ test_subtitle (void)
   g_assert_null (dyno_connection_get_signed_key_id (connection));
 }
 
+static void
+opened_cb (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  GMainLoop *loop = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynoBackend) backend = dyno_connection_open_finish (DYNO_CONNECTION (source), result,
+                                                                &error);
+  g_autofree char *description = NULL;
+
+  g_assert_no_error (error);
+  g_assert_true (DYNO_IS_ENGINE_BACKEND (backend));
+  description = dyno_backend_dup_description (backend);
+  g_assert_true (g_str_has_prefix (description, "Playground at "));
+  g_main_loop_quit (loop);
+}
+
+/* The Playground: first in a new store, remembered when removed, its workspace saved, and
+ * opened without any server. */
+static void
+test_playground (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("dyno-connection-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "connections.ini", NULL);
+  g_autofree char *workspace = g_build_filename (dir, "sub", "play.sqlite", NULL);
+  g_autoptr(DynoConnectionStore) store = dyno_connection_store_new (path);
+  g_autoptr(DynoConnectionStore) again = NULL;
+  g_autoptr(DynoConnection) playground = NULL;
+  g_autoptr(DynoConnection) local = dyno_connection_new (DYNO_CONNECTION_LOCAL);
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  g_autofree char *default_workspace = dyno_connection_dup_default_workspace ();
+  g_autofree char *subtitle = NULL;
+
+  g_assert_no_error (error);
+  g_assert_true (dyno_connection_store_load (store, &error));
+  dyno_connection_store_add (store, local);
+  g_assert_true (dyno_connection_store_ensure_playground (store));
+  g_assert_false (dyno_connection_store_ensure_playground (store));
+  playground = first (store);
+  g_assert_cmpint (dyno_connection_get_kind (playground), ==, DYNO_CONNECTION_PLAYGROUND);
+  g_assert_cmpstr (dyno_connection_get_name (playground), ==, "Playground");
+  g_assert_cmpstr (dyno_connection_get_workspace (playground), ==, default_workspace);
+  g_assert_true (g_str_has_suffix (default_workspace, "/dynotable/playground.sqlite"));
+
+  dyno_connection_set_workspace (playground, workspace);
+  subtitle = dyno_connection_dup_subtitle (playground);
+  g_assert_cmpstr (subtitle, ==, "Built in · play.sqlite");
+  g_assert_true (dyno_connection_store_save (store, &error));
+
+  again = dyno_connection_store_new (path);
+  g_assert_true (dyno_connection_store_load (again, &error));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (again)), ==, 2);
+  g_clear_object (&playground);
+  playground = first (again);
+  g_assert_cmpstr (dyno_connection_get_workspace (playground), ==, workspace);
+
+  /* opened: the engine, on that file (its folder made) */
+  dyno_connection_open_async (playground, NULL, opened_cb, loop);
+  g_main_loop_run (loop);
+  g_assert_true (g_file_test (workspace, G_FILE_TEST_EXISTS));
+
+  /* removed, it stays removed */
+  dyno_connection_store_remove (again, playground);
+  g_assert_false (dyno_connection_store_ensure_playground (again));
+  g_assert_true (dyno_connection_store_save (again, &error));
+  g_clear_object (&store);
+  store = dyno_connection_store_new (path);
+  g_assert_true (dyno_connection_store_load (store, &error));
+  g_assert_false (dyno_connection_store_ensure_playground (store));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (store)), ==, 1);
+
+  {
+    g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", dir);
+
+    g_assert_cmpint (system (cmd), ==, 0);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -158,6 +241,7 @@ main (int   argc,
   g_test_add_func ("/connection/old-local-connection", test_old_local_connection);
   g_test_add_func ("/connection/sign-as-round-trip", test_sign_as_round_trip);
   g_test_add_func ("/connection/subtitle", test_subtitle);
+  g_test_add_func ("/connection/playground", test_playground);
 
   return g_test_run ();
 }

@@ -5,7 +5,9 @@
 """Checks, TAP output.
 
 1. Sources: no file under src/core includes a GTK, GDK, libadwaita, GtkSourceView, libsoup or
-   libsecret header, or a header of src/client or src/widgets; no file under src/client or
+   libsecret header, or a header of src/client or src/widgets; no file under src/engine (the
+   embedded DynamoDB engine: core + SQLite) includes any of those or a src/cli header; no
+   file under src/client or
    src/cli includes a GTK/GDK/libadwaita/GtkSourceView header or a src/widgets header.
 2. Compiler: the real compile command of a core source (from compile_commands.json) fails on a
    one-line file that includes <gtk/gtk.h>, <adwaita.h>, <libsoup/soup.h> or
@@ -77,8 +79,11 @@ def headers_of(root, sub):
 def check_sources(root):
     client_h = headers_of(root, "client")
     widget_h = headers_of(root, "widgets")
+    cli_h = headers_of(root, "cli")
     for layer, forbidden_desc in (("core", "GTK, libadwaita, libsoup, libsecret, client or "
                                             "widget headers"),
+                                  ("engine", "GTK, libadwaita, libsoup, libsecret, client, "
+                                             "cli or widget headers"),
                                   ("client", "GTK, libadwaita or widget headers"),
                                   ("cli", "GTK, libadwaita or widget headers")):
         bad = []
@@ -89,8 +94,10 @@ def check_sources(root):
             for inc in INCLUDE.findall(text):
                 base = os.path.basename(inc)
                 wrong = GUI_HEADERS.match(inc) or base in widget_h
-                if layer == "core":
+                if layer in ("core", "engine"):
                     wrong = wrong or NET_HEADERS.match(inc) or base in client_h
+                if layer == "engine":
+                    wrong = wrong or base in cli_h
                 if wrong:
                     bad.append("%s includes <%s>" % (os.path.relpath(path, root), inc))
         # core must exist; the other layers may not have sources yet.
@@ -152,6 +159,8 @@ def check_compiler(root, build):
     cases = {
         "core": (["glib.h", "json-glib/json-glib.h", "gio/gio.h"],
                  ["gtk/gtk.h", "adwaita.h", "libsoup/soup.h", "libsecret/secret.h"]),
+        "engine": (["glib.h", "json-glib/json-glib.h", "gio/gio.h", "sqlite3.h"],
+                   ["gtk/gtk.h", "adwaita.h", "libsoup/soup.h", "libsecret/secret.h"]),
         "client": (["glib.h", "libsoup/soup.h", "libsecret/secret.h"],
                    ["gtk/gtk.h", "adwaita.h"]),
         "cli": (["glib.h", "libsoup/soup.h"],
@@ -184,7 +193,7 @@ def check_json_io(root):
     generator cannot write a NUL: documents are read and written by src/core/values/dyno-json.c
     (dyno_json_parse, dyno_json_node_to_string) everywhere else."""
     bad = []
-    for sub in ("core", "client", "cli", "widgets"):
+    for sub in ("core", "engine", "client", "cli", "widgets"):
         for path in sources(root, sub):
             if path.endswith("dyno-json.c"):
                 continue
@@ -308,7 +317,7 @@ def check_object_data(root):
     """State passes between objects through properties, typed fields or closure structs, not
     names attached to objects."""
     bad = []
-    for sub in ("core", "client", "cli", "widgets"):
+    for sub in ("core", "engine", "client", "cli", "widgets"):
         for path in sources(root, sub):
             rel = os.path.relpath(path, root)
             if rel in ALLOWED_OBJECT_DATA:

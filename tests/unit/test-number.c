@@ -309,7 +309,8 @@ test_arithmetic (void)
 static void
 test_size (void)
 {
-  /* 1 + ceil(d/2) + (d even and first-digit exponent even ? 1 : 0) + (negative ? 1 : 0) */
+  /* 1 + ceil(d/2) + (d even and first-digit exponent even ? 1 : 0) + (negative ? 1 : 0),
+   * at most 21 */
   g_assert_cmpuint (dyno_number_get_size ("0"), ==, 1);
   g_assert_cmpuint (dyno_number_get_size ("1"), ==, 2);
   g_assert_cmpuint (dyno_number_get_size ("10"), ==, 2);
@@ -322,6 +323,11 @@ test_size (void)
   g_assert_cmpuint (dyno_number_get_size ("-1.2"), ==, 4);
   g_assert_cmpuint (dyno_number_get_size ("12345678901234567890123456789012345678"), ==, 20);
   g_assert_cmpuint (dyno_number_get_size ("1.2345678901234567890123456789012345678"), ==, 21);
+  /* at most 21 bytes: a full negative mantissa has no terminator (DynamoDB Local 3.3.1's item
+   * size boundary) */
+  g_assert_cmpuint (dyno_number_get_size ("-1.2345678901234567890123456789012345678"), ==, 21);
+  g_assert_cmpuint (dyno_number_get_size ("-12.345678901234567890123456789012345678"), ==, 21);
+  g_assert_cmpuint (dyno_number_get_size ("-1.234567890123456789012345678901234567"), ==, 21);
   {
     g_autofree char *zeros = repeat ('0', 125);
     g_autofree char *big = g_strconcat ("1", zeros, NULL);

@@ -588,7 +588,10 @@ dyno_number_get_size (const char *canonical)
   size = 1 + (d.n + 1) / 2;
   if (d.n % 2 == 0 && first % 2 == 0)
     size++;
-  if (d.neg)
+  /* A negative number's terminator byte is left out when its 20 mantissa bytes are full: the
+   * most a number takes is 21 bytes (DynamoDB Local 3.3.1's 400 KB boundary for
+   * -1.2345678901234567890123456789012345678 is one byte later than 22 would give). */
+  if (d.neg && size < 21)
     size++;
 
   return size;

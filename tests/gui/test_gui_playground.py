@@ -1,0 +1,160 @@
+"""End-to-end for the Playground: DynoTable with no server at all.
+
+The app starts with nothing configured and no DynamoDB anywhere; the built-in Playground is
+there, says it is empty and offers the sample schemas; they load, and the seed query answers in
+path order.  After the app quits, its workspace file is served by `dynotable-cli serve` and read
+with boto3 (a peer that shares no code with the app): the tables and items are there.  Started
+again, the app lists them.
+
+Run by meson as
+  with-keyring.sh with-xvfb.sh /usr/bin/python3 test_gui_playground.py
+(with-keyring.sh gives a fresh HOME, XDG_DATA_HOME and XDG_CONFIG_HOME.)  Prints TAP; every step
+runs even when an earlier one failed.
+
+SPDX-License-Identifier: GPL-3.0-or-later
+"""
+
+import os
+import subprocess
+import sys
+import traceback
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, os.pardir, os.pardir, "tools"))
+
+import dyno_samples  # noqa: E402
+import dynogui  # noqa: E402
+from dynogui import (choose, click, column, find, open_table, rerun, set_text,  # noqa: E402
+                     sidebar_has, text_of, wait_for, window_gone, window_named)
+
+APP = os.environ["DYNOTABLE_APP"]
+CLI = os.environ["DYNOTABLE_CLI"]
+ARTIFACTS = os.environ.get("DYNO_GUI_ARTIFACTS", os.path.join(os.getcwd(), "gui-artifacts"))
+WORKSPACE = os.path.join(os.environ.get("XDG_DATA_HOME",
+                                        os.path.expanduser("~/.local/share")),
+                         "dynotable", "playground.sqlite")
+
+results = []
+
+
+def check(name, fn):
+    try:
+        fn()
+        results.append((name, None))
+        print(f"ok {len(results)} - {name}", flush=True)
+    except Exception as e:  # a failed step is reported and the next one runs
+        results.append((name, e))
+        print(f"not ok {len(results)} - {name}", flush=True)
+        for line in traceback.format_exc().splitlines():
+            print(f"# {line}", flush=True)
+
+
+def start(log_name):
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    return dynogui.App(APP, [], env=dict(os.environ),
+                       log_path=os.path.join(ARTIFACTS, log_name + ".log"))
+
+
+def shot(app, name):
+    dynogui.screenshot(os.path.join(ARTIFACTS, name + ".png"), app.frame)
+
+
+def served_tables():
+    """The workspace as `dynotable-cli serve` serves it: {table: item count}, read by boto3."""
+    import boto3
+
+    server = subprocess.Popen([CLI, "serve", "--port", "0", "--data", WORKSPACE],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        line = server.stdout.readline().strip()
+        assert line.startswith("listening on http://127.0.0.1:"), line
+        c = boto3.client("dynamodb", endpoint_url=line.split()[-1], region_name="us-east-1",
+                         aws_access_key_id="any", aws_secret_access_key="any")
+        out = {}
+        for name in c.list_tables()["TableNames"]:
+            count, start = 0, None
+            while True:
+                page = c.scan(TableName=name, Select="COUNT",
+                              **({"ExclusiveStartKey": start} if start else {}))
+                count += page["Count"]
+                start = page.get("LastEvaluatedKey")
+                if not start:
+                    break
+            out[name] = count
+        return out
+    finally:
+        server.terminate()
+        assert server.wait(timeout=30) == 0
+
+
+def main():
+    print("TAP version 13", flush=True)
+    samples = {name: len(dyno_samples.items(name)) for name in dyno_samples.sample_names()}
+    app = start("playground-first")
+    try:
+        def empty_playground():
+            sidebar = find(app.root, role="list", name="Tables")
+            find(sidebar, name_contains="Playground")
+            find(app.root, role="label", name="The Playground is empty")
+            shot(app, "playground-empty")
+            assert not os.path.exists(os.path.expanduser("~/.aws")), "no AWS set-up was needed"
+
+        check("with nothing configured, the Playground is there and says it is empty",
+              empty_playground)
+
+        def load_samples():
+            click(find(app.root, role="push button", name="Load Sample Schemas…"))
+            window = window_named(app, "Sample Schemas")
+            click(find(window, role="push button", name="Load sample schemas"))
+            wait_for(lambda: any("tenant" in text_of(label)
+                                 for label in dynogui.find_all(window, role="label")),
+                     timeout=120, what="the samples summary")
+            click(find(window, role="push button", name="Close"))
+            window_gone(app, "Sample Schemas")
+            sidebar_has(app, "tenant", "pk S · sk S")
+            sidebar_has(app, "file-tree", "PK S · SK S")
+
+        check("the sample schemas load into the Playground", load_samples)
+
+        def seed_query():
+            open_table(app, "file-tree", "PK S · SK S")
+            set_text(find(app.root, role="text", name="Partition key value"), "DRIVE#a91")
+            choose(app.root, "Sort key condition", "begins with")
+            set_text(find(app.root, role="text", name="Sort key value"), "root/photos/")
+            rerun(app)
+            want = sorted((i["SK"]["S"] for i in dyno_samples.items("file-tree")
+                           if i["PK"]["S"] == "DRIVE#a91"
+                           and i["SK"]["S"].startswith("root/photos/")),
+                          key=lambda s: s.encode())
+            assert want, "the sample has such items"
+            wait_for(lambda: column(app, "SK") == want, what="the file-tree rows in path order")
+            shot(app, "playground-query")
+
+        check("a query on the Playground answers in sort-key order", seed_query)
+    finally:
+        app.stop()
+
+    def workspace_served():
+        served = served_tables()
+        assert served == samples, (served, samples)
+
+    check("the workspace file holds every sample item, as `dynotable-cli serve` shows it",
+          workspace_served)
+
+    app = start("playground-again")
+    try:
+        def again():
+            sidebar_has(app, "tenant", "pk S · sk S")
+            sidebar_has(app, "file-tree", "PK S · SK S")
+
+        check("started again, the app lists the Playground's tables", again)
+    finally:
+        app.stop()
+
+    print(f"1..{len(results)}", flush=True)
+    return 0 if all(error is None for _, error in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,468 @@
+#!/usr/bin/python3
+# test_serve.py: `dynotable-cli serve` driven by the AWS CLI, boto3 and dynotable-cli, stopped
+# and restarted on its workspace, killed after an acknowledged write, and compared request by
+# request with DynamoDB Local
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+# The test starts its own servers (`serve --port 0 --data TMP`).  The differential tests also
+# need DynamoDB Local (DYNO_TEST_ENDPOINT, set by tests/fixtures/with-ddb-local.sh); without it
+# they are skipped, except with CI=true.
+
+import copy
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import unittest
+import uuid
+
+CLI = os.environ.get("DYNOTABLE_CLI")
+ENDPOINT = os.environ.get("DYNO_TEST_ENDPOINT")
+AWS = "/usr/bin/aws"
+ENV = dict(os.environ, AWS_ACCESS_KEY_ID="fakeKey", AWS_SECRET_ACCESS_KEY="fakeSecret",
+           AWS_DEFAULT_REGION="us-east-1", AWS_REGION="us-east-1", AWS_PAGER="",
+           AWS_EC2_METADATA_DISABLED="true", AWS_CONFIG_FILE="/dev/null",
+           AWS_SHARED_CREDENTIALS_FILE="/dev/null")
+
+
+class Serve:
+    """One `dynotable-cli serve` process on a free port."""
+
+    def __init__(self, data=None):
+        argv = [CLI, "serve", "--port", "0"] + (["--data", data] if data else [])
+        self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     text=True)
+        line = self.proc.stdout.readline()
+        if not line.startswith("listening on http://127.0.0.1:"):
+            self.proc.kill()
+            raise AssertionError("first line of serve: %r, stderr: %s"
+                                 % (line, self.proc.stderr.read()))
+        self.first_line = line
+        self.url = line.split(" ", 2)[2].strip()
+
+    def stop(self, sig=signal.SIGTERM):
+        self.proc.send_signal(sig)
+        status = self.proc.wait(timeout=30)
+        self.proc.stdout.close()
+        self.stderr = self.proc.stderr.read()
+        self.proc.stderr.close()
+        return status
+
+
+def client(url):
+    import boto3
+    from botocore.config import Config
+    return boto3.client("dynamodb", endpoint_url=url, region_name="us-east-1",
+                        aws_access_key_id="fakeKey", aws_secret_access_key="fakeSecret",
+                        config=Config(retries={"max_attempts": 1}))
+
+
+def unique(base):
+    return "serve-%s-%s" % (uuid.uuid4().hex[:8], base)
+
+
+def sorted_table(c, name, sk_type="S", gsi=False):
+    spec = {
+        "TableName": name,
+        "BillingMode": "PAY_PER_REQUEST",
+        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                                 {"AttributeName": "sk", "AttributeType": sk_type}],
+        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
+                      {"AttributeName": "sk", "KeyType": "RANGE"}],
+    }
+    if gsi:
+        spec["AttributeDefinitions"].append({"AttributeName": "g", "AttributeType": "S"})
+        spec["GlobalSecondaryIndexes"] = [{
+            "IndexName": "byG",
+            "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"},
+                          {"AttributeName": "sk", "KeyType": "RANGE"}],
+            "Projection": {"ProjectionType": "ALL"}}]
+    c.create_table(**spec)
+    return name
+
+
+@unittest.skipUnless(CLI, "needs DYNOTABLE_CLI")
+class ServeTest(unittest.TestCase):
+
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory(prefix="dyno-serve-")
+        self.data = os.path.join(self.tmp.name, "work.db")
+        self.server = Serve(self.data)
+        self.c = client(self.server.url)
+
+    def tearDown(self):
+        if self.server.proc.poll() is None:
+            self.server.stop(signal.SIGKILL)
+        self.tmp.cleanup()
+
+    def aws(self, *args):
+        done = subprocess.run([AWS, "--endpoint-url", self.server.url, "--output", "json",
+                               "dynamodb"] + list(args), env=ENV, capture_output=True,
+                              text=True, timeout=120)
+        return done.returncode, done.stdout, done.stderr
+
+    def cli(self, *args, stdin=None):
+        done = subprocess.run([CLI, "--endpoint-url", self.server.url] + list(args),
+                              input=stdin, env=ENV, capture_output=True, text=True, timeout=120)
+        return done.returncode, done.stdout, done.stderr
+
+    def query_sks(self, table, cond, values, forward=True, **kw):
+        r = self.c.query(TableName=table, KeyConditionExpression=cond,
+                         ExpressionAttributeValues=values, ScanIndexForward=forward, **kw)
+        return [list(i["sk"].values())[0] for i in r["Items"]]
+
+    def test_first_line_and_unknown_operation(self):
+        self.assertRegex(self.server.first_line, r"^listening on http://127\.0\.0\.1:\d+\n$")
+        import urllib.request
+        import urllib.error
+        request = urllib.request.Request(self.server.url + "/", data=b"{}", method="POST",
+                                         headers={"X-Amz-Target": "DynamoDB_20120810.Nope",
+                                                  "Content-Type": "application/x-amz-json-1.0"})
+        with self.assertRaises(urllib.error.HTTPError) as caught:
+            urllib.request.urlopen(request, timeout=10)
+        self.assertEqual(caught.exception.code, 400)
+        body = json.loads(caught.exception.read())
+        self.assertTrue(body["__type"].endswith("#UnknownOperationException"), body)
+        self.assertIsNotNone(caught.exception.headers.get("x-amz-crc32"))
+
+    def test_aws_cli(self):
+        table = unique("awscli")
+        status, out, err = self.aws(
+            "create-table", "--table-name", table, "--billing-mode", "PAY_PER_REQUEST",
+            "--attribute-definitions", "AttributeName=pk,AttributeType=S",
+            "AttributeName=sk,AttributeType=N",
+            "--key-schema", "AttributeName=pk,KeyType=HASH", "AttributeName=sk,KeyType=RANGE")
+        self.assertEqual(status, 0, err)
+        self.assertEqual(json.loads(out)["TableDescription"]["TableStatus"], "ACTIVE")
+        for n in ("10", "9", "-1", "100", "0.5"):
+            status, out, err = self.aws("put-item", "--table-name", table, "--item",
+                                        json.dumps({"pk": {"S": "a"}, "sk": {"N": n}}))
+            self.assertEqual(status, 0, err)
+        status, out, err = self.aws(
+            "query", "--table-name", table, "--key-condition-expression",
+            "pk = :p AND sk >= :lo", "--expression-attribute-values",
+            json.dumps({":p": {"S": "a"}, ":lo": {"N": "0"}}))
+        self.assertEqual(status, 0, err)
+        self.assertEqual([i["sk"]["N"] for i in json.loads(out)["Items"]],
+                         ["0.5", "9", "10", "100"])
+        status, out, err = self.aws("put-item", "--table-name", table, "--item",
+                                    json.dumps({"pk": {"S": "a"}, "sk": {"N": "9"}}),
+                                    "--condition-expression", "attribute_not_exists(pk)")
+        self.assertNotEqual(status, 0)
+        self.assertIn("ConditionalCheckFailedException", err)
+        status, out, err = self.aws("describe-table", "--table-name", table)
+        self.assertEqual(status, 0, err)
+        self.assertEqual(json.loads(out)["Table"]["ItemCount"], 5)
+
+    def test_sort_orders(self):
+        s_table = sorted_table(self.c, unique("s"), "S")
+        strings = ["a\U0001F600", "a~", "a\uff5e", "a\u00e9", "a\ufffd", "b", "a"]
+        for s in strings:
+            self.c.put_item(TableName=s_table, Item={"pk": {"S": "p"}, "sk": {"S": s}})
+        expected = sorted(strings, key=lambda s: s.encode("utf-8"))
+        self.assertEqual(self.query_sks(s_table, "pk = :p", {":p": {"S": "p"}}), expected)
+        self.assertEqual(self.query_sks(s_table, "pk = :p", {":p": {"S": "p"}}, False),
+                         expected[::-1])
+        self.assertEqual(self.query_sks(s_table, "pk = :p AND begins_with(sk, :a)",
+                                        {":p": {"S": "p"}, ":a": {"S": "a"}}),
+                         [s for s in expected if s.startswith("a")])
+
+        n_table = sorted_table(self.c, unique("n"), "N")
+        numbers = ["-100", "-1", "-0.5", "0", "0.001", "9", "10", "100", "1e2x"][:-1]
+        for n in reversed(numbers):
+            self.c.put_item(TableName=n_table, Item={"pk": {"S": "p"}, "sk": {"N": n}})
+        self.assertEqual(self.query_sks(n_table, "pk = :p", {":p": {"S": "p"}}), numbers)
+        self.assertEqual(self.query_sks(n_table, "pk = :p AND sk BETWEEN :a AND :b",
+                                        {":p": {"S": "p"}, ":a": {"N": "-1"}, ":b": {"N": "9"}}),
+                         ["-1", "-0.5", "0", "0.001", "9"])
+        self.assertEqual(self.query_sks(n_table, "pk = :p AND sk < :a",
+                                        {":p": {"S": "p"}, ":a": {"N": "0"}}, False),
+                         ["-0.5", "-1", "-100"])
+        self.assertEqual(self.query_sks(n_table, "pk = :p AND sk > :a",
+                                        {":p": {"S": "p"}, ":a": {"N": "9"}}), ["10", "100"])
+
+        b_table = sorted_table(self.c, unique("b"), "B")
+        blobs = [b"\x00", b"\x00\x01", b"\x01", b"\x7f", b"\x80", b"\xff", b"\xff\xff"]
+        for b in reversed(blobs):
+            self.c.put_item(TableName=b_table, Item={"pk": {"S": "p"}, "sk": {"B": b}})
+        self.assertEqual(self.query_sks(b_table, "pk = :p", {":p": {"S": "p"}}), blobs)
+        self.assertEqual(self.query_sks(b_table, "pk = :p AND begins_with(sk, :b)",
+                                        {":p": {"S": "p"}, ":b": {"B": b"\xff"}}),
+                         [b"\xff", b"\xff\xff"])
+
+    def test_pages_stop_just_after_one_megabyte(self):
+        table = sorted_table(self.c, unique("mb"), "N")
+        blob = "x" * (100 * 1024)
+        for i in range(30):
+            self.c.put_item(TableName=table, Item={"pk": {"S": "p"}, "sk": {"N": str(i)},
+                                                   "data": {"S": blob}})
+        sizes, start = [], None
+        while True:
+            kw = {"ExclusiveStartKey": start} if start else {}
+            r = self.c.query(TableName=table, KeyConditionExpression="pk = :p",
+                             ExpressionAttributeValues={":p": {"S": "p"}}, **kw)
+            sizes.append(r["Count"])
+            start = r.get("LastEvaluatedKey")
+            if not start:
+                break
+            self.assertEqual(start, {"pk": {"S": "p"}, "sk": {"N": str(sum(sizes) - 1)}})
+        self.assertEqual(sizes, [11, 11, 8])
+        r = self.c.scan(TableName=table, Select="COUNT")
+        self.assertEqual((r["Count"], r["LastEvaluatedKey"]["sk"]["N"]), (11, "10"))
+
+    def test_writes_and_batches(self):
+        table = sorted_table(self.c, unique("w"), "N", gsi=True)
+        self.c.batch_write_item(RequestItems={table: [
+            {"PutRequest": {"Item": {"pk": {"S": "p"}, "sk": {"N": str(i)},
+                                     "g": {"S": "even" if i % 2 == 0 else "odd"}}}}
+            for i in range(25)]})
+        r = self.c.query(TableName=table, IndexName="byG", KeyConditionExpression="g = :g",
+                         ExpressionAttributeValues={":g": {"S": "odd"}}, ScanIndexForward=False,
+                         Limit=3)
+        self.assertEqual([i["sk"]["N"] for i in r["Items"]], ["23", "21", "19"])
+        self.assertEqual(r["LastEvaluatedKey"],
+                         {"pk": {"S": "p"}, "sk": {"N": "19"}, "g": {"S": "odd"}})
+        r = self.c.update_item(TableName=table, Key={"pk": {"S": "p"}, "sk": {"N": "1"}},
+                               UpdateExpression="SET g = :e, n = :one",
+                               ExpressionAttributeValues={":e": {"S": "even"}, ":one": {"N": "1"}},
+                               ReturnValues="UPDATED_OLD")
+        self.assertEqual(r["Attributes"], {"g": {"S": "odd"}})
+        r = self.c.query(TableName=table, IndexName="byG", KeyConditionExpression="g = :g",
+                         ExpressionAttributeValues={":g": {"S": "odd"}}, Select="COUNT")
+        self.assertEqual(r["Count"], 11)
+        with self.assertRaises(self.c.exceptions.ConditionalCheckFailedException):
+            self.c.delete_item(TableName=table, Key={"pk": {"S": "p"}, "sk": {"N": "1"}},
+                               ConditionExpression="n = :two",
+                               ExpressionAttributeValues={":two": {"N": "2"}})
+        r = self.c.delete_item(TableName=table, Key={"pk": {"S": "p"}, "sk": {"N": "1"}},
+                               ReturnValues="ALL_OLD")
+        self.assertEqual(r["Attributes"]["n"], {"N": "1"})
+        r = self.c.batch_get_item(RequestItems={table: {"Keys": [
+            {"pk": {"S": "p"}, "sk": {"N": "1"}}, {"pk": {"S": "p"}, "sk": {"N": "2"}}]}})
+        self.assertEqual([i["sk"]["N"] for i in r["Responses"][table]], ["2"])
+        self.assertEqual(self.c.describe_table(TableName=table)["Table"]["ItemCount"], 24)
+
+    def test_errors(self):
+        table = sorted_table(self.c, unique("e"), "N")
+        cases = [
+            (lambda: self.c.get_item(TableName=table, Key={"pk": {"S": "p"}}),
+             "ValidationException", "The provided key element does not match the schema"),
+            (lambda: self.c.put_item(TableName=table, Item={"pk": {"S": ""}, "sk": {"N": "1"}}),
+             "ValidationException", "One or more parameter values are not valid. The "
+             "AttributeValue for a key attribute cannot contain an empty string value. Key: pk"),
+            (lambda: self.c.put_item(TableName=table, Item={"pk": {"S": "p"}}),
+             "ValidationException",
+             "One or more parameter values were invalid: Missing the key sk in the item"),
+            (lambda: self.c.put_item(TableName=table, Item={"pk": {"S": "p"}, "sk": {"S": "1"}}),
+             "ValidationException", "One or more parameter values were invalid: Type mismatch "
+             "for key sk expected: N actual: S"),
+            (lambda: self.c.put_item(TableName=table, Item={"pk": {"S": "p"}, "sk": {"N": "1"},
+                                                            "x": {"S": "y" * 409600}}),
+             "ValidationException", "Item size has exceeded the maximum allowed size"),
+            (lambda: self.c.describe_table(TableName=unique("missing")),
+             "ResourceNotFoundException", None),
+            (lambda: self.c.create_table(
+                TableName=table, BillingMode="PAY_PER_REQUEST",
+                AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
+                KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}]),
+             "ResourceInUseException", None),
+        ]
+        for call, code, message in cases:
+            with self.subTest(code=code, message=message):
+                from botocore.exceptions import ClientError
+                with self.assertRaises(ClientError) as caught:
+                    call()
+                self.assertEqual(caught.exception.response["Error"]["Code"], code)
+                if message:
+                    self.assertEqual(caught.exception.response["Error"]["Message"], message)
+
+    def test_dynotable_cli(self):
+        table = sorted_table(self.c, unique("cli"), "N")
+        lines = "".join(json.dumps({"pk": {"S": "u"}, "sk": {"N": str(i)}}) + "\n"
+                        for i in range(40))
+        status, out, err = self.cli("batch-write", table, "-", stdin=lines)
+        self.assertEqual(status, 0, err)
+        status, out, err = self.cli("tables")
+        self.assertEqual(status, 0, err)
+        self.assertIn(table, out.splitlines())
+        status, out, err = self.cli("query", table, "--key", 'pk = "u" AND sk BETWEEN 5 AND 30',
+                                    "--desc", "--limit", "7")
+        self.assertEqual(status, 0, err)
+        self.assertEqual([json.loads(l)["sk"]["N"] for l in out.splitlines()],
+                         [str(i) for i in range(30, 4, -1)])
+
+    def test_restart_after_sigterm_and_sigkill(self):
+        table = sorted_table(self.c, unique("durable"), "N", gsi=True)
+        self.c.put_item(TableName=table, Item={"pk": {"S": "p"}, "sk": {"N": "1"},
+                                               "g": {"S": "x"}})
+        self.assertEqual(self.server.stop(signal.SIGTERM), 0, self.server.stderr)
+
+        self.server = Serve(self.data)
+        self.c = client(self.server.url)
+        self.assertIn(table, self.c.list_tables()["TableNames"])
+        self.assertEqual(self.c.get_item(TableName=table, Key={"pk": {"S": "p"},
+                                                               "sk": {"N": "1"}})["Item"]["g"],
+                         {"S": "x"})
+        # acknowledged, then the process is killed without a chance to close anything
+        self.c.put_item(TableName=table, Item={"pk": {"S": "p"}, "sk": {"N": "2"},
+                                               "g": {"S": "y"}})
+        self.server.stop(signal.SIGKILL)
+
+        self.server = Serve(self.data)
+        self.c = client(self.server.url)
+        r = self.c.query(TableName=table, IndexName="byG", KeyConditionExpression="g = :g",
+                         ExpressionAttributeValues={":g": {"S": "y"}})
+        self.assertEqual([i["sk"]["N"] for i in r["Items"]], ["2"])
+        self.assertEqual(self.c.describe_table(TableName=table)["Table"]["ItemCount"], 2)
+        self.assertEqual(self.server.stop(signal.SIGINT), 0, self.server.stderr)
+
+
+def normalise(response):
+    response = copy.deepcopy(response)
+    response.pop("ResponseMetadata", None)
+    return response
+
+
+@unittest.skipUnless(CLI and (ENDPOINT or os.environ.get("CI") == "true"),
+                     "needs DynamoDB Local (run through tests/fixtures/with-ddb-local.sh)")
+class DifferentialTest(unittest.TestCase):
+    """The same requests against the engine and DynamoDB Local: items, their order, counts,
+    LastEvaluatedKey, ConsumedCapacity and error codes must agree."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory(prefix="dyno-serve-diff-")
+        cls.server = Serve(os.path.join(cls.tmp.name, "diff.db"))
+        cls.ours = client(cls.server.url)
+        cls.local = client(ENDPOINT)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.server.stop()
+        cls.tmp.cleanup()
+
+    def both(self, method, **kw):
+        results = []
+        for c in (self.ours, self.local):
+            try:
+                results.append(("ok", normalise(getattr(c, method)(**kw))))
+            except c.exceptions.ClientError as e:
+                results.append(("error", e.response["Error"]["Code"]))
+        return results
+
+    def test_requests_agree(self):
+        name = unique("diff")
+        spec = dict(TableName=name, BillingMode="PAY_PER_REQUEST",
+                    AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"},
+                                          {"AttributeName": "sk", "AttributeType": "N"},
+                                          {"AttributeName": "g", "AttributeType": "S"}],
+                    KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"},
+                               {"AttributeName": "sk", "KeyType": "RANGE"}],
+                    GlobalSecondaryIndexes=[{
+                        "IndexName": "byG",
+                        "KeySchema": [{"AttributeName": "g", "KeyType": "HASH"},
+                                      {"AttributeName": "sk", "KeyType": "RANGE"}],
+                        "Projection": {"ProjectionType": "KEYS_ONLY"}}])
+        for c in (self.ours, self.local):
+            c.create_table(**spec)
+        try:
+            self.run_requests(name)
+        finally:
+            for c in (self.ours, self.local):
+                c.delete_table(TableName=name)
+
+    def run_requests(self, t):
+        requests = []
+        for i in range(40):
+            item = {"pk": {"S": "p%d" % (i % 3)}, "sk": {"N": str(i * 7 % 40 - 20)},
+                    "g": {"S": "g%d" % (i % 2)}, "n": {"N": str(i)},
+                    "pad": {"S": "z" * (i * 97)}}
+            requests.append(("put_item", dict(TableName=t, Item=item,
+                                              ReturnConsumedCapacity="INDEXES")))
+        v = {":p": {"S": "p1"}}
+        requests += [
+            ("query", dict(TableName=t, KeyConditionExpression="pk = :p",
+                           ExpressionAttributeValues=v, ReturnConsumedCapacity="TOTAL")),
+            ("query", dict(TableName=t, KeyConditionExpression="pk = :p AND sk BETWEEN :a AND :b",
+                           ExpressionAttributeValues=dict(v, **{":a": {"N": "-5"},
+                                                                ":b": {"N": "12"}}),
+                           ScanIndexForward=False, ReturnConsumedCapacity="INDEXES")),
+            ("query", dict(TableName=t, KeyConditionExpression="pk = :p AND sk < :a",
+                           ExpressionAttributeValues=dict(v, **{":a": {"N": "0"}}), Limit=4,
+                           ConsistentRead=True, ReturnConsumedCapacity="TOTAL")),
+            ("query", dict(TableName=t, KeyConditionExpression="pk = :p", Limit=5,
+                           FilterExpression="n > :m",
+                           ExpressionAttributeValues=dict(v, **{":m": {"N": "20"}}))),
+            ("query", dict(TableName=t, KeyConditionExpression="pk = :p",
+                           ProjectionExpression="n, g", ExpressionAttributeValues=v)),
+            ("query", dict(TableName=t, KeyConditionExpression="pk = :p", Select="COUNT",
+                           ExpressionAttributeValues=v)),
+            ("query", dict(TableName=t, IndexName="byG", KeyConditionExpression="g = :g",
+                           ExpressionAttributeValues={":g": {"S": "g1"}}, Limit=6,
+                           ScanIndexForward=False, ReturnConsumedCapacity="INDEXES")),
+            ("get_item", dict(TableName=t, Key={"pk": {"S": "p0"}, "sk": {"N": "-20"}},
+                              ReturnConsumedCapacity="TOTAL")),
+            ("get_item", dict(TableName=t, Key={"pk": {"S": "p0"}, "sk": {"N": "99"}},
+                              ConsistentRead=True, ReturnConsumedCapacity="TOTAL")),
+            ("update_item", dict(TableName=t, Key={"pk": {"S": "p0"}, "sk": {"N": "-20"}},
+                                 UpdateExpression="SET n = n + :one REMOVE #p",
+                                 ExpressionAttributeNames={"#p": "pad"},
+                                 ExpressionAttributeValues={":one": {"N": "1"}},
+                                 ReturnValues="ALL_NEW", ReturnConsumedCapacity="INDEXES")),
+            ("delete_item", dict(TableName=t, Key={"pk": {"S": "p0"}, "sk": {"N": "-20"}},
+                                 ConditionExpression="n = :x",
+                                 ExpressionAttributeValues={":x": {"N": "5"}})),
+            ("delete_item", dict(TableName=t, Key={"pk": {"S": "p0"}, "sk": {"N": "-20"}},
+                                 ReturnValues="ALL_OLD", ReturnConsumedCapacity="TOTAL")),
+            ("query", dict(TableName=t, KeyConditionExpression="pk = :p AND begins_with(sk, :a)",
+                           ExpressionAttributeValues=dict(v, **{":a": {"N": "1"}}))),
+            ("query", dict(TableName=t, KeyConditionExpression="pk = :p AND sk BETWEEN :b AND :a",
+                           ExpressionAttributeValues=dict(v, **{":a": {"N": "1"},
+                                                                ":b": {"N": "2"}}))),
+            ("update_item", dict(TableName=t, Key={"pk": {"S": "p1"}, "sk": {"N": "-13"}},
+                                 UpdateExpression="SET g = :g ADD m :one",
+                                 ExpressionAttributeValues={":g": {"S": "g0"}, ":one": {"N": "1"}},
+                                 ReturnValues="UPDATED_NEW", ReturnConsumedCapacity="INDEXES")),
+            ("update_item", dict(TableName=t, Key={"pk": {"S": "new"}, "sk": {"N": "1"}},
+                                 UpdateExpression="SET g = :g",
+                                 ConditionExpression="attribute_exists(pk)",
+                                 ExpressionAttributeValues={":g": {"S": "g0"}})),
+            ("put_item", dict(TableName=t, Item={"pk": {"S": "p1"}, "sk": {"N": "-13"}},
+                              ReturnValues="ALL_OLD", ReturnConsumedCapacity="INDEXES")),
+            ("scan", dict(TableName=t, Limit=7, ReturnConsumedCapacity="TOTAL",
+                          Select="COUNT")),
+            ("get_item", dict(TableName=t, Key={"pk": {"S": "p0"}})),
+            ("put_item", dict(TableName=t, Item={"pk": {"S": "p0"}, "sk": {"S": "x"}})),
+            ("batch_write_item", dict(RequestItems={t: [
+                {"PutRequest": {"Item": {"pk": {"S": "b"}, "sk": {"N": str(i)}}}}
+                for i in range(10)]}, ReturnConsumedCapacity="TOTAL")),
+            ("batch_get_item", dict(RequestItems={t: {"Keys": [
+                {"pk": {"S": "b"}, "sk": {"N": "3"}}]}}, ReturnConsumedCapacity="TOTAL")),
+        ]
+        for method, kw in requests:
+            with self.subTest(method=method, request=json.dumps(kw, default=str)[:300]):
+                ours, theirs = self.both(method, **kw)
+                self.assertEqual(ours, theirs)
+        # the whole table, page by page, in the same order with the same keys
+        pages = []
+        for c in (self.ours, self.local):
+            seen, start = [], None
+            while True:
+                kw = {"ExclusiveStartKey": start} if start else {}
+                r = c.query(TableName=t, KeyConditionExpression="pk = :p",
+                            ExpressionAttributeValues={":p": {"S": "p2"}}, Limit=4, **kw)
+                seen.append(([i["sk"]["N"] for i in r["Items"]], r.get("LastEvaluatedKey")))
+                start = r.get("LastEvaluatedKey")
+                if not start:
+                    break
+            pages.append(seen)
+        self.assertEqual(pages[0], pages[1])
+
+
+if __name__ == "__main__":
+    runner = unittest.TextTestRunner(stream=sys.stderr, verbosity=2)
+    result = unittest.main(testRunner=runner, exit=False).result
+    sys.exit(0 if result.wasSuccessful() else 1)

@@ -1,0 +1,205 @@
+/* test-engine-backend.c: the Playground backend — the embedded engine behind DynoBackend
+ *
+ * The same client code that talks to DynamoDB over HTTP (runs, executes, batch writes,
+ * errors with their `__type`) works unchanged against the engine in process, and what it
+ * wrote is there again when the workspace is opened anew.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dyno-engine-backend.h"
+#include "dyno-http-error.h"
+#include "dyno-json.h"
+#include "dyno-run.h"
+
+typedef struct {
+  GMainLoop *loop;
+  gpointer   result;
+  GError    *error;
+} Wait;
+
+static void
+json_done_cb (GObject      *source,
+              GAsyncResult *result,
+              gpointer      user_data)
+{
+  Wait *w = user_data;
+
+  w->result = dyno_backend_call_json_finish (DYNO_BACKEND (source), result, &w->error);
+  g_main_loop_quit (w->loop);
+}
+
+/* One call, waited for: the parsed response, or NULL with *@error. */
+static JsonNode *
+call (DynoBackend  *backend,
+      const char   *operation,
+      const char   *json,
+      GError      **error)
+{
+  g_autoptr(JsonNode) body = dyno_json_parse (json, -1, NULL);
+  Wait w = { g_main_loop_new (NULL, FALSE), NULL, NULL };
+
+  g_assert_nonnull (body);
+  dyno_backend_call_json_async (backend, operation, body, NULL, json_done_cb, &w);
+  g_main_loop_run (w.loop);
+  g_main_loop_unref (w.loop);
+  if (w.error != NULL)
+    g_propagate_error (error, w.error);
+  return w.result;
+}
+
+static void
+call_ok (DynoBackend *backend,
+         const char  *operation,
+         const char  *json)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) response = call (backend, operation, json, &error);
+
+  g_assert_no_error (error);
+  g_assert_nonnull (response);
+}
+
+static void
+loaded_cb (GObject      *source,
+           GAsyncResult *result,
+           gpointer      user_data)
+{
+  Wait *w = user_data;
+
+  dyno_run_load_all_finish (DYNO_RUN (source), result, &w->error);
+  g_main_loop_quit (w->loop);
+}
+
+static void
+make_orders (DynoBackend *backend)
+{
+  call_ok (backend, "CreateTable",
+           "{\"TableName\":\"orders\",\"BillingMode\":\"PAY_PER_REQUEST\","
+           "\"AttributeDefinitions\":[{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"},"
+           "{\"AttributeName\":\"sk\",\"AttributeType\":\"N\"}],"
+           "\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"},"
+           "{\"AttributeName\":\"sk\",\"KeyType\":\"RANGE\"}]}");
+  for (guint i = 0; i < 30; i++)
+    {
+      g_autofree char *put = g_strdup_printf (
+        "{\"TableName\":\"orders\",\"Item\":{\"pk\":{\"S\":\"C#1\"},\"sk\":{\"N\":\"%u\"},"
+        "\"pad\":{\"S\":\"%0100u\"}}}", i, i);
+
+      call_ok (backend, "PutItem", put);
+    }
+}
+
+static void
+test_run_and_errors (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynoEngineBackend) engine = dyno_engine_backend_new (NULL, &error);
+  DynoBackend *backend = DYNO_BACKEND (engine);
+  g_autoptr(DynoRequest) request = NULL;
+  g_autoptr(DynoRun) run = NULL;
+  g_autoptr(JsonNode) refused = NULL;
+  g_autofree char *description = NULL;
+  const DynoServiceError *info;
+  Wait w = { NULL, NULL, NULL };
+
+  g_assert_no_error (error);
+  description = dyno_backend_dup_description (backend);
+  g_assert_cmpstr (description, ==, "Playground (in memory)");
+  make_orders (backend);
+
+  /* a paginated, descending range query: the run the app makes, pages of 7 */
+  request = dyno_request_from_json ("{\"TableName\":\"orders\",\"Limit\":7,"
+                                    "\"ScanIndexForward\":false,"
+                                    "\"KeyConditionExpression\":\"pk = :p AND sk >= :from\","
+                                    "\"ExpressionAttributeValues\":{\":p\":{\"S\":\"C#1\"},"
+                                    "\":from\":{\"N\":\"10\"}}}", -1, -1, &error);
+  g_assert_no_error (error);
+  run = dyno_run_new (backend, request);
+  w.loop = g_main_loop_new (NULL, FALSE);
+  dyno_run_load_all_async (run, loaded_cb, &w);
+  g_main_loop_run (w.loop);
+  g_main_loop_unref (w.loop);
+  g_assert_no_error (w.error);
+  g_assert_cmpuint (dyno_run_get_n_items (run), ==, 20);
+  g_assert_cmpuint (dyno_run_get_n_pages (run), ==, 3);
+  for (guint i = 0; i < 20; i++)
+    {
+      const DynoValue *sk = dyno_item_lookup (dyno_run_get_item (run, i), "sk");
+
+      g_assert_cmpint (atoi (dyno_value_get_string (sk, NULL)), ==, 29 - (int) i);
+    }
+
+  /* the service's error, as the HTTP backend gives it */
+  refused = call (backend, "PutItem",
+                  "{\"TableName\":\"orders\",\"Item\":{\"pk\":{\"S\":\"C#1\"},"
+                  "\"sk\":{\"N\":\"1\"}},\"ConditionExpression\":\"attribute_not_exists(pk)\"}",
+                  &error);
+  g_assert_null (refused);
+  g_assert_error (error, DYNO_ERROR, DYNO_ERROR_CONDITIONAL_CHECK_FAILED);
+  info = dyno_error_get_service_info (error);
+  g_assert_nonnull (info);
+  g_assert_cmpstr (info->type, ==, "ConditionalCheckFailedException");
+  g_assert_cmpuint (info->http_status, ==, 400);
+  g_clear_error (&error);
+
+  refused = call (backend, "DescribeTable", "{\"TableName\":\"nope\"}", &error);
+  g_assert_error (error, DYNO_ERROR, DYNO_ERROR_RESOURCE_NOT_FOUND);
+}
+
+static void
+test_workspace_survives (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("dyno-playground-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "workspace.sqlite", NULL);
+  g_autoptr(JsonNode) response = NULL;
+
+  g_assert_no_error (error);
+  {
+    g_autoptr(DynoEngineBackend) engine = dyno_engine_backend_new (path, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpstr (dyno_engine_backend_get_path (engine), ==, path);
+    make_orders (DYNO_BACKEND (engine));
+  }
+  {
+    g_autoptr(DynoEngineBackend) engine = dyno_engine_backend_new (path, &error);
+
+    g_assert_no_error (error);
+    response = call (DYNO_BACKEND (engine), "Scan",
+                     "{\"TableName\":\"orders\",\"Select\":\"COUNT\"}", &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (json_object_get_int_member (json_node_get_object (response), "Count"), ==,
+                     30);
+  }
+  {
+    g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+    const char *name;
+
+    while ((name = g_dir_read_name (d)) != NULL)
+      {
+        g_autofree char *file = g_build_filename (dir, name, NULL);
+
+        g_unlink (file);
+      }
+  }
+  g_rmdir (dir);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+
+  g_test_add_func ("/engine-backend/run-and-errors", test_run_and_errors);
+  g_test_add_func ("/engine-backend/workspace-survives", test_workspace_survives);
+
+  return g_test_run ();
+}

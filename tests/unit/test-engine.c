@@ -1,0 +1,577 @@
+/* test-engine.c: DynoEngine request by request, in memory (and once on a file)
+ *
+ * Expected answers are DynamoDB's (dynamodb-facts.md, test-servers.md); the differential test
+ * (tests/integration/test_serve.py) checks the same kinds of requests against DynamoDB Local.
+ *
+ * SPDX-License-Identifier: GPL-3.0-or-later
+ */
+#include "config.h"
+
+#include <glib/gstdio.h>
+#include <string.h>
+
+#include "dyno-engine.h"
+#include "dyno-json.h"
+
+static JsonNode *
+call (DynoEngine *engine,
+      const char *op,
+      const char *body)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *response = dyno_engine_request (engine, op, body, -1, &error);
+  JsonNode *node;
+
+  g_assert_no_error (error);
+  g_assert_nonnull (response);
+  node = dyno_json_parse (response, -1, &error);
+  g_assert_no_error (error);
+  return node;
+}
+
+static void
+call_fails (DynoEngine          *engine,
+            const char          *op,
+            const char          *body,
+            DynoEngineErrorCode  code,
+            const char          *message)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *response = dyno_engine_request (engine, op, body, -1, &error);
+
+  g_assert_null (response);
+  g_assert_error (error, DYNO_ENGINE_ERROR, (int) code);
+  if (message != NULL)
+    g_assert_cmpstr (error->message, ==, message);
+}
+
+static DynoEngine *
+engine_with_table (const char *sk_type)
+{
+  g_autoptr(GError) error = NULL;
+  DynoEngine *engine = dyno_engine_new (NULL, &error);
+  g_autofree char *create = NULL;
+  g_autoptr(JsonNode) node = NULL;
+
+  g_assert_no_error (error);
+  create = g_strdup_printf (
+    "{\"TableName\":\"things\",\"BillingMode\":\"PAY_PER_REQUEST\","
+    "\"AttributeDefinitions\":[{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"},"
+    "{\"AttributeName\":\"sk\",\"AttributeType\":\"%s\"},"
+    "{\"AttributeName\":\"g\",\"AttributeType\":\"S\"}],"
+    "\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"},"
+    "{\"AttributeName\":\"sk\",\"KeyType\":\"RANGE\"}],"
+    "\"GlobalSecondaryIndexes\":[{\"IndexName\":\"byG\",\"KeySchema\":"
+    "[{\"AttributeName\":\"g\",\"KeyType\":\"HASH\"}],"
+    "\"Projection\":{\"ProjectionType\":\"KEYS_ONLY\"}}]}", sk_type);
+  node = call (engine, "CreateTable", create);
+  g_assert_cmpstr (json_object_get_string_member (
+                     json_object_get_object_member (json_node_get_object (node),
+                                                    "TableDescription"), "TableStatus"),
+                   ==, "ACTIVE");
+  return engine;
+}
+
+static void
+put (DynoEngine *engine,
+     const char *item)
+{
+  g_autofree char *body = g_strdup_printf ("{\"TableName\":\"things\",\"Item\":%s}", item);
+  g_autoptr(JsonNode) node = call (engine, "PutItem", body);
+}
+
+/* The sort keys of a Query's items, as "a,b,c" (N and S as text, B as base64). */
+static char *
+query_keys (DynoEngine *engine,
+            const char *body,
+            char      **last_key)
+{
+  g_autoptr(JsonNode) node = call (engine, "Query", body);
+  JsonObject *object = json_node_get_object (node);
+  JsonArray *items = json_object_get_array_member (object, "Items");
+  GString *out = g_string_new (NULL);
+
+  for (guint i = 0; i < json_array_get_length (items); i++)
+    {
+      JsonObject *sk = json_object_get_object_member (json_array_get_object_element (items, i),
+                                                      "sk");
+      GList *members = json_object_get_members (sk);
+
+      g_string_append_printf (out, "%s%s", i ? "," : "",
+                              json_object_get_string_member (sk, members->data));
+      g_list_free (members);
+    }
+  if (last_key != NULL)
+    *last_key = json_object_has_member (object, "LastEvaluatedKey")
+                ? dyno_json_node_to_string (json_object_get_member (object, "LastEvaluatedKey"),
+                                            FALSE)
+                : NULL;
+  return g_string_free (out, FALSE);
+}
+
+static void
+test_number_order (void)
+{
+  g_autoptr(DynoEngine) engine = engine_with_table ("N");
+  static const char * const numbers[] = {
+    "-9.9999999999999999999999999999999999999E+125", "-100", "-10", "-1.5", "-1", "-0.5",
+    "-0.000001", "-1E-130", "0", "1E-130", "0.001", "0.5", "1", "1.05", "1.5", "9", "10",
+    "10.5", "100", "12345678901234567890123456789012345678",
+    "9.9999999999999999999999999999999999999E+125" };
+  g_autofree char *keys = NULL;
+  g_autofree char *desc = NULL;
+  g_auto(GStrv) parts = NULL;
+
+  for (guint i = G_N_ELEMENTS (numbers); i > 0; i--)
+    {
+      g_autofree char *item = g_strdup_printf ("{\"pk\":{\"S\":\"p\"},\"sk\":{\"N\":\"%s\"}}",
+                                               numbers[i - 1]);
+      put (engine, item);
+    }
+  keys = query_keys (engine, "{\"TableName\":\"things\",\"KeyConditionExpression\":\"pk = :p\","
+                     "\"ExpressionAttributeValues\":{\":p\":{\"S\":\"p\"}}}", NULL);
+  parts = g_strsplit (keys, ",", -1);
+  g_assert_cmpuint (g_strv_length (parts), ==, G_N_ELEMENTS (numbers));
+  g_assert_true (g_str_has_prefix (parts[0], "-99999999999999999999999999999999999999000"));
+  g_assert_cmpuint (strlen (parts[0]), ==, 127);
+  g_assert_cmpstr (parts[1], ==, "-100");
+  g_assert_cmpstr (parts[2], ==, "-10");
+  g_assert_cmpstr (parts[3], ==, "-1.5");
+  g_assert_cmpstr (parts[6], ==, "-0.000001");
+  g_assert_true (g_str_has_prefix (parts[7], "-0.0000000000"));
+  g_assert_cmpstr (parts[8], ==, "0");
+  g_assert_true (g_str_has_prefix (parts[9], "0.0000000000"));
+  g_assert_cmpstr (parts[10], ==, "0.001");
+  g_assert_true (g_str_has_prefix (parts[20], "99999999999999999999999999999999999999000"));
+  g_assert_cmpstr (parts[12], ==, "1");
+  g_assert_cmpstr (parts[13], ==, "1.05");
+  g_assert_cmpstr (parts[19], ==, "12345678901234567890123456789012345678");
+
+  desc = query_keys (engine, "{\"TableName\":\"things\",\"KeyConditionExpression\":"
+                     "\"pk = :p AND sk BETWEEN :a AND :b\",\"ScanIndexForward\":false,"
+                     "\"ExpressionAttributeValues\":{\":p\":{\"S\":\"p\"},"
+                     "\":a\":{\"N\":\"-1\"},\":b\":{\"N\":\"1.5\"}}}", NULL);
+  {
+    /* 1E-130 is 0. followed by 129 zeros and a 1 */
+    g_autofree char *zeros = g_strnfill (129, '0');
+    g_autofree char *expected = g_strdup_printf ("1.5,1.05,1,0.5,0.001,0.%s1,0,-0.%s1,-0.000001,"
+                                                 "-0.5,-1", zeros, zeros);
+
+    g_assert_cmpstr (desc, ==, expected);
+  }
+}
+
+static void
+test_string_and_binary_order (void)
+{
+  g_autoptr(DynoEngine) engine = engine_with_table ("S");
+  g_autoptr(DynoEngine) bengine = engine_with_table ("B");
+  /* UTF-8 byte order: a < a~ < aé < a～ < a� < a😀 < b */
+  static const char * const strings[] = { "b", "a\xf0\x9f\x98\x80", "a\xef\xbf\xbd",
+                                          "a\xef\xbd\x9e", "a\xc3\xa9", "a~", "a" };
+  g_autofree char *keys = NULL;
+  g_autofree char *prefixed = NULL;
+  g_autofree char *bkeys = NULL;
+  g_autofree char *bprefix = NULL;
+
+  for (guint i = 0; i < G_N_ELEMENTS (strings); i++)
+    {
+      g_autofree char *item = g_strdup_printf ("{\"pk\":{\"S\":\"p\"},\"sk\":{\"S\":\"%s\"}}",
+                                               strings[i]);
+      put (engine, item);
+    }
+  keys = query_keys (engine, "{\"TableName\":\"things\",\"KeyConditionExpression\":\"pk = :p\","
+                     "\"ExpressionAttributeValues\":{\":p\":{\"S\":\"p\"}}}", NULL);
+  g_assert_cmpstr (keys, ==, "a,a~,a\xc3\xa9,a\xef\xbd\x9e,a\xef\xbf\xbd,a\xf0\x9f\x98\x80,b");
+  prefixed = query_keys (engine, "{\"TableName\":\"things\",\"KeyConditionExpression\":"
+                         "\"pk = :p AND begins_with(sk, :a)\",\"ScanIndexForward\":false,"
+                         "\"ExpressionAttributeValues\":{\":p\":{\"S\":\"p\"},"
+                         "\":a\":{\"S\":\"a\"}}}", NULL);
+  g_assert_cmpstr (prefixed, ==, "a\xf0\x9f\x98\x80,a\xef\xbf\xbd,a\xef\xbd\x9e,a\xc3\xa9,a~,a");
+
+  /* B: unsigned bytes; begins_with on a prefix of 0xFF has no upper bound */
+  put (bengine, "{\"pk\":{\"S\":\"p\"},\"sk\":{\"B\":\"/w==\"}}");     /* FF */
+  put (bengine, "{\"pk\":{\"S\":\"p\"},\"sk\":{\"B\":\"//8=\"}}");     /* FF FF */
+  put (bengine, "{\"pk\":{\"S\":\"p\"},\"sk\":{\"B\":\"gA==\"}}");     /* 80 */
+  put (bengine, "{\"pk\":{\"S\":\"p\"},\"sk\":{\"B\":\"AA==\"}}");     /* 00 */
+  put (bengine, "{\"pk\":{\"S\":\"p\"},\"sk\":{\"B\":\"fw==\"}}");     /* 7F */
+  bkeys = query_keys (bengine, "{\"TableName\":\"things\",\"KeyConditionExpression\":"
+                      "\"pk = :p\",\"ExpressionAttributeValues\":{\":p\":{\"S\":\"p\"}}}", NULL);
+  g_assert_cmpstr (bkeys, ==, "AA==,fw==,gA==,/w==,//8=");
+  bprefix = query_keys (bengine, "{\"TableName\":\"things\",\"KeyConditionExpression\":"
+                        "\"pk = :p AND begins_with(sk, :b)\",\"ExpressionAttributeValues\":"
+                        "{\":p\":{\"S\":\"p\"},\":b\":{\"B\":\"/w==\"}}}", NULL);
+  g_assert_cmpstr (bprefix, ==, "/w==,//8=");
+}
+
+static void
+test_pages (void)
+{
+  g_autoptr(DynoEngine) engine = engine_with_table ("N");
+  g_autofree char *blob = g_strnfill (100 * 1024, 'x');
+  g_autofree char *start = NULL;
+  guint pages[4] = { 0 }, n = 0;
+
+  for (guint i = 0; i < 30; i++)
+    {
+      g_autofree char *item = g_strdup_printf ("{\"pk\":{\"S\":\"p\"},\"sk\":{\"N\":\"%u\"},"
+                                               "\"d\":{\"S\":\"%s\"}}", i, blob);
+      put (engine, item);
+    }
+  /* 30 items of 100 KB: the page stops just after passing 1 MB, so 11, 11, 8 */
+  do
+    {
+      g_autofree char *body = g_strdup_printf (
+        "{\"TableName\":\"things\",\"KeyConditionExpression\":\"pk = :p\","
+        "\"ExpressionAttributeValues\":{\":p\":{\"S\":\"p\"}}%s%s}",
+        start ? ",\"ExclusiveStartKey\":" : "", start ? start : "");
+      g_autofree char *keys = NULL;
+      g_auto(GStrv) parts = NULL;
+      char *next = NULL;
+
+      keys = query_keys (engine, body, &next);
+      parts = g_strsplit (keys, ",", -1);
+      g_assert_cmpuint (n, <, 3);
+      pages[n++] = g_strv_length (parts);
+      g_free (start);
+      start = next;
+    }
+  while (start != NULL);
+  g_assert_cmpuint (n, ==, 3);
+  g_assert_cmpuint (pages[0], ==, 11);
+  g_assert_cmpuint (pages[1], ==, 11);
+  g_assert_cmpuint (pages[2], ==, 8);
+
+  /* Limit: the last evaluated item is the key, also when a filter drops it */
+  {
+    g_autoptr(JsonNode) node = call (engine, "Query",
+      "{\"TableName\":\"things\",\"KeyConditionExpression\":\"pk = :p\",\"Limit\":3,"
+      "\"FilterExpression\":\"attribute_not_exists(d)\",\"ReturnConsumedCapacity\":\"TOTAL\","
+      "\"ExpressionAttributeValues\":{\":p\":{\"S\":\"p\"}}}");
+    JsonObject *o = json_node_get_object (node);
+    g_autofree char *lek = dyno_json_node_to_string (json_object_get_member (o,
+                                                     "LastEvaluatedKey"), FALSE);
+
+    g_assert_cmpint (json_object_get_int_member (o, "Count"), ==, 0);
+    g_assert_cmpint (json_object_get_int_member (o, "ScannedCount"), ==, 3);
+    g_assert_cmpstr (lek, ==, "{\"pk\":{\"S\":\"p\"},\"sk\":{\"N\":\"2\"}}");
+    /* 3 × ~100 KB read = 300 KB -> 76 units of 4 KB, halved: eventually consistent */
+    g_assert_cmpfloat (json_object_get_double_member (
+                         json_object_get_object_member (o, "ConsumedCapacity"), "CapacityUnits"),
+                       ==, 38.0);
+  }
+}
+
+static void
+test_scan_segments (void)
+{
+  g_autoptr(DynoEngine) engine = engine_with_table ("N");
+  gint64 total = 0;
+
+  for (guint i = 0; i < 200; i++)
+    {
+      g_autofree char *item = g_strdup_printf ("{\"pk\":{\"S\":\"p%u\"},\"sk\":{\"N\":\"%u\"}}",
+                                               i % 50, i);
+      put (engine, item);
+    }
+  for (guint s = 0; s < 4; s++)
+    {
+      g_autofree char *body = g_strdup_printf ("{\"TableName\":\"things\",\"Select\":\"COUNT\","
+                                               "\"Segment\":%u,\"TotalSegments\":4}", s);
+      g_autoptr(JsonNode) node = call (engine, "Scan", body);
+      gint64 count = json_object_get_int_member (json_node_get_object (node), "Count");
+
+      g_assert_cmpint (count, <, 200);
+      total += count;
+    }
+  g_assert_cmpint (total, ==, 200);
+  call_fails (engine, "Scan", "{\"TableName\":\"things\",\"Segment\":4,\"TotalSegments\":4}",
+              DYNO_ENGINE_ERROR_VALIDATION, NULL);
+}
+
+static void
+test_index_maintained (void)
+{
+  g_autoptr(DynoEngine) engine = engine_with_table ("N");
+  g_autofree char *keys = NULL;
+
+  put (engine, "{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"},\"g\":{\"S\":\"x\"},\"v\":{\"N\":\"1\"}}");
+  put (engine, "{\"pk\":{\"S\":\"b\"},\"sk\":{\"N\":\"2\"},\"g\":{\"S\":\"x\"}}");
+  put (engine, "{\"pk\":{\"S\":\"c\"},\"sk\":{\"N\":\"3\"}}");
+  /* moving an item to another index partition, and out of the index */
+  {
+    g_autoptr(JsonNode) n1 = call (engine, "UpdateItem",
+      "{\"TableName\":\"things\",\"Key\":{\"pk\":{\"S\":\"b\"},\"sk\":{\"N\":\"2\"}},"
+      "\"UpdateExpression\":\"SET g = :y\",\"ExpressionAttributeValues\":{\":y\":{\"S\":\"y\"}}}");
+    g_autoptr(JsonNode) n2 = call (engine, "UpdateItem",
+      "{\"TableName\":\"things\",\"Key\":{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"}},"
+      "\"UpdateExpression\":\"REMOVE g\"}");
+  }
+  keys = query_keys (engine, "{\"TableName\":\"things\",\"IndexName\":\"byG\","
+                     "\"KeyConditionExpression\":\"g = :g\","
+                     "\"ExpressionAttributeValues\":{\":g\":{\"S\":\"x\"}}}", NULL);
+  g_assert_cmpstr (keys, ==, "");
+  g_clear_pointer (&keys, g_free);
+  keys = query_keys (engine, "{\"TableName\":\"things\",\"IndexName\":\"byG\","
+                     "\"KeyConditionExpression\":\"g = :g\","
+                     "\"ExpressionAttributeValues\":{\":g\":{\"S\":\"y\"}}}", NULL);
+  g_assert_cmpstr (keys, ==, "2");
+  call_fails (engine, "Query", "{\"TableName\":\"things\",\"IndexName\":\"byG\","
+              "\"ConsistentRead\":true,\"KeyConditionExpression\":\"g = :g\","
+              "\"ExpressionAttributeValues\":{\":g\":{\"S\":\"y\"}}}",
+              DYNO_ENGINE_ERROR_VALIDATION,
+              "Consistent reads are not supported on global secondary indexes");
+  call_fails (engine, "PutItem", "{\"TableName\":\"things\",\"Item\":{\"pk\":{\"S\":\"a\"},"
+              "\"sk\":{\"N\":\"1\"},\"g\":{\"N\":\"1\"}}}", DYNO_ENGINE_ERROR_VALIDATION,
+              "One or more parameter values were invalid: Type mismatch for Index Key g "
+              "Expected: S Actual: N IndexName: byG");
+}
+
+static void
+test_key_errors (void)
+{
+  g_autoptr(DynoEngine) engine = engine_with_table ("N");
+
+  call_fails (engine, "GetItem", "{\"TableName\":\"things\",\"Key\":{\"pk\":{\"S\":\"a\"}}}",
+              DYNO_ENGINE_ERROR_VALIDATION, "The provided key element does not match the schema");
+  call_fails (engine, "GetItem", "{\"TableName\":\"things\",\"Key\":{\"pk\":{\"S\":\"\"},"
+              "\"sk\":{\"N\":\"1\"}}}", DYNO_ENGINE_ERROR_VALIDATION,
+              "One or more parameter values were invalid: The AttributeValue for a key "
+              "attribute cannot contain an empty string value. Key: pk");
+  call_fails (engine, "PutItem", "{\"TableName\":\"things\",\"Item\":{\"sk\":{\"N\":\"1\"}}}",
+              DYNO_ENGINE_ERROR_VALIDATION,
+              "One or more parameter values were invalid: Missing the key pk in the item");
+  call_fails (engine, "GetItem", "{\"TableName\":\"nothing\",\"Key\":{\"pk\":{\"S\":\"a\"}}}",
+              DYNO_ENGINE_ERROR_RESOURCE_NOT_FOUND, "Requested resource not found");
+  call_fails (engine, "Query", "{\"TableName\":\"things\",\"KeyConditionExpression\":"
+              "\"pk = :p AND begins_with(sk, :n)\",\"ExpressionAttributeValues\":"
+              "{\":p\":{\"S\":\"a\"},\":n\":{\"N\":\"1\"}}}", DYNO_ENGINE_ERROR_VALIDATION,
+              "Invalid KeyConditionExpression: Incorrect operand type for operator or function; "
+              "operator or function: begins_with, operand type: N");
+  call_fails (engine, "Query", "{\"TableName\":\"things\",\"KeyConditionExpression\":"
+              "\"pk = :p AND sk BETWEEN :b AND :a\",\"ExpressionAttributeValues\":"
+              "{\":p\":{\"S\":\"a\"},\":a\":{\"N\":\"1\"},\":b\":{\"N\":\"2\"}}}",
+              DYNO_ENGINE_ERROR_VALIDATION,
+              "Invalid KeyConditionExpression: The BETWEEN operator requires upper bound to be "
+              "greater than or equal to lower bound; lower bound operand: AttributeValue: {N:2}, "
+              "upper bound operand: AttributeValue: {N:1}");
+  call_fails (engine, "Query", "{\"TableName\":\"things\",\"KeyConditionExpression\":"
+              "\"sk = :a\",\"ExpressionAttributeValues\":{\":a\":{\"N\":\"1\"}}}",
+              DYNO_ENGINE_ERROR_VALIDATION, "Query condition missed key schema element: pk");
+  call_fails (engine, "Query", "{\"TableName\":\"things\",\"KeyConditionExpression\":"
+              "\"pk = :p\",\"FilterExpression\":\"sk > :a\",\"ExpressionAttributeValues\":"
+              "{\":p\":{\"S\":\"a\"},\":a\":{\"N\":\"1\"}}}", DYNO_ENGINE_ERROR_VALIDATION,
+              "Filter Expression can only contain non-primary key attributes: Primary key "
+              "attribute: sk");
+  call_fails (engine, "NoSuchThing", "{}", DYNO_ENGINE_ERROR_UNKNOWN_OPERATION, NULL);
+  call_fails (engine, "PutItem", "{not json", DYNO_ENGINE_ERROR_SERIALIZATION, NULL);
+}
+
+static void
+test_conditional_writes (void)
+{
+  g_autoptr(DynoEngine) engine = engine_with_table ("N");
+  g_autoptr(JsonNode) old = NULL;
+  g_autoptr(JsonNode) got = NULL;
+  g_autofree char *item = NULL;
+
+  put (engine, "{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"},\"v\":{\"N\":\"1\"}}");
+  call_fails (engine, "PutItem", "{\"TableName\":\"things\",\"Item\":{\"pk\":{\"S\":\"a\"},"
+              "\"sk\":{\"N\":\"1\"}},\"ConditionExpression\":\"attribute_not_exists(pk)\"}",
+              DYNO_ENGINE_ERROR_CONDITIONAL_CHECK_FAILED, "The conditional request failed");
+  old = call (engine, "PutItem", "{\"TableName\":\"things\",\"Item\":{\"pk\":{\"S\":\"a\"},"
+              "\"sk\":{\"N\":\"1\"},\"v\":{\"N\":\"2\"}},\"ConditionExpression\":\"v = :one\","
+              "\"ExpressionAttributeValues\":{\":one\":{\"N\":\"1\"}},\"ReturnValues\":\"ALL_OLD\"}");
+  item = dyno_json_node_to_string (json_object_get_member (json_node_get_object (old),
+                                                           "Attributes"), FALSE);
+  g_assert_cmpstr (item, ==, "{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"},\"v\":{\"N\":\"1\"}}");
+  call_fails (engine, "PutItem", "{\"TableName\":\"things\",\"Item\":{\"pk\":{\"S\":\"a\"},"
+              "\"sk\":{\"N\":\"1\"}},\"ReturnValues\":\"ALL_NEW\"}",
+              DYNO_ENGINE_ERROR_VALIDATION, NULL);
+  got = call (engine, "GetItem", "{\"TableName\":\"things\",\"Key\":{\"pk\":{\"S\":\"a\"},"
+              "\"sk\":{\"N\":\"1\"}},\"ProjectionExpression\":\"v\"}");
+  g_clear_pointer (&item, g_free);
+  item = dyno_json_node_to_string (json_object_get_member (json_node_get_object (got), "Item"),
+                                   FALSE);
+  g_assert_cmpstr (item, ==, "{\"v\":{\"N\":\"2\"}}");
+}
+
+static void
+test_batches (void)
+{
+  g_autoptr(DynoEngine) engine = engine_with_table ("N");
+  g_autoptr(JsonNode) written = NULL;
+  g_autoptr(JsonNode) got = NULL;
+  g_autoptr(JsonNode) described = NULL;
+
+  call_fails (engine, "BatchWriteItem", "{\"RequestItems\":{\"things\":["
+              "{\"PutRequest\":{\"Item\":{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"}}}},"
+              "{\"DeleteRequest\":{\"Key\":{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"}}}}]}}",
+              DYNO_ENGINE_ERROR_VALIDATION, "Provided list of item keys contains duplicates");
+  written = call (engine, "BatchWriteItem", "{\"ReturnConsumedCapacity\":\"TOTAL\","
+                  "\"RequestItems\":{\"things\":["
+                  "{\"PutRequest\":{\"Item\":{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"}}}},"
+                  "{\"PutRequest\":{\"Item\":{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"2\"},"
+                  "\"g\":{\"S\":\"x\"}}}}]}}");
+  /* two 1 KB table writes and one index write */
+  g_assert_cmpfloat (json_object_get_double_member (
+                       json_array_get_object_element (json_object_get_array_member (
+                         json_node_get_object (written), "ConsumedCapacity"), 0),
+                       "CapacityUnits"), ==, 3.0);
+  got = call (engine, "BatchGetItem", "{\"RequestItems\":{\"things\":{\"Keys\":["
+              "{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"2\"}},{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"9\"}}],"
+              "\"ProjectionExpression\":\"g\"}}}");
+  {
+    g_autofree char *responses = dyno_json_node_to_string (
+      json_object_get_member (json_node_get_object (got), "Responses"), FALSE);
+
+    g_assert_cmpstr (responses, ==, "{\"things\":[{\"g\":{\"S\":\"x\"}}]}");
+  }
+  described = call (engine, "DescribeTable", "{\"TableName\":\"things\"}");
+  {
+    JsonObject *table = json_object_get_object_member (json_node_get_object (described), "Table");
+    JsonObject *gsi = json_array_get_object_element (
+      json_object_get_array_member (table, "GlobalSecondaryIndexes"), 0);
+
+    g_assert_cmpint (json_object_get_int_member (table, "ItemCount"), ==, 2);
+    g_assert_cmpint (json_object_get_int_member (gsi, "ItemCount"), ==, 1);
+    g_assert_cmpstr (json_object_get_string_member (gsi, "IndexStatus"), ==, "ACTIVE");
+  }
+}
+
+static void
+test_create_table_rules (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynoEngine) engine = dyno_engine_new (NULL, &error);
+
+  g_assert_no_error (error);
+  call_fails (engine, "CreateTable", "{\"TableName\":\"t1x\",\"BillingMode\":\"PAY_PER_REQUEST\","
+              "\"AttributeDefinitions\":[{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"},"
+              "{\"AttributeName\":\"extra\",\"AttributeType\":\"S\"}],"
+              "\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"}]}",
+              DYNO_ENGINE_ERROR_VALIDATION, "One or more parameter values were invalid: Number "
+              "of attributes in KeySchema does not exactly match number of attributes defined "
+              "in AttributeDefinitions");
+  call_fails (engine, "CreateTable", "{\"TableName\":\"t1x\","
+              "\"AttributeDefinitions\":[{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"}],"
+              "\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"}]}",
+              DYNO_ENGINE_ERROR_VALIDATION, "One or more parameter values were invalid: "
+              "ReadCapacityUnits and WriteCapacityUnits must both be specified when BillingMode "
+              "is PROVISIONED");
+  call_fails (engine, "CreateTable", "{\"TableName\":\"t1x\",\"BillingMode\":\"PAY_PER_REQUEST\","
+              "\"AttributeDefinitions\":[{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"},"
+              "{\"AttributeName\":\"l\",\"AttributeType\":\"S\"}],"
+              "\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"}],"
+              "\"LocalSecondaryIndexes\":[{\"IndexName\":\"byL\",\"KeySchema\":["
+              "{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"},{\"AttributeName\":\"l\","
+              "\"KeyType\":\"RANGE\"}],\"Projection\":{\"ProjectionType\":\"ALL\"}}]}",
+              DYNO_ENGINE_ERROR_VALIDATION, "One or more parameter values were invalid: Table "
+              "KeySchema does not have a range key, which is required when specifying a "
+              "LocalSecondaryIndex");
+  call_fails (engine, "CreateTable", "{\"TableName\":\"t1x\",\"BillingMode\":\"PAY_PER_REQUEST\","
+              "\"AttributeDefinitions\":[{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"}],"
+              "\"KeySchema\":[{\"AttributeName\":\"nope\",\"KeyType\":\"HASH\"}]}",
+              DYNO_ENGINE_ERROR_VALIDATION, "One or more parameter values were invalid: Some "
+              "index key attributes are not defined in AttributeDefinitions. Keys: [nope], "
+              "AttributeDefinitions: [pk]");
+  call_fails (engine, "DescribeTable", "{\"TableName\":\"t1x\"}",
+              DYNO_ENGINE_ERROR_RESOURCE_NOT_FOUND,
+              "Requested resource not found: Table: t1x not found");
+
+  /* ListTables pages by name */
+  for (guint i = 0; i < 5; i++)
+    {
+      g_autofree char *body = g_strdup_printf (
+        "{\"TableName\":\"tab%u\",\"ProvisionedThroughput\":{\"ReadCapacityUnits\":1,"
+        "\"WriteCapacityUnits\":1},\"AttributeDefinitions\":[{\"AttributeName\":\"pk\","
+        "\"AttributeType\":\"B\"}],\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"}]}",
+        4 - i);
+      g_autoptr(JsonNode) node = call (engine, "CreateTable", body);
+    }
+  call_fails (engine, "CreateTable", "{\"TableName\":\"tab1\",\"BillingMode\":\"PAY_PER_REQUEST\","
+              "\"AttributeDefinitions\":[{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"}],"
+              "\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"}]}",
+              DYNO_ENGINE_ERROR_RESOURCE_IN_USE, "Table already exists: tab1");
+  {
+    g_autoptr(JsonNode) page1 = call (engine, "ListTables", "{\"Limit\":3}");
+    g_autoptr(JsonNode) page2 = call (engine, "ListTables",
+                                      "{\"Limit\":3,\"ExclusiveStartTableName\":\"tab2\"}");
+    g_autofree char *one = dyno_json_node_to_string (page1, FALSE);
+    g_autofree char *two = dyno_json_node_to_string (page2, FALSE);
+
+    g_assert_cmpstr (one, ==, "{\"TableNames\":[\"tab0\",\"tab1\",\"tab2\"],"
+                     "\"LastEvaluatedTableName\":\"tab2\"}");
+    g_assert_cmpstr (two, ==, "{\"TableNames\":[\"tab3\",\"tab4\"]}");
+  }
+  {
+    g_autoptr(JsonNode) deleted = call (engine, "DeleteTable", "{\"TableName\":\"tab3\"}");
+    g_autoptr(JsonNode) list = call (engine, "ListTables", "{}");
+    g_autofree char *names = dyno_json_node_to_string (list, FALSE);
+
+    g_assert_cmpstr (names, ==, "{\"TableNames\":[\"tab0\",\"tab1\",\"tab2\",\"tab4\"]}");
+  }
+}
+
+static void
+test_workspace_file (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("dyno-engine-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "w.db", NULL);
+  g_autofree char *keys = NULL;
+
+  g_assert_no_error (error);
+  {
+    g_autoptr(DynoEngine) engine = dyno_engine_new (path, &error);
+    g_autoptr(JsonNode) node = NULL;
+
+    g_assert_no_error (error);
+    node = call (engine, "CreateTable", "{\"TableName\":\"things\",\"BillingMode\":"
+                 "\"PAY_PER_REQUEST\",\"AttributeDefinitions\":[{\"AttributeName\":\"pk\","
+                 "\"AttributeType\":\"S\"},{\"AttributeName\":\"sk\",\"AttributeType\":\"N\"}],"
+                 "\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"},"
+                 "{\"AttributeName\":\"sk\",\"KeyType\":\"RANGE\"}]}");
+    put (engine, "{\"pk\":{\"S\":\"p\"},\"sk\":{\"N\":\"2\"}}");
+    put (engine, "{\"pk\":{\"S\":\"p\"},\"sk\":{\"N\":\"-3\"}}");
+  }
+  {
+    g_autoptr(DynoEngine) engine = dyno_engine_new (path, &error);
+    g_autoptr(JsonNode) described = NULL;
+
+    g_assert_no_error (error);
+    keys = query_keys (engine, "{\"TableName\":\"things\",\"KeyConditionExpression\":"
+                       "\"pk = :p\",\"ExpressionAttributeValues\":{\":p\":{\"S\":\"p\"}}}", NULL);
+    g_assert_cmpstr (keys, ==, "-3,2");
+    described = call (engine, "DescribeTable", "{\"TableName\":\"things\"}");
+    g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (
+                       json_node_get_object (described), "Table"), "ItemCount"), ==, 2);
+  }
+  g_remove (path);
+  {
+    g_autofree char *wal = g_strconcat (path, "-wal", NULL);
+    g_autofree char *shm = g_strconcat (path, "-shm", NULL);
+
+    g_remove (wal);
+    g_remove (shm);
+  }
+  g_rmdir (dir);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/engine/order/number", test_number_order);
+  g_test_add_func ("/engine/order/string-binary", test_string_and_binary_order);
+  g_test_add_func ("/engine/pages", test_pages);
+  g_test_add_func ("/engine/scan-segments", test_scan_segments);
+  g_test_add_func ("/engine/index-maintained", test_index_maintained);
+  g_test_add_func ("/engine/key-errors", test_key_errors);
+  g_test_add_func ("/engine/conditional-writes", test_conditional_writes);
+  g_test_add_func ("/engine/batches", test_batches);
+  g_test_add_func ("/engine/create-table", test_create_table_rules);
+  g_test_add_func ("/engine/workspace-file", test_workspace_file);
+  return g_test_run ();
+}
