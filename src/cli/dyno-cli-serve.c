@@ -189,7 +189,7 @@ dyno_cli_serve (int    argc,
   g_autoptr(GInetAddress) address = NULL;
   g_autoptr(GSocketAddress) socket_address = NULL;
   g_autoptr(SoupServer) server = NULL;
-  GSList *uris;
+  GSList *listeners;
   Serve serve = { 0 };
   guint64 port;
   guint sigterm, sigint;
@@ -268,10 +268,16 @@ dyno_cli_serve (int    argc,
       g_object_unref (serve.engine);
       return EXIT_FAILURE_RUN;
     }
-  uris = soup_server_get_uris (server);
-  if (uris != NULL)
-    port = g_uri_get_port (uris->data);
-  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+  /* the port the system gave (--port 0); not soup_server_get_uris(), which leaks in 3.2 */
+  listeners = soup_server_get_listeners (server);
+  if (listeners != NULL)
+    {
+      g_autoptr(GSocketAddress) local = g_socket_get_local_address (listeners->data, NULL);
+
+      if (local != NULL)
+        port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (local));
+    }
+  g_slist_free (listeners);
   if (g_inet_address_get_family (address) == G_SOCKET_FAMILY_IPV6)
     printf ("listening on http://[%s]:%u\n", host, (guint) port);
   else
