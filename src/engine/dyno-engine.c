@@ -1916,6 +1916,8 @@ typedef struct {
   gint64       count;
   gint64       scanned;
   gsize        bytes;
+  gboolean     fetch;          /* ALL_ATTRIBUTES on a local index that projects less */
+  double       fetched_units;  /* those reads from the table: each item rounded up to 4 KB */
   GString     *items;
   DynoItem    *last;
 } Page;
@@ -1939,6 +1941,26 @@ read_page (DynoEngine   *self,
         return FALSE;
       page->scanned++;
       page->bytes += sqlite3_column_int64 (s, 1);
+      if (page->fetch)
+        {
+          g_autoptr(DynoItem) key = table_key_of (page->target.table, item);
+          GError *local = NULL;
+          DynoItem *full = load_item (self, page->target.table, key, &local);
+
+          if (local != NULL)
+            {
+              g_propagate_error (error, local);
+              return FALSE;
+            }
+          if (full != NULL)
+            {
+              page->fetched_units += read_units_for (dyno_item_get_size (full),
+                                                     page->request->consistent_read
+                                                     == DYNO_TRISTATE_TRUE);
+              dyno_item_unref (item);
+              item = full;
+            }
+        }
       if (!eval_condition (page->request->filter, filter_role, item, &match, error))
         return FALSE;
       if (match)
@@ -1975,7 +1997,9 @@ check_select (DynoRequest *request,
   DynoSelect select = request->select;
 
   if (select == DYNO_SELECT_UNSET)
-    select = request->projection ? DYNO_SELECT_SPECIFIC_ATTRIBUTES : DYNO_SELECT_ALL_ATTRIBUTES;
+    select = request->projection ? DYNO_SELECT_SPECIFIC_ATTRIBUTES
+             : request->index_name ? DYNO_SELECT_ALL_PROJECTED_ATTRIBUTES
+             : DYNO_SELECT_ALL_ATTRIBUTES;
   if (select == DYNO_SELECT_SPECIFIC_ATTRIBUTES && request->projection == NULL)
     {
       fail (error, VALIDATION, "Select type SPECIFIC_ATTRIBUTES requires AttributesToGet or "
@@ -1998,10 +2022,33 @@ check_select (DynoRequest *request,
   return TRUE;
 }
 
-static char *
-finish_page (Page                       *page,
-             double                      units)
+/* Select=ALL_ATTRIBUTES on an index: refused on a GSI that does not project everything,
+ * read from the table on such an LSI. */
+static gboolean
+check_index_select (Page    *page,
+                    GError **error)
 {
+  DynoEngineIndex *index = page->target.index;
+
+  if (index == NULL || index->projection == DYNO_PROJECTION_ALL
+      || page->select != DYNO_SELECT_ALL_ATTRIBUTES)
+    return TRUE;
+  if (index->global)
+    {
+      fail (error, VALIDATION, "One or more parameter values were invalid: Select type "
+            "ALL_ATTRIBUTES is not supported for global secondary index %s because its "
+            "projection type is not ALL", index->name);
+      return FALSE;
+    }
+  page->fetch = TRUE;
+  return TRUE;
+}
+
+static char *
+finish_page (Page *page)
+{
+  gboolean consistent = page->request->consistent_read == DYNO_TRISTATE_TRUE;
+  double units = read_units_for (page->bytes, consistent);
   GString *out = g_string_new ("{");
   Capacity cap;
 
@@ -2030,6 +2077,7 @@ finish_page (Page                       *page,
           for (i = 0; i < page->target.table->indexes->len; i++)
             if (g_ptr_array_index (page->target.table->indexes, i) == page->target.index)
               cap.indexes[i] = units;
+          cap.table = page->fetched_units;
         }
       g_string_append (out, ",\"ConsumedCapacity\":");
       write_capacity (out, page->target.table, &cap, page->request->return_consumed_capacity);
@@ -2107,6 +2155,7 @@ op_query (DynoEngine *self,
     }
   if (!check_select (page.request, &page.select, error)
       || !find_target (self, page.request, &page.target, error)
+      || !check_index_select (&page, error)
       || !read_key_condition (page.request->key_condition, page.target.pk, page.target.sk,
                               &pk_value, &sc, error)
       || !check_filter_keys (page.request->filter, &page.target, error)
@@ -2181,8 +2230,7 @@ op_query (DynoEngine *self,
     }
   page.items = g_string_new (NULL);
   if (read_page (self, s, &page, DYNO_EXPR_ROLE_FILTER, error))
-    response = finish_page (&page, read_units_for (page.bytes, page.request->consistent_read
-                                                               == DYNO_TRISTATE_TRUE));
+    response = finish_page (&page);
   sqlite3_reset (s);
 
 out:
@@ -2210,6 +2258,7 @@ op_scan (DynoEngine *self,
     return NULL;
   if (!check_select (page.request, &page.select, error)
       || !find_target (self, page.request, &page.target, error)
+      || !check_index_select (&page, error)
       || !check_condition (page.request->filter, DYNO_EXPR_ROLE_FILTER, error))
     goto out;
   if (page.request->projection != NULL)
@@ -2267,8 +2316,7 @@ op_scan (DynoEngine *self,
     }
   page.items = g_string_new (NULL);
   if (read_page (self, s, &page, DYNO_EXPR_ROLE_FILTER, error))
-    response = finish_page (&page, read_units_for (page.bytes, page.request->consistent_read
-                                                               == DYNO_TRISTATE_TRUE));
+    response = finish_page (&page);
   sqlite3_reset (s);
 
 out:

@@ -332,6 +332,8 @@ class DifferentialTest(unittest.TestCase):
     """The same requests against the engine and DynamoDB Local: items, their order, counts,
     LastEvaluatedKey, ConsumedCapacity and error codes must agree."""
 
+    maxDiff = None
+
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory(prefix="dyno-serve-diff-")
@@ -406,6 +408,11 @@ class DifferentialTest(unittest.TestCase):
                     dict(IndexName="byL", KeyConditionExpression="pk = :p",
                          ExpressionAttributeValues=key, ReturnConsumedCapacity="INDEXES",
                          Select="ALL_PROJECTED_ATTRIBUTES"),
+                    dict(IndexName="byL", KeyConditionExpression="pk = :p",
+                         ExpressionAttributeValues=key, ReturnConsumedCapacity="INDEXES",
+                         Select="ALL_ATTRIBUTES", Limit=6),
+                    dict(IndexName="byL", KeyConditionExpression="pk = :p",
+                         ExpressionAttributeValues=key, ReturnConsumedCapacity="INDEXES"),
                     dict(IndexName="byL", KeyConditionExpression="pk = :p AND l >= :z",
                          ExpressionAttributeValues=dict(key, **{":z": {"N": "0"}}),
                          ScanIndexForward=False, Limit=3, ConsistentRead=True,
@@ -465,6 +472,9 @@ class DifferentialTest(unittest.TestCase):
             ("query", dict(TableName=t, IndexName="byG", KeyConditionExpression="g = :g",
                            ExpressionAttributeValues={":g": {"S": "g1"}}, Limit=6,
                            ScanIndexForward=False, ReturnConsumedCapacity="INDEXES")),
+            ("query", dict(TableName=t, IndexName="byG", KeyConditionExpression="g = :g",
+                           ExpressionAttributeValues={":g": {"S": "g1"}},
+                           Select="ALL_ATTRIBUTES")),
             ("get_item", dict(TableName=t, Key={"pk": {"S": "p0"}, "sk": {"N": "-20"}},
                               ReturnConsumedCapacity="TOTAL")),
             ("get_item", dict(TableName=t, Key={"pk": {"S": "p0"}, "sk": {"N": "99"}},
