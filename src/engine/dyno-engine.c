@@ -709,7 +709,6 @@ store_item (DynoEngine      *self,
   g_autoptr(GByteArray) tk = NULL;
   gsize old_size = old ? dyno_item_get_size (old) : 0;
   gsize new_size = new ? dyno_item_get_size (new) : 0;
-  sqlite3_stmt *s;
 
   encode_opt (any, table->pk.name, pk);
   encode_opt (any, table->sk.name, sk);
@@ -774,18 +773,39 @@ store_item (DynoEngine      *self,
 
   table->item_count += (new != NULL) - (old != NULL);
   table->size_bytes += (gint64) new_size - (gint64) old_size;
-  s = stmt (self, "UPDATE dyno_tables SET item_count = ?2, size_bytes = ?3 WHERE id = ?1", error);
-  if (s == NULL)
-    return FALSE;
-  sqlite3_bind_int64 (s, 1, table->id);
-  sqlite3_bind_int64 (s, 2, table->item_count);
-  sqlite3_bind_int64 (s, 3, table->size_bytes);
-  if (sqlite3_step (s) != SQLITE_DONE)
+  table->counters_changed = TRUE;  /* written once, when the request commits */
+  return TRUE;
+}
+
+static gboolean
+write_counters (DynoEngine *self,
+                GError    **error)
+{
+  GHashTableIter iter;
+  DynoEngineTable *table;
+
+  g_hash_table_iter_init (&iter, self->tables);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &table))
     {
+      sqlite3_stmt *s;
+
+      if (!table->counters_changed)
+        continue;
+      s = stmt (self, "UPDATE dyno_tables SET item_count = ?2, size_bytes = ?3 WHERE id = ?1",
+                error);
+      if (s == NULL)
+        return FALSE;
+      sqlite3_bind_int64 (s, 1, table->id);
+      sqlite3_bind_int64 (s, 2, table->item_count);
+      sqlite3_bind_int64 (s, 3, table->size_bytes);
+      if (sqlite3_step (s) != SQLITE_DONE)
+        {
+          sqlite3_reset (s);
+          return sql_failed (self, error);
+        }
       sqlite3_reset (s);
-      return sql_failed (self, error);
+      table->counters_changed = FALSE;
     }
-  sqlite3_reset (s);
   return TRUE;
 }
 
@@ -805,6 +825,7 @@ reload_counters (DynoEngine *self)
         {
           table->item_count = sqlite3_column_int64 (s, 1);
           table->size_bytes = sqlite3_column_int64 (s, 2);
+          table->counters_changed = FALSE;
         }
     }
   sqlite3_reset (s);
@@ -821,7 +842,7 @@ static gboolean
 commit (DynoEngine *self,
         GError    **error)
 {
-  if (exec (self, "COMMIT", error))
+  if (write_counters (self, error) && exec (self, "COMMIT", error))
     return TRUE;
   exec (self, "ROLLBACK", NULL);
   reload_counters (self);
@@ -2561,7 +2582,6 @@ op_batch_write_item (DynoEngine *self,
           JsonObject *del = wo && json_object_has_member (wo, "DeleteRequest")
                             ? json_object_get_object_member (wo, "DeleteRequest") : NULL;
           JsonNode *payload;
-          g_autofree char *sub = NULL;
           DynoRequest *write;
           g_autoptr(DynoItem) key = NULL;
 
@@ -2579,11 +2599,22 @@ op_batch_write_item (DynoEngine *self,
                     "to satisfy constraint: Member must not be null", put ? "item" : "key");
               goto fail;
             }
-          sub = sub_request (l->data, NULL, put ? "Item" : "Key", payload);
-          write = parse_request (sub, -1, put ? DYNO_OP_PUT_ITEM : DYNO_OP_DELETE_ITEM, error);
-          if (write == NULL)
-            goto fail;
+          write = dyno_request_new (put ? DYNO_OP_PUT_ITEM : DYNO_OP_DELETE_ITEM, l->data);
           g_ptr_array_add (writes, write);
+          {
+            GError *bad = NULL;
+            DynoItem *value = dyno_item_from_json_node (payload, &bad);
+
+            if (value == NULL)
+              {
+                to_engine_error (bad, error);
+                goto fail;
+              }
+            if (put)
+              write->item = value;
+            else
+              write->key = value;
+          }
           if (put ? !check_item (table, write->item, FALSE, error)
                   : !check_key (table, write->key, error))
             goto fail;
