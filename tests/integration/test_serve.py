@@ -128,6 +128,30 @@ class ServeTest(unittest.TestCase):
         self.assertTrue(body["__type"].endswith("#UnknownOperationException"), body)
         self.assertIsNotNone(caught.exception.headers.get("x-amz-crc32"))
 
+    def test_options(self):
+        proc = subprocess.Popen([CLI, "serve", "--port", "0", "--host", "0.0.0.0"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        try:
+            self.assertRegex(proc.stdout.readline(), r"^listening on http://0\.0\.0\.0:\d+\n$")
+        finally:
+            proc.terminate()
+            self.assertEqual(proc.wait(timeout=30), 0)
+            proc.stdout.close()
+            err = proc.stderr.read()
+            proc.stderr.close()
+        self.assertIn("0.0.0.0 is not a loopback address", err)
+        self.assertIn("no authentication", err)
+        for argv in (["--port", "65536"], ["--port", "x"], ["--host", "example"], ["--bogus"]):
+            done = subprocess.run([CLI, "serve"] + argv, capture_output=True, text=True,
+                                  timeout=30)
+            self.assertEqual(done.returncode, 2, argv)
+            self.assertEqual(done.stdout, "")
+            self.assertTrue(done.stderr.startswith("dynotable-cli: serve: "), done.stderr)
+        done = subprocess.run([CLI, "serve", "--help"], capture_output=True, text=True,
+                              timeout=30)
+        self.assertEqual(done.returncode, 0)
+        self.assertIn("--data FILE", done.stdout)
+
     def test_aws_cli(self):
         table = unique("awscli")
         status, out, err = self.aws(
