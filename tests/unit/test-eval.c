@@ -212,6 +212,23 @@ static const CondCase cond_cases[] = {
   { "{\"a\":{\"S\":\"abc\"}}", "size(a) > size(b)", NULL, 0 },
   { "{\"a\":{\"S\":\"abc\"}}", "a BETWEEN :x AND :y", "{\":x\":{\"S\":\"a\"},\":y\":{\"S\":\"b\"}}", 1 },
   { "{\"a\":{\"S\":\"\"}}", "begins_with(a, :x)", "{\":x\":{\"S\":\"\"}}", 1 },
+  /* the first operand may not be the same path as a later one [L] */
+  { "{\"a\":{\"N\":\"1\"}}", "a <= a", NULL,
+    ERR ("Invalid ConditionExpression: The first operand must be distinct from the remaining "
+         "operands for this operator or function; operator: <=, first operand: [a]") },
+  { "{}", "b[0].x BETWEEN b[0].x AND size(b)", NULL,
+    ERR ("Invalid ConditionExpression: The first operand must be distinct from the remaining "
+         "operands for this operator or function; operator: BETWEEN, first operand: [b, [0], x]") },
+  { "{}", "a.x[0] IN (b.y, b.y, a.x[0])", NULL,
+    ERR ("Invalid ConditionExpression: The first operand must be distinct from the remaining "
+         "operands for this operator or function; operator: IN, first operand: [a, x, [0]]") },
+  { "{}", "begins_with(a, a)", NULL,
+    ERR ("Invalid ConditionExpression: The first operand must be distinct from the remaining "
+         "operands for this operator or function; operator: begins_with, first operand: [a]") },
+  /* operand types are reported before distinct operands [L] */
+  { "{}", "a[0] BETWEEN a[0] AND :v", "{\":v\":{\"BOOL\":true}}",
+    ERR ("Invalid ConditionExpression: Incorrect operand type for operator or function; "
+         "operator or function: BETWEEN, operand type: BOOL") },
   /* literals on both sides [L] */
   { "{}", ":x = :x", "{\":x\":{\"N\":\"3\"}}", 1 },
   { "{}", ":x < :y", "{\":x\":{\"N\":\"3\"},\":y\":{\"N\":\"4\"}}", 1 },
@@ -342,6 +359,10 @@ static const UpdateCase update_cases[] = {
   { "{\"a\":{\"N\":\"1\"}}", "SET b = if_not_exists(c, a)", NULL,
     "{\"a\":{\"N\":\"1\"},\"b\":{\"N\":\"1\"}}" },
   { "{\"a\":{\"N\":\"1\"}}", "SET b = if_not_exists(c, d)", NULL, UERR (MISSING) },
+  { "{\"a\":{\"N\":\"1\"}}", "SET b = if_not_exists(a, c)", NULL, UERR (MISSING) },
+  { "{\"a\":{\"N\":\"1\"}}", "SET b = if_not_exists(a, a)", NULL,
+    UERR ("Invalid UpdateExpression: The first operand must be distinct from the remaining "
+          "operands for this operator or function; operator: if_not_exists, first operand: [a]") },
   { "{}", "SET n = if_not_exists(n, :z) + :one", "{\":z\":{\"N\":\"0\"},\":one\":{\"N\":\"1\"}}",
     "{\"n\":{\"N\":\"1\"}}" },
   /* list_append [L] */
