@@ -1,9 +1,10 @@
 /* eval-driver.c: the engine's evaluator behind a line protocol, for test_eval_differential.py
  *
- * Reads lines of four tab-separated fields: a mode ("cond" or "update"), the item as DynamoDB
+ * Reads lines of four tab-separated fields: a mode ("cond", "update" or "project"), the item as DynamoDB
  * JSON (or "null"), the expression in DynamoDB's syntax, and the expression attribute values
  * as a DynamoDB JSON map.  Writes one line per input line: for "cond" `true`, `false`, or
- * `ERR <message>`; for "update" the new item as DynamoDB JSON or `ERR <message>`.  Updates run
+ * `ERR <message>`; for "update" the new item as DynamoDB JSON or `ERR <message>`; for "project"
+ * the projected item as DynamoDB JSON or `ERR <message>`.  Updates run
  * with the key {"pk":{"S":"u"}}.  A parse error is `PARSE <message>`.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -35,6 +36,25 @@ answer (const DynoItem *item, const char *mode, const char *text, GHashTable *va
         g_string_append_printf (out, "ERR %s", error->message);
       else
         g_string_append (out, match ? "true" : "false");
+    }
+  else if (strcmp (mode, "project") == 0)
+    {
+      g_autoptr(GPtrArray) paths = dyno_expr_parse_projection (text, DYNO_SYNTAX_DYNAMODB, NULL,
+                                                               NULL, NULL, &error);
+      g_autoptr(DynoItem) result = NULL;
+
+      if (paths == NULL)
+        g_string_append_printf (out, "PARSE %s", error->message);
+      else if (!dyno_eval_check_projection (paths, &error))
+        g_string_append_printf (out, "ERR %s", error->message);
+      else
+        {
+          g_autofree char *json = NULL;
+
+          result = dyno_eval_project (paths, item);
+          json = dyno_item_to_ddb_json (result);
+          g_string_append (out, json);
+        }
     }
   else
     {

@@ -1,4 +1,4 @@
-"""The engine's evaluator against DynamoDB Local, on generated conditions and updates.
+"""The engine's evaluator against DynamoDB Local, on generated conditions, updates, projections.
 
 Each case is a random item, a random ConditionExpression or UpdateExpression and its
 expression attribute values (seeded, so a run is repeatable).  DynamoDB Local answers it through
@@ -6,6 +6,7 @@ UpdateItem (a condition guards a harmless SET; an update returns ALL_NEW); the e
 it through tests/integration/eval-driver.  They must agree:
 
 - conditions: the same outcome (true, false or an error), and for an error the same message;
+- projections: the same item (GetItem with a ProjectionExpression), or both refused;
 - updates: the same outcome and the same new item.  When an update is refused, only the fact is
   compared: with several faults in one update, the fault DynamoDB Local names first follows an
   order of its own (neither written nor alphabetical order), while the evaluator names the
@@ -198,6 +199,14 @@ def gen_update(g, v, overlapping):
     return text or "REMOVE zz"
 
 
+PROJECTION_PATHS = ["a", "b", "c", "a.x", "a.y", "a.x[0]", "a.x[1]", "a.x[2]", "a.x[7]", "b[0]",
+                    "b[1]", "b[2]", "b[0].x", "b[0].w", "b[9]", "pk", "d"]
+
+
+def gen_projection(g):
+    return ", ".join(g.r.sample(PROJECTION_PATHS, g.r.randint(1, 4)))
+
+
 # ---- talking to both ----------------------------------------------------------------------
 
 def to_boto(value):
@@ -270,6 +279,17 @@ def local_update(item, expr, values):
         return "ERR " + message(e)
 
 
+def local_projection(item, expr):
+    key = {"pk": {"S": "p"}}
+    ddb.put_item(TableName=TABLE, Item={**{k: to_boto(v) for k, v in item.items()}, **key})
+    try:
+        got = ddb.get_item(TableName=TABLE, Key=key, ProjectionExpression=expr).get("Item", {})
+        got.pop("pk", None)
+        return got
+    except ClientError as e:
+        return "ERR " + message(e)
+
+
 class Driver:
     def __init__(self):
         self.proc = subprocess.Popen([DRIVER], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -330,6 +350,27 @@ def run_updates(driver, seed, shaped):
     return bad, "%d of %d applied" % (done, CASES)
 
 
+def run_projections(driver, seed):
+    g = Gen(seed)
+    bad, kept = [], 0
+    for _ in range(CASES):
+        item = g.shaped_item()
+        expr = gen_projection(g)
+        ours = driver.ask("project", {**item, "pk": {"S": "p"}}, expr, {})
+        theirs = local_projection(item, expr)
+        if ours.startswith(("ERR ", "PARSE ")):
+            same = isinstance(theirs, str)
+        else:
+            mine = canonical_item(json.loads(ours))
+            kept += bool(mine)
+            same = not isinstance(theirs, str) and mine == canonical_item(theirs)
+        if not same:
+            bad.append("%s on %s:\n  engine: %s\n  DynamoDB Local: %s"
+                       % (expr, json.dumps(item), ours,
+                          theirs if isinstance(theirs, str) else json.dumps(canonical_item(theirs))))
+    return bad, "%d of %d with attributes" % (kept, CASES)
+
+
 def main():
     ddb.create_table(TableName=TABLE, KeySchema=[{"AttributeName": "pk", "KeyType": "HASH"}],
                      AttributeDefinitions=[{"AttributeName": "pk", "AttributeType": "S"}],
@@ -342,6 +383,7 @@ def main():
         ("updates on shaped items, seed 2", lambda: run_updates(driver, 2, True)),
         ("updates on loose items, overlapping paths allowed, seed 3",
          lambda: run_updates(driver, 3, False)),
+        ("projections, seed 1", lambda: run_projections(driver, 1)),
     ]
     failed = 0
     try:
