@@ -1187,6 +1187,20 @@ eval_update_operand (const DynoExpr *e, const DynoItem *item, GError **error)
     }
 }
 
+/* Map and list levels in @value (0 for a scalar or a set). */
+static guint
+container_depth (const DynoValue *value)
+{
+  DynoValueType type = dyno_value_get_kind (value);
+  guint deepest = 0;
+
+  if (type != DYNO_VALUE_M && type != DYNO_VALUE_L)
+    return 0;
+  for (guint i = 0; i < dyno_value_get_n_children (value); i++)
+    deepest = MAX (deepest, container_depth (dyno_value_get_child (value, i)));
+  return 1 + deepest;
+}
+
 static gboolean
 set_has (const DynoValue *set, const DynoValue *member)
 {
@@ -1351,6 +1365,14 @@ dyno_eval_update (const DynoUpdate *update, const DynoItem *item, const DynoItem
       switch (clause->action)
         {
         case DYNO_UPDATE_SET:
+          /* the item's own map is the first of DynamoDB's 32 levels, so a value at a path of
+           * n elements has its maps and lists from level n + 1 on (DynamoDB Local 3.3.1) */
+          if (dyno_path_get_length (clause->path) +
+              container_depth (g_ptr_array_index (values, i)) > DYNO_VALUE_MAX_DEPTH)
+            {
+              ok = update_error (error, "Nesting Levels have exceeded supported limits");
+              break;
+            }
           parent = node_parent (root, clause->path);
           ok = (parent != NULL &&
                 node_set (parent, last_element (clause->path),
@@ -1376,10 +1398,14 @@ dyno_eval_update (const DynoUpdate *update, const DynoItem *item, const DynoItem
       return NULL;
     }
   builder = dyno_value_builder_new ();
-  ok = node_emit (root, builder, error);
+  ok = node_emit (root, builder, NULL);
   node_free (root);
   if (!ok)
-    return NULL;
+    {
+      /* the only way a built item fails: nested deeper than DynamoDB allows */
+      update_error (error, "Nesting Levels have exceeded supported limits");
+      return NULL;
+    }
   map = dyno_value_builder_finish (builder);
   return dyno_item_new_take (g_steal_pointer (&map));
 }

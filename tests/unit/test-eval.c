@@ -621,6 +621,52 @@ test_update_overflow (void)
     }
 }
 
+/* An update may not nest values deeper than DynamoDB stores them: 32 levels, the item's own map
+ * counting as the first [L]. */
+static void
+test_update_nesting (void)
+{
+  for (guint depth = 29; depth <= 30; depth++)
+    {
+      g_autoptr(GString) json = g_string_new ("{\"pk\":{\"S\":\"k\"},\"a\":");
+      g_autoptr(GString) path = g_string_new ("a");
+      g_autoptr(DynoItem) holder = NULL;
+      g_autoptr(GHashTable) values = values_from ("{\":m\":{\"M\":{\"x\":{\"M\":{}}}}}", &holder);
+      g_autoptr(DynoItem) item = NULL;
+      g_autoptr(DynoUpdate) update = NULL;
+      g_autoptr(DynoItem) result = NULL;
+      g_autoptr(GError) error = NULL;
+
+      for (guint i = 0; i < depth; i++)
+        {
+          g_string_append (json, "{\"M\":{\"a\":");
+          g_string_append (path, ".a");
+        }
+      g_string_append (json, "{\"N\":\"1\"}");
+      for (guint i = 0; i < depth; i++)
+        g_string_append (json, "}}");
+      g_string_append (json, "}");
+      g_string_append (path, " = :m");
+      g_string_prepend (path, "SET ");
+      item = item_from (json->str);
+      update = dyno_expr_parse_update (path->str, DYNO_SYNTAX_DYNAMODB, NULL, values, NULL, NULL,
+                                       &error);
+      g_assert_no_error (error);
+      result = dyno_eval_update (update, item, NULL, &error);
+      if (depth == 29)
+        {
+          g_assert_no_error (error);
+          g_assert_nonnull (result);
+        }
+      else
+        {
+          g_assert_null (result);
+          g_assert_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION);
+          g_assert_cmpstr (error->message, ==, "Nesting Levels have exceeded supported limits");
+        }
+    }
+}
+
 /* A NUL in a name: paths hold it as C0 80 (dyno-json.h), items as the byte itself. */
 static void
 test_nul_names (void)
@@ -816,6 +862,7 @@ main (int argc, char **argv)
   g_test_add_func ("/eval/update-leaves-item", test_update_leaves_item);
   g_test_add_func ("/eval/update-overflow", test_update_overflow);
   g_test_add_func ("/eval/nul-names", test_nul_names);
+  g_test_add_func ("/eval/update-nesting", test_update_nesting);
   g_test_add_func ("/eval/projections", test_projections);
   g_test_add_func ("/eval/projection-overlap", test_projection_overlap);
   g_test_add_func ("/eval/item-size", test_item_size);
