@@ -1022,14 +1022,17 @@ dyno_eval_check_update (const DynoUpdate *update, const char * const *key_names,
 
   g_return_val_if_fail (update != NULL, FALSE);
 
+  /* in the order DynamoDB Local 3.3.1 reports them: paths, ADD and DELETE values, SET
+   * operands, keys */
+  for (guint i = 0; i < update->clauses->len; i++)
+    g_ptr_array_add (paths, ((const DynoUpdateClause *) g_ptr_array_index (update->clauses,
+                                                                           i))->path);
+  if (!check_path_set (paths, "UpdateExpression", error))
+    return FALSE;
   for (guint i = 0; i < update->clauses->len; i++)
     {
       const DynoUpdateClause *clause = g_ptr_array_index (update->clauses, i);
 
-      g_ptr_array_add (paths, clause->path);
-      if (clause->action == DYNO_UPDATE_SET && clause->operand != NULL &&
-          !check_update_operand (clause->operand, error))
-        return FALSE;
       if ((clause->action == DYNO_UPDATE_ADD || clause->action == DYNO_UPDATE_DELETE) &&
           clause->operand != NULL)
         {
@@ -1055,8 +1058,14 @@ dyno_eval_check_update (const DynoUpdate *update, const char * const *key_names,
             }
         }
     }
-  if (!check_path_set (paths, "UpdateExpression", error))
-    return FALSE;
+  for (guint i = 0; i < update->clauses->len; i++)
+    {
+      const DynoUpdateClause *clause = g_ptr_array_index (update->clauses, i);
+
+      if (clause->action == DYNO_UPDATE_SET && clause->operand != NULL &&
+          !check_update_operand (clause->operand, error))
+        return FALSE;
+    }
   for (guint i = 0; key_names != NULL && i < update->clauses->len; i++)
     {
       const DynoUpdateClause *clause = g_ptr_array_index (update->clauses, i);

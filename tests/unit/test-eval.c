@@ -510,6 +510,16 @@ static const UpdateCase update_cases[] = {
     "{\"a\":{\"L\":[{\"N\":\"1\"},{\"N\":\"1\"}]}}" },
   { "{\"a\":{\"M\":{\"b\":{\"N\":\"1\"}}}}", "SET c = a.b + :x", "{\":x\":{\"N\":\"1\"}}",
     "{\"a\":{\"M\":{\"b\":{\"N\":\"1\"}}},\"c\":{\"N\":\"2\"}}" },
+  /* with several faults the expression has on its own: paths first, then ADD and DELETE
+   * values, then SET operands [L] */
+  { "{}", "SET a[0] = :v2 ADD c :v1 DELETE a.x[0] :v0",
+    "{\":v0\":{\"SS\":[\"a\"]},\":v1\":{\"L\":[]},\":v2\":{\"N\":\"1\"}}",
+    UERR ("Invalid UpdateExpression: Two document paths conflict with each other; must remove "
+          "or rewrite one of these paths; path one: [a, [0]], path two: [a, x, [0]]") },
+  { "{}", "SET b = list_append(:v1, :v2) ADD a :v0",
+    "{\":v0\":{\"B\":\"AQ==\"},\":v1\":{\"N\":\"100\"},\":v2\":{\"L\":[]}}",
+    UERR ("Invalid UpdateExpression: Incorrect operand type for operator or function; "
+          "operator: ADD, operand type: BINARY, typeSet: ALLOWED_FOR_ADD_OPERAND") },
   /* no item yet: the key and what the update writes [L] */
   { NULL, "SET a = :x", "{\":x\":{\"N\":\"1\"}}", "{\"a\":{\"N\":\"1\"}}" },
   { NULL, "REMOVE a", NULL, "{}" },
