@@ -259,12 +259,19 @@ dyno_cli_serve (int    argc,
       return EXIT_FAILURE_RUN;
     }
   crc_init ();
+  /* before the first line: whoever reads it may stop the server at once */
+  serve.loop = g_main_loop_new (NULL, FALSE);
+  sigterm = g_unix_signal_add (SIGTERM, on_signal, &serve);
+  sigint = g_unix_signal_add (SIGINT, on_signal, &serve);
   server = soup_server_new ("server-header", NULL, NULL);
   soup_server_add_handler (server, NULL, handle_request, &serve, NULL);
   socket_address = g_inet_socket_address_new (address, (guint16) port);
   if (!soup_server_listen (server, socket_address, 0, &error))
     {
       dyno_cli_print_error ("serve", error->message);
+      g_source_remove (sigterm);
+      g_source_remove (sigint);
+      g_main_loop_unref (serve.loop);
       g_object_unref (serve.engine);
       return EXIT_FAILURE_RUN;
     }
@@ -284,9 +291,6 @@ dyno_cli_serve (int    argc,
     printf ("listening on http://%s:%u\n", host, (guint) port);
   fflush (stdout);
 
-  serve.loop = g_main_loop_new (NULL, FALSE);
-  sigterm = g_unix_signal_add (SIGTERM, on_signal, &serve);
-  sigint = g_unix_signal_add (SIGINT, on_signal, &serve);
   g_main_loop_run (serve.loop);
   g_source_remove (sigterm);
   g_source_remove (sigint);
