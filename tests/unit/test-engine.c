@@ -327,6 +327,55 @@ test_index_maintained (void)
               "Expected: S Actual: N IndexName: byG");
 }
 
+/* Index rows with equal index keys: pages of a Query on the index and of a Scan of it see
+ * every item once, in both directions. */
+static void
+test_index_ties_page (void)
+{
+  g_autoptr(DynoEngine) engine = engine_with_table ("N");
+
+  for (guint i = 0; i < 20; i++)
+    {
+      g_autofree char *item = g_strdup_printf ("{\"pk\":{\"S\":\"p%u\"},\"sk\":{\"N\":\"%u\"},"
+                                               "\"g\":{\"S\":\"same\"}}", i % 3, i);
+      put (engine, item);
+    }
+  for (int forward = 0; forward < 3; forward++)
+    {
+      g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      g_autofree char *start = NULL;
+      guint pages = 0;
+
+      do
+        {
+          g_autofree char *body = g_strdup_printf (
+            forward == 2 ? "{\"TableName\":\"things\",\"IndexName\":\"byG\",\"Limit\":3%s%s}"
+                         : "{\"TableName\":\"things\",\"IndexName\":\"byG\",\"Limit\":3,"
+                           "\"KeyConditionExpression\":\"g = :g\",\"ScanIndexForward\":%s,"
+                           "\"ExpressionAttributeValues\":{\":g\":{\"S\":\"same\"}}%s%s}",
+            forward == 2 ? (start ? ",\"ExclusiveStartKey\":" : "")
+                         : (forward ? "true" : "false"),
+            forward == 2 ? (start ? start : "") : (start ? ",\"ExclusiveStartKey\":" : ""),
+            forward == 2 ? "" : (start ? start : ""));
+          g_autoptr(JsonNode) node = call (engine, forward == 2 ? "Scan" : "Query", body);
+          JsonObject *o = json_node_get_object (node);
+          JsonArray *items = json_object_get_array_member (o, "Items");
+
+          for (guint i = 0; i < json_array_get_length (items); i++)
+            g_assert_true (g_hash_table_add (seen, dyno_json_node_to_string (
+                                               json_array_get_element (items, i), FALSE)));
+          g_free (start);
+          start = json_object_has_member (o, "LastEvaluatedKey")
+                  ? dyno_json_node_to_string (json_object_get_member (o, "LastEvaluatedKey"),
+                                              FALSE)
+                  : NULL;
+          g_assert_cmpuint (++pages, <=, 8);
+        }
+      while (start != NULL);
+      g_assert_cmpuint (g_hash_table_size (seen), ==, 20);
+    }
+}
+
 static void
 test_key_errors (void)
 {
@@ -568,6 +617,7 @@ main (int    argc,
   g_test_add_func ("/engine/pages", test_pages);
   g_test_add_func ("/engine/scan-segments", test_scan_segments);
   g_test_add_func ("/engine/index-maintained", test_index_maintained);
+  g_test_add_func ("/engine/index-ties", test_index_ties_page);
   g_test_add_func ("/engine/key-errors", test_key_errors);
   g_test_add_func ("/engine/conditional-writes", test_conditional_writes);
   g_test_add_func ("/engine/batches", test_batches);
