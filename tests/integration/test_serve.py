@@ -400,6 +400,43 @@ class DifferentialTest(unittest.TestCase):
             for c in (self.ours, self.local):
                 c.delete_table(TableName=name)
 
+    def test_megabyte_pages_agree(self):
+        name = unique("mb")
+        for c in (self.ours, self.local):
+            sorted_table(c, name, "N")
+        try:
+            blob = "x" * (100 * 1024)
+            for i in range(30):
+                for c in (self.ours, self.local):
+                    c.put_item(TableName=name, Item={"pk": {"S": "p"}, "sk": {"N": str(i)},
+                                                     "data": {"S": blob[:100 * 1024 - i * 900]}})
+            for method, kw in (
+                    ("query", dict(KeyConditionExpression="pk = :p",
+                                   ExpressionAttributeValues={":p": {"S": "p"}},
+                                   ReturnConsumedCapacity="TOTAL", ProjectionExpression="sk")),
+                    ("query", dict(KeyConditionExpression="pk = :p", ScanIndexForward=False,
+                                   ExpressionAttributeValues={":p": {"S": "p"}},
+                                   ConsistentRead=True, Select="COUNT",
+                                   ReturnConsumedCapacity="TOTAL")),
+                    ("scan", dict(Select="COUNT", ReturnConsumedCapacity="TOTAL"))):
+                pages = []
+                for c in (self.ours, self.local):
+                    seen, start = [], None
+                    while True:
+                        extra = {"ExclusiveStartKey": start} if start else {}
+                        r = normalise(getattr(c, method)(TableName=name, **kw, **extra))
+                        seen.append(r)
+                        start = r.get("LastEvaluatedKey")
+                        if not start:
+                            break
+                    pages.append(seen)
+                with self.subTest(method=method, kw=kw):
+                    self.assertEqual(pages[0], pages[1])
+                    self.assertGreater(len(pages[0]), 2)
+        finally:
+            for c in (self.ours, self.local):
+                c.delete_table(TableName=name)
+
     def test_local_index_agrees(self):
         name = unique("lsi")
         spec = dict(TableName=name, BillingMode="PROVISIONED",
