@@ -187,10 +187,21 @@ dyno_engine_new (const char *path,
             self->db ? sqlite3_errmsg (self->db) : "out of memory");
       return NULL;
     }
-  sqlite3_busy_timeout (self->db, 5000);
+  /* One process at a time: the engine keeps the schemas in memory, so a second writer would
+   * go unseen.  The lock is taken by the first write below and held until the engine closes. */
+  sqlite3_busy_timeout (self->db, 250);
   sqlite3_create_function (self->db, "dyno_segment", 2,
                            SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, NULL,
                            segment_func, NULL, NULL);
+  if (path != NULL && sqlite3_exec (self->db, "PRAGMA locking_mode=EXCLUSIVE; "
+                                    "BEGIN IMMEDIATE; COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+    {
+      if (sqlite3_errcode (self->db) == SQLITE_BUSY)
+        fail (error, INTERNAL, "The workspace %s is open in another process", path);
+      else
+        sql_failed (self, error);
+      return NULL;
+    }
   if (!exec (self, "PRAGMA journal_mode=WAL", error)
       || !exec (self, "PRAGMA synchronous=NORMAL", error)
       || !exec (self,

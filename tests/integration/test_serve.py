@@ -333,6 +333,12 @@ class ServeTest(unittest.TestCase):
         # acknowledged, then the process is killed without a chance to close anything
         self.c.put_item(TableName=table, Item={"pk": {"S": "p"}, "sk": {"N": "2"},
                                                "g": {"S": "y"}})
+        # a second server on the same workspace is refused while the first runs
+        done = subprocess.run([CLI, "serve", "--port", "0", "--data", self.data],
+                              capture_output=True, text=True, timeout=60)
+        self.assertEqual(done.returncode, 1)
+        self.assertEqual(done.stdout, "")
+        self.assertIn("is open in another process", done.stderr)
         self.server.stop(signal.SIGKILL)
 
         self.server = Serve(self.data)
