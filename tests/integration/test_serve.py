@@ -318,6 +318,38 @@ class ServeTest(unittest.TestCase):
         self.assertEqual([json.loads(l)["sk"]["N"] for l in out.splitlines()],
                          [str(i) for i in range(30, 4, -1)])
 
+        key = json.dumps({"pk": {"S": "u"}, "sk": {"N": "3"}})
+        status, out, err = self.cli("put", table, "--item",
+                                    json.dumps({"pk": {"S": "u"}, "sk": {"N": "3"}, "v": {"N": "1"}}),
+                                    "--condition", "attribute_not_exists(pk)")
+        self.assertEqual(status, 1, err)
+        self.assertIn("ConditionalCheckFailedException", err)
+        status, out, err = self.cli("update", table, "--key-item", key, "--update", "SET v = 7",
+                                    "--return-values", "ALL_NEW")
+        self.assertEqual(status, 0, err)
+        status, out, err = self.cli("get", table, "--key-item", key)
+        self.assertEqual(status, 0, err)
+        self.assertEqual(json.loads(out)["v"], {"N": "7"})
+        status, out, err = self.cli("delete", table, "--key-item", key, "--condition", "v = 7")
+        self.assertEqual(status, 0, err)
+        status, out, err = self.cli("get", table, "--key-item", key)
+        self.assertEqual((status, out.strip()), (0, ""), err)
+
+        # pages across the 1 MB cut: 25 items of 90 KB come as 12, 12, 1, every one once
+        big = "".join(json.dumps({"pk": {"S": "big"}, "sk": {"N": str(i)},
+                                  "d": {"S": "y" * (90 * 1024)}}) + "\n" for i in range(25))
+        status, out, err = self.cli("batch-write", table, "-", stdin=big)
+        self.assertEqual(status, 0, err)
+        status, out, err = self.cli("query", table, "--key", 'pk = "big"', "--project", "sk",
+                                    "--stats")
+        self.assertEqual(status, 0, err)
+        self.assertEqual([json.loads(l)["sk"]["N"] for l in out.splitlines()],
+                         [str(i) for i in range(25)])
+        self.assertIn("page 1: Count 12,", err)
+        self.assertIn("page 2: Count 12,", err)
+        self.assertIn("page 3: Count 1,", err)
+        self.assertIn("total: 3 pages, 25 items", err)
+
     def test_restart_after_sigterm_and_sigkill(self):
         table = sorted_table(self.c, unique("durable"), "N", gsi=True)
         self.c.put_item(TableName=table, Item={"pk": {"S": "p"}, "sk": {"N": "1"},
