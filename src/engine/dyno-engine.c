@@ -921,8 +921,8 @@ parse_object (const char *body,
 
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
     {
-      fail (error, SERIALIZATION, "%s", local ? local->message
-                                              : "Start of structure or map found where not expected");
+      fail (error, SERIALIZATION, "%s",
+            local ? local->message : "Start of structure or map found where not expected");
       if (node)
         json_node_unref (node);
       return NULL;

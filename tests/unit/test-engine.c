@@ -295,7 +295,8 @@ test_index_maintained (void)
   g_autoptr(DynoEngine) engine = engine_with_table ("N");
   g_autofree char *keys = NULL;
 
-  put (engine, "{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"},\"g\":{\"S\":\"x\"},\"v\":{\"N\":\"1\"}}");
+  put (engine, "{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"},\"g\":{\"S\":\"x\"},"
+               "\"v\":{\"N\":\"1\"}}");
   put (engine, "{\"pk\":{\"S\":\"b\"},\"sk\":{\"N\":\"2\"},\"g\":{\"S\":\"x\"}}");
   put (engine, "{\"pk\":{\"S\":\"c\"},\"sk\":{\"N\":\"3\"}}");
   /* moving an item to another index partition, and out of the index */
@@ -430,7 +431,8 @@ test_conditional_writes (void)
               DYNO_ENGINE_ERROR_CONDITIONAL_CHECK_FAILED, "The conditional request failed");
   old = call (engine, "PutItem", "{\"TableName\":\"things\",\"Item\":{\"pk\":{\"S\":\"a\"},"
               "\"sk\":{\"N\":\"1\"},\"v\":{\"N\":\"2\"}},\"ConditionExpression\":\"v = :one\","
-              "\"ExpressionAttributeValues\":{\":one\":{\"N\":\"1\"}},\"ReturnValues\":\"ALL_OLD\"}");
+              "\"ExpressionAttributeValues\":{\":one\":{\"N\":\"1\"}},"
+              "\"ReturnValues\":\"ALL_OLD\"}");
   item = dyno_json_node_to_string (json_object_get_member (json_node_get_object (old),
                                                            "Attributes"), FALSE);
   g_assert_cmpstr (item, ==, "{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"},\"v\":{\"N\":\"1\"}}");
@@ -468,7 +470,8 @@ test_batches (void)
                          json_node_get_object (written), "ConsumedCapacity"), 0),
                        "CapacityUnits"), ==, 3.0);
   got = call (engine, "BatchGetItem", "{\"RequestItems\":{\"things\":{\"Keys\":["
-              "{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"2\"}},{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"9\"}}],"
+              "{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"2\"}},"
+              "{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"9\"}}],"
               "\"ProjectionExpression\":\"g\"}}}");
   {
     g_autofree char *responses = dyno_json_node_to_string (
@@ -534,7 +537,8 @@ test_create_table_rules (void)
       g_autofree char *body = g_strdup_printf (
         "{\"TableName\":\"tab%u\",\"ProvisionedThroughput\":{\"ReadCapacityUnits\":1,"
         "\"WriteCapacityUnits\":1},\"AttributeDefinitions\":[{\"AttributeName\":\"pk\","
-        "\"AttributeType\":\"B\"}],\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"}]}",
+        "\"AttributeType\":\"B\"}],"
+        "\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"}]}",
         4 - i);
       g_autoptr(JsonNode) node = call (engine, "CreateTable", body);
     }
