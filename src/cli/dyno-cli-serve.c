@@ -189,7 +189,7 @@ dyno_cli_serve (int    argc,
   g_autoptr(GInetAddress) address = NULL;
   g_autoptr(GSocketAddress) socket_address = NULL;
   g_autoptr(SoupServer) server = NULL;
-  GSList *uris;
+  GSList *listeners;
   Serve serve = { 0 };
   guint64 port;
   guint sigterm, sigint;
@@ -259,28 +259,38 @@ dyno_cli_serve (int    argc,
       return EXIT_FAILURE_RUN;
     }
   crc_init ();
+  /* before the first line: whoever reads it may stop the server at once */
+  serve.loop = g_main_loop_new (NULL, FALSE);
+  sigterm = g_unix_signal_add (SIGTERM, on_signal, &serve);
+  sigint = g_unix_signal_add (SIGINT, on_signal, &serve);
   server = soup_server_new ("server-header", NULL, NULL);
   soup_server_add_handler (server, NULL, handle_request, &serve, NULL);
   socket_address = g_inet_socket_address_new (address, (guint16) port);
   if (!soup_server_listen (server, socket_address, 0, &error))
     {
       dyno_cli_print_error ("serve", error->message);
+      g_source_remove (sigterm);
+      g_source_remove (sigint);
+      g_main_loop_unref (serve.loop);
       g_object_unref (serve.engine);
       return EXIT_FAILURE_RUN;
     }
-  uris = soup_server_get_uris (server);
-  if (uris != NULL)
-    port = g_uri_get_port (uris->data);
-  g_slist_free_full (uris, (GDestroyNotify) g_uri_unref);
+  /* the port the system gave (--port 0); not soup_server_get_uris(), which leaks in 3.2 */
+  listeners = soup_server_get_listeners (server);
+  if (listeners != NULL)
+    {
+      g_autoptr(GSocketAddress) local = g_socket_get_local_address (listeners->data, NULL);
+
+      if (local != NULL)
+        port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (local));
+    }
+  g_slist_free (listeners);
   if (g_inet_address_get_family (address) == G_SOCKET_FAMILY_IPV6)
     printf ("listening on http://[%s]:%u\n", host, (guint) port);
   else
     printf ("listening on http://%s:%u\n", host, (guint) port);
   fflush (stdout);
 
-  serve.loop = g_main_loop_new (NULL, FALSE);
-  sigterm = g_unix_signal_add (SIGTERM, on_signal, &serve);
-  sigint = g_unix_signal_add (SIGINT, on_signal, &serve);
   g_main_loop_run (serve.loop);
   g_source_remove (sigterm);
   g_source_remove (sigint);

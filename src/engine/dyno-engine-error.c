@@ -41,7 +41,8 @@ dyno_engine_error_type_name (DynoEngineErrorCode code)
 const char *
 dyno_engine_error_wire_type (DynoEngineErrorCode code)
 {
-  g_return_val_if_fail ((guint) code < G_N_ELEMENTS (types), types[DYNO_ENGINE_ERROR_INTERNAL].wire);
+  g_return_val_if_fail ((guint) code < G_N_ELEMENTS (types),
+                        types[DYNO_ENGINE_ERROR_INTERNAL].wire);
   return types[code].wire;
 }
 

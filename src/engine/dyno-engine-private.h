@@ -50,6 +50,7 @@ typedef struct {
   gint64          wcu;
   gint64          item_count;
   gint64          size_bytes;
+  gboolean        counters_changed; /* item_count/size_bytes not yet written back */
 } DynoEngineTable;
 
 void             dyno_engine_table_free      (DynoEngineTable *table);

@@ -187,12 +187,25 @@ dyno_engine_new (const char *path,
             self->db ? sqlite3_errmsg (self->db) : "out of memory");
       return NULL;
     }
-  sqlite3_busy_timeout (self->db, 5000);
+  /* One process at a time: the engine keeps the schemas in memory, so a second writer would
+   * go unseen.  The lock is taken by the first write below and held until the engine closes. */
+  sqlite3_busy_timeout (self->db, 250);
   sqlite3_create_function (self->db, "dyno_segment", 2,
                            SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, NULL,
                            segment_func, NULL, NULL);
+  if (path != NULL && sqlite3_exec (self->db, "PRAGMA locking_mode=EXCLUSIVE; "
+                                    "BEGIN IMMEDIATE; COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+    {
+      if (sqlite3_errcode (self->db) == SQLITE_BUSY)
+        fail (error, INTERNAL, "The workspace %s is open in another process", path);
+      else
+        sql_failed (self, error);
+      return NULL;
+    }
   if (!exec (self, "PRAGMA journal_mode=WAL", error)
       || !exec (self, "PRAGMA synchronous=NORMAL", error)
+      /* up to 64 MB of pages kept between requests (the default is 2 MB) */
+      || !exec (self, "PRAGMA cache_size=-65536", error)
       || !exec (self,
                 "CREATE TABLE IF NOT EXISTS dyno_meta ("
                 "  key TEXT PRIMARY KEY, value TEXT NOT NULL);"
@@ -709,7 +722,6 @@ store_item (DynoEngine      *self,
   g_autoptr(GByteArray) tk = NULL;
   gsize old_size = old ? dyno_item_get_size (old) : 0;
   gsize new_size = new ? dyno_item_get_size (new) : 0;
-  sqlite3_stmt *s;
 
   encode_opt (any, table->pk.name, pk);
   encode_opt (any, table->sk.name, sk);
@@ -774,18 +786,39 @@ store_item (DynoEngine      *self,
 
   table->item_count += (new != NULL) - (old != NULL);
   table->size_bytes += (gint64) new_size - (gint64) old_size;
-  s = stmt (self, "UPDATE dyno_tables SET item_count = ?2, size_bytes = ?3 WHERE id = ?1", error);
-  if (s == NULL)
-    return FALSE;
-  sqlite3_bind_int64 (s, 1, table->id);
-  sqlite3_bind_int64 (s, 2, table->item_count);
-  sqlite3_bind_int64 (s, 3, table->size_bytes);
-  if (sqlite3_step (s) != SQLITE_DONE)
+  table->counters_changed = TRUE;  /* written once, when the request commits */
+  return TRUE;
+}
+
+static gboolean
+write_counters (DynoEngine *self,
+                GError    **error)
+{
+  GHashTableIter iter;
+  DynoEngineTable *table;
+
+  g_hash_table_iter_init (&iter, self->tables);
+  while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &table))
     {
+      sqlite3_stmt *s;
+
+      if (!table->counters_changed)
+        continue;
+      s = stmt (self, "UPDATE dyno_tables SET item_count = ?2, size_bytes = ?3 WHERE id = ?1",
+                error);
+      if (s == NULL)
+        return FALSE;
+      sqlite3_bind_int64 (s, 1, table->id);
+      sqlite3_bind_int64 (s, 2, table->item_count);
+      sqlite3_bind_int64 (s, 3, table->size_bytes);
+      if (sqlite3_step (s) != SQLITE_DONE)
+        {
+          sqlite3_reset (s);
+          return sql_failed (self, error);
+        }
       sqlite3_reset (s);
-      return sql_failed (self, error);
+      table->counters_changed = FALSE;
     }
-  sqlite3_reset (s);
   return TRUE;
 }
 
@@ -805,6 +838,7 @@ reload_counters (DynoEngine *self)
         {
           table->item_count = sqlite3_column_int64 (s, 1);
           table->size_bytes = sqlite3_column_int64 (s, 2);
+          table->counters_changed = FALSE;
         }
     }
   sqlite3_reset (s);
@@ -821,7 +855,7 @@ static gboolean
 commit (DynoEngine *self,
         GError    **error)
 {
-  if (exec (self, "COMMIT", error))
+  if (write_counters (self, error) && exec (self, "COMMIT", error))
     return TRUE;
   exec (self, "ROLLBACK", NULL);
   reload_counters (self);
@@ -887,8 +921,8 @@ parse_object (const char *body,
 
   if (node == NULL || !JSON_NODE_HOLDS_OBJECT (node))
     {
-      fail (error, SERIALIZATION, "%s", local ? local->message
-                                              : "Start of structure or map found where not expected");
+      fail (error, SERIALIZATION, "%s",
+            local ? local->message : "Start of structure or map found where not expected");
       if (node)
         json_node_unref (node);
       return NULL;
@@ -1916,6 +1950,8 @@ typedef struct {
   gint64       count;
   gint64       scanned;
   gsize        bytes;
+  gboolean     fetch;          /* ALL_ATTRIBUTES on a local index that projects less */
+  double       fetched_units;  /* those reads from the table: each item rounded up to 4 KB */
   GString     *items;
   DynoItem    *last;
 } Page;
@@ -1939,6 +1975,26 @@ read_page (DynoEngine   *self,
         return FALSE;
       page->scanned++;
       page->bytes += sqlite3_column_int64 (s, 1);
+      if (page->fetch)
+        {
+          g_autoptr(DynoItem) key = table_key_of (page->target.table, item);
+          GError *local = NULL;
+          DynoItem *full = load_item (self, page->target.table, key, &local);
+
+          if (local != NULL)
+            {
+              g_propagate_error (error, local);
+              return FALSE;
+            }
+          if (full != NULL)
+            {
+              page->fetched_units += read_units_for (dyno_item_get_size (full),
+                                                     page->request->consistent_read
+                                                     == DYNO_TRISTATE_TRUE);
+              dyno_item_unref (item);
+              item = full;
+            }
+        }
       if (!eval_condition (page->request->filter, filter_role, item, &match, error))
         return FALSE;
       if (match)
@@ -1975,7 +2031,9 @@ check_select (DynoRequest *request,
   DynoSelect select = request->select;
 
   if (select == DYNO_SELECT_UNSET)
-    select = request->projection ? DYNO_SELECT_SPECIFIC_ATTRIBUTES : DYNO_SELECT_ALL_ATTRIBUTES;
+    select = request->projection ? DYNO_SELECT_SPECIFIC_ATTRIBUTES
+             : request->index_name ? DYNO_SELECT_ALL_PROJECTED_ATTRIBUTES
+             : DYNO_SELECT_ALL_ATTRIBUTES;
   if (select == DYNO_SELECT_SPECIFIC_ATTRIBUTES && request->projection == NULL)
     {
       fail (error, VALIDATION, "Select type SPECIFIC_ATTRIBUTES requires AttributesToGet or "
@@ -1998,10 +2056,33 @@ check_select (DynoRequest *request,
   return TRUE;
 }
 
-static char *
-finish_page (Page                       *page,
-             double                      units)
+/* Select=ALL_ATTRIBUTES on an index: refused on a GSI that does not project everything,
+ * read from the table on such an LSI. */
+static gboolean
+check_index_select (Page    *page,
+                    GError **error)
 {
+  DynoEngineIndex *index = page->target.index;
+
+  if (index == NULL || index->projection == DYNO_PROJECTION_ALL
+      || page->select != DYNO_SELECT_ALL_ATTRIBUTES)
+    return TRUE;
+  if (index->global)
+    {
+      fail (error, VALIDATION, "One or more parameter values were invalid: Select type "
+            "ALL_ATTRIBUTES is not supported for global secondary index %s because its "
+            "projection type is not ALL", index->name);
+      return FALSE;
+    }
+  page->fetch = TRUE;
+  return TRUE;
+}
+
+static char *
+finish_page (Page *page)
+{
+  gboolean consistent = page->request->consistent_read == DYNO_TRISTATE_TRUE;
+  double units = read_units_for (page->bytes, consistent);
   GString *out = g_string_new ("{");
   Capacity cap;
 
@@ -2030,6 +2111,7 @@ finish_page (Page                       *page,
           for (i = 0; i < page->target.table->indexes->len; i++)
             if (g_ptr_array_index (page->target.table->indexes, i) == page->target.index)
               cap.indexes[i] = units;
+          cap.table = page->fetched_units;
         }
       g_string_append (out, ",\"ConsumedCapacity\":");
       write_capacity (out, page->target.table, &cap, page->request->return_consumed_capacity);
@@ -2107,6 +2189,7 @@ op_query (DynoEngine *self,
     }
   if (!check_select (page.request, &page.select, error)
       || !find_target (self, page.request, &page.target, error)
+      || !check_index_select (&page, error)
       || !read_key_condition (page.request->key_condition, page.target.pk, page.target.sk,
                               &pk_value, &sc, error)
       || !check_filter_keys (page.request->filter, &page.target, error)
@@ -2181,8 +2264,7 @@ op_query (DynoEngine *self,
     }
   page.items = g_string_new (NULL);
   if (read_page (self, s, &page, DYNO_EXPR_ROLE_FILTER, error))
-    response = finish_page (&page, read_units_for (page.bytes, page.request->consistent_read
-                                                               == DYNO_TRISTATE_TRUE));
+    response = finish_page (&page);
   sqlite3_reset (s);
 
 out:
@@ -2210,6 +2292,7 @@ op_scan (DynoEngine *self,
     return NULL;
   if (!check_select (page.request, &page.select, error)
       || !find_target (self, page.request, &page.target, error)
+      || !check_index_select (&page, error)
       || !check_condition (page.request->filter, DYNO_EXPR_ROLE_FILTER, error))
     goto out;
   if (page.request->projection != NULL)
@@ -2267,8 +2350,7 @@ op_scan (DynoEngine *self,
     }
   page.items = g_string_new (NULL);
   if (read_page (self, s, &page, DYNO_EXPR_ROLE_FILTER, error))
-    response = finish_page (&page, read_units_for (page.bytes, page.request->consistent_read
-                                                               == DYNO_TRISTATE_TRUE));
+    response = finish_page (&page);
   sqlite3_reset (s);
 
 out:
@@ -2513,7 +2595,6 @@ op_batch_write_item (DynoEngine *self,
           JsonObject *del = wo && json_object_has_member (wo, "DeleteRequest")
                             ? json_object_get_object_member (wo, "DeleteRequest") : NULL;
           JsonNode *payload;
-          g_autofree char *sub = NULL;
           DynoRequest *write;
           g_autoptr(DynoItem) key = NULL;
 
@@ -2531,11 +2612,22 @@ op_batch_write_item (DynoEngine *self,
                     "to satisfy constraint: Member must not be null", put ? "item" : "key");
               goto fail;
             }
-          sub = sub_request (l->data, NULL, put ? "Item" : "Key", payload);
-          write = parse_request (sub, -1, put ? DYNO_OP_PUT_ITEM : DYNO_OP_DELETE_ITEM, error);
-          if (write == NULL)
-            goto fail;
+          write = dyno_request_new (put ? DYNO_OP_PUT_ITEM : DYNO_OP_DELETE_ITEM, l->data);
           g_ptr_array_add (writes, write);
+          {
+            GError *bad = NULL;
+            DynoItem *value = dyno_item_from_json_node (payload, &bad);
+
+            if (value == NULL)
+              {
+                to_engine_error (bad, error);
+                goto fail;
+              }
+            if (put)
+              write->item = value;
+            else
+              write->key = value;
+          }
           if (put ? !check_item (table, write->item, FALSE, error)
                   : !check_key (table, write->key, error))
             goto fail;

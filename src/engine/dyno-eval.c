@@ -161,10 +161,63 @@ static const char *const attribute_type_names[] = {
   "S", "SS", "N", "NS", "B", "BS", "BOOL", "NULL", "L", "M",
 };
 
+/* `a <= a`, `a BETWEEN b AND a`, `begins_with(a, a)`: DynamoDB refuses a first operand that
+ * is the same path as a later one (DynamoDB Local 3.3.1, for comparisons, BETWEEN, IN and
+ * two-operand functions). */
+static gboolean
+check_distinct (const DynoExpr *expr, DynoExprRole role, const char *op, GError **error)
+{
+  const DynoExpr *first;
+
+  if (expr->args == NULL || expr->args->len < 2)
+    return TRUE;
+  first = dyno_expr_skip_parens (g_ptr_array_index (expr->args, 0));
+  if (first->kind != DYNO_EXPR_PATH)
+    return TRUE;
+  for (guint i = 1; i < expr->args->len; i++)
+    {
+      const DynoExpr *other = dyno_expr_skip_parens (g_ptr_array_index (expr->args, i));
+      g_autofree char *shown = NULL;
+
+      if (other->kind != DYNO_EXPR_PATH || !dyno_path_equal (first->path, other->path))
+        continue;
+      shown = dyno_path_to_display (first->path);
+      g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                   "Invalid %s: The first operand must be distinct from the remaining operands "
+                   "for this operator or function; operator: %s, first operand: %s",
+                   role_field (role), op, shown);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean check_types (const DynoExpr *expr, DynoExprRole role, GError **error);
+
+/* Operand types first, then distinct operands (the order DynamoDB Local 3.3.1 reports them). */
 static gboolean
 check_node (const DynoExpr *expr, DynoExprRole role, GError **error)
 {
   expr = dyno_expr_skip_parens (expr);
+  if (!check_types (expr, role, error))
+    return FALSE;
+  switch (expr->kind)
+    {
+    case DYNO_EXPR_COMPARE:
+      return check_distinct (expr, role, dyno_compare_op_to_string (expr->op.compare), error);
+    case DYNO_EXPR_BETWEEN:
+      return check_distinct (expr, role, "BETWEEN", error);
+    case DYNO_EXPR_IN:
+      return check_distinct (expr, role, "IN", error);
+    case DYNO_EXPR_FUNCTION:
+      return check_distinct (expr, role, dyno_function_to_string (expr->op.function), error);
+    default:
+      return TRUE;
+    }
+}
+
+static gboolean
+check_types (const DynoExpr *expr, DynoExprRole role, GError **error)
+{
   switch (expr->kind)
     {
     case DYNO_EXPR_AND:
@@ -898,7 +951,23 @@ check_update_operand (const DynoExpr *e, GError **error)
       want = DYNO_VALUE_L;
       break;
     case DYNO_EXPR_IF_NOT_EXISTS:
-      return check_update_operand (g_ptr_array_index (e->args, 1), error);
+      {
+        const DynoExpr *a = dyno_expr_skip_parens (g_ptr_array_index (e->args, 0));
+        const DynoExpr *b = dyno_expr_skip_parens (g_ptr_array_index (e->args, 1));
+
+        if (a->kind == DYNO_EXPR_PATH && b->kind == DYNO_EXPR_PATH &&
+            dyno_path_equal (a->path, b->path))
+          {
+            g_autofree char *shown = dyno_path_to_display (a->path);
+
+            g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                         "Invalid UpdateExpression: The first operand must be distinct from the "
+                         "remaining operands for this operator or function; operator: "
+                         "if_not_exists, first operand: %s", shown);
+            return FALSE;
+          }
+        return check_update_operand (b, error);
+      }
     case DYNO_EXPR_SIZE:
       g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
                            "Invalid UpdateExpression: The function is not allowed in an update "
@@ -953,14 +1022,17 @@ dyno_eval_check_update (const DynoUpdate *update, const char * const *key_names,
 
   g_return_val_if_fail (update != NULL, FALSE);
 
+  /* in the order DynamoDB Local 3.3.1 reports them: paths, ADD and DELETE values, SET
+   * operands, keys */
+  for (guint i = 0; i < update->clauses->len; i++)
+    g_ptr_array_add (paths, ((const DynoUpdateClause *) g_ptr_array_index (update->clauses,
+                                                                           i))->path);
+  if (!check_path_set (paths, "UpdateExpression", error))
+    return FALSE;
   for (guint i = 0; i < update->clauses->len; i++)
     {
       const DynoUpdateClause *clause = g_ptr_array_index (update->clauses, i);
 
-      g_ptr_array_add (paths, clause->path);
-      if (clause->action == DYNO_UPDATE_SET && clause->operand != NULL &&
-          !check_update_operand (clause->operand, error))
-        return FALSE;
       if ((clause->action == DYNO_UPDATE_ADD || clause->action == DYNO_UPDATE_DELETE) &&
           clause->operand != NULL)
         {
@@ -986,8 +1058,14 @@ dyno_eval_check_update (const DynoUpdate *update, const char * const *key_names,
             }
         }
     }
-  if (!check_path_set (paths, "UpdateExpression", error))
-    return FALSE;
+  for (guint i = 0; i < update->clauses->len; i++)
+    {
+      const DynoUpdateClause *clause = g_ptr_array_index (update->clauses, i);
+
+      if (clause->action == DYNO_UPDATE_SET && clause->operand != NULL &&
+          !check_update_operand (clause->operand, error))
+        return FALSE;
+    }
   for (guint i = 0; key_names != NULL && i < update->clauses->len; i++)
     {
       const DynoUpdateClause *clause = g_ptr_array_index (update->clauses, i);
@@ -1028,15 +1106,23 @@ eval_update_operand (const DynoExpr *e, const DynoItem *item, GError **error)
     case DYNO_EXPR_IF_NOT_EXISTS:
       {
         const DynoExpr *p = dyno_expr_skip_parens (g_ptr_array_index (e->args, 0));
+        /* the fallback is evaluated even when the path exists: a missing attribute there
+         * fails the update (DynamoDB Local 3.3.1) */
+        DynoValue *fallback = eval_update_operand (g_ptr_array_index (e->args, 1), item, error);
 
+        if (fallback == NULL)
+          return NULL;
         if (p->kind == DYNO_EXPR_PATH)
           {
             const DynoValue *v = dyno_eval_resolve_path (item, p->path);
 
             if (v != NULL)
-              return dyno_value_copy (v);
+              {
+                dyno_value_free (fallback);
+                return dyno_value_copy (v);
+              }
           }
-        return eval_update_operand (g_ptr_array_index (e->args, 1), item, error);
+        return fallback;
       }
     case DYNO_EXPR_PLUS:
     case DYNO_EXPR_MINUS:
@@ -1108,6 +1194,20 @@ eval_update_operand (const DynoExpr *e, const DynoItem *item, GError **error)
       update_error (error, "Invalid UpdateExpression: Syntax error");
       return NULL;
     }
+}
+
+/* Map and list levels in @value (0 for a scalar or a set). */
+static guint
+container_depth (const DynoValue *value)
+{
+  DynoValueType type = dyno_value_get_kind (value);
+  guint deepest = 0;
+
+  if (type != DYNO_VALUE_M && type != DYNO_VALUE_L)
+    return 0;
+  for (guint i = 0; i < dyno_value_get_n_children (value); i++)
+    deepest = MAX (deepest, container_depth (dyno_value_get_child (value, i)));
+  return 1 + deepest;
 }
 
 static gboolean
@@ -1274,6 +1374,14 @@ dyno_eval_update (const DynoUpdate *update, const DynoItem *item, const DynoItem
       switch (clause->action)
         {
         case DYNO_UPDATE_SET:
+          /* the item's own map is the first of DynamoDB's 32 levels, so a value at a path of
+           * n elements has its maps and lists from level n + 1 on (DynamoDB Local 3.3.1) */
+          if (dyno_path_get_length (clause->path) +
+              container_depth (g_ptr_array_index (values, i)) > DYNO_VALUE_MAX_DEPTH)
+            {
+              ok = update_error (error, "Nesting Levels have exceeded supported limits");
+              break;
+            }
           parent = node_parent (root, clause->path);
           ok = (parent != NULL &&
                 node_set (parent, last_element (clause->path),
@@ -1299,10 +1407,14 @@ dyno_eval_update (const DynoUpdate *update, const DynoItem *item, const DynoItem
       return NULL;
     }
   builder = dyno_value_builder_new ();
-  ok = node_emit (root, builder, error);
+  ok = node_emit (root, builder, NULL);
   node_free (root);
   if (!ok)
-    return NULL;
+    {
+      /* the only way a built item fails: nested deeper than DynamoDB allows */
+      update_error (error, "Nesting Levels have exceeded supported limits");
+      return NULL;
+    }
   map = dyno_value_builder_finish (builder);
   return dyno_item_new_take (g_steal_pointer (&map));
 }

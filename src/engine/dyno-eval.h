@@ -17,12 +17,18 @@ G_BEGIN_DECLS
 
 /* Does @item (NULL = no item) satisfy @expr (a ConditionExpression, FilterExpression or
  * KeyConditionExpression)?  Returns FALSE with @error only for what DynamoDB rejects rather
- * than evaluates (an operand of a type the operator or function cannot take, written as a
- * value: `a < :map`, `begins_with(a, :n)`, `attribute_type(a, :bad)`, `contains(a, :set)` on a
- * list, BETWEEN bounds of different types or in the wrong order).  A plain mismatch, a
- * missing attribute, or attribute values of types the operator cannot order are
- * *out_match = FALSE.  @role only picks the "Invalid ConditionExpression: " prefix of such
- * messages (DYNO_EXPR_ROLE_CONDITION when unsure). */
+ * than evaluates, which depends on the expression alone (dyno_eval_check_condition() runs
+ * first): an operand written as a value of a type the operator or function cannot take
+ * (`a < :map`, `begins_with(a, :n)`, `attribute_type(a, :bad)`), BETWEEN bounds of different
+ * types or in the wrong order, the same path as first and later operand (`a <= a`).  A plain
+ * mismatch, a missing attribute, or attribute values of types the operator cannot order are
+ * *out_match = FALSE.  Semantics checked against DynamoDB Local 3.3.1 (tests/unit/test-eval.c,
+ * tests/integration/test_eval_differential.py): <> is true for a missing operand and for
+ * values of different types; size() of a string counts UTF-16 code units, of N, BOOL or NULL
+ * makes the comparison false; contains() on a list compares whole elements (sets, lists and
+ * maps too); numbers compare by value (1e2 = 100).
+ * dyno_eval_condition_full()'s @role picks the prefix of those messages ("Invalid
+ * FilterExpression: …"); dyno_eval_condition() uses DYNO_EXPR_ROLE_CONDITION. */
 gboolean   dyno_eval_condition      (const DynoExpr   *expr,
                                      const DynoItem   *item,
                                      gboolean         *out_match,
@@ -33,10 +39,9 @@ gboolean   dyno_eval_condition_full (const DynoExpr   *expr,
                                      gboolean         *out_match,
                                      GError          **error);
 
-/* Checks @expr once before any item is read (what DynamoDB validates on the request, not
- * per item): the operand types of values (see dyno_eval_condition()), BETWEEN bounds.  The
- * store may call it so that a Scan of an empty table still fails as DynamoDB's would.  TRUE
- * when valid. */
+/* Checks @expr once before any item is read (what DynamoDB validates on the request, not per
+ * item; see dyno_eval_condition()), so that a Scan of an empty table still fails as DynamoDB's
+ * would.  TRUE when valid. */
 gboolean   dyno_eval_check_condition (const DynoExpr  *expr,
                                       DynoExprRole     role,
                                       GError         **error);
@@ -51,16 +56,25 @@ gboolean   dyno_eval_check_condition (const DynoExpr  *expr,
  *   "An operand in the update expression has an incorrect data type"
  *   "Invalid UpdateExpression: Two document paths overlap with each other; must remove or
  *    rewrite one of these paths; path one: [a], path two: [a, b]"
- *   "Cannot update attribute pk. This attribute is part of the key" */
+ *   "One or more parameter values were invalid: Cannot update attribute pk. This attribute
+ *    is part of the key"
+ *   "The provided expression refers to an attribute that does not exist in the item"
+ *   "Nesting Levels have exceeded supported limits"
+ * Every operand reads the item as it was (SET a = :y, b = a gives b the old a); list indexes
+ * are those of the list as it was (REMOVE a[0], a[1] removes two elements); SET past a list's
+ * end appends, several such in index order; the fallback of if_not_exists() is evaluated even
+ * when the path exists.  The item's size is not checked here: compare dyno_eval_item_size()
+ * of the result with DYNO_EVAL_MAX_ITEM_SIZE ("Item size to update has exceeded the maximum
+ * allowed size"). */
 DynoItem  *dyno_eval_update         (const DynoUpdate *update,
                                      const DynoItem   *item,
                                      const DynoItem   *key,
                                      GError          **error);
 
-/* Checks @update once before any item is read: overlapping or conflicting paths, key
- * attributes (names in @key_names, NULL-terminated, may be NULL), operand types fixed by the
- * expression (ADD/DELETE values, list_append on a literal non-list).  TRUE when valid.
- * dyno_eval_update() runs it too. */
+/* Checks @update once before any item is read: overlapping or conflicting paths, operand
+ * types fixed by the expression (ADD/DELETE values, + - and list_append on a literal of the
+ * wrong type), if_not_exists(a, a), then key attributes (names in @key_names, NULL-terminated,
+ * may be NULL).  TRUE when valid.  dyno_eval_update() runs it too. */
 gboolean   dyno_eval_check_update   (const DynoUpdate *update,
                                      const char * const *key_names,
                                      GError          **error);

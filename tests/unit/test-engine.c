@@ -295,7 +295,8 @@ test_index_maintained (void)
   g_autoptr(DynoEngine) engine = engine_with_table ("N");
   g_autofree char *keys = NULL;
 
-  put (engine, "{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"},\"g\":{\"S\":\"x\"},\"v\":{\"N\":\"1\"}}");
+  put (engine, "{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"},\"g\":{\"S\":\"x\"},"
+               "\"v\":{\"N\":\"1\"}}");
   put (engine, "{\"pk\":{\"S\":\"b\"},\"sk\":{\"N\":\"2\"},\"g\":{\"S\":\"x\"}}");
   put (engine, "{\"pk\":{\"S\":\"c\"},\"sk\":{\"N\":\"3\"}}");
   /* moving an item to another index partition, and out of the index */
@@ -325,6 +326,55 @@ test_index_maintained (void)
               "\"sk\":{\"N\":\"1\"},\"g\":{\"N\":\"1\"}}}", DYNO_ENGINE_ERROR_VALIDATION,
               "One or more parameter values were invalid: Type mismatch for Index Key g "
               "Expected: S Actual: N IndexName: byG");
+}
+
+/* Index rows with equal index keys: pages of a Query on the index and of a Scan of it see
+ * every item once, in both directions. */
+static void
+test_index_ties_page (void)
+{
+  g_autoptr(DynoEngine) engine = engine_with_table ("N");
+
+  for (guint i = 0; i < 20; i++)
+    {
+      g_autofree char *item = g_strdup_printf ("{\"pk\":{\"S\":\"p%u\"},\"sk\":{\"N\":\"%u\"},"
+                                               "\"g\":{\"S\":\"same\"}}", i % 3, i);
+      put (engine, item);
+    }
+  for (int forward = 0; forward < 3; forward++)
+    {
+      g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      g_autofree char *start = NULL;
+      guint pages = 0;
+
+      do
+        {
+          g_autofree char *body = g_strdup_printf (
+            forward == 2 ? "{\"TableName\":\"things\",\"IndexName\":\"byG\",\"Limit\":3%s%s}"
+                         : "{\"TableName\":\"things\",\"IndexName\":\"byG\",\"Limit\":3,"
+                           "\"KeyConditionExpression\":\"g = :g\",\"ScanIndexForward\":%s,"
+                           "\"ExpressionAttributeValues\":{\":g\":{\"S\":\"same\"}}%s%s}",
+            forward == 2 ? (start ? ",\"ExclusiveStartKey\":" : "")
+                         : (forward ? "true" : "false"),
+            forward == 2 ? (start ? start : "") : (start ? ",\"ExclusiveStartKey\":" : ""),
+            forward == 2 ? "" : (start ? start : ""));
+          g_autoptr(JsonNode) node = call (engine, forward == 2 ? "Scan" : "Query", body);
+          JsonObject *o = json_node_get_object (node);
+          JsonArray *items = json_object_get_array_member (o, "Items");
+
+          for (guint i = 0; i < json_array_get_length (items); i++)
+            g_assert_true (g_hash_table_add (seen, dyno_json_node_to_string (
+                                               json_array_get_element (items, i), FALSE)));
+          g_free (start);
+          start = json_object_has_member (o, "LastEvaluatedKey")
+                  ? dyno_json_node_to_string (json_object_get_member (o, "LastEvaluatedKey"),
+                                              FALSE)
+                  : NULL;
+          g_assert_cmpuint (++pages, <=, 8);
+        }
+      while (start != NULL);
+      g_assert_cmpuint (g_hash_table_size (seen), ==, 20);
+    }
 }
 
 static void
@@ -381,7 +431,8 @@ test_conditional_writes (void)
               DYNO_ENGINE_ERROR_CONDITIONAL_CHECK_FAILED, "The conditional request failed");
   old = call (engine, "PutItem", "{\"TableName\":\"things\",\"Item\":{\"pk\":{\"S\":\"a\"},"
               "\"sk\":{\"N\":\"1\"},\"v\":{\"N\":\"2\"}},\"ConditionExpression\":\"v = :one\","
-              "\"ExpressionAttributeValues\":{\":one\":{\"N\":\"1\"}},\"ReturnValues\":\"ALL_OLD\"}");
+              "\"ExpressionAttributeValues\":{\":one\":{\"N\":\"1\"}},"
+              "\"ReturnValues\":\"ALL_OLD\"}");
   item = dyno_json_node_to_string (json_object_get_member (json_node_get_object (old),
                                                            "Attributes"), FALSE);
   g_assert_cmpstr (item, ==, "{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"},\"v\":{\"N\":\"1\"}}");
@@ -419,7 +470,8 @@ test_batches (void)
                          json_node_get_object (written), "ConsumedCapacity"), 0),
                        "CapacityUnits"), ==, 3.0);
   got = call (engine, "BatchGetItem", "{\"RequestItems\":{\"things\":{\"Keys\":["
-              "{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"2\"}},{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"9\"}}],"
+              "{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"2\"}},"
+              "{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"9\"}}],"
               "\"ProjectionExpression\":\"g\"}}}");
   {
     g_autofree char *responses = dyno_json_node_to_string (
@@ -485,7 +537,8 @@ test_create_table_rules (void)
       g_autofree char *body = g_strdup_printf (
         "{\"TableName\":\"tab%u\",\"ProvisionedThroughput\":{\"ReadCapacityUnits\":1,"
         "\"WriteCapacityUnits\":1},\"AttributeDefinitions\":[{\"AttributeName\":\"pk\","
-        "\"AttributeType\":\"B\"}],\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"}]}",
+        "\"AttributeType\":\"B\"}],"
+        "\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"}]}",
         4 - i);
       g_autoptr(JsonNode) node = call (engine, "CreateTable", body);
     }
@@ -568,6 +621,7 @@ main (int    argc,
   g_test_add_func ("/engine/pages", test_pages);
   g_test_add_func ("/engine/scan-segments", test_scan_segments);
   g_test_add_func ("/engine/index-maintained", test_index_maintained);
+  g_test_add_func ("/engine/index-ties", test_index_ties_page);
   g_test_add_func ("/engine/key-errors", test_key_errors);
   g_test_add_func ("/engine/conditional-writes", test_conditional_writes);
   g_test_add_func ("/engine/batches", test_batches);

@@ -212,6 +212,23 @@ static const CondCase cond_cases[] = {
   { "{\"a\":{\"S\":\"abc\"}}", "size(a) > size(b)", NULL, 0 },
   { "{\"a\":{\"S\":\"abc\"}}", "a BETWEEN :x AND :y", "{\":x\":{\"S\":\"a\"},\":y\":{\"S\":\"b\"}}", 1 },
   { "{\"a\":{\"S\":\"\"}}", "begins_with(a, :x)", "{\":x\":{\"S\":\"\"}}", 1 },
+  /* the first operand may not be the same path as a later one [L] */
+  { "{\"a\":{\"N\":\"1\"}}", "a <= a", NULL,
+    ERR ("Invalid ConditionExpression: The first operand must be distinct from the remaining "
+         "operands for this operator or function; operator: <=, first operand: [a]") },
+  { "{}", "b[0].x BETWEEN b[0].x AND size(b)", NULL,
+    ERR ("Invalid ConditionExpression: The first operand must be distinct from the remaining "
+         "operands for this operator or function; operator: BETWEEN, first operand: [b, [0], x]") },
+  { "{}", "a.x[0] IN (b.y, b.y, a.x[0])", NULL,
+    ERR ("Invalid ConditionExpression: The first operand must be distinct from the remaining "
+         "operands for this operator or function; operator: IN, first operand: [a, x, [0]]") },
+  { "{}", "begins_with(a, a)", NULL,
+    ERR ("Invalid ConditionExpression: The first operand must be distinct from the remaining "
+         "operands for this operator or function; operator: begins_with, first operand: [a]") },
+  /* operand types are reported before distinct operands [L] */
+  { "{}", "a[0] BETWEEN a[0] AND :v", "{\":v\":{\"BOOL\":true}}",
+    ERR ("Invalid ConditionExpression: Incorrect operand type for operator or function; "
+         "operator or function: BETWEEN, operand type: BOOL") },
   /* literals on both sides [L] */
   { "{}", ":x = :x", "{\":x\":{\"N\":\"3\"}}", 1 },
   { "{}", ":x < :y", "{\":x\":{\"N\":\"3\"},\":y\":{\"N\":\"4\"}}", 1 },
@@ -342,6 +359,10 @@ static const UpdateCase update_cases[] = {
   { "{\"a\":{\"N\":\"1\"}}", "SET b = if_not_exists(c, a)", NULL,
     "{\"a\":{\"N\":\"1\"},\"b\":{\"N\":\"1\"}}" },
   { "{\"a\":{\"N\":\"1\"}}", "SET b = if_not_exists(c, d)", NULL, UERR (MISSING) },
+  { "{\"a\":{\"N\":\"1\"}}", "SET b = if_not_exists(a, c)", NULL, UERR (MISSING) },
+  { "{\"a\":{\"N\":\"1\"}}", "SET b = if_not_exists(a, a)", NULL,
+    UERR ("Invalid UpdateExpression: The first operand must be distinct from the remaining "
+          "operands for this operator or function; operator: if_not_exists, first operand: [a]") },
   { "{}", "SET n = if_not_exists(n, :z) + :one", "{\":z\":{\"N\":\"0\"},\":one\":{\"N\":\"1\"}}",
     "{\"n\":{\"N\":\"1\"}}" },
   /* list_append [L] */
@@ -489,6 +510,16 @@ static const UpdateCase update_cases[] = {
     "{\"a\":{\"L\":[{\"N\":\"1\"},{\"N\":\"1\"}]}}" },
   { "{\"a\":{\"M\":{\"b\":{\"N\":\"1\"}}}}", "SET c = a.b + :x", "{\":x\":{\"N\":\"1\"}}",
     "{\"a\":{\"M\":{\"b\":{\"N\":\"1\"}}},\"c\":{\"N\":\"2\"}}" },
+  /* with several faults the expression has on its own: paths first, then ADD and DELETE
+   * values, then SET operands [L] */
+  { "{}", "SET a[0] = :v2 ADD c :v1 DELETE a.x[0] :v0",
+    "{\":v0\":{\"SS\":[\"a\"]},\":v1\":{\"L\":[]},\":v2\":{\"N\":\"1\"}}",
+    UERR ("Invalid UpdateExpression: Two document paths conflict with each other; must remove "
+          "or rewrite one of these paths; path one: [a, [0]], path two: [a, x, [0]]") },
+  { "{}", "SET b = list_append(:v1, :v2) ADD a :v0",
+    "{\":v0\":{\"B\":\"AQ==\"},\":v1\":{\"N\":\"100\"},\":v2\":{\"L\":[]}}",
+    UERR ("Invalid UpdateExpression: Incorrect operand type for operator or function; "
+          "operator: ADD, operand type: BINARY, typeSet: ALLOWED_FOR_ADD_OPERAND") },
   /* no item yet: the key and what the update writes [L] */
   { NULL, "SET a = :x", "{\":x\":{\"N\":\"1\"}}", "{\"a\":{\"N\":\"1\"}}" },
   { NULL, "REMOVE a", NULL, "{}" },
@@ -597,6 +628,52 @@ test_update_overflow (void)
       g_assert_null (result);
       g_assert_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION);
       g_test_message ("%s: %s", exprs[i], error->message);
+    }
+}
+
+/* An update may not nest values deeper than DynamoDB stores them: 32 levels, the item's own map
+ * counting as the first [L]. */
+static void
+test_update_nesting (void)
+{
+  for (guint depth = 29; depth <= 30; depth++)
+    {
+      g_autoptr(GString) json = g_string_new ("{\"pk\":{\"S\":\"k\"},\"a\":");
+      g_autoptr(GString) path = g_string_new ("a");
+      g_autoptr(DynoItem) holder = NULL;
+      g_autoptr(GHashTable) values = values_from ("{\":m\":{\"M\":{\"x\":{\"M\":{}}}}}", &holder);
+      g_autoptr(DynoItem) item = NULL;
+      g_autoptr(DynoUpdate) update = NULL;
+      g_autoptr(DynoItem) result = NULL;
+      g_autoptr(GError) error = NULL;
+
+      for (guint i = 0; i < depth; i++)
+        {
+          g_string_append (json, "{\"M\":{\"a\":");
+          g_string_append (path, ".a");
+        }
+      g_string_append (json, "{\"N\":\"1\"}");
+      for (guint i = 0; i < depth; i++)
+        g_string_append (json, "}}");
+      g_string_append (json, "}");
+      g_string_append (path, " = :m");
+      g_string_prepend (path, "SET ");
+      item = item_from (json->str);
+      update = dyno_expr_parse_update (path->str, DYNO_SYNTAX_DYNAMODB, NULL, values, NULL, NULL,
+                                       &error);
+      g_assert_no_error (error);
+      result = dyno_eval_update (update, item, NULL, &error);
+      if (depth == 29)
+        {
+          g_assert_no_error (error);
+          g_assert_nonnull (result);
+        }
+      else
+        {
+          g_assert_null (result);
+          g_assert_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION);
+          g_assert_cmpstr (error->message, ==, "Nesting Levels have exceeded supported limits");
+        }
     }
 }
 
@@ -795,6 +872,7 @@ main (int argc, char **argv)
   g_test_add_func ("/eval/update-leaves-item", test_update_leaves_item);
   g_test_add_func ("/eval/update-overflow", test_update_overflow);
   g_test_add_func ("/eval/nul-names", test_nul_names);
+  g_test_add_func ("/eval/update-nesting", test_update_nesting);
   g_test_add_func ("/eval/projections", test_projections);
   g_test_add_func ("/eval/projection-overlap", test_projection_overlap);
   g_test_add_func ("/eval/item-size", test_item_size);
