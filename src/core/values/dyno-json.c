@@ -859,11 +859,22 @@ type_from_key (const char    *key,
     }
 }
 
-/* The members of an M (after its '{'), each a name and an AttributeValue. */
+/* How one member's value, or one element, is read: DynamoDB JSON or plain JSON.  @name is the
+ * member's name (NULL for a list element). */
+typedef gboolean (*ParseMemberFunc) (DynoJsonScanner  *sc,
+                                     DynoValueBuilder *builder,
+                                     const char       *name,
+                                     gsize             name_len,
+                                     gpointer          data);
+
+/* The members of an M (after its '{'), each a name, a ':' and a value read by @parse: both
+ * JSON dialects read maps alike. */
 static gboolean
-parse_ddb_members (DynoJsonScanner  *sc,
-                   DynoValueBuilder *builder,
-                   const char       *at)
+parse_members (DynoJsonScanner  *sc,
+               DynoValueBuilder *builder,
+               const char       *at,
+               ParseMemberFunc   parse,
+               gpointer          data)
 {
   gboolean more;
 
@@ -884,7 +895,7 @@ parse_ddb_members (DynoJsonScanner  *sc,
         _dyno_json_path_push_name (sc, sc->raw, sc->raw_len);
         dyno_builder_fast_key (builder, name, name_len);
         if (!_dyno_json_expect (sc, ':', "\u201c:\u201d") ||
-            !_dyno_json_parse_ddb_value (sc, builder))
+            !parse (sc, builder, name, name_len, data))
           return FALSE;
         _dyno_json_path_pop (sc);
         if (!_dyno_json_next (sc, '}', &more))
@@ -895,6 +906,47 @@ parse_ddb_members (DynoJsonScanner  *sc,
   return end_container (sc, builder, at);
 }
 
+/* The elements of an L (at its '['), each a value read by @parse. */
+static gboolean
+parse_elements (DynoJsonScanner  *sc,
+                DynoValueBuilder *builder,
+                const char       *at,
+                ParseMemberFunc   parse,
+                gpointer          data)
+{
+  gboolean more;
+  gsize index = 0;
+
+  if (!check_nesting (sc, builder, at))
+    return FALSE;
+  sc->p++;
+  dyno_builder_fast_begin (builder, DYNO_VALUE_L);
+  if (_dyno_json_peek (sc) == ']')
+    sc->p++;
+  else
+    do
+      {
+        _dyno_json_path_push_index (sc, index++);
+        if (!parse (sc, builder, NULL, 0, data))
+          return FALSE;
+        _dyno_json_path_pop (sc);
+        if (!_dyno_json_next (sc, ']', &more))
+          return FALSE;
+      }
+    while (more);
+
+  return end_container (sc, builder, at);
+}
+
+static gboolean
+parse_ddb_member (DynoJsonScanner  *sc,
+                  DynoValueBuilder *builder,
+                  const char       *name,
+                  gsize             name_len,
+                  gpointer          data)
+{
+  return _dyno_json_parse_ddb_value (sc, builder);
+}
 
 /* One member of an SS, NS or BS, from the text of a JSON string (DynamoDB JSON and plain JSON
  * read sets alike). */
@@ -975,7 +1027,6 @@ _dyno_json_parse_ddb_value (DynoJsonScanner  *sc,
   const char *s;
   gsize len;
   int lit;
-  gboolean more;
 
   if (!enter (sc))
     return FALSE;
@@ -1087,36 +1138,15 @@ _dyno_json_parse_ddb_value (DynoJsonScanner  *sc,
       if (_dyno_json_peek (sc) != '{')
         return _dyno_json_fail_value (sc, sc->p, _("The M value must be a JSON object"));
       sc->p++;
-      if (!parse_ddb_members (sc, builder, at))
+      if (!parse_members (sc, builder, at, parse_ddb_member, NULL))
         return FALSE;
       break;
 
     case DYNO_VALUE_L:
-      {
-        gsize index = 0;
-
-        if (_dyno_json_peek (sc) != '[')
-          return _dyno_json_fail_value (sc, sc->p, _("The L value must be a JSON array"));
-        if (!check_nesting (sc, builder, at))
-          return FALSE;
-        sc->p++;
-        dyno_builder_fast_begin (builder, DYNO_VALUE_L);
-        if (_dyno_json_peek (sc) == ']')
-          sc->p++;
-        else
-          do
-            {
-              _dyno_json_path_push_index (sc, index++);
-              if (!_dyno_json_parse_ddb_value (sc, builder))
-                return FALSE;
-              _dyno_json_path_pop (sc);
-              if (!_dyno_json_next (sc, ']', &more))
-                return FALSE;
-            }
-          while (more);
-        if (!end_container (sc, builder, at))
-          return FALSE;
-      }
+      if (_dyno_json_peek (sc) != '[')
+        return _dyno_json_fail_value (sc, sc->p, _("The L value must be a JSON array"));
+      if (!parse_elements (sc, builder, at, parse_ddb_member, NULL))
+        return FALSE;
       break;
 
     case DYNO_VALUE_SS:
@@ -1151,7 +1181,7 @@ _dyno_json_parse_ddb_item (DynoJsonScanner  *sc,
   if (!_dyno_json_expect (sc, '{', _("an item object such as {\"id\":{\"S\":\"1\"}}")))
     return FALSE;
 
-  return parse_ddb_members (sc, builder, at);
+  return parse_members (sc, builder, at, parse_ddb_member, NULL);
 }
 
 static DynoJsonScanner *
@@ -1612,49 +1642,28 @@ parse_plain_set (DynoJsonScanner  *sc,
   return end_container (sc, builder, at);
 }
 
+/* A member's value or an element in plain JSON; @data is the hints for the members of this
+ * object (the top level only), or NULL. */
 static gboolean
-parse_plain_object (DynoJsonScanner  *sc,
+parse_plain_member (DynoJsonScanner  *sc,
                     DynoValueBuilder *builder,
-                    GHashTable       *hints)
+                    const char       *name,
+                    gsize             name_len,
+                    gpointer          data)
 {
-  const char *at = sc->p;
-  gboolean more;
+  GHashTable *hints = data;
+  int hint = NO_HINT;
 
-  if (!check_nesting (sc, builder, at))
-    return FALSE;
-  sc->p++;
-  dyno_builder_fast_begin (builder, DYNO_VALUE_M);
-  if (_dyno_json_peek (sc) == '}')
-    sc->p++;
-  else
-    do
-      {
-        const char *name;
-        gsize name_len;
-        int hint = NO_HINT;
+  if (hints != NULL)
+    {
+      g_autofree char *key = g_strndup (name, name_len);
+      gpointer v;
 
-        if (!_dyno_json_read_string (sc, &name, &name_len))
-          return FALSE;
-        _dyno_json_path_push_name (sc, sc->raw, sc->raw_len);
-        if (hints != NULL)
-          {
-            g_autofree char *key = g_strndup (name, name_len);
-            gpointer v;
+      if (g_hash_table_lookup_extended (hints, key, NULL, &v))
+        hint = GPOINTER_TO_INT (v);
+    }
 
-            if (g_hash_table_lookup_extended (hints, key, NULL, &v))
-              hint = GPOINTER_TO_INT (v);
-          }
-        dyno_builder_fast_key (builder, name, name_len);
-        if (!_dyno_json_expect (sc, ':', "\u201c:\u201d") ||
-            !parse_plain_value (sc, builder, hint, NULL))
-          return FALSE;
-        _dyno_json_path_pop (sc);
-        if (!_dyno_json_next (sc, '}', &more))
-          return FALSE;
-      }
-    while (more);
-
-  return end_container (sc, builder, at);
+  return parse_plain_value (sc, builder, hint, NULL);
 }
 
 /* @hints applies to the members of an object at this level (the top level only). */
@@ -1669,7 +1678,6 @@ parse_plain_value (DynoJsonScanner  *sc,
   const char *s;
   gsize len;
   int lit;
-  gboolean more;
   gboolean ok = TRUE;
 
   if (!enter (sc))
@@ -1697,7 +1705,8 @@ parse_plain_value (DynoJsonScanner  *sc,
     case '{':
       if (hint != NO_HINT && hint != DYNO_VALUE_M)
         return hint_mismatch (sc, hint, c);
-      ok = parse_plain_object (sc, builder, hints);
+      sc->p++;
+      ok = parse_members (sc, builder, at, parse_plain_member, hints);
       break;
 
     case '[':
@@ -1708,28 +1717,7 @@ parse_plain_value (DynoJsonScanner  *sc,
         }
       if (hint != NO_HINT && hint != DYNO_VALUE_L)
         return hint_mismatch (sc, hint, c);
-      if (!check_nesting (sc, builder, at))
-        return FALSE;
-      sc->p++;
-      dyno_builder_fast_begin (builder, DYNO_VALUE_L);
-      if (_dyno_json_peek (sc) == ']')
-        sc->p++;
-      else
-        {
-          gsize index = 0;
-
-          do
-            {
-              _dyno_json_path_push_index (sc, index++);
-              if (!parse_plain_value (sc, builder, NO_HINT, NULL))
-                return FALSE;
-              _dyno_json_path_pop (sc);
-              if (!_dyno_json_next (sc, ']', &more))
-                return FALSE;
-            }
-          while (more);
-        }
-      ok = end_container (sc, builder, at);
+      ok = parse_elements (sc, builder, at, parse_plain_member, NULL);
       break;
 
     case 't':
