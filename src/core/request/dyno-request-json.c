@@ -554,43 +554,25 @@ get_item_member (JsonObject  *object,
 }
 
 static gboolean
-get_enum_member (JsonObject          *object,
-                 const char          *name,
-                 const char * const  *choices,
-                 guint                n_choices,
-                 int                 *out,
-                 GError             **error)
+get_enum_member (JsonObject       *object,
+                 const char       *name,
+                 DynoRequestEnum   which,
+                 guint             n_values,
+                 int              *out,
+                 GError          **error)
 {
   const char *text;
-  g_autoptr(GString) list = NULL;
+  g_autofree char *list = NULL;
 
   if (!get_string_member (object, name, &text, error))
     return FALSE;
-  if (text == NULL)
+  if (text == NULL || dyno_request_enum_from_string (which, text, n_values, out))
     return TRUE;
 
-  for (guint i = 0; i < n_choices; i++)
-    {
-      if (choices[i] != NULL && strcmp (choices[i], text) == 0)
-        {
-          *out = (int) i;
-          return TRUE;
-        }
-    }
-
-  list = g_string_new (NULL);
-  for (guint i = 0; i < n_choices; i++)
-    {
-      if (choices[i] == NULL)
-        continue;
-      if (list->len > 0)
-        g_string_append (list, ", ");
-      g_string_append (list, choices[i]);
-    }
-
+  list = dyno_request_enum_list (which, n_values);
   g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
                /* Translators: the member, the allowed values, then the value given. */
-               _("%s must be one of %s, not \"%s\""), name, list->str, text);
+               _("%s must be one of %s, not \"%s\""), name, list, text);
   return FALSE;
 }
 
@@ -1028,33 +1010,22 @@ read_request (ReadContext  *ctx,
     return FALSE;
 
   choice = DYNO_SELECT_UNSET;
-  if (!get_enum_member (object, "Select", (const char * const[]) {
-                          NULL, "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES",
-                          "SPECIFIC_ATTRIBUTES", "COUNT" }, 5, &choice, error))
+  if (!get_enum_member (object, "Select", DYNO_REQUEST_ENUM_SELECT, 0, &choice, error))
     return FALSE;
   request->select = choice;
 
   choice = DYNO_CONSUMED_UNSET;
-  if (!get_enum_member (object, "ReturnConsumedCapacity", (const char * const[]) {
-                          NULL, "NONE", "TOTAL", "INDEXES" }, 4, &choice, error))
+  if (!get_enum_member (object, "ReturnConsumedCapacity",
+                        DYNO_REQUEST_ENUM_RETURN_CONSUMED_CAPACITY, 0, &choice, error))
     return FALSE;
   request->return_consumed_capacity = choice;
 
   choice = DYNO_RETURN_VALUES_UNSET;
-  if (ctx->op == DYNO_OP_UPDATE_ITEM)
-    {
-      if (!get_enum_member (object, "ReturnValues", (const char * const[]) {
-                              NULL, "NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW" },
-                            6, &choice, error))
-        return FALSE;
-    }
-  else
-    {
-      /* PutItem and DeleteItem: "ReturnValues can only be ALL_OLD or NONE" */
-      if (!get_enum_member (object, "ReturnValues", (const char * const[]) {
-                              NULL, "NONE", "ALL_OLD" }, 3, &choice, error))
-        return FALSE;
-    }
+  /* PutItem and DeleteItem: "ReturnValues can only be ALL_OLD or NONE" */
+  if (!get_enum_member (object, "ReturnValues", DYNO_REQUEST_ENUM_RETURN_VALUES,
+                        ctx->op == DYNO_OP_UPDATE_ITEM ? 0 : DYNO_RETURN_VALUES_ALL_OLD + 1,
+                        &choice, error))
+    return FALSE;
   request->return_values = choice;
 
   number = -1;
