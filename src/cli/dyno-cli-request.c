@@ -384,46 +384,30 @@ dyno_cli_parse_limit_option (const char *prefix,
   return TRUE;
 }
 
-/* @choices[i] is the API's spelling of enum value i (NULL for UNSET). */
+/* --select and the like: the API's spelling in any case, with '-' for '_' (people type
+ * "count" or "all-old"); @text NULL leaves @out alone. */
 static gboolean
-parse_enum_option (const char         *prefix,
-                   const char         *option,
-                   const char         *text,
-                   const char * const *choices,
-                   guint               n_choices,
-                   int                *out)
+parse_enum_option (const char      *prefix,
+                   const char      *option,
+                   const char      *text,
+                   DynoRequestEnum  which,
+                   int             *out)
 {
   g_autofree char *upper = NULL;
   g_autofree char *message = NULL;
-  g_autoptr(GString) list = NULL;
+  g_autofree char *list = NULL;
 
   if (text == NULL)
     return TRUE;
 
-  /* People type "count" or "all-old"; the API spells COUNT and ALL_OLD. */
   upper = g_ascii_strup (text, -1);
   g_strdelimit (upper, "-", '_');
-  for (guint i = 0; i < n_choices; i++)
-    {
-      if (choices[i] != NULL && strcmp (choices[i], upper) == 0)
-        {
-          *out = (int) i;
-          return TRUE;
-        }
-    }
+  if (dyno_request_enum_from_string (which, upper, 0, out))
+    return TRUE;
 
-  list = g_string_new (NULL);
-  for (guint i = 0; i < n_choices; i++)
-    {
-      if (choices[i] == NULL)
-        continue;
-      if (list->len > 0)
-        g_string_append (list, ", ");
-      g_string_append (list, choices[i]);
-    }
-
+  list = dyno_request_enum_list (which, 0);
   /* Translators: the value given, then the list of allowed values. */
-  message = g_strdup_printf (_("\"%s\" is not one of %s"), text, list->str);
+  message = g_strdup_printf (_("\"%s\" is not one of %s"), text, list);
   dyno_cli_report (prefix, option, message);
   return FALSE;
 }
@@ -433,16 +417,9 @@ dyno_cli_parse_select_option (const char *prefix,
                               const char *text,
                               DynoSelect *out)
 {
-  static const char * const names[] = {
-    [DYNO_SELECT_UNSET] = NULL,
-    [DYNO_SELECT_ALL_ATTRIBUTES] = "ALL_ATTRIBUTES",
-    [DYNO_SELECT_ALL_PROJECTED_ATTRIBUTES] = "ALL_PROJECTED_ATTRIBUTES",
-    [DYNO_SELECT_SPECIFIC_ATTRIBUTES] = "SPECIFIC_ATTRIBUTES",
-    [DYNO_SELECT_COUNT] = "COUNT",
-  };
   int choice = DYNO_SELECT_UNSET;
 
-  if (!parse_enum_option (prefix, "--select", text, names, G_N_ELEMENTS (names), &choice))
+  if (!parse_enum_option (prefix, "--select", text, DYNO_REQUEST_ENUM_SELECT, &choice))
     return FALSE;
 
   *out = choice;
@@ -454,16 +431,10 @@ dyno_cli_parse_consumed_option (const char                 *prefix,
                                 const char                 *text,
                                 DynoReturnConsumedCapacity *out)
 {
-  static const char * const names[] = {
-    [DYNO_CONSUMED_UNSET] = NULL,
-    [DYNO_CONSUMED_NONE] = "NONE",
-    [DYNO_CONSUMED_TOTAL] = "TOTAL",
-    [DYNO_CONSUMED_INDEXES] = "INDEXES",
-  };
   int choice = DYNO_CONSUMED_UNSET;
 
-  if (!parse_enum_option (prefix, "--return-consumed-capacity", text, names,
-                          G_N_ELEMENTS (names), &choice))
+  if (!parse_enum_option (prefix, "--return-consumed-capacity", text,
+                          DYNO_REQUEST_ENUM_RETURN_CONSUMED_CAPACITY, &choice))
     return FALSE;
 
   *out = choice;
@@ -475,17 +446,9 @@ dyno_cli_parse_return_values_option (const char       *prefix,
                                      const char       *text,
                                      DynoReturnValues *out)
 {
-  static const char * const names[] = {
-    [DYNO_RETURN_VALUES_UNSET] = NULL,
-    [DYNO_RETURN_VALUES_NONE] = "NONE",
-    [DYNO_RETURN_VALUES_ALL_OLD] = "ALL_OLD",
-    [DYNO_RETURN_VALUES_UPDATED_OLD] = "UPDATED_OLD",
-    [DYNO_RETURN_VALUES_ALL_NEW] = "ALL_NEW",
-    [DYNO_RETURN_VALUES_UPDATED_NEW] = "UPDATED_NEW",
-  };
   int choice = DYNO_RETURN_VALUES_UNSET;
 
-  if (!parse_enum_option (prefix, "--return-values", text, names, G_N_ELEMENTS (names),
+  if (!parse_enum_option (prefix, "--return-values", text, DYNO_REQUEST_ENUM_RETURN_VALUES,
                           &choice))
     return FALSE;
 
