@@ -198,6 +198,25 @@ exit_status_for (const GError *error)
   return EXIT_FAILURE_RUN;
 }
 
+/* A call failed: an interruption when the user cancelled it (said as @interrupted), else the
+ * server's or the network's error; either way the exit status says so. */
+static void
+report_failure (Cli          *cli,
+                const GError *error,
+                const char   *interrupted)
+{
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      report (cli, NULL, interrupted);
+      cli->status = EXIT_INTERRUPTED;
+    }
+  else
+    {
+      dyno_cli_report_service_error (cli->prefix, error);
+      cli->status = exit_status_for (error);
+    }
+}
+
 /* ---- options ----------------------------------------------------------------------------- */
 
 static GArray *
@@ -629,18 +648,7 @@ run_done_cb (GObject      *source,
   g_autoptr(GError) error = NULL;
 
   if (!dyno_run_load_all_finish (DYNO_RUN (source), result, &error))
-    {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        {
-          report (cli, NULL, _("interrupted"));
-          cli->status = EXIT_INTERRUPTED;
-        }
-      else
-        {
-          dyno_cli_report_service_error (cli->prefix, error);
-          cli->status = exit_status_for (error);
-        }
-    }
+    report_failure (cli, error, _("interrupted"));
   print_resume (cli);
 
   if (cli->options->stats)
@@ -863,21 +871,14 @@ executed_cb (GObject      *source,
   g_autoptr(JsonNode) response = NULL;
 
   response = dyno_backend_execute_finish (DYNO_BACKEND (source), result, &error);
-  if (response == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    {
-      report (cli, NULL, cli->info->command == COMMAND_GET
-                         ? _("interrupted")
-                         : _("interrupted: the request was sent, and may or may not have "
-                             "been applied; check with get"));
-      cli->status = EXIT_INTERRUPTED;
-    }
-  else if (response == NULL && verify_refused_retry (cli, error))
+  /* (A cancelled call is never a refusal to verify.) */
+  if (response == NULL && verify_refused_retry (cli, error))
     return;   /* verified_cb() reports and quits */
   else if (response == NULL)
-    {
-      dyno_cli_report_service_error (cli->prefix, error);
-      cli->status = exit_status_for (error);
-    }
+    report_failure (cli, error, cli->info->command == COMMAND_GET
+                                ? _("interrupted")
+                                : _("interrupted: the request was sent, and may or may not "
+                                    "have been applied; check with get"));
   else
     {
       print_member_item (cli, response, cli->info->command == COMMAND_GET ? "Item"
@@ -908,15 +909,7 @@ described_cb (GObject      *source,
   cli->schema = dyno_backend_describe_table_finish (DYNO_BACKEND (source), result, &error);
   if (cli->schema == NULL)
     {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        {
-          report (cli, NULL, _("interrupted: nothing was read or written"));
-          cli->status = EXIT_INTERRUPTED;
-          g_main_loop_quit (cli->loop);
-          return;
-        }
-      dyno_cli_report_service_error (cli->prefix, error);
-      cli->status = exit_status_for (error);
+      report_failure (cli, error, _("interrupted: nothing was read or written"));
       g_main_loop_quit (cli->loop);
       return;
     }
@@ -950,16 +943,8 @@ tables_cb (GObject      *source,
   g_auto(GStrv) names = NULL;
 
   names = dyno_backend_list_tables_finish (DYNO_BACKEND (source), result, &error);
-  if (names == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    {
-      report (cli, NULL, _("interrupted"));
-      cli->status = EXIT_INTERRUPTED;
-    }
-  else if (names == NULL)
-    {
-      dyno_cli_report_service_error (cli->prefix, error);
-      cli->status = exit_status_for (error);
-    }
+  if (names == NULL)
+    report_failure (cli, error, _("interrupted"));
   else
     {
       for (guint i = 0; names[i] != NULL; i++)
@@ -993,16 +978,8 @@ describe_json_cb (GObject      *source,
   g_autoptr(JsonNode) response = NULL;
 
   response = dyno_backend_call_json_finish (DYNO_BACKEND (source), result, &error);
-  if (response == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    {
-      report (cli, NULL, _("interrupted"));
-      cli->status = EXIT_INTERRUPTED;
-    }
-  else if (response == NULL)
-    {
-      dyno_cli_report_service_error (cli->prefix, error);
-      cli->status = exit_status_for (error);
-    }
+  if (response == NULL)
+    report_failure (cli, error, _("interrupted"));
   else
     print_json_node (response, TRUE);
 
@@ -1060,12 +1037,7 @@ batch_written_cb (GObject      *source,
       const char *path = cli->options->unprocessed;
       gboolean to_file = path != NULL && strcmp (path, "-") != 0;
 
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        report (cli, NULL, _("cancelled"));
-      else
-        dyno_cli_report_service_error (cli->prefix, error);
-      cli->status = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
-                    ? EXIT_INTERRUPTED : exit_status_for (error);
+      report_failure (cli, error, _("cancelled"));
       if (!write_unprocessed (cli, unwritten, &write_error))
         report (cli, path, write_error->message);
       if (n_unconfirmed == 0)
