@@ -2080,6 +2080,19 @@ dyno_json_parse (const char  *json,
   return g_steal_pointer (&root);
 }
 
+const char *
+dyno_json_object_peek_string (JsonObject *object,
+                              const char *name)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node)
+      || json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+
+  return json_node_get_string (node);
+}
+
 char *
 dyno_json_node_dup_string (JsonNode *node,
                            gsize    *len)
