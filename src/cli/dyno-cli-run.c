@@ -694,8 +694,9 @@ start_run (Cli *cli)
   cli->run = dyno_run_new (cli->backend, cli->request);
   {
     g_autoptr(GPtrArray) names = g_ptr_array_new ();
-    const DynoIndexInfo *index = o->request.index != NULL
-                                 ? dyno_table_info_find_index (cli->schema, o->request.index) : NULL;
+    const char *index_name = o->request.index;
+    const DynoIndexInfo *index = index_name != NULL
+                                 ? dyno_table_info_find_index (cli->schema, index_name) : NULL;
     const DynoKeyAttr *pk = dyno_table_info_get_partition_key (cli->schema);
     const DynoKeyAttr *sk = dyno_table_info_get_sort_key (cli->schema);
 
