@@ -393,18 +393,6 @@ dyno_sso_oidc_default_endpoint (const char *region)
   return g_strdup_printf ("https://oidc.%s.amazonaws.com", region);
 }
 
-static const char *
-member_string (JsonObject *object,
-               const char *name)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node)
-      || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (node);
-}
-
 static gboolean
 member_int (JsonObject *object,
             const char *name,
@@ -435,9 +423,9 @@ error_code (SoupMessage *message,
   char *code;
 
   if (value == NULL)
-    value = member_string (object, "__type");
+    value = dyno_json_object_peek_string (object, "__type");
   if (value == NULL)
-    value = member_string (object, "error");
+    value = dyno_json_object_peek_string (object, "error");
   if (value == NULL)
     return NULL;
   hash = strrchr (value, '#');
@@ -450,12 +438,12 @@ error_code (SoupMessage *message,
 static const char *
 error_message (JsonObject *object)
 {
-  const char *text = member_string (object, "error_description");
+  const char *text = dyno_json_object_peek_string (object, "error_description");
 
   if (text == NULL)
-    text = member_string (object, "message");
+    text = dyno_json_object_peek_string (object, "message");
   if (text == NULL)
-    text = member_string (object, "Message");
+    text = dyno_json_object_peek_string (object, "Message");
   return text;
 }
 
@@ -562,9 +550,9 @@ dyno_sso_get_role_credentials (const char    *endpoint,
     }
   node = object != NULL ? json_object_get_member (object, "roleCredentials") : NULL;
   object = node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-  akid = member_string (object, "accessKeyId");
-  secret = member_string (object, "secretAccessKey");
-  token = member_string (object, "sessionToken");
+  akid = dyno_json_object_peek_string (object, "accessKeyId");
+  secret = dyno_json_object_peek_string (object, "secretAccessKey");
+  token = dyno_json_object_peek_string (object, "sessionToken");
   if (akid == NULL || secret == NULL)
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_SERVICE,
@@ -628,7 +616,7 @@ dyno_sso_token_load (const char  *path,
   root = dyno_json_parse (contents, len, NULL);
   explicit_bzero (contents, len);
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root)
-      || member_string (json_node_get_object (root), "accessToken") == NULL)
+      || dyno_json_object_peek_string (json_node_get_object (root), "accessToken") == NULL)
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
                    _("The IAM Identity Center token cache %s is not a JSON object with an "
@@ -637,15 +625,15 @@ dyno_sso_token_load (const char  *path,
     }
   object = json_node_get_object (root);
   token = g_new0 (DynoSsoToken, 1);
-  token->access_token = g_strdup (member_string (object, "accessToken"));
-  token->expires_at = parse_time (member_string (object, "expiresAt"));
-  token->refresh_token = g_strdup (member_string (object, "refreshToken"));
-  token->client_id = g_strdup (member_string (object, "clientId"));
-  token->client_secret = g_strdup (member_string (object, "clientSecret"));
-  token->registration_expires_at = parse_time (member_string (object,
+  token->access_token = g_strdup (dyno_json_object_peek_string (object, "accessToken"));
+  token->expires_at = parse_time (dyno_json_object_peek_string (object, "expiresAt"));
+  token->refresh_token = g_strdup (dyno_json_object_peek_string (object, "refreshToken"));
+  token->client_id = g_strdup (dyno_json_object_peek_string (object, "clientId"));
+  token->client_secret = g_strdup (dyno_json_object_peek_string (object, "clientSecret"));
+  token->registration_expires_at = parse_time (dyno_json_object_peek_string (object,
                                                               "registrationExpiresAt"));
-  token->region = g_strdup (member_string (object, "region"));
-  token->start_url = g_strdup (member_string (object, "startUrl"));
+  token->region = g_strdup (dyno_json_object_peek_string (object, "region"));
+  token->start_url = g_strdup (dyno_json_object_peek_string (object, "startUrl"));
   return token;
 }
 
@@ -804,14 +792,14 @@ dyno_oidc_register_client (const char         *endpoint,
   if (status == 0)
     return FALSE;
   object = root != NULL ? json_node_get_object (root) : NULL;
-  if (status != 200 || member_string (object, "clientId") == NULL
-      || member_string (object, "clientSecret") == NULL)
+  if (status != 200 || dyno_json_object_peek_string (object, "clientId") == NULL
+      || dyno_json_object_peek_string (object, "clientSecret") == NULL)
     {
       set_oidc_error (error, message, object, "RegisterClient");
       return FALSE;
     }
-  client->client_id = g_strdup (member_string (object, "clientId"));
-  client->client_secret = g_strdup (member_string (object, "clientSecret"));
+  client->client_id = g_strdup (dyno_json_object_peek_string (object, "clientId"));
+  client->client_secret = g_strdup (dyno_json_object_peek_string (object, "clientSecret"));
   client->client_secret_expires_at = 0;
   member_int (object, "clientSecretExpiresAt", &client->client_secret_expires_at);
   return TRUE;
@@ -846,17 +834,17 @@ dyno_oidc_start_device_authorization (const char            *endpoint,
   if (status == 0)
     return FALSE;
   object = root != NULL ? json_node_get_object (root) : NULL;
-  if (status != 200 || member_string (object, "deviceCode") == NULL
-      || member_string (object, "userCode") == NULL
-      || member_string (object, "verificationUri") == NULL)
+  if (status != 200 || dyno_json_object_peek_string (object, "deviceCode") == NULL
+      || dyno_json_object_peek_string (object, "userCode") == NULL
+      || dyno_json_object_peek_string (object, "verificationUri") == NULL)
     {
       set_oidc_error (error, message, object, "StartDeviceAuthorization");
       return FALSE;
     }
-  auth->device_code = g_strdup (member_string (object, "deviceCode"));
-  auth->user_code = g_strdup (member_string (object, "userCode"));
-  auth->verification_uri = g_strdup (member_string (object, "verificationUri"));
-  auth->verification_uri_complete = g_strdup (member_string (object,
+  auth->device_code = g_strdup (dyno_json_object_peek_string (object, "deviceCode"));
+  auth->user_code = g_strdup (dyno_json_object_peek_string (object, "userCode"));
+  auth->verification_uri = g_strdup (dyno_json_object_peek_string (object, "verificationUri"));
+  auth->verification_uri_complete = g_strdup (dyno_json_object_peek_string (object,
                                                              "verificationUriComplete"));
   auth->expires_in = 600;
   member_int (object, "expiresIn", &auth->expires_in);
@@ -902,7 +890,7 @@ dyno_oidc_create_token (const char     *endpoint,
   if (status == 0)
     return DYNO_OIDC_FAILED;
   object = root != NULL ? json_node_get_object (root) : NULL;
-  if (status != 200 || member_string (object, "accessToken") == NULL)
+  if (status != 200 || dyno_json_object_peek_string (object, "accessToken") == NULL)
     {
       g_autofree char *error_type = error_code (message, object);
 
@@ -916,11 +904,11 @@ dyno_oidc_create_token (const char     *endpoint,
       return DYNO_OIDC_FAILED;
     }
   g_clear_pointer (&token->access_token, free_secret);
-  token->access_token = g_strdup (member_string (object, "accessToken"));
-  if (member_string (object, "refreshToken") != NULL)
+  token->access_token = g_strdup (dyno_json_object_peek_string (object, "accessToken"));
+  if (dyno_json_object_peek_string (object, "refreshToken") != NULL)
     {
       g_clear_pointer (&token->refresh_token, free_secret);
-      token->refresh_token = g_strdup (member_string (object, "refreshToken"));
+      token->refresh_token = g_strdup (dyno_json_object_peek_string (object, "refreshToken"));
     }
   if (!member_int (object, "expiresIn", &expires_in) || expires_in <= 0)
     expires_in = 3600;

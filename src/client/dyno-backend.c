@@ -109,19 +109,6 @@ bytes_to_node (GBytes       *bytes,
   return g_steal_pointer (&root);
 }
 
-static const char *
-object_get_string (JsonObject *object,
-                   const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node)
-      || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
 /* ---- ListTables -------------------------------------------------------------------------- */
 
 typedef struct {
@@ -180,7 +167,7 @@ list_tables_called_cb (GObject      *source,
         }
     }
 
-  last = object_get_string (object, "LastEvaluatedTableName");
+  last = dyno_json_object_peek_string (object, "LastEvaluatedTableName");
   if (last == NULL)
     {
       g_ptr_array_add (data->names, NULL);

@@ -323,18 +323,6 @@ static_keys (Resolver         *resolver,
   return TRUE;
 }
 
-static const char *
-json_string_member (JsonObject *object,
-                    const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node)
-      || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (node);
-}
-
 /* @name looked up in the PATH of @env (GSubprocess would search the PATH of this process,
  * which is not the environment the command is meant to run in). */
 static char *
@@ -556,10 +544,10 @@ run_credential_process (const char    *command,
                    profile, shown);
       return NULL;
     }
-  akid = json_string_member (object, "AccessKeyId");
-  secret = json_string_member (object, "SecretAccessKey");
-  token = json_string_member (object, "SessionToken");
-  expiration_text = json_string_member (object, "Expiration");
+  akid = dyno_json_object_peek_string (object, "AccessKeyId");
+  secret = dyno_json_object_peek_string (object, "SecretAccessKey");
+  token = dyno_json_object_peek_string (object, "SessionToken");
+  expiration_text = dyno_json_object_peek_string (object, "Expiration");
   if (akid == NULL || *akid == '\0' || secret == NULL || *secret == '\0')
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
