@@ -20,15 +20,6 @@
 #define STS_VERSION "2011-06-15"
 #define FORM_CONTENT_TYPE "application/x-www-form-urlencoded; charset=utf-8"
 
-static void
-free_secret (char *secret)
-{
-  if (secret == NULL)
-    return;
-  explicit_bzero (secret, strlen (secret));
-  g_free (secret);
-}
-
 static SoupSession *
 new_session (void)
 {
@@ -179,7 +170,7 @@ xml_text (GMarkupParseContext  *context,
 static void
 secret_value_free (gpointer data)
 {
-  free_secret (data);
+  dyno_secret_free (data);
 }
 
 static GHashTable *
@@ -491,7 +482,7 @@ json_post (const char  *endpoint,
     return NULL;
   node = json_builder_get_root (builder);
   text = dyno_json_node_to_string (node, FALSE);
-  bytes = g_bytes_new_with_free_func (text, strlen (text), (GDestroyNotify) free_secret, text);
+  bytes = g_bytes_new_with_free_func (text, strlen (text), (GDestroyNotify) dyno_secret_free, text);
   message = soup_message_new_from_uri ("POST", uri);
   soup_message_set_request_body_from_bytes (message, "application/json", bytes);
   return message;
@@ -572,11 +563,11 @@ dyno_sso_token_free (DynoSsoToken *token)
 {
   if (token == NULL)
     return;
-  free_secret (token->access_token);
+  dyno_secret_free (token->access_token);
   g_clear_pointer (&token->expires_at, g_date_time_unref);
-  free_secret (token->refresh_token);
+  dyno_secret_free (token->refresh_token);
   g_free (token->client_id);
-  free_secret (token->client_secret);
+  dyno_secret_free (token->client_secret);
   g_clear_pointer (&token->registration_expires_at, g_date_time_unref);
   g_free (token->region);
   g_free (token->start_url);
@@ -709,7 +700,7 @@ dyno_sso_token_save (const char          *path,
   len = strlen (text);
   ok = g_file_set_contents_full (path, text, len, G_FILE_SET_CONTENTS_CONSISTENT, 0600,
                                  &local_error);
-  free_secret (text);
+  dyno_secret_free (text);
   if (!ok)
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
@@ -726,13 +717,13 @@ void
 dyno_oidc_client_clear (DynoOidcClient *client)
 {
   g_clear_pointer (&client->client_id, g_free);
-  g_clear_pointer (&client->client_secret, free_secret);
+  g_clear_pointer (&client->client_secret, dyno_secret_free);
 }
 
 void
 dyno_oidc_device_auth_clear (DynoOidcDeviceAuth *auth)
 {
-  g_clear_pointer (&auth->device_code, free_secret);
+  g_clear_pointer (&auth->device_code, dyno_secret_free);
   g_clear_pointer (&auth->user_code, g_free);
   g_clear_pointer (&auth->verification_uri, g_free);
   g_clear_pointer (&auth->verification_uri_complete, g_free);
@@ -903,11 +894,11 @@ dyno_oidc_create_token (const char     *endpoint,
       set_oidc_error (error, message, object, "CreateToken");
       return DYNO_OIDC_FAILED;
     }
-  g_clear_pointer (&token->access_token, free_secret);
+  g_clear_pointer (&token->access_token, dyno_secret_free);
   token->access_token = g_strdup (dyno_json_object_peek_string (object, "accessToken"));
   if (dyno_json_object_peek_string (object, "refreshToken") != NULL)
     {
-      g_clear_pointer (&token->refresh_token, free_secret);
+      g_clear_pointer (&token->refresh_token, dyno_secret_free);
       token->refresh_token = g_strdup (dyno_json_object_peek_string (object, "refreshToken"));
     }
   if (!member_int (object, "expiresIn", &expires_in) || expires_in <= 0)

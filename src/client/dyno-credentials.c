@@ -29,8 +29,8 @@ G_DEFINE_BOXED_TYPE (DynoCredentials, dyno_credentials, dyno_credentials_ref,
                      dyno_credentials_unref)
 
 /* Secrets are wiped before their memory goes back to the allocator. */
-static void
-free_secret (char *secret)
+void
+dyno_secret_free (char *secret)
 {
   if (secret == NULL)
     return;
@@ -74,8 +74,8 @@ dyno_credentials_unref (DynoCredentials *creds)
   if (!g_atomic_ref_count_dec (&creds->ref_count))
     return;
   g_free (creds->access_key_id);
-  free_secret (creds->secret_access_key);
-  free_secret (creds->session_token);
+  dyno_secret_free (creds->secret_access_key);
+  dyno_secret_free (creds->session_token);
   g_clear_pointer (&creds->expiration, g_date_time_unref);
   g_free (creds->source);
   g_free (creds);
@@ -1974,8 +1974,8 @@ resolve_data_free (gpointer data)
   g_free (rd->settings.region);
   g_free (rd->settings.endpoint_url);
   g_free (rd->settings.access_key_id);
-  free_secret (rd->settings.secret_access_key);
-  free_secret (rd->settings.session_token);
+  dyno_secret_free (rd->settings.secret_access_key);
+  dyno_secret_free (rd->settings.session_token);
   g_strfreev (rd->env);
   g_free (rd);
 }
