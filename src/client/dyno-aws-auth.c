@@ -466,26 +466,48 @@ json_call (SoupMessage   *message,
   return soup_message_get_status (message);
 }
 
-static SoupMessage *
-json_post (const char  *endpoint,
-           const char  *path,
-           JsonBuilder *builder,
-           GError     **error)
+/* An SSO-OIDC call: POSTs @builder's object to @path at @endpoint into a new *@message, and
+ * the answer's object (or NULL) into *@root and *@object.  Returns the HTTP status, or 0 with
+ * @error set. */
+static guint
+oidc_post (const char    *endpoint,
+           const char    *path,
+           JsonBuilder   *builder,
+           SoupMessage  **message,
+           JsonNode     **root,
+           JsonObject   **object,
+           GCancellable  *cancellable,
+           GError       **error)
 {
   g_autoptr(GUri) uri = endpoint_uri (endpoint, path, NULL, error);
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(GBytes) bytes = NULL;
-  SoupMessage *message;
   char *text;
+  guint status;
 
+  *message = NULL;
+  *root = NULL;
+  *object = NULL;
   if (uri == NULL)
-    return NULL;
+    return 0;
   node = json_builder_get_root (builder);
   text = dyno_json_node_to_string (node, FALSE);
   bytes = g_bytes_new_with_free_func (text, strlen (text), (GDestroyNotify) dyno_secret_free, text);
-  message = soup_message_new_from_uri ("POST", uri);
-  soup_message_set_request_body_from_bytes (message, "application/json", bytes);
-  return message;
+  *message = soup_message_new_from_uri ("POST", uri);
+  soup_message_set_request_body_from_bytes (*message, "application/json", bytes);
+  status = json_call (*message, "SSO-OIDC", root, cancellable, error);
+  if (*root != NULL)
+    *object = json_node_get_object (*root);
+  return status;
+}
+
+static void
+add_string_member (JsonBuilder *builder,
+                   const char  *name,
+                   const char  *value)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_add_string_value (builder, value);
 }
 
 DynoCredentials *
@@ -763,10 +785,8 @@ dyno_oidc_register_client (const char         *endpoint,
   guint status;
 
   json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "clientName");
-  json_builder_add_string_value (builder, client_name);
-  json_builder_set_member_name (builder, "clientType");
-  json_builder_add_string_value (builder, "public");
+  add_string_member (builder, "clientName", client_name);
+  add_string_member (builder, "clientType", "public");
   if (scopes != NULL && scopes[0] != NULL)
     {
       json_builder_set_member_name (builder, "scopes");
@@ -776,13 +796,10 @@ dyno_oidc_register_client (const char         *endpoint,
       json_builder_end_array (builder);
     }
   json_builder_end_object (builder);
-  message = json_post (endpoint, "/client/register", builder, error);
-  if (message == NULL)
-    return FALSE;
-  status = json_call (message, "SSO-OIDC", &root, cancellable, error);
+  status = oidc_post (endpoint, "/client/register", builder, &message, &root, &object,
+                      cancellable, error);
   if (status == 0)
     return FALSE;
-  object = root != NULL ? json_node_get_object (root) : NULL;
   if (status != 200 || dyno_json_object_peek_string (object, "clientId") == NULL
       || dyno_json_object_peek_string (object, "clientSecret") == NULL)
     {
@@ -811,20 +828,14 @@ dyno_oidc_start_device_authorization (const char            *endpoint,
   guint status;
 
   json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "clientId");
-  json_builder_add_string_value (builder, client->client_id);
-  json_builder_set_member_name (builder, "clientSecret");
-  json_builder_add_string_value (builder, client->client_secret);
-  json_builder_set_member_name (builder, "startUrl");
-  json_builder_add_string_value (builder, start_url);
+  add_string_member (builder, "clientId", client->client_id);
+  add_string_member (builder, "clientSecret", client->client_secret);
+  add_string_member (builder, "startUrl", start_url);
   json_builder_end_object (builder);
-  message = json_post (endpoint, "/device_authorization", builder, error);
-  if (message == NULL)
-    return FALSE;
-  status = json_call (message, "SSO-OIDC", &root, cancellable, error);
+  status = oidc_post (endpoint, "/device_authorization", builder, &message, &root, &object,
+                      cancellable, error);
   if (status == 0)
     return FALSE;
-  object = root != NULL ? json_node_get_object (root) : NULL;
   if (status != 200 || dyno_json_object_peek_string (object, "deviceCode") == NULL
       || dyno_json_object_peek_string (object, "userCode") == NULL
       || dyno_json_object_peek_string (object, "verificationUri") == NULL)
@@ -865,22 +876,15 @@ dyno_oidc_create_token (const char     *endpoint,
   guint status;
 
   json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "clientId");
-  json_builder_add_string_value (builder, client_id);
-  json_builder_set_member_name (builder, "clientSecret");
-  json_builder_add_string_value (builder, client_secret);
-  json_builder_set_member_name (builder, "grantType");
-  json_builder_add_string_value (builder, grant_type);
-  json_builder_set_member_name (builder, refresh ? "refreshToken" : "deviceCode");
-  json_builder_add_string_value (builder, code);
+  add_string_member (builder, "clientId", client_id);
+  add_string_member (builder, "clientSecret", client_secret);
+  add_string_member (builder, "grantType", grant_type);
+  add_string_member (builder, refresh ? "refreshToken" : "deviceCode", code);
   json_builder_end_object (builder);
-  message = json_post (endpoint, "/token", builder, error);
-  if (message == NULL)
-    return DYNO_OIDC_FAILED;
-  status = json_call (message, "SSO-OIDC", &root, cancellable, error);
+  status = oidc_post (endpoint, "/token", builder, &message, &root, &object, cancellable,
+                      error);
   if (status == 0)
     return DYNO_OIDC_FAILED;
-  object = root != NULL ? json_node_get_object (root) : NULL;
   if (status != 200 || dyno_json_object_peek_string (object, "accessToken") == NULL)
     {
       g_autofree char *error_type = error_code (message, object);
