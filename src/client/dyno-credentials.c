@@ -1757,6 +1757,32 @@ env_home (char **env)
   return home != NULL && *home != '\0' ? home : g_get_home_dir ();
 }
 
+/* Points @resolver at @env and loads the config and credentials files it names (their paths
+ * into @config_path and @credentials_path; the files into @config and @credentials, which the
+ * caller owns and @resolver borrows). */
+static gboolean
+resolver_load_files (Resolver       *resolver,
+                     char          **env,
+                     DynoAwsConfig **config,
+                     DynoAwsConfig **credentials,
+                     char          **config_path,
+                     char          **credentials_path,
+                     GError        **error)
+{
+  resolver->env = env;
+  resolver->home = env_home (env);
+  aws_file_paths (env, resolver->home, config_path, credentials_path);
+  *config = dyno_aws_config_load (*config_path, DYNO_AWS_FILE_CONFIG, error);
+  if (*config == NULL)
+    return FALSE;
+  *credentials = dyno_aws_config_load (*credentials_path, DYNO_AWS_FILE_CREDENTIALS, error);
+  if (*credentials == NULL)
+    return FALSE;
+  resolver->config = *config;
+  resolver->credentials = *credentials;
+  return TRUE;
+}
+
 GStrv
 dyno_aws_list_profiles (char    **env,
                         GError  **error)
@@ -1868,21 +1894,10 @@ resolve_config (const DynoConnectionSettings *settings,
   else
     resolver.profile = "default";
 
-  aws_file_paths (env, resolver.home, &config_path, &credentials_path);
-
-  config = dyno_aws_config_load (config_path, DYNO_AWS_FILE_CONFIG, error);
-  if (config == NULL)
+  if (!resolver_load_files (&resolver, env, &config, &credentials, &config_path,
+                            &credentials_path, error))
     return NULL;
-  credentials = dyno_aws_config_load (credentials_path, DYNO_AWS_FILE_CREDENTIALS, error);
-  if (credentials == NULL)
-    return NULL;
-  resolver.config = config;
-  resolver.credentials = credentials;
-  resolver.config_profile = dyno_aws_config_get_section (config, DYNO_AWS_SECTION_PROFILE,
-                                                         resolver.profile);
-  resolver.credentials_profile = dyno_aws_config_get_section (credentials,
-                                                              DYNO_AWS_SECTION_PROFILE,
-                                                              resolver.profile);
+  resolver_for_profile (&resolver, resolver.profile, &resolver);
 
   if (profile_from != NULL && resolver.config_profile == NULL
       && resolver.credentials_profile == NULL)
@@ -2103,17 +2118,9 @@ dyno_sso_config_lookup (char       **env,
 
   if (env == NULL)
     env = own_env = g_get_environ ();
-  resolver.env = env;
-  resolver.home = env_home (env);
-  aws_file_paths (env, resolver.home, &config_path, &credentials_path);
-  config = dyno_aws_config_load (config_path, DYNO_AWS_FILE_CONFIG, error);
-  if (config == NULL)
+  if (!resolver_load_files (&resolver, env, &config, &credentials, &config_path,
+                            &credentials_path, error))
     return NULL;
-  credentials = dyno_aws_config_load (credentials_path, DYNO_AWS_FILE_CREDENTIALS, error);
-  if (credentials == NULL)
-    return NULL;
-  resolver.config = config;
-  resolver.credentials = credentials;
 
   if (session != NULL)
     return sso_config (&resolver, session, error);
@@ -2124,11 +2131,7 @@ dyno_sso_config_lookup (char       **env,
     resolver.profile = value;
   else
     resolver.profile = "default";
-  resolver.config_profile = dyno_aws_config_get_section (config, DYNO_AWS_SECTION_PROFILE,
-                                                         resolver.profile);
-  resolver.credentials_profile = dyno_aws_config_get_section (credentials,
-                                                              DYNO_AWS_SECTION_PROFILE,
-                                                              resolver.profile);
+  resolver_for_profile (&resolver, resolver.profile, &resolver);
   if (resolver.config_profile == NULL && resolver.credentials_profile == NULL)
     {
       set_profile_not_found (error, resolver.profile, "--profile", config_path,
@@ -2164,15 +2167,9 @@ dyno_aws_profile_kind (char       **env,
 
   if (env == NULL)
     env = own_env = g_get_environ ();
-  resolver.env = env;
-  resolver.home = env_home (env);
-  aws_file_paths (env, resolver.home, &config_path, &credentials_path);
-  config = dyno_aws_config_load (config_path, DYNO_AWS_FILE_CONFIG, NULL);
-  credentials = dyno_aws_config_load (credentials_path, DYNO_AWS_FILE_CREDENTIALS, NULL);
-  if (config == NULL || credentials == NULL)
+  if (!resolver_load_files (&resolver, env, &config, &credentials, &config_path,
+                            &credentials_path, NULL))
     return DYNO_CREDENTIAL_KIND_NONE;
-  resolver.config = config;
-  resolver.credentials = credentials;
   resolver_for_profile (&resolver, profile, &resolver);
   if (resolver.config_profile == NULL && resolver.credentials_profile == NULL)
     return DYNO_CREDENTIAL_KIND_NONE;
