@@ -593,10 +593,12 @@ check_placeholder_length (const char  *member,
   return FALSE;
 }
 
-static gboolean
-is_placeholder_key (const char *key,
-                    char        sigil)
+gboolean
+dyno_request_is_placeholder (const char *key,
+                             char        sigil)
 {
+  g_return_val_if_fail (key != NULL, FALSE);
+
   if (key[0] != sigil || key[1] == '\0')
     return FALSE;
 
@@ -609,6 +611,60 @@ is_placeholder_key (const char *key,
   return TRUE;
 }
 
+/* ExpressionAttributeNames ('#' placeholders) or ExpressionAttributeValues (':'): @node must
+ * be an object with members.  Returns it, or NULL with @error set. */
+static JsonObject *
+placeholder_object (JsonNode  *node,
+                    char       sigil,
+                    GError   **error)
+{
+  JsonObject *object;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                   sigil == '#'
+                   ? _("ExpressionAttributeNames must be an object of \"#name\": \"attribute\", "
+                       "not %s")
+                   : _("ExpressionAttributeValues must be an object of \":name\": "
+                       "{\"<type>\": value}, not %s"),
+                   json_type_name (node));
+      return NULL;
+    }
+
+  object = json_node_get_object (node);
+  if (json_object_get_size (object) == 0)
+    {
+      g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                           sigil == '#' ? _("ExpressionAttributeNames must not be empty")
+                                        : _("ExpressionAttributeValues must not be empty"));
+      return NULL;
+    }
+
+  return object;
+}
+
+/* A key of placeholder_object()'s: @sigil and a name DynamoDB takes. */
+static gboolean
+check_placeholder_key (const char  *key,
+                       char         sigil,
+                       GError     **error)
+{
+  if (!dyno_request_is_placeholder (key, sigil))
+    {
+      g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                   sigil == '#'
+                   ? _("ExpressionAttributeNames contains invalid key: Syntax error; "
+                       "key: \"%s\"")
+                   : _("ExpressionAttributeValues contains invalid key: Syntax error; "
+                       "key: \"%s\""), key);
+      return FALSE;
+    }
+
+  return check_placeholder_length (sigil == '#' ? "ExpressionAttributeNames"
+                                                : "ExpressionAttributeValues", key, error);
+}
+
 static gboolean
 read_names (ReadContext  *ctx,
             JsonNode     *node,
@@ -617,21 +673,9 @@ read_names (ReadContext  *ctx,
   JsonObject *object;
   g_autoptr(GList) members = NULL;
 
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                   _("ExpressionAttributeNames must be an object of \"#name\": \"attribute\", "
-                     "not %s"), json_type_name (node));
-      return FALSE;
-    }
-
-  object = json_node_get_object (node);
-  if (json_object_get_size (object) == 0)
-    {
-      g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                           _("ExpressionAttributeNames must not be empty"));
-      return FALSE;
-    }
+  object = placeholder_object (node, '#', error);
+  if (object == NULL)
+    return FALSE;
 
   members = json_object_get_members (object);
   for (GList *l = members; l != NULL; l = l->next)
@@ -639,14 +683,7 @@ read_names (ReadContext  *ctx,
       const char *key = l->data;
       JsonNode *value = json_object_get_member (object, key);
 
-      if (!is_placeholder_key (key, '#'))
-        {
-          g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                       _("ExpressionAttributeNames contains invalid key: Syntax error; "
-                         "key: \"%s\""), key);
-          return FALSE;
-        }
-      if (!check_placeholder_length ("ExpressionAttributeNames", key, error))
+      if (!check_placeholder_key (key, '#', error))
         return FALSE;
 
       if (!JSON_NODE_HOLDS_VALUE (value) || json_node_get_value_type (value) != G_TYPE_STRING)
@@ -680,21 +717,9 @@ read_values (ReadContext  *ctx,
   JsonObject *object;
   g_autoptr(GList) members = NULL;
 
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                   _("ExpressionAttributeValues must be an object of \":name\": "
-                     "{\"<type>\": value}, not %s"), json_type_name (node));
-      return FALSE;
-    }
-
-  object = json_node_get_object (node);
-  if (json_object_get_size (object) == 0)
-    {
-      g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                           _("ExpressionAttributeValues must not be empty"));
-      return FALSE;
-    }
+  object = placeholder_object (node, ':', error);
+  if (object == NULL)
+    return FALSE;
 
   members = json_object_get_members (object);
   for (GList *l = members; l != NULL; l = l->next)
@@ -703,14 +728,7 @@ read_values (ReadContext  *ctx,
       g_autoptr(GError) local_error = NULL;
       DynoValue *value;
 
-      if (!is_placeholder_key (key, ':'))
-        {
-          g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                       _("ExpressionAttributeValues contains invalid key: Syntax error; "
-                         "key: \"%s\""), key);
-          return FALSE;
-        }
-      if (!check_placeholder_length ("ExpressionAttributeValues", key, error))
+      if (!check_placeholder_key (key, ':', error))
         return FALSE;
 
       value = dyno_value_from_json_node (json_object_get_member (object, key), &local_error);

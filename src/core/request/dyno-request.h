@@ -134,6 +134,11 @@ JsonNode    *dyno_request_to_json_node (const DynoRequest *request);
 char        *dyno_request_to_json      (const DynoRequest *request,
                                         gboolean           pretty);
 
+/* Whether @key is a placeholder DynamoDB takes in ExpressionAttributeNames (@sigil '#') or
+ * ExpressionAttributeValues (':'): @sigil, then one or more ASCII letters, digits or '_'. */
+gboolean     dyno_request_is_placeholder (const char       *key,
+                                          char              sigil);
+
 /* Parses a request JSON (as --cli-input-json or an SDK takes it; the operation is given, or
  * guessed from the members when @op_hint is -1).  Expressions are parsed in DynamoDB syntax
  * with the request's maps; unknown members and unused placeholders are errors, as DynamoDB
