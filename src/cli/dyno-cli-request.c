@@ -168,9 +168,7 @@ dyno_cli_parse_values_option (const char *prefix,
       const char *name = l->data;
       DynoValue *value;
 
-      if (name[0] != ':' || name[1] == '\0' ||
-          strspn (name + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
-            != strlen (name + 1))
+      if (!dyno_request_is_placeholder (name, ':'))
         {
           g_autofree char *message =
             g_strdup_printf (_("\"%s\" is not a value placeholder: use ':' followed by letters, "
