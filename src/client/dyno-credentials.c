@@ -847,6 +847,22 @@ cache_store (const char      *key,
   g_mutex_unlock (&cache_lock);
 }
 
+/* Fresh credentials of @kind, said to come from @shown (taken): cached under @key, and
+ * ctx->kind set.  Returns @creds. */
+static DynoCredentials *
+remember_credentials (Ctx                *ctx,
+                      const char         *key,
+                      DynoCredentials    *creds,
+                      DynoCredentialKind  kind,
+                      char               *shown)
+{
+  dyno_credentials_set_source (creds, shown);
+  g_free (shown);
+  cache_store (key, creds);
+  ctx->kind = kind;
+  return creds;
+}
+
 /* The same files, another profile. */
 static void
 resolver_for_profile (Resolver   *base,
@@ -1182,12 +1198,11 @@ assume_role (Resolver   *resolver,
     }
   if (code != NULL)
     explicit_bzero (code, strlen (code));
-  /* Translators: where credentials came from: the role ARN, then the profile. */
-  shown = g_strdup_printf (_("role %s of profile %s"), role_arn, resolver->profile);
-  dyno_credentials_set_source (creds, shown);
-  cache_store (key, creds);
-  ctx->kind = DYNO_CREDENTIAL_KIND_ROLE;
-  return creds;
+  return remember_credentials (ctx, key, creds, DYNO_CREDENTIAL_KIND_ROLE,
+                               /* Translators: where credentials came from: the role ARN,
+                                * then the profile. */
+                               g_strdup_printf (_("role %s of profile %s"), role_arn,
+                                                resolver->profile));
 }
 
 static DynoCredentials *
@@ -1244,12 +1259,10 @@ web_identity (Resolver    *resolver,
       g_propagate_error (error, g_steal_pointer (&local_error));
       return NULL;
     }
-  /* Translators: where credentials came from: the role ARN (web identity). */
-  shown = g_strdup_printf (_("web identity role %s"), role_arn);
-  dyno_credentials_set_source (creds, shown);
-  cache_store (key, creds);
-  ctx->kind = DYNO_CREDENTIAL_KIND_WEB_IDENTITY;
-  return creds;
+  return remember_credentials (ctx, key, creds, DYNO_CREDENTIAL_KIND_WEB_IDENTITY,
+                               /* Translators: where credentials came from: the role ARN (web
+                                * identity). */
+                               g_strdup_printf (_("web identity role %s"), role_arn));
 }
 
 void
@@ -1487,13 +1500,12 @@ sso_credentials (Resolver  *resolver,
         }
       return NULL;
     }
-  /* Translators: where credentials came from: the role, the account, then the profile. */
-  shown = g_strdup_printf (_("IAM Identity Center role %s in %s (profile %s)"), role, account,
-                           resolver->profile);
-  dyno_credentials_set_source (creds, shown);
-  cache_store (key, creds);
-  ctx->kind = DYNO_CREDENTIAL_KIND_SSO;
-  return creds;
+  return remember_credentials (ctx, key, creds, DYNO_CREDENTIAL_KIND_SSO,
+                               /* Translators: where credentials came from: the role, the
+                                * account, then the profile. */
+                               g_strdup_printf (_("IAM Identity Center role %s in %s "
+                                                  "(profile %s)"), role, account,
+                                                resolver->profile));
 }
 
 /* The credentials of a profile: a role (unless @as_source and it has keys of its own, as
