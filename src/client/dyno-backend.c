@@ -894,15 +894,7 @@ static void
 batch_cancelled_cb (GCancellable *cancellable,
                     gpointer      user_data)
 {
-  GTask *task = user_data;
-
-  GSource *idle = g_idle_source_new ();
-
-  /* Any thread, and possibly inside g_cancellable_connect(): always continue later, on the
-   * task's context.  The idle holds its own reference. */
-  g_source_set_callback (idle, batch_cancelled_idle_cb, g_object_ref (task), g_object_unref);
-  g_source_attach (idle, g_task_get_context (task));
-  g_source_unref (idle);
+  dyno_task_continue_in_idle (user_data, G_PRIORITY_DEFAULT_IDLE, batch_cancelled_idle_cb);
 }
 
 static void
@@ -1026,4 +1018,20 @@ dyno_backend_batch_write_finish (DynoBackend   *self,
     *n_written = n;
 
   return TRUE;
+}
+
+void
+dyno_task_continue_in_idle (GTask       *task,
+                            gint         priority,
+                            GSourceFunc  func)
+{
+  GSource *idle;
+
+  g_return_if_fail (G_IS_TASK (task));
+
+  idle = g_idle_source_new ();
+  g_source_set_priority (idle, priority);
+  g_source_set_callback (idle, func, g_object_ref (task), g_object_unref);
+  g_source_attach (idle, g_task_get_context (task));
+  g_source_unref (idle);
 }
