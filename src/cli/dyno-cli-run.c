@@ -1149,18 +1149,9 @@ connect_backend (Cli *cli)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(DynoResolvedConfig) config = NULL;
-  g_autoptr(DynoHttpBackend) backend = NULL;
 
-  config = dyno_cli_resolve_config (&cli->settings, &error);
-  if (config == NULL)
-    {
-      report (cli, NULL, error->message);
-      cli->status = EXIT_USAGE;
-      return FALSE;
-    }
-
-  backend = dyno_http_backend_new (config, &error);
-  if (backend == NULL)
+  cli->backend = dyno_cli_connect (&cli->settings, &config, &error);
+  if (cli->backend == NULL)
     {
       report (cli, NULL, error->message);
       cli->status = EXIT_USAGE;
@@ -1172,7 +1163,6 @@ connect_backend (Cli *cli)
     cli->local_signer = g_strdup_printf (_("key %s in %s"),
                                          dyno_credentials_get_access_key_id (config->credentials),
                                          config->region);
-  cli->backend = DYNO_BACKEND (g_steal_pointer (&backend));
   return TRUE;
 }
 
