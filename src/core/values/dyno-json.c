@@ -969,21 +969,27 @@ add_set_member (DynoJsonScanner  *sc,
   return add_base64 (sc, builder, s, len, member_at, _("BS member"));
 }
 
+/* How the text of a set member is read (DynamoDB JSON takes strings, plain JSON numbers too),
+ * with where the member starts (for messages about its value) in @member_at. */
+typedef gboolean (*ReadSetMemberFunc) (DynoJsonScanner  *sc,
+                                       DynoValueType     type,
+                                       const char      **s,
+                                       gsize            *len,
+                                       const char      **member_at);
+
+/* The members of an SS, NS or BS (at its '['), each read by @read. */
 static gboolean
-parse_ddb_set (DynoJsonScanner  *sc,
-               DynoValueBuilder *builder,
-               DynoValueType     type,
-               const char       *at)
+parse_set_members (DynoJsonScanner   *sc,
+                   DynoValueBuilder  *builder,
+                   DynoValueType      type,
+                   const char        *at,
+                   ReadSetMemberFunc  read)
 {
   gboolean more;
   gsize index = 0;
 
-  if (_dyno_json_peek (sc) != '[')
-    return _dyno_json_fail_value (sc, sc->p, _("The %s value must be a JSON array of strings"),
-                                  dyno_value_type_to_string (type));
   sc->p++;
   dyno_builder_fast_begin (builder, type);
-
   if (_dyno_json_peek (sc) == ']')
     sc->p++;
   else
@@ -994,18 +1000,8 @@ parse_ddb_set (DynoJsonScanner  *sc,
         const char *member_at;
 
         _dyno_json_path_push_index (sc, index++);
-        member_at = sc->p;
-        if (_dyno_json_peek (sc) != '"' && type == DYNO_VALUE_NS)
-          /* Translators: %s is the set type, NS. */
-          return _dyno_json_fail_value (sc, sc->p, _("The members of an %s must be JSON strings"),
-                                        dyno_value_type_to_string (type));
-        if (_dyno_json_peek (sc) != '"')
-          /* Translators: %s is the set type, SS or BS. */
-          return _dyno_json_fail_value (sc, sc->p, _("The members of a %s must be JSON strings"),
-                                        dyno_value_type_to_string (type));
-        if (!_dyno_json_read_string (sc, &s, &len))
-          return FALSE;
-        if (!add_set_member (sc, builder, type, s, len, member_at))
+        if (!read (sc, type, &s, &len, &member_at) ||
+            !add_set_member (sc, builder, type, s, len, member_at))
           return FALSE;
         _dyno_json_path_pop (sc);
         if (!_dyno_json_next (sc, ']', &more))
@@ -1014,6 +1010,37 @@ parse_ddb_set (DynoJsonScanner  *sc,
     while (more);
 
   return end_container (sc, builder, at);
+}
+
+static gboolean
+read_ddb_set_member (DynoJsonScanner  *sc,
+                     DynoValueType     type,
+                     const char      **s,
+                     gsize            *len,
+                     const char      **member_at)
+{
+  *member_at = sc->p;
+  if (_dyno_json_peek (sc) != '"' && type == DYNO_VALUE_NS)
+    /* Translators: %s is the set type, NS. */
+    return _dyno_json_fail_value (sc, sc->p, _("The members of an %s must be JSON strings"),
+                                  dyno_value_type_to_string (type));
+  if (_dyno_json_peek (sc) != '"')
+    /* Translators: %s is the set type, SS or BS. */
+    return _dyno_json_fail_value (sc, sc->p, _("The members of a %s must be JSON strings"),
+                                  dyno_value_type_to_string (type));
+  return _dyno_json_read_string (sc, s, len);
+}
+
+static gboolean
+parse_ddb_set (DynoJsonScanner  *sc,
+               DynoValueBuilder *builder,
+               DynoValueType     type,
+               const char       *at)
+{
+  if (_dyno_json_peek (sc) != '[')
+    return _dyno_json_fail_value (sc, sc->p, _("The %s value must be a JSON array of strings"),
+                                  dyno_value_type_to_string (type));
+  return parse_set_members (sc, builder, type, at, read_ddb_set_member);
 }
 
 gboolean
@@ -1584,62 +1611,37 @@ static gboolean parse_plain_value (DynoJsonScanner  *sc,
                                    GHashTable       *hints);
 
 static gboolean
+read_plain_set_member (DynoJsonScanner  *sc,
+                       DynoValueType     type,
+                       const char      **s,
+                       gsize            *len,
+                       const char      **member_at)
+{
+  char c = _dyno_json_peek (sc);
+  const char *allowed;
+
+  *member_at = sc->p;
+  if (c == '"')
+    return _dyno_json_read_string (sc, s, len);
+  if ((c == '-' || g_ascii_isdigit (c)) && type != DYNO_VALUE_BS)
+    return _dyno_json_read_number (sc, s, len);
+
+  allowed = type == DYNO_VALUE_BS ? _("base64 strings") : _("strings or numbers");
+  if (type == DYNO_VALUE_NS)
+    /* Translators: the set type (NS, SS or BS), then what its members must be. */
+    return _dyno_json_fail_value (sc, *member_at, _("The members of an %s must be %s"),
+                                  dyno_value_type_to_string (type), allowed);
+  /* Translators: the set type (SS or BS), then what its members must be. */
+  return _dyno_json_fail_value (sc, *member_at, _("The members of a %s must be %s"),
+                                dyno_value_type_to_string (type), allowed);
+}
+
+static gboolean
 parse_plain_set (DynoJsonScanner  *sc,
                  DynoValueBuilder *builder,
                  DynoValueType     type)
 {
-  const char *at = sc->p;
-  gboolean more;
-  gsize index = 0;
-
-  sc->p++;
-  dyno_builder_fast_begin (builder, type);
-  if (_dyno_json_peek (sc) == ']')
-    sc->p++;
-  else
-    do
-      {
-        const char *s;
-        gsize len;
-        const char *member_at;
-        char c = _dyno_json_peek (sc);
-
-        _dyno_json_path_push_index (sc, index++);
-        member_at = sc->p;
-        if (c == '"')
-          {
-            if (!_dyno_json_read_string (sc, &s, &len))
-              return FALSE;
-          }
-        else if ((c == '-' || g_ascii_isdigit (c)) && type != DYNO_VALUE_BS)
-          {
-            if (!_dyno_json_read_number (sc, &s, &len))
-              return FALSE;
-          }
-        else
-          {
-            const char *allowed = type == DYNO_VALUE_BS ? _("base64 strings")
-                                                        : _("strings or numbers");
-
-            if (type == DYNO_VALUE_NS)
-              /* Translators: the set type (NS, SS or BS), then what its members must be. */
-              return _dyno_json_fail_value (sc, member_at, _("The members of an %s must be %s"),
-                                            dyno_value_type_to_string (type), allowed);
-            /* Translators: the set type (SS or BS), then what its members must be. */
-            return _dyno_json_fail_value (sc, member_at, _("The members of a %s must be %s"),
-                                          dyno_value_type_to_string (type), allowed);
-          }
-
-        if (!add_set_member (sc, builder, type, s, len, member_at))
-          return FALSE;
-
-        _dyno_json_path_pop (sc);
-        if (!_dyno_json_next (sc, ']', &more))
-          return FALSE;
-      }
-    while (more);
-
-  return end_container (sc, builder, at);
+  return parse_set_members (sc, builder, type, sc->p, read_plain_set_member);
 }
 
 /* A member's value or an element in plain JSON; @data is the hints for the members of this
