@@ -57,25 +57,10 @@ static const CommandInfo commands[] = {
 };
 
 typedef struct {
+  DynoCliRequestOptions request;
   /* what */
-  char     *key;
-  char     *index;
-  char     *filter;
-  char     *project;
-  char     *condition;
-  char     *update;
-  char     *key_item;
-  char     *item;
-  char     *start_key;
-  char     *values;
-  char     *select;
-  char     *return_consumed_capacity;
-  char     *return_values;
   char     *op;
-  gboolean  desc;
-  gboolean  consistent;
   gboolean  plain;
-  gint      limit;
   gint      segment;
   gint      total_segments;
   /* how */
@@ -91,19 +76,7 @@ typedef struct {
 static void
 options_clear (Options *o)
 {
-  g_free (o->key);
-  g_free (o->index);
-  g_free (o->filter);
-  g_free (o->project);
-  g_free (o->condition);
-  g_free (o->update);
-  g_free (o->key_item);
-  g_free (o->item);
-  g_free (o->start_key);
-  g_free (o->values);
-  g_free (o->select);
-  g_free (o->return_consumed_capacity);
-  g_free (o->return_values);
+  dyno_cli_request_options_clear (&o->request);
   g_free (o->op);
   g_free (o->schema);
   g_free (o->emit);
@@ -144,81 +117,28 @@ G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Run, run_clear)
 /* ---- option tables ---------------------------------------------------------------------- */
 
 static GArray *
-build_entries (Command  command,
-               Options *o)
+build_entries (const CommandInfo *info,
+               Options           *o)
 {
   GArray *entries = g_array_new (TRUE, TRUE, sizeof (GOptionEntry));
-  gboolean reads = command == COMMAND_QUERY || command == COMMAND_SCAN;
-  gboolean writes = command == COMMAND_PUT || command == COMMAND_UPDATE ||
-                    command == COMMAND_DELETE;
 
-  if (command == COMMAND_QUERY)
-    dyno_cli_add_option (entries, "key", G_OPTION_ARG_STRING, &o->key,
-                         _("Key condition (required), inline syntax"), "COND");
-  if (reads)
-    {
-      dyno_cli_add_option (entries, "index", G_OPTION_ARG_STRING, &o->index,
-                           _("Query or scan this index"), "NAME");
-      dyno_cli_add_option (entries, "filter", G_OPTION_ARG_STRING, &o->filter,
-                           _("Filter expression, inline syntax"), "COND");
-    }
-  if (reads || command == COMMAND_GET)
-    dyno_cli_add_option (entries, "project", G_OPTION_ARG_STRING, &o->project,
-                         _("Attributes to return: comma-separated paths"), "PATHS");
-  if (command == COMMAND_QUERY)
-    dyno_cli_add_option (entries, "desc", G_OPTION_ARG_NONE, &o->desc,
-                         _("Descending sort-key order (ScanIndexForward=false)"), NULL);
-  if (reads)
-    {
-      dyno_cli_add_option (entries, "limit", G_OPTION_ARG_INT, &o->limit,
-                           _("Items to evaluate per page"), "N");
-      dyno_cli_add_option (entries, "start-key", G_OPTION_ARG_STRING, &o->start_key,
-                           _("ExclusiveStartKey (DynamoDB JSON)"), "JSON");
-      dyno_cli_add_option (entries, "select", G_OPTION_ARG_STRING, &o->select,
-                           _("ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES, SPECIFIC_ATTRIBUTES or "
-                             "COUNT"),
-                           "WHAT");
-    }
-  if (reads || command == COMMAND_GET)
-    dyno_cli_add_option (entries, "consistent", G_OPTION_ARG_NONE, &o->consistent,
-                         _("Strongly consistent read"), NULL);
-  if (command == COMMAND_SCAN)
-    {
-      dyno_cli_add_option (entries, "segment", G_OPTION_ARG_INT, &o->segment,
-                           _("Parallel scan: this segment (0-based)"), "N");
-      dyno_cli_add_option (entries, "total-segments", G_OPTION_ARG_INT, &o->total_segments,
-                           _("Parallel scan: number of segments"), "N");
-    }
-  if (command == COMMAND_GET || command == COMMAND_UPDATE || command == COMMAND_DELETE)
-    dyno_cli_add_option (entries, "key-item", G_OPTION_ARG_STRING, &o->key_item,
-                         _("The item's primary key (required), DynamoDB JSON"), "JSON");
-  if (command == COMMAND_PUT)
-    dyno_cli_add_option (entries, "item", G_OPTION_ARG_STRING, &o->item,
-                         _("The item (required), DynamoDB JSON"), "JSON");
-  if (command == COMMAND_UPDATE)
-    dyno_cli_add_option (entries, "update", G_OPTION_ARG_STRING, &o->update,
-                         _("Update expression, inline syntax ('SET a = 1 REMOVE b')"), "UPDATE");
-  if (writes)
-    {
-      dyno_cli_add_option (entries, "condition", G_OPTION_ARG_STRING, &o->condition,
-                           _("Condition expression, inline syntax"), "COND");
-      dyno_cli_add_option (entries, "return-values", G_OPTION_ARG_STRING, &o->return_values,
-                           _("NONE, ALL_OLD, UPDATED_OLD, ALL_NEW or UPDATED_NEW"), "WHAT");
-    }
-  if (command != COMMAND_IMPORT)
-    {
-      dyno_cli_add_option (entries, "values", G_OPTION_ARG_STRING, &o->values,
-                           _("Values for :placeholders in the expressions: "
-                             "{\":v\": {\"B\": \"AQ==\"}, …}"), "JSON");
-      dyno_cli_add_option (entries, "plain", G_OPTION_ARG_NONE, &o->plain,
-                           _("Read --key-item, --item and --start-key as plain JSON"), NULL);
-      dyno_cli_add_option (entries, "return-consumed-capacity", G_OPTION_ARG_STRING,
-                           &o->return_consumed_capacity, _("NONE, TOTAL or INDEXES"), "WHAT");
-    }
-  else
+  if (info->command == COMMAND_IMPORT)
     dyno_cli_add_option (entries, "op", G_OPTION_ARG_STRING, &o->op,
                          _("The operation, when the members do not tell (query, scan, get, put, "
                            "update, delete)"), "OP");
+  else
+    {
+      dyno_cli_add_request_options (entries, info->op, &o->request);
+      if (info->command == COMMAND_SCAN)
+        {
+          dyno_cli_add_option (entries, "segment", G_OPTION_ARG_INT, &o->segment,
+                               _("Parallel scan: this segment (0-based)"), "N");
+          dyno_cli_add_option (entries, "total-segments", G_OPTION_ARG_INT,
+                               &o->total_segments, _("Parallel scan: number of segments"), "N");
+        }
+      dyno_cli_add_option (entries, "plain", G_OPTION_ARG_NONE, &o->plain,
+                           _("Read --key-item, --item and --start-key as plain JSON"), NULL);
+    }
 
   dyno_cli_add_option (entries, "schema", G_OPTION_ARG_FILENAME, &o->schema,
                        _("Check against this table: the DescribeTable response as `aws dynamodb "
@@ -298,11 +218,11 @@ option_for_field (Run         *run,
     const char *option;
     gssize      offset;  /* of the option's text in Options, or -1 */
   } map[] = {
-    { "KeyConditionExpression", "--key", G_STRUCT_OFFSET (Options, key) },
-    { "FilterExpression", "--filter", G_STRUCT_OFFSET (Options, filter) },
-    { "ProjectionExpression", "--project", G_STRUCT_OFFSET (Options, project) },
-    { "ConditionExpression", "--condition", G_STRUCT_OFFSET (Options, condition) },
-    { "UpdateExpression", "--update", G_STRUCT_OFFSET (Options, update) },
+    { "KeyConditionExpression", "--key", G_STRUCT_OFFSET (Options, request.key) },
+    { "FilterExpression", "--filter", G_STRUCT_OFFSET (Options, request.filter) },
+    { "ProjectionExpression", "--project", G_STRUCT_OFFSET (Options, request.project) },
+    { "ConditionExpression", "--condition", G_STRUCT_OFFSET (Options, request.condition) },
+    { "UpdateExpression", "--update", G_STRUCT_OFFSET (Options, request.update) },
     { "Key", "--key-item", -1 },
     { "Item", "--item", -1 },
     { "ExclusiveStartKey", "--start-key", -1 },
@@ -361,61 +281,6 @@ report_with_location (Run                     *run,
 /* ---- reading the options ---------------------------------------------------------------- */
 
 static gboolean
-parse_values (Run *run)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GList) members = NULL;
-  g_autoptr(JsonNode) root = NULL;
-  JsonObject *object;
-
-  root = dyno_json_parse (run->options->values, -1, &error);
-  if (root == NULL)
-    {
-      report (run, "--values", error->message);
-      return FALSE;
-    }
-
-  if (!JSON_NODE_HOLDS_OBJECT (root))
-    {
-      report (run, "--values",
-              _("must be a JSON object of \":name\": DynamoDB JSON value, e.g. "
-                "{\":photo\": {\"B\": \"iVBORw0K\"}}"));
-      return FALSE;
-    }
-
-  object = json_node_get_object (root);
-  members = json_object_get_members (object);
-  for (GList *l = members; l != NULL; l = l->next)
-    {
-      const char *name = l->data;
-      DynoValue *value;
-
-      if (name[0] != ':' || name[1] == '\0' ||
-          strspn (name + 1, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
-            != strlen (name + 1))
-        {
-          g_autofree char *message =
-            g_strdup_printf (_("\"%s\" is not a value placeholder: use ':' followed by letters, "
-                               "digits or '_'"), name);
-          report (run, "--values", message);
-          return FALSE;
-        }
-
-      value = dyno_value_from_json_node (json_object_get_member (object, name), &error);
-      if (value == NULL)
-        {
-          g_autofree char *message = g_strdup_printf ("%s: %s", name, error->message);
-          report (run, "--values", message);
-          return FALSE;
-        }
-
-      g_hash_table_insert (run->values, g_strdup (name), value);
-    }
-
-  return TRUE;
-}
-
-static gboolean
 parse_item_option (Run         *run,
                    const char  *option,
                    const char  *text,
@@ -423,43 +288,6 @@ parse_item_option (Run         *run,
 {
   return dyno_cli_parse_item_option (run->prefix, option, text, run->options->plain,
                                      run->schema, out);
-}
-
-static int
-compare_strings (gconstpointer a,
-                 gconstpointer b)
-{
-  return strcmp (*(const char * const *) a, *(const char * const *) b);
-}
-
-/* Like DynamoDB with ExpressionAttributeValues: a value nobody uses is a mistake. */
-static gboolean
-check_values_used (Run *run)
-{
-  g_autoptr(GPtrArray) unused = g_ptr_array_new ();
-  g_autofree char *message = NULL;
-  g_autofree char *list = NULL;
-  GHashTableIter iter;
-  gpointer name;
-
-  if (run->values == NULL)
-    return TRUE;
-
-  g_hash_table_iter_init (&iter, run->values);
-  while (g_hash_table_iter_next (&iter, &name, NULL))
-    {
-      if (!g_hash_table_contains (run->used, name))
-        g_ptr_array_add (unused, name);
-    }
-  if (unused->len == 0)
-    return TRUE;
-
-  g_ptr_array_sort (unused, compare_strings);
-  g_ptr_array_add (unused, NULL);
-  list = g_strjoinv (", ", (char **) unused->pdata);
-  message = g_strdup_printf (_("not used in any expression: %s"), list);
-  report (run, "--values", message);
-  return FALSE;
 }
 
 /* Query and Scan: the options fill a draft, and the draft makes the request. */
@@ -470,14 +298,10 @@ build_read_request (Run           *run,
                     const char    *table)
 {
   Options *o = run->options;
-  const DynoCliReadOptions read = {
-    .key = o->key, .filter = o->filter, .project = o->project, .limit = o->limit,
-    .desc = o->desc, .consistent = o->consistent, .select = o->select,
-    .consumed = o->return_consumed_capacity,
-  };
-  g_autoptr(DynoQueryDraft) draft = dyno_cli_read_draft_new (op, table, o->index);
+  const DynoCliReadOptions read = dyno_cli_request_options_read (&o->request);
+  g_autoptr(DynoQueryDraft) draft = dyno_cli_read_draft_new (op, table, o->request.index);
 
-  if (command == COMMAND_QUERY && o->key == NULL)
+  if (command == COMMAND_QUERY && o->request.key == NULL)
     {
       report (run, NULL, _("--key is required: the key condition, e.g. "
                            "--key 'PK = \"DRIVE#a91\" AND begins_with(SK, \"root/\")'"));
@@ -487,16 +311,16 @@ build_read_request (Run           *run,
   if (!dyno_cli_read_draft_expressions (draft, run->prefix, &read, run->values, run->used))
     return FALSE;
 
-  if (o->start_key != NULL)
+  if (o->request.start_key != NULL)
     {
       g_autoptr(DynoItem) start_key = NULL;
 
-      if (!parse_item_option (run, "--start-key", o->start_key, &start_key))
+      if (!parse_item_option (run, "--start-key", o->request.start_key, &start_key))
         return FALSE;
       dyno_query_draft_set_exclusive_start_key (draft, start_key);
     }
 
-  if (!check_values_used (run)
+  if (!dyno_cli_check_values_used (run->prefix, run->values, run->used)
       || !dyno_cli_read_draft_options (draft, run->prefix, &read))
     return FALSE;
   dyno_query_draft_set_segment (draft, o->segment);
@@ -515,7 +339,8 @@ build_request (Run           *run,
   Options *o = run->options;
   g_autoptr(DynoRequest) request = NULL;
 
-  if (o->values != NULL && !parse_values (run))
+  if (o->request.values != NULL &&
+      !dyno_cli_parse_values_option (run->prefix, o->request.values, run->values))
     return FALSE;
 
   if (command == COMMAND_QUERY || command == COMMAND_SCAN)
@@ -525,53 +350,29 @@ build_request (Run           *run,
 
   if (command == COMMAND_GET || command == COMMAND_UPDATE || command == COMMAND_DELETE)
     {
-      if (o->key_item == NULL)
+      if (o->request.key_item == NULL)
         {
           report (run, NULL, _("--key-item is required: the item's primary key, e.g. "
                                "--key-item '{\"PK\": {\"S\": \"USER#1\"}}'"));
           return FALSE;
         }
-      if (!parse_item_option (run, "--key-item", o->key_item, &request->key))
+      if (!parse_item_option (run, "--key-item", o->request.key_item, &request->key))
         return FALSE;
     }
 
   if (command == COMMAND_PUT)
     {
-      if (o->item == NULL)
+      if (o->request.item == NULL)
         {
           report (run, NULL, _("--item is required: the item in DynamoDB JSON"));
           return FALSE;
         }
-      if (!parse_item_option (run, "--item", o->item, &request->item))
+      if (!parse_item_option (run, "--item", o->request.item, &request->item))
         return FALSE;
     }
 
-  if (o->update != NULL &&
-      !dyno_cli_parse_update_option (run->prefix, o->update, run->values, run->used,
-                                     &request->update))
-    return FALSE;
-
-  if (o->condition != NULL &&
-      !dyno_cli_parse_condition_option (run->prefix, "--condition", o->condition,
-                                        DYNO_EXPR_ROLE_CONDITION, run->values, run->used,
-                                        &request->condition))
-    return FALSE;
-
-  if (o->project != NULL &&
-      !dyno_cli_parse_projection_option (run->prefix, o->project, run->used,
-                                         &request->projection))
-    return FALSE;
-
-  if (!check_values_used (run))
-    return FALSE;
-
-  if (o->consistent)
-    request->consistent_read = DYNO_TRISTATE_TRUE;
-
-  if (!dyno_cli_parse_consumed_option (run->prefix, o->return_consumed_capacity,
-                                       &request->return_consumed_capacity) ||
-      !dyno_cli_parse_return_values_option (run->prefix, o->return_values,
-                                            &request->return_values))
+  if (!dyno_cli_item_request_options (request, run->prefix, &o->request, run->values,
+                                      run->used))
     return FALSE;
   if ((command == COMMAND_PUT || command == COMMAND_DELETE) &&
       request->return_values != DYNO_RETURN_VALUES_UNSET &&
@@ -826,7 +627,7 @@ dyno_cli_expr (int    argc,
   prefix = g_strdup_printf ("expr %s", info->name);
   run.prefix = prefix;
   run.options = &options;
-  options.limit = G_MININT;
+  options.request.limit = G_MININT;
   options.segment = -1;
   options.total_segments = -1;
 
@@ -836,7 +637,7 @@ dyno_cli_expr (int    argc,
   g_option_context_set_summary (context, _(info->summary));
   description = describe_targets ();
   g_option_context_set_description (context, description);
-  entries = build_entries (info->command, &options);
+  entries = build_entries (info, &options);
   g_option_context_add_main_entries (context, (GOptionEntry *) (gpointer) entries->data, NULL);
   g_set_prgname ("dynotable-cli expr");
 

@@ -17,6 +17,7 @@
 #include <gio/gio.h>
 
 #include "dyno-endpoints.h"
+#include "dyno-http-backend.h"
 
 gboolean
 dyno_cli_read_input (const char  *path,
@@ -217,4 +218,23 @@ dyno_cli_resolve_config (const DynoConnectionSettings  *settings,
     return NULL;
 
   return dyno_resolve_config (settings, env, NULL, error);
+}
+
+DynoBackend *
+dyno_cli_connect (const DynoConnectionSettings  *settings,
+                  DynoResolvedConfig           **config,
+                  GError                       **error)
+{
+  g_autoptr(DynoResolvedConfig) resolved = dyno_cli_resolve_config (settings, error);
+  DynoHttpBackend *backend;
+
+  if (resolved == NULL)
+    return NULL;
+  backend = dyno_http_backend_new (resolved, error);
+  if (backend == NULL)
+    return NULL;
+
+  if (config != NULL)
+    *config = g_steal_pointer (&resolved);
+  return DYNO_BACKEND (backend);
 }

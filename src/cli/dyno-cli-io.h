@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 
+#include "dyno-backend.h"
 #include "dyno-credentials.h"
 #include "dyno-error.h"
 
@@ -39,6 +40,12 @@ gboolean dyno_cli_write_output     (const char               *text);
 /* dyno_resolve_config() for the global options, with the process's environment: a bad
  * --endpoint-url or a --profile that does not exist is named as the option it came from. */
 DynoResolvedConfig *dyno_cli_resolve_config (const DynoConnectionSettings *settings,
+                                             GError                      **error);
+
+/* The backend for the global options: dyno_cli_resolve_config(), then an HTTP backend for
+ * that configuration, which goes into @config (may be NULL). */
+DynoBackend        *dyno_cli_connect        (const DynoConnectionSettings *settings,
+                                             DynoResolvedConfig          **config,
                                              GError                      **error);
 
 /* The code of --mfa-code, for profiles with mfa_serial (NULL: ask on the terminal). */

@@ -56,6 +56,179 @@ dyno_cli_report_service_error (const char   *prefix,
     dyno_cli_report (prefix, NULL, error->message);
 }
 
+void
+dyno_cli_request_options_clear (DynoCliRequestOptions *o)
+{
+  g_free (o->key);
+  g_free (o->index);
+  g_free (o->filter);
+  g_free (o->project);
+  g_free (o->condition);
+  g_free (o->update);
+  g_free (o->key_item);
+  g_free (o->item);
+  g_free (o->start_key);
+  g_free (o->values);
+  g_free (o->select);
+  g_free (o->return_consumed_capacity);
+  g_free (o->return_values);
+}
+
+void
+dyno_cli_add_request_options (GArray                *entries,
+                              DynoOperation          op,
+                              DynoCliRequestOptions *o)
+{
+  gboolean reads = op == DYNO_OP_QUERY || op == DYNO_OP_SCAN;
+  gboolean writes = op == DYNO_OP_PUT_ITEM || op == DYNO_OP_UPDATE_ITEM ||
+                    op == DYNO_OP_DELETE_ITEM;
+
+  if (op == DYNO_OP_QUERY)
+    dyno_cli_add_option (entries, "key", G_OPTION_ARG_STRING, &o->key,
+                         _("Key condition (required), inline syntax"), "COND");
+  if (reads)
+    {
+      dyno_cli_add_option (entries, "index", G_OPTION_ARG_STRING, &o->index,
+                           _("Query or scan this index"), "NAME");
+      dyno_cli_add_option (entries, "filter", G_OPTION_ARG_STRING, &o->filter,
+                           _("Filter expression, inline syntax"), "COND");
+    }
+  if (reads || op == DYNO_OP_GET_ITEM)
+    dyno_cli_add_option (entries, "project", G_OPTION_ARG_STRING, &o->project,
+                         _("Attributes to return: comma-separated paths"), "PATHS");
+  if (op == DYNO_OP_QUERY)
+    dyno_cli_add_option (entries, "desc", G_OPTION_ARG_NONE, &o->desc,
+                         _("Descending sort-key order (ScanIndexForward=false)"), NULL);
+  if (reads)
+    {
+      dyno_cli_add_option (entries, "limit", G_OPTION_ARG_INT, &o->limit,
+                           _("Items to evaluate per page"), "N");
+      dyno_cli_add_option (entries, "start-key", G_OPTION_ARG_STRING, &o->start_key,
+                           _("ExclusiveStartKey (DynamoDB JSON)"), "JSON");
+      dyno_cli_add_option (entries, "select", G_OPTION_ARG_STRING, &o->select,
+                           _("ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES, SPECIFIC_ATTRIBUTES or "
+                             "COUNT"),
+                           "WHAT");
+    }
+  if (reads || op == DYNO_OP_GET_ITEM)
+    dyno_cli_add_option (entries, "consistent", G_OPTION_ARG_NONE, &o->consistent,
+                         _("Strongly consistent read"), NULL);
+  if (op == DYNO_OP_GET_ITEM || op == DYNO_OP_UPDATE_ITEM || op == DYNO_OP_DELETE_ITEM)
+    dyno_cli_add_option (entries, "key-item", G_OPTION_ARG_STRING, &o->key_item,
+                         _("The item's primary key (required), DynamoDB JSON"), "JSON");
+  if (op == DYNO_OP_PUT_ITEM)
+    dyno_cli_add_option (entries, "item", G_OPTION_ARG_STRING, &o->item,
+                         _("The item (required), DynamoDB JSON"), "JSON");
+  if (op == DYNO_OP_UPDATE_ITEM)
+    dyno_cli_add_option (entries, "update", G_OPTION_ARG_STRING, &o->update,
+                         _("Update expression, inline syntax ('SET a = 1 REMOVE b')"), "UPDATE");
+  if (writes)
+    {
+      dyno_cli_add_option (entries, "condition", G_OPTION_ARG_STRING, &o->condition,
+                           _("Condition expression, inline syntax"), "COND");
+      dyno_cli_add_option (entries, "return-values", G_OPTION_ARG_STRING, &o->return_values,
+                           _("NONE, ALL_OLD, UPDATED_OLD, ALL_NEW or UPDATED_NEW"), "WHAT");
+    }
+  dyno_cli_add_option (entries, "values", G_OPTION_ARG_STRING, &o->values,
+                       _("Values for :placeholders in the expressions: "
+                         "{\":v\": {\"B\": \"AQ==\"}, …}"), "JSON");
+  dyno_cli_add_option (entries, "return-consumed-capacity", G_OPTION_ARG_STRING,
+                       &o->return_consumed_capacity, _("NONE, TOTAL or INDEXES"), "WHAT");
+}
+
+gboolean
+dyno_cli_parse_values_option (const char *prefix,
+                              const char *text,
+                              GHashTable *values)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(GList) members = NULL;
+  g_autoptr(JsonNode) root = NULL;
+  JsonObject *object;
+
+  root = dyno_json_parse (text, -1, &error);
+  if (root == NULL)
+    {
+      dyno_cli_report (prefix, "--values", error->message);
+      return FALSE;
+    }
+
+  if (!JSON_NODE_HOLDS_OBJECT (root))
+    {
+      dyno_cli_report (prefix, "--values",
+                       _("must be a JSON object of \":name\": DynamoDB JSON value, e.g. "
+                         "{\":photo\": {\"B\": \"iVBORw0K\"}}"));
+      return FALSE;
+    }
+
+  object = json_node_get_object (root);
+  members = json_object_get_members (object);
+  for (GList *l = members; l != NULL; l = l->next)
+    {
+      const char *name = l->data;
+      DynoValue *value;
+
+      if (!dyno_request_is_placeholder (name, ':'))
+        {
+          g_autofree char *message =
+            g_strdup_printf (_("\"%s\" is not a value placeholder: use ':' followed by letters, "
+                               "digits or '_'"), name);
+          dyno_cli_report (prefix, "--values", message);
+          return FALSE;
+        }
+
+      value = dyno_value_from_json_node (json_object_get_member (object, name), &error);
+      if (value == NULL)
+        {
+          g_autofree char *message = g_strdup_printf ("%s: %s", name, error->message);
+          dyno_cli_report (prefix, "--values", message);
+          return FALSE;
+        }
+
+      g_hash_table_insert (values, g_strdup (name), value);
+    }
+
+  return TRUE;
+}
+
+static int
+compare_strings (gconstpointer a,
+                 gconstpointer b)
+{
+  return strcmp (*(const char * const *) a, *(const char * const *) b);
+}
+
+gboolean
+dyno_cli_check_values_used (const char *prefix,
+                            GHashTable *values,
+                            GHashTable *used)
+{
+  g_autoptr(GPtrArray) unused = g_ptr_array_new ();
+  g_autofree char *message = NULL;
+  g_autofree char *list = NULL;
+  GHashTableIter iter;
+  gpointer name;
+
+  if (values == NULL)
+    return TRUE;
+
+  g_hash_table_iter_init (&iter, values);
+  while (g_hash_table_iter_next (&iter, &name, NULL))
+    {
+      if (!g_hash_table_contains (used, name))
+        g_ptr_array_add (unused, name);
+    }
+  if (unused->len == 0)
+    return TRUE;
+
+  g_ptr_array_sort (unused, compare_strings);
+  g_ptr_array_add (unused, NULL);
+  list = g_strjoinv (", ", (char **) unused->pdata);
+  message = g_strdup_printf (_("not used in any expression: %s"), list);
+  dyno_cli_report (prefix, "--values", message);
+  return FALSE;
+}
+
 gboolean
 dyno_cli_parse_condition_option (const char    *prefix,
                                  const char    *option,
@@ -209,46 +382,30 @@ dyno_cli_parse_limit_option (const char *prefix,
   return TRUE;
 }
 
-/* @choices[i] is the API's spelling of enum value i (NULL for UNSET). */
+/* --select and the like: the API's spelling in any case, with '-' for '_' (people type
+ * "count" or "all-old"); @text NULL leaves @out alone. */
 static gboolean
-parse_enum_option (const char         *prefix,
-                   const char         *option,
-                   const char         *text,
-                   const char * const *choices,
-                   guint               n_choices,
-                   int                *out)
+parse_enum_option (const char      *prefix,
+                   const char      *option,
+                   const char      *text,
+                   DynoRequestEnum  which,
+                   int             *out)
 {
   g_autofree char *upper = NULL;
   g_autofree char *message = NULL;
-  g_autoptr(GString) list = NULL;
+  g_autofree char *list = NULL;
 
   if (text == NULL)
     return TRUE;
 
-  /* People type "count" or "all-old"; the API spells COUNT and ALL_OLD. */
   upper = g_ascii_strup (text, -1);
   g_strdelimit (upper, "-", '_');
-  for (guint i = 0; i < n_choices; i++)
-    {
-      if (choices[i] != NULL && strcmp (choices[i], upper) == 0)
-        {
-          *out = (int) i;
-          return TRUE;
-        }
-    }
+  if (dyno_request_enum_from_string (which, upper, 0, out))
+    return TRUE;
 
-  list = g_string_new (NULL);
-  for (guint i = 0; i < n_choices; i++)
-    {
-      if (choices[i] == NULL)
-        continue;
-      if (list->len > 0)
-        g_string_append (list, ", ");
-      g_string_append (list, choices[i]);
-    }
-
+  list = dyno_request_enum_list (which, 0);
   /* Translators: the value given, then the list of allowed values. */
-  message = g_strdup_printf (_("\"%s\" is not one of %s"), text, list->str);
+  message = g_strdup_printf (_("\"%s\" is not one of %s"), text, list);
   dyno_cli_report (prefix, option, message);
   return FALSE;
 }
@@ -258,16 +415,9 @@ dyno_cli_parse_select_option (const char *prefix,
                               const char *text,
                               DynoSelect *out)
 {
-  static const char * const names[] = {
-    [DYNO_SELECT_UNSET] = NULL,
-    [DYNO_SELECT_ALL_ATTRIBUTES] = "ALL_ATTRIBUTES",
-    [DYNO_SELECT_ALL_PROJECTED_ATTRIBUTES] = "ALL_PROJECTED_ATTRIBUTES",
-    [DYNO_SELECT_SPECIFIC_ATTRIBUTES] = "SPECIFIC_ATTRIBUTES",
-    [DYNO_SELECT_COUNT] = "COUNT",
-  };
   int choice = DYNO_SELECT_UNSET;
 
-  if (!parse_enum_option (prefix, "--select", text, names, G_N_ELEMENTS (names), &choice))
+  if (!parse_enum_option (prefix, "--select", text, DYNO_REQUEST_ENUM_SELECT, &choice))
     return FALSE;
 
   *out = choice;
@@ -279,16 +429,10 @@ dyno_cli_parse_consumed_option (const char                 *prefix,
                                 const char                 *text,
                                 DynoReturnConsumedCapacity *out)
 {
-  static const char * const names[] = {
-    [DYNO_CONSUMED_UNSET] = NULL,
-    [DYNO_CONSUMED_NONE] = "NONE",
-    [DYNO_CONSUMED_TOTAL] = "TOTAL",
-    [DYNO_CONSUMED_INDEXES] = "INDEXES",
-  };
   int choice = DYNO_CONSUMED_UNSET;
 
-  if (!parse_enum_option (prefix, "--return-consumed-capacity", text, names,
-                          G_N_ELEMENTS (names), &choice))
+  if (!parse_enum_option (prefix, "--return-consumed-capacity", text,
+                          DYNO_REQUEST_ENUM_RETURN_CONSUMED_CAPACITY, &choice))
     return FALSE;
 
   *out = choice;
@@ -300,17 +444,9 @@ dyno_cli_parse_return_values_option (const char       *prefix,
                                      const char       *text,
                                      DynoReturnValues *out)
 {
-  static const char * const names[] = {
-    [DYNO_RETURN_VALUES_UNSET] = NULL,
-    [DYNO_RETURN_VALUES_NONE] = "NONE",
-    [DYNO_RETURN_VALUES_ALL_OLD] = "ALL_OLD",
-    [DYNO_RETURN_VALUES_UPDATED_OLD] = "UPDATED_OLD",
-    [DYNO_RETURN_VALUES_ALL_NEW] = "ALL_NEW",
-    [DYNO_RETURN_VALUES_UPDATED_NEW] = "UPDATED_NEW",
-  };
   int choice = DYNO_RETURN_VALUES_UNSET;
 
-  if (!parse_enum_option (prefix, "--return-values", text, names, G_N_ELEMENTS (names),
+  if (!parse_enum_option (prefix, "--return-values", text, DYNO_REQUEST_ENUM_RETURN_VALUES,
                           &choice))
     return FALSE;
 
@@ -318,7 +454,52 @@ dyno_cli_parse_return_values_option (const char       *prefix,
   return TRUE;
 }
 
+/* ---- GetItem, PutItem, UpdateItem, DeleteItem --------------------------------------------- */
+
+gboolean
+dyno_cli_item_request_options (DynoRequest                 *request,
+                               const char                  *prefix,
+                               const DynoCliRequestOptions *o,
+                               GHashTable                  *values,
+                               GHashTable                  *used)
+{
+  if (o->update != NULL &&
+      !dyno_cli_parse_update_option (prefix, o->update, values, used, &request->update))
+    return FALSE;
+
+  if (o->condition != NULL &&
+      !dyno_cli_parse_condition_option (prefix, "--condition", o->condition,
+                                        DYNO_EXPR_ROLE_CONDITION, values, used,
+                                        &request->condition))
+    return FALSE;
+
+  if (o->project != NULL &&
+      !dyno_cli_parse_projection_option (prefix, o->project, used, &request->projection))
+    return FALSE;
+
+  if (!dyno_cli_check_values_used (prefix, values, used))
+    return FALSE;
+
+  if (o->consistent)
+    request->consistent_read = DYNO_TRISTATE_TRUE;
+
+  return dyno_cli_parse_consumed_option (prefix, o->return_consumed_capacity,
+                                         &request->return_consumed_capacity) &&
+         dyno_cli_parse_return_values_option (prefix, o->return_values,
+                                              &request->return_values);
+}
+
 /* ---- Query and Scan ------------------------------------------------------------------------ */
+
+DynoCliReadOptions
+dyno_cli_request_options_read (const DynoCliRequestOptions *o)
+{
+  return (DynoCliReadOptions) {
+    .key = o->key, .filter = o->filter, .project = o->project, .limit = o->limit,
+    .desc = o->desc, .consistent = o->consistent, .select = o->select,
+    .consumed = o->return_consumed_capacity,
+  };
+}
 
 DynoQueryDraft *
 dyno_cli_read_draft_new (DynoOperation  op,

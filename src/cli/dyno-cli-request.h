@@ -33,6 +33,46 @@ void        dyno_cli_report                  (const char          *prefix,
 void        dyno_cli_report_service_error    (const char          *prefix,
                                               const GError        *error);
 
+/* The options that describe one request, which expr and the run commands share (the run
+ * commands send it, expr emits it); NULL, G_MININT (--limit) or FALSE when not given. */
+typedef struct {
+  char     *key;                       /* --key (Query) */
+  char     *index;                     /* --index */
+  char     *filter;                    /* --filter */
+  char     *project;                   /* --project */
+  char     *condition;                 /* --condition */
+  char     *update;                    /* --update */
+  char     *key_item;                  /* --key-item */
+  char     *item;                      /* --item */
+  char     *start_key;                 /* --start-key */
+  char     *values;                    /* --values */
+  char     *select;                    /* --select */
+  char     *return_consumed_capacity;  /* --return-consumed-capacity */
+  char     *return_values;             /* --return-values */
+  gboolean  desc;                      /* --desc */
+  gboolean  consistent;                /* --consistent */
+  gint      limit;                     /* --limit */
+} DynoCliRequestOptions;
+
+void        dyno_cli_request_options_clear   (DynoCliRequestOptions *o);
+
+/* Appends the options of @o that a request for @op takes to @entries. */
+void        dyno_cli_add_request_options     (GArray                *entries,
+                                              DynoOperation          op,
+                                              DynoCliRequestOptions *o);
+
+/* --values: a JSON object of ":name": DynamoDB JSON value, into @values (":name" ->
+ * DynoValue*). */
+gboolean    dyno_cli_parse_values_option     (const char          *prefix,
+                                              const char          *text,
+                                              GHashTable          *values);
+
+/* Like DynamoDB with ExpressionAttributeValues: a value of @values (may be NULL) that no
+ * expression used (@used) is a mistake; all such are named. */
+gboolean    dyno_cli_check_values_used       (const char          *prefix,
+                                              GHashTable          *values,
+                                              GHashTable          *used);
+
 /* --key, --filter, --condition: @text in the inline syntax, as @role. */
 gboolean    dyno_cli_parse_condition_option  (const char          *prefix,
                                               const char          *option,
@@ -92,6 +132,17 @@ gboolean    dyno_cli_parse_return_values_option (const char       *prefix,
                                                  const char       *text,
                                                  DynoReturnValues *out);
 
+/* ---- GetItem, PutItem, UpdateItem, DeleteItem --------------------------------------------- */
+
+/* --update, --condition and --project into @request (whose key and item are not read here),
+ * then the check that every --values placeholder was used, then --consistent,
+ * --return-consumed-capacity and --return-values. */
+gboolean    dyno_cli_item_request_options    (DynoRequest                 *request,
+                                              const char                  *prefix,
+                                              const DynoCliRequestOptions *o,
+                                              GHashTable                  *values,
+                                              GHashTable                  *used);
+
 /* ---- Query and Scan: the options fill a DynoQueryDraft, which makes the request ---------- */
 
 /* The read options the commands share; NULL, G_MININT or FALSE when not given. */
@@ -105,6 +156,9 @@ typedef struct {
   const char *select;     /* --select */
   const char *consumed;   /* --return-consumed-capacity */
 } DynoCliReadOptions;
+
+/* The read options of @o. */
+DynoCliReadOptions dyno_cli_request_options_read (const DynoCliRequestOptions *o);
 
 /* A new draft for @op (DYNO_OP_QUERY or DYNO_OP_SCAN) on @table / @index (may be NULL). */
 DynoQueryDraft *dyno_cli_read_draft_new      (DynoOperation              op,

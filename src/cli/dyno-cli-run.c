@@ -77,26 +77,11 @@ static const CommandInfo commands[] = {
 };
 
 typedef struct {
-  char     *key;
-  char     *index;
-  char     *filter;
-  char     *project;
-  char     *condition;
-  char     *update;
-  char     *key_item;
-  char     *item;
-  char     *start_key;
-  char     *values;
-  char     *select;
-  char     *return_consumed_capacity;
-  char     *return_values;
+  DynoCliRequestOptions request;
   char     *unprocessed;
-  gboolean  desc;
-  gboolean  consistent;
   gboolean  plain;
   gboolean  stats;
   gboolean  quiet;
-  gint      limit;
   gint      segments;
   gint      parallel;
   gint64    max_items;
@@ -106,19 +91,7 @@ typedef struct {
 static void
 options_clear (Options *o)
 {
-  g_free (o->key);
-  g_free (o->index);
-  g_free (o->filter);
-  g_free (o->project);
-  g_free (o->condition);
-  g_free (o->update);
-  g_free (o->key_item);
-  g_free (o->item);
-  g_free (o->start_key);
-  g_free (o->values);
-  g_free (o->select);
-  g_free (o->return_consumed_capacity);
-  g_free (o->return_values);
+  dyno_cli_request_options_clear (&o->request);
   g_free (o->unprocessed);
   g_strfreev (o->rest);
 }
@@ -225,43 +198,38 @@ exit_status_for (const GError *error)
   return EXIT_FAILURE_RUN;
 }
 
+/* A call failed: an interruption when the user cancelled it (said as @interrupted), else the
+ * server's or the network's error; either way the exit status says so. */
+static void
+report_failure (Cli          *cli,
+                const GError *error,
+                const char   *interrupted)
+{
+  if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+    {
+      report (cli, NULL, interrupted);
+      cli->status = EXIT_INTERRUPTED;
+    }
+  else
+    {
+      dyno_cli_report_service_error (cli->prefix, error);
+      cli->status = exit_status_for (error);
+    }
+}
+
 /* ---- options ----------------------------------------------------------------------------- */
 
 static GArray *
-build_entries (Command  command,
-               Options *o)
+build_entries (const CommandInfo *info,
+               Options           *o)
 {
   GArray *entries = g_array_new (TRUE, TRUE, sizeof (GOptionEntry));
-  gboolean reads = command == COMMAND_QUERY || command == COMMAND_SCAN;
-  gboolean writes = command == COMMAND_PUT || command == COMMAND_UPDATE
-                    || command == COMMAND_DELETE;
+  Command command = info->command;
 
-  if (command == COMMAND_QUERY)
-    dyno_cli_add_option (entries, "key", G_OPTION_ARG_STRING, &o->key,
-                         _("Key condition (required), inline syntax"), "COND");
-  if (reads)
+  if (command >= COMMAND_QUERY && command <= COMMAND_DELETE)
+    dyno_cli_add_request_options (entries, info->op, &o->request);
+  if (command == COMMAND_QUERY || command == COMMAND_SCAN)
     {
-      dyno_cli_add_option (entries, "index", G_OPTION_ARG_STRING, &o->index,
-                           _("Query or scan this index"), "NAME");
-      dyno_cli_add_option (entries, "filter", G_OPTION_ARG_STRING, &o->filter,
-                           _("Filter expression, inline syntax"), "COND");
-    }
-  if (reads || command == COMMAND_GET)
-    dyno_cli_add_option (entries, "project", G_OPTION_ARG_STRING, &o->project,
-                         _("Attributes to return: comma-separated paths"), "PATHS");
-  if (command == COMMAND_QUERY)
-    dyno_cli_add_option (entries, "desc", G_OPTION_ARG_NONE, &o->desc,
-                         _("Descending sort-key order (ScanIndexForward=false)"), NULL);
-  if (reads)
-    {
-      dyno_cli_add_option (entries, "limit", G_OPTION_ARG_INT, &o->limit,
-                           _("Items to evaluate per page"), "N");
-      dyno_cli_add_option (entries, "start-key", G_OPTION_ARG_STRING, &o->start_key,
-                           _("ExclusiveStartKey (DynamoDB JSON)"), "JSON");
-      dyno_cli_add_option (entries, "select", G_OPTION_ARG_STRING, &o->select,
-                           _("ALL_ATTRIBUTES, ALL_PROJECTED_ATTRIBUTES, SPECIFIC_ATTRIBUTES or "
-                             "COUNT"),
-                           "WHAT");
       dyno_cli_add_option (entries, "max-items", G_OPTION_ARG_INT64, &o->max_items,
                            _("Stop after N items"), "N");
       dyno_cli_add_option (entries, "stats", G_OPTION_ARG_NONE, &o->stats,
@@ -271,9 +239,6 @@ build_entries (Command  command,
                            _("Do not print the items (load them only: with --stats, for the "
                              "ledger)"), NULL);
     }
-  if (reads || command == COMMAND_GET)
-    dyno_cli_add_option (entries, "consistent", G_OPTION_ARG_NONE, &o->consistent,
-                         _("Strongly consistent read"), NULL);
   if (command == COMMAND_SCAN)
     {
       dyno_cli_add_option (entries, "segments", G_OPTION_ARG_INT, &o->segments,
@@ -281,30 +246,6 @@ build_entries (Command  command,
       dyno_cli_add_option (entries, "parallel", G_OPTION_ARG_INT, &o->parallel,
                            _("With --segments: at most K segments in flight at once "
                              "(default 4)"), "K");
-    }
-  if (command == COMMAND_GET || command == COMMAND_UPDATE || command == COMMAND_DELETE)
-    dyno_cli_add_option (entries, "key-item", G_OPTION_ARG_STRING, &o->key_item,
-                         _("The item's primary key (required), DynamoDB JSON"), "JSON");
-  if (command == COMMAND_PUT)
-    dyno_cli_add_option (entries, "item", G_OPTION_ARG_STRING, &o->item,
-                         _("The item (required), DynamoDB JSON"), "JSON");
-  if (command == COMMAND_UPDATE)
-    dyno_cli_add_option (entries, "update", G_OPTION_ARG_STRING, &o->update,
-                         _("Update expression, inline syntax ('SET a = 1 REMOVE b')"), "UPDATE");
-  if (writes)
-    {
-      dyno_cli_add_option (entries, "condition", G_OPTION_ARG_STRING, &o->condition,
-                           _("Condition expression, inline syntax"), "COND");
-      dyno_cli_add_option (entries, "return-values", G_OPTION_ARG_STRING, &o->return_values,
-                           _("NONE, ALL_OLD, UPDATED_OLD, ALL_NEW or UPDATED_NEW"), "WHAT");
-    }
-  if (reads || command == COMMAND_GET || writes)
-    {
-      dyno_cli_add_option (entries, "values", G_OPTION_ARG_STRING, &o->values,
-                           _("Values for :placeholders in the expressions: "
-                             "{\":v\": {\"B\": \"AQ==\"}, …}"), "JSON");
-      dyno_cli_add_option (entries, "return-consumed-capacity", G_OPTION_ARG_STRING,
-                           &o->return_consumed_capacity, _("NONE, TOTAL or INDEXES"), "WHAT");
     }
   if (command == COMMAND_BATCH_WRITE)
     dyno_cli_add_option (entries, "unprocessed", G_OPTION_ARG_FILENAME, &o->unprocessed,
@@ -319,55 +260,6 @@ build_entries (Command  command,
   return entries;
 }
 
-static gboolean
-parse_values (Cli *cli)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GList) members = NULL;
-  g_autoptr(JsonNode) root = NULL;
-  JsonObject *object;
-
-  root = dyno_json_parse (cli->options->values, -1, &error);
-  if (root == NULL)
-    {
-      report (cli, "--values", error->message);
-      return FALSE;
-    }
-
-  if (!JSON_NODE_HOLDS_OBJECT (root))
-    {
-      report (cli, "--values", _("must be a JSON object of \":name\": DynamoDB JSON value"));
-      return FALSE;
-    }
-
-  object = json_node_get_object (root);
-  members = json_object_get_members (object);
-  for (GList *l = members; l != NULL; l = l->next)
-    {
-      const char *name = l->data;
-      DynoValue *value;
-
-      if (name[0] != ':' || name[1] == '\0')
-        {
-          g_autofree char *message = g_strdup_printf (_("\"%s\" is not a value placeholder: "
-                                                        "use ':' followed by a name"), name);
-          report (cli, "--values", message);
-          return FALSE;
-        }
-
-      value = dyno_value_from_json_node (json_object_get_member (object, name), &error);
-      if (value == NULL)
-        {
-          g_autofree char *message = g_strdup_printf ("%s: %s", name, error->message);
-          report (cli, "--values", message);
-          return FALSE;
-        }
-      g_hash_table_insert (cli->values, g_strdup (name), value);
-    }
-
-  return TRUE;
-}
-
 static DynoItem *
 parse_item_text (Cli         *cli,
                  const char  *text,
@@ -377,43 +269,16 @@ parse_item_text (Cli         *cli,
   return dyno_cli_parse_item_text (text, len, cli->options->plain, cli->schema, error);
 }
 
-/* Like DynamoDB with ExpressionAttributeValues: a value nobody uses is a mistake. */
-static gboolean
-check_values_used (Cli *cli)
-{
-  GHashTableIter iter;
-  gpointer name;
-
-  if (cli->values == NULL || g_hash_table_size (cli->values) == 0)
-    return TRUE;
-
-  g_hash_table_iter_init (&iter, cli->values);
-  while (g_hash_table_iter_next (&iter, &name, NULL))
-    if (!g_hash_table_contains (cli->used, name))
-      {
-        g_autofree char *message = g_strdup_printf (_("not used in any expression: %s"),
-                                                    (const char *) name);
-        report (cli, "--values", message);
-        return FALSE;
-      }
-
-  return TRUE;
-}
-
 /* Query and Scan: the options fill a draft, and the draft makes the request. */
 static gboolean
 build_read_request (Cli *cli)
 {
   Options *o = cli->options;
-  const DynoCliReadOptions read = {
-    .key = o->key, .filter = o->filter, .project = o->project, .limit = o->limit,
-    .desc = o->desc, .consistent = o->consistent, .select = o->select,
-    .consumed = o->return_consumed_capacity,
-  };
+  const DynoCliReadOptions read = dyno_cli_request_options_read (&o->request);
   g_autoptr(DynoQueryDraft) draft = dyno_cli_read_draft_new (cli->info->op, o->rest[0],
-                                                             o->index);
+                                                             o->request.index);
 
-  if (cli->info->command == COMMAND_QUERY && o->key == NULL)
+  if (cli->info->command == COMMAND_QUERY && o->request.key == NULL)
     {
       report (cli, NULL, _("--key is required: the key condition, e.g. "
                            "--key 'PK = \"USER#1\" AND begins_with(SK, \"ORDER#\")'"));
@@ -421,7 +286,7 @@ build_read_request (Cli *cli)
     }
 
   if (!dyno_cli_read_draft_expressions (draft, cli->prefix, &read, cli->values, cli->used)
-      || !check_values_used (cli)
+      || !dyno_cli_check_values_used (cli->prefix, cli->values, cli->used)
       || !dyno_cli_read_draft_options (draft, cli->prefix, &read))
     return FALSE;
 
@@ -459,7 +324,8 @@ build_expressions (Cli *cli)
   const CommandInfo *info = cli->info;
   g_autoptr(DynoRequest) request = NULL;
 
-  if (o->values != NULL && !parse_values (cli))
+  if (o->request.values != NULL
+      && !dyno_cli_parse_values_option (cli->prefix, o->request.values, cli->values))
     return FALSE;
 
   if (info->command == COMMAND_QUERY || info->command == COMMAND_SCAN)
@@ -470,53 +336,27 @@ build_expressions (Cli *cli)
   if (info->command == COMMAND_GET || info->command == COMMAND_UPDATE
       || info->command == COMMAND_DELETE)
     {
-      if (o->key_item == NULL)
+      if (o->request.key_item == NULL)
         {
           report (cli, NULL, _("--key-item is required: the item's primary key, e.g. "
                                "--key-item '{\"PK\": {\"S\": \"USER#1\"}}'"));
           return FALSE;
         }
     }
-  if (info->command == COMMAND_PUT && o->item == NULL)
+  if (info->command == COMMAND_PUT && o->request.item == NULL)
     {
       report (cli, NULL, _("--item is required: the item in DynamoDB JSON"));
       return FALSE;
     }
-  if (info->command == COMMAND_UPDATE && o->update == NULL)
+  if (info->command == COMMAND_UPDATE && o->request.update == NULL)
     {
       report (cli, NULL, _("--update is required: the update expression, e.g. "
                            "--update 'SET #n = \"x\" REMOVE tmp'"));
       return FALSE;
     }
 
-  if (o->update != NULL
-      && !dyno_cli_parse_update_option (cli->prefix, o->update, cli->values, cli->used,
-                                        &request->update))
-    return FALSE;
-
-  if (o->condition != NULL
-      && !dyno_cli_parse_condition_option (cli->prefix, "--condition", o->condition,
-                                           DYNO_EXPR_ROLE_CONDITION, cli->values, cli->used,
-                                           &request->condition))
-    return FALSE;
-
-  if (o->project != NULL
-      && !dyno_cli_parse_projection_option (cli->prefix, o->project, cli->used,
-                                            &request->projection))
-    return FALSE;
-
-  if (!check_values_used (cli))
-    return FALSE;
-
-  if (o->consistent)
-    request->consistent_read = DYNO_TRISTATE_TRUE;
-
-  if (!dyno_cli_parse_consumed_option (cli->prefix, o->return_consumed_capacity,
-                                       &request->return_consumed_capacity))
-    return FALSE;
-
-  if (!dyno_cli_parse_return_values_option (cli->prefix, o->return_values,
-                                            &request->return_values))
+  if (!dyno_cli_item_request_options (request, cli->prefix, &o->request, cli->values,
+                                      cli->used))
     return FALSE;
 
   cli->request = g_steal_pointer (&request);
@@ -529,19 +369,19 @@ build_items (Cli *cli)
 {
   Options *o = cli->options;
 
-  if (o->key_item != NULL
-      && !dyno_cli_parse_item_option (cli->prefix, "--key-item", o->key_item, o->plain,
+  if (o->request.key_item != NULL
+      && !dyno_cli_parse_item_option (cli->prefix, "--key-item", o->request.key_item, o->plain,
                                       cli->schema, &cli->request->key))
     return FALSE;
-  if (o->item != NULL
-      && !dyno_cli_parse_item_option (cli->prefix, "--item", o->item, o->plain, cli->schema,
+  if (o->request.item != NULL
+      && !dyno_cli_parse_item_option (cli->prefix, "--item", o->request.item, o->plain, cli->schema,
                                       &cli->request->item))
     return FALSE;
-  if (o->start_key != NULL)
+  if (o->request.start_key != NULL)
     {
       g_autoptr(DynoItem) start_key = NULL;
 
-      if (!dyno_cli_parse_item_option (cli->prefix, "--start-key", o->start_key, o->plain,
+      if (!dyno_cli_parse_item_option (cli->prefix, "--start-key", o->request.start_key, o->plain,
                                        cli->schema, &start_key))
         return FALSE;
       dyno_query_draft_set_exclusive_start_key (cli->draft, start_key);
@@ -581,15 +421,15 @@ validate (Cli *cli)
           option = options[k].option;
 
       if (g_strcmp0 (option, "--key") == 0)
-        text = cli->options->key;
+        text = cli->options->request.key;
       else if (g_strcmp0 (option, "--filter") == 0)
-        text = cli->options->filter;
+        text = cli->options->request.filter;
       else if (g_strcmp0 (option, "--condition") == 0)
-        text = cli->options->condition;
+        text = cli->options->request.condition;
       else if (g_strcmp0 (option, "--update") == 0)
-        text = cli->options->update;
+        text = cli->options->request.update;
       else if (g_strcmp0 (option, "--project") == 0)
-        text = cli->options->project;
+        text = cli->options->request.project;
 
       report (cli, option ? option : issue->field, issue->message);
       if (text != NULL && issue->has_location)
@@ -808,18 +648,7 @@ run_done_cb (GObject      *source,
   g_autoptr(GError) error = NULL;
 
   if (!dyno_run_load_all_finish (DYNO_RUN (source), result, &error))
-    {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        {
-          report (cli, NULL, _("interrupted"));
-          cli->status = EXIT_INTERRUPTED;
-        }
-      else
-        {
-          dyno_cli_report_service_error (cli->prefix, error);
-          cli->status = exit_status_for (error);
-        }
-    }
+    report_failure (cli, error, _("interrupted"));
   print_resume (cli);
 
   if (cli->options->stats)
@@ -865,8 +694,9 @@ start_run (Cli *cli)
   cli->run = dyno_run_new (cli->backend, cli->request);
   {
     g_autoptr(GPtrArray) names = g_ptr_array_new ();
-    const DynoIndexInfo *index = o->index != NULL
-                                 ? dyno_table_info_find_index (cli->schema, o->index) : NULL;
+    const char *index_name = o->request.index;
+    const DynoIndexInfo *index = index_name != NULL
+                                 ? dyno_table_info_find_index (cli->schema, index_name) : NULL;
     const DynoKeyAttr *pk = dyno_table_info_get_partition_key (cli->schema);
     const DynoKeyAttr *sk = dyno_table_info_get_sort_key (cli->schema);
 
@@ -1042,26 +872,19 @@ executed_cb (GObject      *source,
   g_autoptr(JsonNode) response = NULL;
 
   response = dyno_backend_execute_finish (DYNO_BACKEND (source), result, &error);
-  if (response == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    {
-      report (cli, NULL, cli->info->command == COMMAND_GET
-                         ? _("interrupted")
-                         : _("interrupted: the request was sent, and may or may not have "
-                             "been applied; check with get"));
-      cli->status = EXIT_INTERRUPTED;
-    }
-  else if (response == NULL && verify_refused_retry (cli, error))
+  /* (A cancelled call is never a refusal to verify.) */
+  if (response == NULL && verify_refused_retry (cli, error))
     return;   /* verified_cb() reports and quits */
   else if (response == NULL)
-    {
-      dyno_cli_report_service_error (cli->prefix, error);
-      cli->status = exit_status_for (error);
-    }
+    report_failure (cli, error, cli->info->command == COMMAND_GET
+                                ? _("interrupted")
+                                : _("interrupted: the request was sent, and may or may not "
+                                    "have been applied; check with get"));
   else
     {
       print_member_item (cli, response, cli->info->command == COMMAND_GET ? "Item"
                                                                           : "Attributes");
-      if (cli->options->return_consumed_capacity != NULL
+      if (cli->options->request.return_consumed_capacity != NULL
           && json_object_has_member (json_node_get_object (response), "ConsumedCapacity"))
         {
           g_autofree char *text = NULL;
@@ -1087,15 +910,7 @@ described_cb (GObject      *source,
   cli->schema = dyno_backend_describe_table_finish (DYNO_BACKEND (source), result, &error);
   if (cli->schema == NULL)
     {
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        {
-          report (cli, NULL, _("interrupted: nothing was read or written"));
-          cli->status = EXIT_INTERRUPTED;
-          g_main_loop_quit (cli->loop);
-          return;
-        }
-      dyno_cli_report_service_error (cli->prefix, error);
-      cli->status = exit_status_for (error);
+      report_failure (cli, error, _("interrupted: nothing was read or written"));
       g_main_loop_quit (cli->loop);
       return;
     }
@@ -1129,16 +944,8 @@ tables_cb (GObject      *source,
   g_auto(GStrv) names = NULL;
 
   names = dyno_backend_list_tables_finish (DYNO_BACKEND (source), result, &error);
-  if (names == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    {
-      report (cli, NULL, _("interrupted"));
-      cli->status = EXIT_INTERRUPTED;
-    }
-  else if (names == NULL)
-    {
-      dyno_cli_report_service_error (cli->prefix, error);
-      cli->status = exit_status_for (error);
-    }
+  if (names == NULL)
+    report_failure (cli, error, _("interrupted"));
   else
     {
       for (guint i = 0; names[i] != NULL; i++)
@@ -1172,16 +979,8 @@ describe_json_cb (GObject      *source,
   g_autoptr(JsonNode) response = NULL;
 
   response = dyno_backend_call_json_finish (DYNO_BACKEND (source), result, &error);
-  if (response == NULL && g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-    {
-      report (cli, NULL, _("interrupted"));
-      cli->status = EXIT_INTERRUPTED;
-    }
-  else if (response == NULL)
-    {
-      dyno_cli_report_service_error (cli->prefix, error);
-      cli->status = exit_status_for (error);
-    }
+  if (response == NULL)
+    report_failure (cli, error, _("interrupted"));
   else
     print_json_node (response, TRUE);
 
@@ -1239,12 +1038,7 @@ batch_written_cb (GObject      *source,
       const char *path = cli->options->unprocessed;
       gboolean to_file = path != NULL && strcmp (path, "-") != 0;
 
-      if (g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
-        report (cli, NULL, _("cancelled"));
-      else
-        dyno_cli_report_service_error (cli->prefix, error);
-      cli->status = g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED)
-                    ? EXIT_INTERRUPTED : exit_status_for (error);
+      report_failure (cli, error, _("cancelled"));
       if (!write_unprocessed (cli, unwritten, &write_error))
         report (cli, path, write_error->message);
       if (n_unconfirmed == 0)
@@ -1355,18 +1149,9 @@ connect_backend (Cli *cli)
 {
   g_autoptr(GError) error = NULL;
   g_autoptr(DynoResolvedConfig) config = NULL;
-  g_autoptr(DynoHttpBackend) backend = NULL;
 
-  config = dyno_cli_resolve_config (&cli->settings, &error);
-  if (config == NULL)
-    {
-      report (cli, NULL, error->message);
-      cli->status = EXIT_USAGE;
-      return FALSE;
-    }
-
-  backend = dyno_http_backend_new (config, &error);
-  if (backend == NULL)
+  cli->backend = dyno_cli_connect (&cli->settings, &config, &error);
+  if (cli->backend == NULL)
     {
       report (cli, NULL, error->message);
       cli->status = EXIT_USAGE;
@@ -1378,7 +1163,6 @@ connect_backend (Cli *cli)
     cli->local_signer = g_strdup_printf (_("key %s in %s"),
                                          dyno_credentials_get_access_key_id (config->credentials),
                                          config->region);
-  cli->backend = DYNO_BACKEND (g_steal_pointer (&backend));
   return TRUE;
 }
 
@@ -1441,7 +1225,7 @@ dyno_cli_run (int    argc,
   cli.prefix = g_strdup (cli.info->name);
   cli.options = &options;
   cli.status = EXIT_OK;
-  options.limit = G_MININT;
+  options.request.limit = G_MININT;
   options.segments = G_MININT;
   options.parallel = G_MININT;
 
@@ -1449,7 +1233,7 @@ dyno_cli_run (int    argc,
   context = g_option_context_new (strchr (cli.info->parameter, ' ')
                                    ? strchr (cli.info->parameter, ' ') + 1 : NULL);
   g_option_context_set_summary (context, _(cli.info->summary));
-  entries = build_entries (cli.info->command, &options);
+  entries = build_entries (cli.info, &options);
   g_option_context_add_main_entries (context, (GOptionEntry *) (gpointer) entries->data, NULL);
   prgname = g_strdup_printf ("dynotable-cli %s", cli.info->name);
   g_set_prgname (prgname);

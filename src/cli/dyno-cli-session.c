@@ -132,26 +132,15 @@ gboolean
 dyno_cli_session_connect (DynoCliSession *s)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(DynoResolvedConfig) config = NULL;
-  g_autoptr(DynoHttpBackend) backend = NULL;
 
-  config = dyno_cli_resolve_config (&s->settings, &error);
-  if (config == NULL)
+  s->backend = dyno_cli_connect (&s->settings, NULL, &error);
+  if (s->backend == NULL)
     {
       dyno_cli_session_report (s, NULL, error->message);
       s->status = EXIT_USAGE;
       return FALSE;
     }
 
-  backend = dyno_http_backend_new (config, &error);
-  if (backend == NULL)
-    {
-      dyno_cli_session_report (s, NULL, error->message);
-      s->status = EXIT_USAGE;
-      return FALSE;
-    }
-
-  s->backend = DYNO_BACKEND (g_steal_pointer (&backend));
   s->loop = g_main_loop_new (NULL, FALSE);
   s->cancellable = g_cancellable_new ();
   s->signal_ids[0] = g_unix_signal_add (SIGINT, interrupted_cb, s);

@@ -20,15 +20,6 @@
 #define STS_VERSION "2011-06-15"
 #define FORM_CONTENT_TYPE "application/x-www-form-urlencoded; charset=utf-8"
 
-static void
-free_secret (char *secret)
-{
-  if (secret == NULL)
-    return;
-  explicit_bzero (secret, strlen (secret));
-  g_free (secret);
-}
-
 static SoupSession *
 new_session (void)
 {
@@ -179,7 +170,7 @@ xml_text (GMarkupParseContext  *context,
 static void
 secret_value_free (gpointer data)
 {
-  free_secret (data);
+  dyno_secret_free (data);
 }
 
 static GHashTable *
@@ -393,18 +384,6 @@ dyno_sso_oidc_default_endpoint (const char *region)
   return g_strdup_printf ("https://oidc.%s.amazonaws.com", region);
 }
 
-static const char *
-member_string (JsonObject *object,
-               const char *name)
-{
-  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node)
-      || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (node);
-}
-
 static gboolean
 member_int (JsonObject *object,
             const char *name,
@@ -435,9 +414,9 @@ error_code (SoupMessage *message,
   char *code;
 
   if (value == NULL)
-    value = member_string (object, "__type");
+    value = dyno_json_object_peek_string (object, "__type");
   if (value == NULL)
-    value = member_string (object, "error");
+    value = dyno_json_object_peek_string (object, "error");
   if (value == NULL)
     return NULL;
   hash = strrchr (value, '#');
@@ -450,12 +429,12 @@ error_code (SoupMessage *message,
 static const char *
 error_message (JsonObject *object)
 {
-  const char *text = member_string (object, "error_description");
+  const char *text = dyno_json_object_peek_string (object, "error_description");
 
   if (text == NULL)
-    text = member_string (object, "message");
+    text = dyno_json_object_peek_string (object, "message");
   if (text == NULL)
-    text = member_string (object, "Message");
+    text = dyno_json_object_peek_string (object, "Message");
   return text;
 }
 
@@ -487,26 +466,48 @@ json_call (SoupMessage   *message,
   return soup_message_get_status (message);
 }
 
-static SoupMessage *
-json_post (const char  *endpoint,
-           const char  *path,
-           JsonBuilder *builder,
-           GError     **error)
+/* An SSO-OIDC call: POSTs @builder's object to @path at @endpoint into a new *@message, and
+ * the answer's object (or NULL) into *@root and *@object.  Returns the HTTP status, or 0 with
+ * @error set. */
+static guint
+oidc_post (const char    *endpoint,
+           const char    *path,
+           JsonBuilder   *builder,
+           SoupMessage  **message,
+           JsonNode     **root,
+           JsonObject   **object,
+           GCancellable  *cancellable,
+           GError       **error)
 {
   g_autoptr(GUri) uri = endpoint_uri (endpoint, path, NULL, error);
   g_autoptr(JsonNode) node = NULL;
   g_autoptr(GBytes) bytes = NULL;
-  SoupMessage *message;
   char *text;
+  guint status;
 
+  *message = NULL;
+  *root = NULL;
+  *object = NULL;
   if (uri == NULL)
-    return NULL;
+    return 0;
   node = json_builder_get_root (builder);
   text = dyno_json_node_to_string (node, FALSE);
-  bytes = g_bytes_new_with_free_func (text, strlen (text), (GDestroyNotify) free_secret, text);
-  message = soup_message_new_from_uri ("POST", uri);
-  soup_message_set_request_body_from_bytes (message, "application/json", bytes);
-  return message;
+  bytes = g_bytes_new_with_free_func (text, strlen (text), (GDestroyNotify) dyno_secret_free, text);
+  *message = soup_message_new_from_uri ("POST", uri);
+  soup_message_set_request_body_from_bytes (*message, "application/json", bytes);
+  status = json_call (*message, "SSO-OIDC", root, cancellable, error);
+  if (*root != NULL)
+    *object = json_node_get_object (*root);
+  return status;
+}
+
+static void
+add_string_member (JsonBuilder *builder,
+                   const char  *name,
+                   const char  *value)
+{
+  json_builder_set_member_name (builder, name);
+  json_builder_add_string_value (builder, value);
 }
 
 DynoCredentials *
@@ -562,9 +563,9 @@ dyno_sso_get_role_credentials (const char    *endpoint,
     }
   node = object != NULL ? json_object_get_member (object, "roleCredentials") : NULL;
   object = node != NULL && JSON_NODE_HOLDS_OBJECT (node) ? json_node_get_object (node) : NULL;
-  akid = member_string (object, "accessKeyId");
-  secret = member_string (object, "secretAccessKey");
-  token = member_string (object, "sessionToken");
+  akid = dyno_json_object_peek_string (object, "accessKeyId");
+  secret = dyno_json_object_peek_string (object, "secretAccessKey");
+  token = dyno_json_object_peek_string (object, "sessionToken");
   if (akid == NULL || secret == NULL)
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_SERVICE,
@@ -584,11 +585,11 @@ dyno_sso_token_free (DynoSsoToken *token)
 {
   if (token == NULL)
     return;
-  free_secret (token->access_token);
+  dyno_secret_free (token->access_token);
   g_clear_pointer (&token->expires_at, g_date_time_unref);
-  free_secret (token->refresh_token);
+  dyno_secret_free (token->refresh_token);
   g_free (token->client_id);
-  free_secret (token->client_secret);
+  dyno_secret_free (token->client_secret);
   g_clear_pointer (&token->registration_expires_at, g_date_time_unref);
   g_free (token->region);
   g_free (token->start_url);
@@ -628,7 +629,7 @@ dyno_sso_token_load (const char  *path,
   root = dyno_json_parse (contents, len, NULL);
   explicit_bzero (contents, len);
   if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root)
-      || member_string (json_node_get_object (root), "accessToken") == NULL)
+      || dyno_json_object_peek_string (json_node_get_object (root), "accessToken") == NULL)
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
                    _("The IAM Identity Center token cache %s is not a JSON object with an "
@@ -637,15 +638,15 @@ dyno_sso_token_load (const char  *path,
     }
   object = json_node_get_object (root);
   token = g_new0 (DynoSsoToken, 1);
-  token->access_token = g_strdup (member_string (object, "accessToken"));
-  token->expires_at = parse_time (member_string (object, "expiresAt"));
-  token->refresh_token = g_strdup (member_string (object, "refreshToken"));
-  token->client_id = g_strdup (member_string (object, "clientId"));
-  token->client_secret = g_strdup (member_string (object, "clientSecret"));
-  token->registration_expires_at = parse_time (member_string (object,
+  token->access_token = g_strdup (dyno_json_object_peek_string (object, "accessToken"));
+  token->expires_at = parse_time (dyno_json_object_peek_string (object, "expiresAt"));
+  token->refresh_token = g_strdup (dyno_json_object_peek_string (object, "refreshToken"));
+  token->client_id = g_strdup (dyno_json_object_peek_string (object, "clientId"));
+  token->client_secret = g_strdup (dyno_json_object_peek_string (object, "clientSecret"));
+  token->registration_expires_at = parse_time (dyno_json_object_peek_string (object,
                                                               "registrationExpiresAt"));
-  token->region = g_strdup (member_string (object, "region"));
-  token->start_url = g_strdup (member_string (object, "startUrl"));
+  token->region = g_strdup (dyno_json_object_peek_string (object, "region"));
+  token->start_url = g_strdup (dyno_json_object_peek_string (object, "startUrl"));
   return token;
 }
 
@@ -721,7 +722,7 @@ dyno_sso_token_save (const char          *path,
   len = strlen (text);
   ok = g_file_set_contents_full (path, text, len, G_FILE_SET_CONTENTS_CONSISTENT, 0600,
                                  &local_error);
-  free_secret (text);
+  dyno_secret_free (text);
   if (!ok)
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
@@ -738,13 +739,13 @@ void
 dyno_oidc_client_clear (DynoOidcClient *client)
 {
   g_clear_pointer (&client->client_id, g_free);
-  g_clear_pointer (&client->client_secret, free_secret);
+  g_clear_pointer (&client->client_secret, dyno_secret_free);
 }
 
 void
 dyno_oidc_device_auth_clear (DynoOidcDeviceAuth *auth)
 {
-  g_clear_pointer (&auth->device_code, free_secret);
+  g_clear_pointer (&auth->device_code, dyno_secret_free);
   g_clear_pointer (&auth->user_code, g_free);
   g_clear_pointer (&auth->verification_uri, g_free);
   g_clear_pointer (&auth->verification_uri_complete, g_free);
@@ -784,10 +785,8 @@ dyno_oidc_register_client (const char         *endpoint,
   guint status;
 
   json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "clientName");
-  json_builder_add_string_value (builder, client_name);
-  json_builder_set_member_name (builder, "clientType");
-  json_builder_add_string_value (builder, "public");
+  add_string_member (builder, "clientName", client_name);
+  add_string_member (builder, "clientType", "public");
   if (scopes != NULL && scopes[0] != NULL)
     {
       json_builder_set_member_name (builder, "scopes");
@@ -797,21 +796,18 @@ dyno_oidc_register_client (const char         *endpoint,
       json_builder_end_array (builder);
     }
   json_builder_end_object (builder);
-  message = json_post (endpoint, "/client/register", builder, error);
-  if (message == NULL)
-    return FALSE;
-  status = json_call (message, "SSO-OIDC", &root, cancellable, error);
+  status = oidc_post (endpoint, "/client/register", builder, &message, &root, &object,
+                      cancellable, error);
   if (status == 0)
     return FALSE;
-  object = root != NULL ? json_node_get_object (root) : NULL;
-  if (status != 200 || member_string (object, "clientId") == NULL
-      || member_string (object, "clientSecret") == NULL)
+  if (status != 200 || dyno_json_object_peek_string (object, "clientId") == NULL
+      || dyno_json_object_peek_string (object, "clientSecret") == NULL)
     {
       set_oidc_error (error, message, object, "RegisterClient");
       return FALSE;
     }
-  client->client_id = g_strdup (member_string (object, "clientId"));
-  client->client_secret = g_strdup (member_string (object, "clientSecret"));
+  client->client_id = g_strdup (dyno_json_object_peek_string (object, "clientId"));
+  client->client_secret = g_strdup (dyno_json_object_peek_string (object, "clientSecret"));
   client->client_secret_expires_at = 0;
   member_int (object, "clientSecretExpiresAt", &client->client_secret_expires_at);
   return TRUE;
@@ -832,31 +828,25 @@ dyno_oidc_start_device_authorization (const char            *endpoint,
   guint status;
 
   json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "clientId");
-  json_builder_add_string_value (builder, client->client_id);
-  json_builder_set_member_name (builder, "clientSecret");
-  json_builder_add_string_value (builder, client->client_secret);
-  json_builder_set_member_name (builder, "startUrl");
-  json_builder_add_string_value (builder, start_url);
+  add_string_member (builder, "clientId", client->client_id);
+  add_string_member (builder, "clientSecret", client->client_secret);
+  add_string_member (builder, "startUrl", start_url);
   json_builder_end_object (builder);
-  message = json_post (endpoint, "/device_authorization", builder, error);
-  if (message == NULL)
-    return FALSE;
-  status = json_call (message, "SSO-OIDC", &root, cancellable, error);
+  status = oidc_post (endpoint, "/device_authorization", builder, &message, &root, &object,
+                      cancellable, error);
   if (status == 0)
     return FALSE;
-  object = root != NULL ? json_node_get_object (root) : NULL;
-  if (status != 200 || member_string (object, "deviceCode") == NULL
-      || member_string (object, "userCode") == NULL
-      || member_string (object, "verificationUri") == NULL)
+  if (status != 200 || dyno_json_object_peek_string (object, "deviceCode") == NULL
+      || dyno_json_object_peek_string (object, "userCode") == NULL
+      || dyno_json_object_peek_string (object, "verificationUri") == NULL)
     {
       set_oidc_error (error, message, object, "StartDeviceAuthorization");
       return FALSE;
     }
-  auth->device_code = g_strdup (member_string (object, "deviceCode"));
-  auth->user_code = g_strdup (member_string (object, "userCode"));
-  auth->verification_uri = g_strdup (member_string (object, "verificationUri"));
-  auth->verification_uri_complete = g_strdup (member_string (object,
+  auth->device_code = g_strdup (dyno_json_object_peek_string (object, "deviceCode"));
+  auth->user_code = g_strdup (dyno_json_object_peek_string (object, "userCode"));
+  auth->verification_uri = g_strdup (dyno_json_object_peek_string (object, "verificationUri"));
+  auth->verification_uri_complete = g_strdup (dyno_json_object_peek_string (object,
                                                              "verificationUriComplete"));
   auth->expires_in = 600;
   member_int (object, "expiresIn", &auth->expires_in);
@@ -886,23 +876,16 @@ dyno_oidc_create_token (const char     *endpoint,
   guint status;
 
   json_builder_begin_object (builder);
-  json_builder_set_member_name (builder, "clientId");
-  json_builder_add_string_value (builder, client_id);
-  json_builder_set_member_name (builder, "clientSecret");
-  json_builder_add_string_value (builder, client_secret);
-  json_builder_set_member_name (builder, "grantType");
-  json_builder_add_string_value (builder, grant_type);
-  json_builder_set_member_name (builder, refresh ? "refreshToken" : "deviceCode");
-  json_builder_add_string_value (builder, code);
+  add_string_member (builder, "clientId", client_id);
+  add_string_member (builder, "clientSecret", client_secret);
+  add_string_member (builder, "grantType", grant_type);
+  add_string_member (builder, refresh ? "refreshToken" : "deviceCode", code);
   json_builder_end_object (builder);
-  message = json_post (endpoint, "/token", builder, error);
-  if (message == NULL)
-    return DYNO_OIDC_FAILED;
-  status = json_call (message, "SSO-OIDC", &root, cancellable, error);
+  status = oidc_post (endpoint, "/token", builder, &message, &root, &object, cancellable,
+                      error);
   if (status == 0)
     return DYNO_OIDC_FAILED;
-  object = root != NULL ? json_node_get_object (root) : NULL;
-  if (status != 200 || member_string (object, "accessToken") == NULL)
+  if (status != 200 || dyno_json_object_peek_string (object, "accessToken") == NULL)
     {
       g_autofree char *error_type = error_code (message, object);
 
@@ -915,12 +898,12 @@ dyno_oidc_create_token (const char     *endpoint,
       set_oidc_error (error, message, object, "CreateToken");
       return DYNO_OIDC_FAILED;
     }
-  g_clear_pointer (&token->access_token, free_secret);
-  token->access_token = g_strdup (member_string (object, "accessToken"));
-  if (member_string (object, "refreshToken") != NULL)
+  g_clear_pointer (&token->access_token, dyno_secret_free);
+  token->access_token = g_strdup (dyno_json_object_peek_string (object, "accessToken"));
+  if (dyno_json_object_peek_string (object, "refreshToken") != NULL)
     {
-      g_clear_pointer (&token->refresh_token, free_secret);
-      token->refresh_token = g_strdup (member_string (object, "refreshToken"));
+      g_clear_pointer (&token->refresh_token, dyno_secret_free);
+      token->refresh_token = g_strdup (dyno_json_object_peek_string (object, "refreshToken"));
     }
   if (!member_int (object, "expiresIn", &expires_in) || expires_in <= 0)
     expires_in = 3600;

@@ -109,19 +109,6 @@ bytes_to_node (GBytes       *bytes,
   return g_steal_pointer (&root);
 }
 
-static const char *
-object_get_string (JsonObject *object,
-                   const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node)
-      || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
 /* ---- ListTables -------------------------------------------------------------------------- */
 
 typedef struct {
@@ -180,7 +167,7 @@ list_tables_called_cb (GObject      *source,
         }
     }
 
-  last = object_get_string (object, "LastEvaluatedTableName");
+  last = dyno_json_object_peek_string (object, "LastEvaluatedTableName");
   if (last == NULL)
     {
       g_ptr_array_add (data->names, NULL);
@@ -907,15 +894,7 @@ static void
 batch_cancelled_cb (GCancellable *cancellable,
                     gpointer      user_data)
 {
-  GTask *task = user_data;
-
-  GSource *idle = g_idle_source_new ();
-
-  /* Any thread, and possibly inside g_cancellable_connect(): always continue later, on the
-   * task's context.  The idle holds its own reference. */
-  g_source_set_callback (idle, batch_cancelled_idle_cb, g_object_ref (task), g_object_unref);
-  g_source_attach (idle, g_task_get_context (task));
-  g_source_unref (idle);
+  dyno_task_continue_in_idle (user_data, G_PRIORITY_DEFAULT_IDLE, batch_cancelled_idle_cb);
 }
 
 static void
@@ -1039,4 +1018,20 @@ dyno_backend_batch_write_finish (DynoBackend   *self,
     *n_written = n;
 
   return TRUE;
+}
+
+void
+dyno_task_continue_in_idle (GTask       *task,
+                            gint         priority,
+                            GSourceFunc  func)
+{
+  GSource *idle;
+
+  g_return_if_fail (G_IS_TASK (task));
+
+  idle = g_idle_source_new ();
+  g_source_set_priority (idle, priority);
+  g_source_set_callback (idle, func, g_object_ref (task), g_object_unref);
+  g_source_attach (idle, g_task_get_context (task));
+  g_source_unref (idle);
 }

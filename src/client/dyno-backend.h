@@ -139,4 +139,11 @@ gboolean    dyno_backend_batch_write_finish_full (DynoBackend     *self,
                                                   guint           *n_unconfirmed,
                                                   GError         **error);
 
+/* Runs @func with @task (referenced until the idle is gone) from an idle of @priority on the
+ * task's context: how a GCancellable handler, which may run in any thread and even inside
+ * g_cancellable_connect(), continues its task later and in the right place. */
+void             dyno_task_continue_in_idle (GTask       *task,
+                                             gint         priority,
+                                             GSourceFunc  func);
+
 G_END_DECLS

@@ -29,8 +29,8 @@ G_DEFINE_BOXED_TYPE (DynoCredentials, dyno_credentials, dyno_credentials_ref,
                      dyno_credentials_unref)
 
 /* Secrets are wiped before their memory goes back to the allocator. */
-static void
-free_secret (char *secret)
+void
+dyno_secret_free (char *secret)
 {
   if (secret == NULL)
     return;
@@ -74,8 +74,8 @@ dyno_credentials_unref (DynoCredentials *creds)
   if (!g_atomic_ref_count_dec (&creds->ref_count))
     return;
   g_free (creds->access_key_id);
-  free_secret (creds->secret_access_key);
-  free_secret (creds->session_token);
+  dyno_secret_free (creds->secret_access_key);
+  dyno_secret_free (creds->session_token);
   g_clear_pointer (&creds->expiration, g_date_time_unref);
   g_free (creds->source);
   g_free (creds);
@@ -323,18 +323,6 @@ static_keys (Resolver         *resolver,
   return TRUE;
 }
 
-static const char *
-json_string_member (JsonObject *object,
-                    const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node)
-      || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (node);
-}
-
 /* @name looked up in the PATH of @env (GSubprocess would search the PATH of this process,
  * which is not the environment the command is meant to run in). */
 static char *
@@ -556,10 +544,10 @@ run_credential_process (const char    *command,
                    profile, shown);
       return NULL;
     }
-  akid = json_string_member (object, "AccessKeyId");
-  secret = json_string_member (object, "SecretAccessKey");
-  token = json_string_member (object, "SessionToken");
-  expiration_text = json_string_member (object, "Expiration");
+  akid = dyno_json_object_peek_string (object, "AccessKeyId");
+  secret = dyno_json_object_peek_string (object, "SecretAccessKey");
+  token = dyno_json_object_peek_string (object, "SessionToken");
+  expiration_text = dyno_json_object_peek_string (object, "Expiration");
   if (akid == NULL || *akid == '\0' || secret == NULL || *secret == '\0')
     {
       g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
@@ -857,6 +845,22 @@ cache_store (const char      *key,
                                    (GDestroyNotify) dyno_credentials_unref);
   g_hash_table_replace (cache, g_strdup (key), dyno_credentials_ref (creds));
   g_mutex_unlock (&cache_lock);
+}
+
+/* Fresh credentials of @kind, said to come from @shown (taken): cached under @key, and
+ * ctx->kind set.  Returns @creds. */
+static DynoCredentials *
+remember_credentials (Ctx                *ctx,
+                      const char         *key,
+                      DynoCredentials    *creds,
+                      DynoCredentialKind  kind,
+                      char               *shown)
+{
+  dyno_credentials_set_source (creds, shown);
+  g_free (shown);
+  cache_store (key, creds);
+  ctx->kind = kind;
+  return creds;
 }
 
 /* The same files, another profile. */
@@ -1194,12 +1198,11 @@ assume_role (Resolver   *resolver,
     }
   if (code != NULL)
     explicit_bzero (code, strlen (code));
-  /* Translators: where credentials came from: the role ARN, then the profile. */
-  shown = g_strdup_printf (_("role %s of profile %s"), role_arn, resolver->profile);
-  dyno_credentials_set_source (creds, shown);
-  cache_store (key, creds);
-  ctx->kind = DYNO_CREDENTIAL_KIND_ROLE;
-  return creds;
+  return remember_credentials (ctx, key, creds, DYNO_CREDENTIAL_KIND_ROLE,
+                               /* Translators: where credentials came from: the role ARN,
+                                * then the profile. */
+                               g_strdup_printf (_("role %s of profile %s"), role_arn,
+                                                resolver->profile));
 }
 
 static DynoCredentials *
@@ -1256,12 +1259,10 @@ web_identity (Resolver    *resolver,
       g_propagate_error (error, g_steal_pointer (&local_error));
       return NULL;
     }
-  /* Translators: where credentials came from: the role ARN (web identity). */
-  shown = g_strdup_printf (_("web identity role %s"), role_arn);
-  dyno_credentials_set_source (creds, shown);
-  cache_store (key, creds);
-  ctx->kind = DYNO_CREDENTIAL_KIND_WEB_IDENTITY;
-  return creds;
+  return remember_credentials (ctx, key, creds, DYNO_CREDENTIAL_KIND_WEB_IDENTITY,
+                               /* Translators: where credentials came from: the role ARN (web
+                                * identity). */
+                               g_strdup_printf (_("web identity role %s"), role_arn));
 }
 
 void
@@ -1499,13 +1500,12 @@ sso_credentials (Resolver  *resolver,
         }
       return NULL;
     }
-  /* Translators: where credentials came from: the role, the account, then the profile. */
-  shown = g_strdup_printf (_("IAM Identity Center role %s in %s (profile %s)"), role, account,
-                           resolver->profile);
-  dyno_credentials_set_source (creds, shown);
-  cache_store (key, creds);
-  ctx->kind = DYNO_CREDENTIAL_KIND_SSO;
-  return creds;
+  return remember_credentials (ctx, key, creds, DYNO_CREDENTIAL_KIND_SSO,
+                               /* Translators: where credentials came from: the role, the
+                                * account, then the profile. */
+                               g_strdup_printf (_("IAM Identity Center role %s in %s "
+                                                  "(profile %s)"), role, account,
+                                                resolver->profile));
 }
 
 /* The credentials of a profile: a role (unless @as_source and it has keys of its own, as
@@ -1769,6 +1769,32 @@ env_home (char **env)
   return home != NULL && *home != '\0' ? home : g_get_home_dir ();
 }
 
+/* Points @resolver at @env and loads the config and credentials files it names (their paths
+ * into @config_path and @credentials_path; the files into @config and @credentials, which the
+ * caller owns and @resolver borrows). */
+static gboolean
+resolver_load_files (Resolver       *resolver,
+                     char          **env,
+                     DynoAwsConfig **config,
+                     DynoAwsConfig **credentials,
+                     char          **config_path,
+                     char          **credentials_path,
+                     GError        **error)
+{
+  resolver->env = env;
+  resolver->home = env_home (env);
+  aws_file_paths (env, resolver->home, config_path, credentials_path);
+  *config = dyno_aws_config_load (*config_path, DYNO_AWS_FILE_CONFIG, error);
+  if (*config == NULL)
+    return FALSE;
+  *credentials = dyno_aws_config_load (*credentials_path, DYNO_AWS_FILE_CREDENTIALS, error);
+  if (*credentials == NULL)
+    return FALSE;
+  resolver->config = *config;
+  resolver->credentials = *credentials;
+  return TRUE;
+}
+
 GStrv
 dyno_aws_list_profiles (char    **env,
                         GError  **error)
@@ -1880,21 +1906,10 @@ resolve_config (const DynoConnectionSettings *settings,
   else
     resolver.profile = "default";
 
-  aws_file_paths (env, resolver.home, &config_path, &credentials_path);
-
-  config = dyno_aws_config_load (config_path, DYNO_AWS_FILE_CONFIG, error);
-  if (config == NULL)
+  if (!resolver_load_files (&resolver, env, &config, &credentials, &config_path,
+                            &credentials_path, error))
     return NULL;
-  credentials = dyno_aws_config_load (credentials_path, DYNO_AWS_FILE_CREDENTIALS, error);
-  if (credentials == NULL)
-    return NULL;
-  resolver.config = config;
-  resolver.credentials = credentials;
-  resolver.config_profile = dyno_aws_config_get_section (config, DYNO_AWS_SECTION_PROFILE,
-                                                         resolver.profile);
-  resolver.credentials_profile = dyno_aws_config_get_section (credentials,
-                                                              DYNO_AWS_SECTION_PROFILE,
-                                                              resolver.profile);
+  resolver_for_profile (&resolver, resolver.profile, &resolver);
 
   if (profile_from != NULL && resolver.config_profile == NULL
       && resolver.credentials_profile == NULL)
@@ -1986,8 +2001,8 @@ resolve_data_free (gpointer data)
   g_free (rd->settings.region);
   g_free (rd->settings.endpoint_url);
   g_free (rd->settings.access_key_id);
-  free_secret (rd->settings.secret_access_key);
-  free_secret (rd->settings.session_token);
+  dyno_secret_free (rd->settings.secret_access_key);
+  dyno_secret_free (rd->settings.session_token);
   g_strfreev (rd->env);
   g_free (rd);
 }
@@ -2115,17 +2130,9 @@ dyno_sso_config_lookup (char       **env,
 
   if (env == NULL)
     env = own_env = g_get_environ ();
-  resolver.env = env;
-  resolver.home = env_home (env);
-  aws_file_paths (env, resolver.home, &config_path, &credentials_path);
-  config = dyno_aws_config_load (config_path, DYNO_AWS_FILE_CONFIG, error);
-  if (config == NULL)
+  if (!resolver_load_files (&resolver, env, &config, &credentials, &config_path,
+                            &credentials_path, error))
     return NULL;
-  credentials = dyno_aws_config_load (credentials_path, DYNO_AWS_FILE_CREDENTIALS, error);
-  if (credentials == NULL)
-    return NULL;
-  resolver.config = config;
-  resolver.credentials = credentials;
 
   if (session != NULL)
     return sso_config (&resolver, session, error);
@@ -2136,11 +2143,7 @@ dyno_sso_config_lookup (char       **env,
     resolver.profile = value;
   else
     resolver.profile = "default";
-  resolver.config_profile = dyno_aws_config_get_section (config, DYNO_AWS_SECTION_PROFILE,
-                                                         resolver.profile);
-  resolver.credentials_profile = dyno_aws_config_get_section (credentials,
-                                                              DYNO_AWS_SECTION_PROFILE,
-                                                              resolver.profile);
+  resolver_for_profile (&resolver, resolver.profile, &resolver);
   if (resolver.config_profile == NULL && resolver.credentials_profile == NULL)
     {
       set_profile_not_found (error, resolver.profile, "--profile", config_path,
@@ -2176,15 +2179,9 @@ dyno_aws_profile_kind (char       **env,
 
   if (env == NULL)
     env = own_env = g_get_environ ();
-  resolver.env = env;
-  resolver.home = env_home (env);
-  aws_file_paths (env, resolver.home, &config_path, &credentials_path);
-  config = dyno_aws_config_load (config_path, DYNO_AWS_FILE_CONFIG, NULL);
-  credentials = dyno_aws_config_load (credentials_path, DYNO_AWS_FILE_CREDENTIALS, NULL);
-  if (config == NULL || credentials == NULL)
+  if (!resolver_load_files (&resolver, env, &config, &credentials, &config_path,
+                            &credentials_path, NULL))
     return DYNO_CREDENTIAL_KIND_NONE;
-  resolver.config = config;
-  resolver.credentials = credentials;
   resolver_for_profile (&resolver, profile, &resolver);
   if (resolver.config_profile == NULL && resolver.credentials_profile == NULL)
     return DYNO_CREDENTIAL_KIND_NONE;

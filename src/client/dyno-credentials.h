@@ -35,6 +35,10 @@ void             dyno_credentials_set_source            (DynoCredentials *creds,
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (DynoCredentials, dyno_credentials_unref)
 
+/* Frees a secret (a key, a token) after wiping it, so it does not linger in freed memory;
+ * NULL is ignored. */
+void             dyno_secret_free                       (char            *secret);
+
 /* DynoTable's own key for DynamoDB Local, used when nothing else names credentials.  DynamoDB
  * Local answers UnrecognizedClientException to a key ID with anything but letters and digits. */
 #define DYNO_LOCAL_ACCESS_KEY_ID     "dynotablelocal"

@@ -253,16 +253,7 @@ static void
 delay_cancelled_cb (GCancellable *cancellable,
                     gpointer      user_data)
 {
-  GTask *task = user_data;
-
-  GSource *idle = g_idle_source_new ();
-
-  /* Any thread, and possibly inside g_cancellable_connect(): always continue later, on the
-   * task's context.  The idle holds its own reference. */
-  g_source_set_priority (idle, G_PRIORITY_HIGH);
-  g_source_set_callback (idle, delay_cancelled_idle_cb, g_object_ref (task), g_object_unref);
-  g_source_attach (idle, g_task_get_context (task));
-  g_source_unref (idle);
+  dyno_task_continue_in_idle (user_data, G_PRIORITY_HIGH, delay_cancelled_idle_cb);
 }
 
 static void

@@ -179,19 +179,6 @@ dyno_http_error_code_for_type (const char *type,
   return DYNO_ERROR_SERVICE;
 }
 
-static const char *
-object_get_string (JsonObject *object,
-                   const char *name)
-{
-  JsonNode *node = json_object_get_member (object, name);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node)
-      || json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-
-  return json_node_get_string (node);
-}
-
 /* CancellationReasons: [{"Code": …, "Message": …, "Item": {…}}, …] */
 static GPtrArray *
 read_cancellation_reasons (JsonObject *object)
@@ -214,8 +201,8 @@ read_cancellation_reasons (JsonObject *object)
           JsonObject *member = json_node_get_object (element);
           JsonNode *item = json_object_get_member (member, "Item");
 
-          reason->code = g_strdup (object_get_string (member, "Code"));
-          reason->message = g_strdup (object_get_string (member, "Message"));
+          reason->code = g_strdup (dyno_json_object_peek_string (member, "Code"));
+          reason->message = g_strdup (dyno_json_object_peek_string (member, "Message"));
           if (item != NULL)
             reason->item = dyno_item_from_json_node (item, NULL);
         }
@@ -255,11 +242,11 @@ dyno_http_error_new (guint       http_status,
               JsonObject *object = json_node_get_object (root);
               const char *m;
 
-              raw_type = g_strdup (object_get_string (object, "__type"));
+              raw_type = g_strdup (dyno_json_object_peek_string (object, "__type"));
               reasons = read_cancellation_reasons (object);
-              m = object_get_string (object, "message");
+              m = dyno_json_object_peek_string (object, "message");
               if (m == NULL)
-                m = object_get_string (object, "Message");
+                m = dyno_json_object_peek_string (object, "Message");
               /* A NUL in the message (held as C0 80) is shown as ␀: the message is text. */
               if (m != NULL && strstr (m, "\xC0\x80") != NULL)
                 {

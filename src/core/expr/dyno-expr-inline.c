@@ -67,10 +67,13 @@ append_inline_name (GString    *out,
   g_string_append_c (out, '`');
 }
 
-static void
-inline_write_path (gpointer        data,
-                   GString        *out,
-                   const DynoPath *path)
+void
+dyno_expr_append_path (GString        *out,
+                       const DynoPath *path,
+                       void          (*write_name) (GString    *out,
+                                                    const char *name,
+                                                    gpointer    data),
+                       gpointer        data)
 {
   for (guint i = 0; i < path->elements->len; i++)
     {
@@ -83,8 +86,24 @@ inline_write_path (gpointer        data,
         }
       if (i > 0)
         g_string_append_c (out, '.');
-      append_inline_name (out, element->name);
+      write_name (out, element->name, data);
     }
+}
+
+static void
+inline_write_name (GString    *out,
+                   const char *name,
+                   gpointer    data)
+{
+  append_inline_name (out, name);
+}
+
+static void
+inline_write_path (gpointer        data,
+                   GString        *out,
+                   const DynoPath *path)
+{
+  dyno_expr_append_path (out, path, inline_write_name, NULL);
 }
 
 static void

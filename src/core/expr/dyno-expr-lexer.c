@@ -122,6 +122,25 @@ utf8_char_length (const char *p)
   return next != NULL && next > p ? (gsize) (next - p) : 1;
 }
 
+/* Fills @token: @kind, spanning [@start, @end) of the text, with @text (taken) as its text;
+ * the lexer goes on after it. */
+static gboolean
+end_token (DynoLexer     *lexer,
+           DynoToken     *token,
+           DynoTokenKind  kind,
+           gsize          start,
+           gsize          end,
+           GString       *text)
+{
+  token->kind = kind;
+  token->offset = start;
+  token->length = end - start;
+  token->text_len = text->len;
+  token->text = g_string_free (text, FALSE);
+  lexer->pos = end;
+  return TRUE;
+}
+
 /* A "JSON string": the usual escapes, \uXXXX with surrogate pairs. */
 static gboolean
 lex_string (DynoLexer          *lexer,
@@ -233,13 +252,7 @@ lex_string (DynoLexer          *lexer,
                               "\\r, \\t or \\uXXXX)"));
         }
     }
-  token->kind = DYNO_TOKEN_STRING;
-  token->offset = start;
-  token->length = i - start;
-  token->text_len = out->len;
-  token->text = g_string_free (out, FALSE);
-  lexer->pos = i;
-  return TRUE;
+  return end_token (lexer, token, DYNO_TOKEN_STRING, start, i, out);
 }
 
 static gboolean
@@ -282,13 +295,7 @@ lex_quoted_name (DynoLexer          *lexer,
       return lex_error (lexer, start, i - start, loc, error,
                         _("an attribute name cannot be empty"));
     }
-  token->kind = DYNO_TOKEN_QUOTED_NAME;
-  token->offset = start;
-  token->length = i - start;
-  token->text_len = out->len;
-  token->text = g_string_free (out, FALSE);
-  lexer->pos = i;
-  return TRUE;
+  return end_token (lexer, token, DYNO_TOKEN_QUOTED_NAME, start, i, out);
 }
 
 static gboolean
@@ -339,13 +346,8 @@ lex_number (DynoLexer          *lexer,
                                    (int) (end - start), text + start);
       return lex_error (lexer, start, end - start, loc, error, message);
     }
-  token->kind = DYNO_TOKEN_NUMBER;
-  token->offset = start;
-  token->length = i - start;
-  token->text = g_strndup (text + start, i - start);
-  token->text_len = i - start;
-  lexer->pos = i;
-  return TRUE;
+  return end_token (lexer, token, DYNO_TOKEN_NUMBER, start, i,
+                    g_string_new_len (text + start, i - start));
 }
 
 /* :{…} in the inline syntax: a DynamoDB JSON value, up to its matching brace. */
@@ -385,13 +387,8 @@ lex_ddb_json (DynoLexer          *lexer,
           if (depth == 0)
             {
               i++;
-              token->kind = DYNO_TOKEN_DDB_JSON;
-              token->offset = start;
-              token->length = i - start;
-              token->text = g_strndup (text + start + 1, i - start - 1);
-              token->text_len = i - start - 1;
-              lexer->pos = i;
-              return TRUE;
+              return end_token (lexer, token, DYNO_TOKEN_DDB_JSON, start, i,
+                                g_string_new_len (text + start + 1, i - start - 1));
             }
         }
     }

@@ -69,6 +69,20 @@ parser_fail (Parser     *p,
                  message, column);
 }
 
+G_GNUC_PRINTF (5, 0)
+static void
+parser_failv (Parser     *p,
+              int         code,
+              gsize       offset,
+              gsize       length,
+              const char *format,
+              va_list     ap)
+{
+  g_autofree char *message = g_strdup_vprintf (format, ap);
+
+  parser_fail (p, code, offset, length, message);
+}
+
 G_GNUC_PRINTF (4, 5)
 static void
 syntax_error (Parser     *p,
@@ -77,13 +91,11 @@ syntax_error (Parser     *p,
               const char *format,
               ...)
 {
-  g_autofree char *message = NULL;
   va_list ap;
 
   va_start (ap, format);
-  message = g_strdup_vprintf (format, ap);
+  parser_failv (p, DYNO_ERROR_SYNTAX, offset, length, format, ap);
   va_end (ap);
-  parser_fail (p, DYNO_ERROR_SYNTAX, offset, length, message);
 }
 
 G_GNUC_PRINTF (4, 5)
@@ -94,13 +106,11 @@ semantic_error (Parser     *p,
                 const char *format,
                 ...)
 {
-  g_autofree char *message = NULL;
   va_list ap;
 
   va_start (ap, format);
-  message = g_strdup_vprintf (format, ap);
+  parser_failv (p, DYNO_ERROR_VALIDATION, offset, length, format, ap);
   va_end (ap);
-  parser_fail (p, DYNO_ERROR_VALIDATION, offset, length, message);
 }
 
 static void
@@ -413,6 +423,21 @@ parse_path (Parser *p)
   if (p->failed)
     return NULL;
   return g_steal_pointer (&path);
+}
+
+/* A path as an operand (the current token starts one), its span from @start. */
+static DynoExpr *
+parse_path_operand (Parser *p,
+                    gsize   start)
+{
+  DynoPath *path = parse_path (p);
+  DynoExpr *expr;
+
+  if (path == NULL)
+    return NULL;
+  expr = dyno_expr_new_path (path);
+  set_span (expr, start, p->prev_end);
+  return expr;
 }
 
 /* ---- values ----------------------------------------------------------------------------- */
@@ -759,16 +784,7 @@ parse_operand (Parser     *p,
   if (tok_starts_value (p))
     return parse_value (p);
   if (tok_starts_path (p))
-    {
-      DynoPath *path = parse_path (p);
-      DynoExpr *expr;
-
-      if (path == NULL)
-        return NULL;
-      expr = dyno_expr_new_path (path);
-      set_span (expr, start, p->prev_end);
-      return expr;
-    }
+    return parse_path_operand (p, start);
   if (!is_inline (p) && (p->tok.kind == DYNO_TOKEN_NUMBER || p->tok.kind == DYNO_TOKEN_MINUS))
     {
       literal_in_dynamodb_syntax (p);
@@ -1325,16 +1341,7 @@ parse_set_operand (Parser     *p,
   if (tok_starts_value (p))
     return parse_value (p);
   if (tok_starts_path (p))
-    {
-      DynoPath *path = parse_path (p);
-      DynoExpr *expr;
-
-      if (path == NULL)
-        return NULL;
-      expr = dyno_expr_new_path (path);
-      set_span (expr, start, p->prev_end);
-      return expr;
-    }
+    return parse_path_operand (p, start);
   if (!is_inline (p) && p->tok.kind == DYNO_TOKEN_NUMBER)
     {
       literal_in_dynamodb_syntax (p);

@@ -396,28 +396,24 @@ name_placeholder (DynoExprPrinter *printer,
 }
 
 static void
+printer_write_name (GString    *out,
+                    const char *name,
+                    gpointer    data)
+{
+  DynoExprPrinter *printer = data;
+
+  if (printer->alias_all || !dyno_name_is_plain (name))
+    g_string_append (out, name_placeholder (printer, name));
+  else
+    g_string_append (out, name);
+}
+
+static void
 printer_write_path (gpointer        data,
                     GString        *out,
                     const DynoPath *path)
 {
-  DynoExprPrinter *printer = data;
-
-  for (guint i = 0; i < path->elements->len; i++)
-    {
-      const DynoPathElement *element = &g_array_index (path->elements, DynoPathElement, i);
-
-      if (element->name == NULL)
-        {
-          g_string_append_printf (out, "[%u]", element->index);
-          continue;
-        }
-      if (i > 0)
-        g_string_append_c (out, '.');
-      if (printer->alias_all || !dyno_name_is_plain (element->name))
-        g_string_append (out, name_placeholder (printer, element->name));
-      else
-        g_string_append (out, element->name);
-    }
+  dyno_expr_append_path (out, path, printer_write_name, data);
 }
 
 static gboolean

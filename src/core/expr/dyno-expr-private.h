@@ -75,6 +75,15 @@ gboolean dyno_is_identifier   (const char  *name);
 /* AND OR NOT BETWEEN IN, case-insensitive */
 gboolean dyno_is_inline_keyword (const char *name);
 
+/* Appends @path: its names through @write_name (each syntax spells them its own way), joined
+ * by '.', and its list indexes as [N]. */
+void     dyno_expr_append_path (GString        *out,
+                                const DynoPath *path,
+                                void          (*write_name) (GString    *out,
+                                                             const char *name,
+                                                             gpointer    data),
+                                gpointer        data);
+
 /* Appends @text as a JSON string literal. */
 void     dyno_expr_append_json_string (GString    *out,
                                        const char *text,

@@ -937,16 +937,16 @@ gboolean
 dyno_sort_key_operator_from_string (const char          *text,
                                     DynoSortKeyOperator *out)
 {
+  int i;
+
   g_return_val_if_fail (out != NULL, FALSE);
 
-  for (guint i = 0; text != NULL && i < G_N_ELEMENTS (sort_key_operator_names); i++)
-    if (strcmp (text, sort_key_operator_names[i]) == 0)
-      {
-        *out = (DynoSortKeyOperator) i;
-        return TRUE;
-      }
+  if (!_dyno_lookup_name (sort_key_operator_names, G_N_ELEMENTS (sort_key_operator_names),
+                          text, &i))
+    return FALSE;
 
-  return FALSE;
+  *out = (DynoSortKeyOperator) i;
+  return TRUE;
 }
 
 DynoQueryDraft *

@@ -554,43 +554,25 @@ get_item_member (JsonObject  *object,
 }
 
 static gboolean
-get_enum_member (JsonObject          *object,
-                 const char          *name,
-                 const char * const  *choices,
-                 guint                n_choices,
-                 int                 *out,
-                 GError             **error)
+get_enum_member (JsonObject       *object,
+                 const char       *name,
+                 DynoRequestEnum   which,
+                 guint             n_values,
+                 int              *out,
+                 GError          **error)
 {
   const char *text;
-  g_autoptr(GString) list = NULL;
+  g_autofree char *list = NULL;
 
   if (!get_string_member (object, name, &text, error))
     return FALSE;
-  if (text == NULL)
+  if (text == NULL || dyno_request_enum_from_string (which, text, n_values, out))
     return TRUE;
 
-  for (guint i = 0; i < n_choices; i++)
-    {
-      if (choices[i] != NULL && strcmp (choices[i], text) == 0)
-        {
-          *out = (int) i;
-          return TRUE;
-        }
-    }
-
-  list = g_string_new (NULL);
-  for (guint i = 0; i < n_choices; i++)
-    {
-      if (choices[i] == NULL)
-        continue;
-      if (list->len > 0)
-        g_string_append (list, ", ");
-      g_string_append (list, choices[i]);
-    }
-
+  list = dyno_request_enum_list (which, n_values);
   g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
                /* Translators: the member, the allowed values, then the value given. */
-               _("%s must be one of %s, not \"%s\""), name, list->str, text);
+               _("%s must be one of %s, not \"%s\""), name, list, text);
   return FALSE;
 }
 
@@ -611,10 +593,12 @@ check_placeholder_length (const char  *member,
   return FALSE;
 }
 
-static gboolean
-is_placeholder_key (const char *key,
-                    char        sigil)
+gboolean
+dyno_request_is_placeholder (const char *key,
+                             char        sigil)
 {
+  g_return_val_if_fail (key != NULL, FALSE);
+
   if (key[0] != sigil || key[1] == '\0')
     return FALSE;
 
@@ -627,6 +611,60 @@ is_placeholder_key (const char *key,
   return TRUE;
 }
 
+/* ExpressionAttributeNames ('#' placeholders) or ExpressionAttributeValues (':'): @node must
+ * be an object with members.  Returns it, or NULL with @error set. */
+static JsonObject *
+placeholder_object (JsonNode  *node,
+                    char       sigil,
+                    GError   **error)
+{
+  JsonObject *object;
+
+  if (!JSON_NODE_HOLDS_OBJECT (node))
+    {
+      g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                   sigil == '#'
+                   ? _("ExpressionAttributeNames must be an object of \"#name\": \"attribute\", "
+                       "not %s")
+                   : _("ExpressionAttributeValues must be an object of \":name\": "
+                       "{\"<type>\": value}, not %s"),
+                   json_type_name (node));
+      return NULL;
+    }
+
+  object = json_node_get_object (node);
+  if (json_object_get_size (object) == 0)
+    {
+      g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                           sigil == '#' ? _("ExpressionAttributeNames must not be empty")
+                                        : _("ExpressionAttributeValues must not be empty"));
+      return NULL;
+    }
+
+  return object;
+}
+
+/* A key of placeholder_object()'s: @sigil and a name DynamoDB takes. */
+static gboolean
+check_placeholder_key (const char  *key,
+                       char         sigil,
+                       GError     **error)
+{
+  if (!dyno_request_is_placeholder (key, sigil))
+    {
+      g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
+                   sigil == '#'
+                   ? _("ExpressionAttributeNames contains invalid key: Syntax error; "
+                       "key: \"%s\"")
+                   : _("ExpressionAttributeValues contains invalid key: Syntax error; "
+                       "key: \"%s\""), key);
+      return FALSE;
+    }
+
+  return check_placeholder_length (sigil == '#' ? "ExpressionAttributeNames"
+                                                : "ExpressionAttributeValues", key, error);
+}
+
 static gboolean
 read_names (ReadContext  *ctx,
             JsonNode     *node,
@@ -635,21 +673,9 @@ read_names (ReadContext  *ctx,
   JsonObject *object;
   g_autoptr(GList) members = NULL;
 
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                   _("ExpressionAttributeNames must be an object of \"#name\": \"attribute\", "
-                     "not %s"), json_type_name (node));
-      return FALSE;
-    }
-
-  object = json_node_get_object (node);
-  if (json_object_get_size (object) == 0)
-    {
-      g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                           _("ExpressionAttributeNames must not be empty"));
-      return FALSE;
-    }
+  object = placeholder_object (node, '#', error);
+  if (object == NULL)
+    return FALSE;
 
   members = json_object_get_members (object);
   for (GList *l = members; l != NULL; l = l->next)
@@ -657,14 +683,7 @@ read_names (ReadContext  *ctx,
       const char *key = l->data;
       JsonNode *value = json_object_get_member (object, key);
 
-      if (!is_placeholder_key (key, '#'))
-        {
-          g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                       _("ExpressionAttributeNames contains invalid key: Syntax error; "
-                         "key: \"%s\""), key);
-          return FALSE;
-        }
-      if (!check_placeholder_length ("ExpressionAttributeNames", key, error))
+      if (!check_placeholder_key (key, '#', error))
         return FALSE;
 
       if (!JSON_NODE_HOLDS_VALUE (value) || json_node_get_value_type (value) != G_TYPE_STRING)
@@ -698,21 +717,9 @@ read_values (ReadContext  *ctx,
   JsonObject *object;
   g_autoptr(GList) members = NULL;
 
-  if (!JSON_NODE_HOLDS_OBJECT (node))
-    {
-      g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                   _("ExpressionAttributeValues must be an object of \":name\": "
-                     "{\"<type>\": value}, not %s"), json_type_name (node));
-      return FALSE;
-    }
-
-  object = json_node_get_object (node);
-  if (json_object_get_size (object) == 0)
-    {
-      g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                           _("ExpressionAttributeValues must not be empty"));
-      return FALSE;
-    }
+  object = placeholder_object (node, ':', error);
+  if (object == NULL)
+    return FALSE;
 
   members = json_object_get_members (object);
   for (GList *l = members; l != NULL; l = l->next)
@@ -721,14 +728,7 @@ read_values (ReadContext  *ctx,
       g_autoptr(GError) local_error = NULL;
       DynoValue *value;
 
-      if (!is_placeholder_key (key, ':'))
-        {
-          g_set_error (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
-                       _("ExpressionAttributeValues contains invalid key: Syntax error; "
-                         "key: \"%s\""), key);
-          return FALSE;
-        }
-      if (!check_placeholder_length ("ExpressionAttributeValues", key, error))
+      if (!check_placeholder_key (key, ':', error))
         return FALSE;
 
       value = dyno_value_from_json_node (json_object_get_member (object, key), &local_error);
@@ -1028,33 +1028,22 @@ read_request (ReadContext  *ctx,
     return FALSE;
 
   choice = DYNO_SELECT_UNSET;
-  if (!get_enum_member (object, "Select", (const char * const[]) {
-                          NULL, "ALL_ATTRIBUTES", "ALL_PROJECTED_ATTRIBUTES",
-                          "SPECIFIC_ATTRIBUTES", "COUNT" }, 5, &choice, error))
+  if (!get_enum_member (object, "Select", DYNO_REQUEST_ENUM_SELECT, 0, &choice, error))
     return FALSE;
   request->select = choice;
 
   choice = DYNO_CONSUMED_UNSET;
-  if (!get_enum_member (object, "ReturnConsumedCapacity", (const char * const[]) {
-                          NULL, "NONE", "TOTAL", "INDEXES" }, 4, &choice, error))
+  if (!get_enum_member (object, "ReturnConsumedCapacity",
+                        DYNO_REQUEST_ENUM_RETURN_CONSUMED_CAPACITY, 0, &choice, error))
     return FALSE;
   request->return_consumed_capacity = choice;
 
   choice = DYNO_RETURN_VALUES_UNSET;
-  if (ctx->op == DYNO_OP_UPDATE_ITEM)
-    {
-      if (!get_enum_member (object, "ReturnValues", (const char * const[]) {
-                              NULL, "NONE", "ALL_OLD", "UPDATED_OLD", "ALL_NEW", "UPDATED_NEW" },
-                            6, &choice, error))
-        return FALSE;
-    }
-  else
-    {
-      /* PutItem and DeleteItem: "ReturnValues can only be ALL_OLD or NONE" */
-      if (!get_enum_member (object, "ReturnValues", (const char * const[]) {
-                              NULL, "NONE", "ALL_OLD" }, 3, &choice, error))
-        return FALSE;
-    }
+  /* PutItem and DeleteItem: "ReturnValues can only be ALL_OLD or NONE" */
+  if (!get_enum_member (object, "ReturnValues", DYNO_REQUEST_ENUM_RETURN_VALUES,
+                        ctx->op == DYNO_OP_UPDATE_ITEM ? 0 : DYNO_RETURN_VALUES_ALL_OLD + 1,
+                        &choice, error))
+    return FALSE;
   request->return_values = choice;
 
   number = -1;

@@ -32,6 +32,13 @@ typedef enum {
   DYNO_MEMBER_TOTAL_SEGMENTS              = 1 << 19,
 } DynoRequestMember;
 
+/* The index of @text (exact) in @names, an enum's spellings indexed by value (NULL where a
+ * value has none). */
+gboolean    _dyno_lookup_name (const char * const *names,
+                               guint               n_names,
+                               const char         *text,
+                               int                *out);
+
 /* The members @op takes in DynamoDB's API (expression parameters only). */
 guint       dyno_request_members_for_operation (DynoOperation op);
 

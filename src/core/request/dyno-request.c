@@ -44,11 +44,11 @@ static const char * const return_values_names[] = {
   [DYNO_RETURN_VALUES_UPDATED_NEW] = "UPDATED_NEW",
 };
 
-static gboolean
-lookup_name (const char * const *names,
-             guint               n_names,
-             const char         *text,
-             int                *out)
+gboolean
+_dyno_lookup_name (const char * const *names,
+                   guint               n_names,
+                   const char         *text,
+                   int                *out)
 {
   if (text == NULL)
     return FALSE;
@@ -63,6 +63,70 @@ lookup_name (const char * const *names,
     }
 
   return FALSE;
+}
+
+static const char * const *
+request_enum_names (DynoRequestEnum  which,
+                    guint            n_values,
+                    guint           *n_names)
+{
+  const char * const *names;
+
+  switch (which)
+    {
+    case DYNO_REQUEST_ENUM_SELECT:
+      names = select_names;
+      *n_names = G_N_ELEMENTS (select_names);
+      break;
+    case DYNO_REQUEST_ENUM_RETURN_CONSUMED_CAPACITY:
+      names = consumed_names;
+      *n_names = G_N_ELEMENTS (consumed_names);
+      break;
+    case DYNO_REQUEST_ENUM_RETURN_VALUES:
+      names = return_values_names;
+      *n_names = G_N_ELEMENTS (return_values_names);
+      break;
+    default:
+      g_return_val_if_reached (NULL);
+    }
+
+  if (n_values > 0)
+    *n_names = MIN (*n_names, n_values);
+  return names;
+}
+
+gboolean
+dyno_request_enum_from_string (DynoRequestEnum  which,
+                               const char      *text,
+                               guint            n_values,
+                               int             *out)
+{
+  guint n_names = 0;
+  const char * const *names = request_enum_names (which, n_values, &n_names);
+
+  g_return_val_if_fail (out != NULL, FALSE);
+
+  return names != NULL && _dyno_lookup_name (names, n_names, text, out);
+}
+
+char *
+dyno_request_enum_list (DynoRequestEnum which,
+                        guint           n_values)
+{
+  guint n_names = 0;
+  const char * const *names = request_enum_names (which, n_values, &n_names);
+  GString *list = g_string_new (NULL);
+
+  for (guint i = 0; names != NULL && i < n_names; i++)
+    {
+      if (names[i] == NULL)
+        continue;
+      if (list->len > 0)
+        g_string_append (list, ", ");
+      g_string_append (list, names[i]);
+    }
+
+  return g_string_free (list, FALSE);
 }
 
 G_DEFINE_ENUM_TYPE (DynoOperation, dyno_operation,
@@ -108,7 +172,7 @@ dyno_operation_from_string (const char    *text,
 
   g_return_val_if_fail (out_op != NULL, FALSE);
 
-  if (!lookup_name (operation_names, G_N_ELEMENTS (operation_names), text, &i))
+  if (!_dyno_lookup_name (operation_names, G_N_ELEMENTS (operation_names), text, &i))
     return FALSE;
 
   *out_op = (DynoOperation) i;
@@ -131,7 +195,7 @@ dyno_select_from_string (const char *text,
 
   g_return_val_if_fail (out != NULL, FALSE);
 
-  if (!lookup_name (select_names, G_N_ELEMENTS (select_names), text, &i))
+  if (!_dyno_lookup_name (select_names, G_N_ELEMENTS (select_names), text, &i))
     return FALSE;
 
   *out = (DynoSelect) i;
@@ -154,7 +218,7 @@ dyno_consumed_capacity_from_string (const char                 *text,
 
   g_return_val_if_fail (out != NULL, FALSE);
 
-  if (!lookup_name (consumed_names, G_N_ELEMENTS (consumed_names), text, &i))
+  if (!_dyno_lookup_name (consumed_names, G_N_ELEMENTS (consumed_names), text, &i))
     return FALSE;
 
   *out = (DynoReturnConsumedCapacity) i;
@@ -177,7 +241,7 @@ dyno_return_values_from_string (const char       *text,
 
   g_return_val_if_fail (out != NULL, FALSE);
 
-  if (!lookup_name (return_values_names, G_N_ELEMENTS (return_values_names), text, &i))
+  if (!_dyno_lookup_name (return_values_names, G_N_ELEMENTS (return_values_names), text, &i))
     return FALSE;
 
   *out = (DynoReturnValues) i;

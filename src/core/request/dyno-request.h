@@ -65,6 +65,25 @@ const char *dyno_return_values_to_string       (DynoReturnValues            rv);
 gboolean    dyno_return_values_from_string     (const char                 *text,
                                                 DynoReturnValues           *out);
 
+/* The three enums above, for code that reads them the same way (request JSON, options). */
+typedef enum {
+  DYNO_REQUEST_ENUM_SELECT,
+  DYNO_REQUEST_ENUM_RETURN_CONSUMED_CAPACITY,
+  DYNO_REQUEST_ENUM_RETURN_VALUES,
+} DynoRequestEnum;
+
+/* @text (exact) as one of the first @n_values values of @which (0: any value; 3 for
+ * DYNO_REQUEST_ENUM_RETURN_VALUES: UNSET, NONE or ALL_OLD, what a put or delete takes). */
+gboolean    dyno_request_enum_from_string      (DynoRequestEnum             which,
+                                                const char                 *text,
+                                                guint                       n_values,
+                                                int                        *out);
+
+/* The spellings of the first @n_values values of @which (0: all), joined by ", ", for
+ * messages: "NONE, TOTAL, INDEXES". */
+char       *dyno_request_enum_list             (DynoRequestEnum             which,
+                                                guint                       n_values);
+
 typedef struct {
   DynoOperation               operation;
   char                       *table_name;
@@ -114,6 +133,11 @@ GType dyno_return_consumed_capacity_get_type (void) G_GNUC_CONST;
 JsonNode    *dyno_request_to_json_node (const DynoRequest *request);
 char        *dyno_request_to_json      (const DynoRequest *request,
                                         gboolean           pretty);
+
+/* Whether @key is a placeholder DynamoDB takes in ExpressionAttributeNames (@sigil '#') or
+ * ExpressionAttributeValues (':'): @sigil, then one or more ASCII letters, digits or '_'. */
+gboolean     dyno_request_is_placeholder (const char       *key,
+                                          char              sigil);
 
 /* Parses a request JSON (as --cli-input-json or an SDK takes it; the operation is given, or
  * guessed from the members when @op_hint is -1).  Expressions are parsed in DynamoDB syntax

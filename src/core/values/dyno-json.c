@@ -859,11 +859,22 @@ type_from_key (const char    *key,
     }
 }
 
-/* The members of an M (after its '{'), each a name and an AttributeValue. */
+/* How one member's value, or one element, is read: DynamoDB JSON or plain JSON.  @name is the
+ * member's name (NULL for a list element). */
+typedef gboolean (*ParseMemberFunc) (DynoJsonScanner  *sc,
+                                     DynoValueBuilder *builder,
+                                     const char       *name,
+                                     gsize             name_len,
+                                     gpointer          data);
+
+/* The members of an M (after its '{'), each a name, a ':' and a value read by @parse: both
+ * JSON dialects read maps alike. */
 static gboolean
-parse_ddb_members (DynoJsonScanner  *sc,
-                   DynoValueBuilder *builder,
-                   const char       *at)
+parse_members (DynoJsonScanner  *sc,
+               DynoValueBuilder *builder,
+               const char       *at,
+               ParseMemberFunc   parse,
+               gpointer          data)
 {
   gboolean more;
 
@@ -884,7 +895,7 @@ parse_ddb_members (DynoJsonScanner  *sc,
         _dyno_json_path_push_name (sc, sc->raw, sc->raw_len);
         dyno_builder_fast_key (builder, name, name_len);
         if (!_dyno_json_expect (sc, ':', "\u201c:\u201d") ||
-            !_dyno_json_parse_ddb_value (sc, builder))
+            !parse (sc, builder, name, name_len, data))
           return FALSE;
         _dyno_json_path_pop (sc);
         if (!_dyno_json_next (sc, '}', &more))
@@ -895,6 +906,47 @@ parse_ddb_members (DynoJsonScanner  *sc,
   return end_container (sc, builder, at);
 }
 
+/* The elements of an L (at its '['), each a value read by @parse. */
+static gboolean
+parse_elements (DynoJsonScanner  *sc,
+                DynoValueBuilder *builder,
+                const char       *at,
+                ParseMemberFunc   parse,
+                gpointer          data)
+{
+  gboolean more;
+  gsize index = 0;
+
+  if (!check_nesting (sc, builder, at))
+    return FALSE;
+  sc->p++;
+  dyno_builder_fast_begin (builder, DYNO_VALUE_L);
+  if (_dyno_json_peek (sc) == ']')
+    sc->p++;
+  else
+    do
+      {
+        _dyno_json_path_push_index (sc, index++);
+        if (!parse (sc, builder, NULL, 0, data))
+          return FALSE;
+        _dyno_json_path_pop (sc);
+        if (!_dyno_json_next (sc, ']', &more))
+          return FALSE;
+      }
+    while (more);
+
+  return end_container (sc, builder, at);
+}
+
+static gboolean
+parse_ddb_member (DynoJsonScanner  *sc,
+                  DynoValueBuilder *builder,
+                  const char       *name,
+                  gsize             name_len,
+                  gpointer          data)
+{
+  return _dyno_json_parse_ddb_value (sc, builder);
+}
 
 /* One member of an SS, NS or BS, from the text of a JSON string (DynamoDB JSON and plain JSON
  * read sets alike). */
@@ -917,21 +969,27 @@ add_set_member (DynoJsonScanner  *sc,
   return add_base64 (sc, builder, s, len, member_at, _("BS member"));
 }
 
+/* How the text of a set member is read (DynamoDB JSON takes strings, plain JSON numbers too),
+ * with where the member starts (for messages about its value) in @member_at. */
+typedef gboolean (*ReadSetMemberFunc) (DynoJsonScanner  *sc,
+                                       DynoValueType     type,
+                                       const char      **s,
+                                       gsize            *len,
+                                       const char      **member_at);
+
+/* The members of an SS, NS or BS (at its '['), each read by @read. */
 static gboolean
-parse_ddb_set (DynoJsonScanner  *sc,
-               DynoValueBuilder *builder,
-               DynoValueType     type,
-               const char       *at)
+parse_set_members (DynoJsonScanner   *sc,
+                   DynoValueBuilder  *builder,
+                   DynoValueType      type,
+                   const char        *at,
+                   ReadSetMemberFunc  read)
 {
   gboolean more;
   gsize index = 0;
 
-  if (_dyno_json_peek (sc) != '[')
-    return _dyno_json_fail_value (sc, sc->p, _("The %s value must be a JSON array of strings"),
-                                  dyno_value_type_to_string (type));
   sc->p++;
   dyno_builder_fast_begin (builder, type);
-
   if (_dyno_json_peek (sc) == ']')
     sc->p++;
   else
@@ -942,18 +1000,8 @@ parse_ddb_set (DynoJsonScanner  *sc,
         const char *member_at;
 
         _dyno_json_path_push_index (sc, index++);
-        member_at = sc->p;
-        if (_dyno_json_peek (sc) != '"' && type == DYNO_VALUE_NS)
-          /* Translators: %s is the set type, NS. */
-          return _dyno_json_fail_value (sc, sc->p, _("The members of an %s must be JSON strings"),
-                                        dyno_value_type_to_string (type));
-        if (_dyno_json_peek (sc) != '"')
-          /* Translators: %s is the set type, SS or BS. */
-          return _dyno_json_fail_value (sc, sc->p, _("The members of a %s must be JSON strings"),
-                                        dyno_value_type_to_string (type));
-        if (!_dyno_json_read_string (sc, &s, &len))
-          return FALSE;
-        if (!add_set_member (sc, builder, type, s, len, member_at))
+        if (!read (sc, type, &s, &len, &member_at) ||
+            !add_set_member (sc, builder, type, s, len, member_at))
           return FALSE;
         _dyno_json_path_pop (sc);
         if (!_dyno_json_next (sc, ']', &more))
@@ -962,6 +1010,37 @@ parse_ddb_set (DynoJsonScanner  *sc,
     while (more);
 
   return end_container (sc, builder, at);
+}
+
+static gboolean
+read_ddb_set_member (DynoJsonScanner  *sc,
+                     DynoValueType     type,
+                     const char      **s,
+                     gsize            *len,
+                     const char      **member_at)
+{
+  *member_at = sc->p;
+  if (_dyno_json_peek (sc) != '"' && type == DYNO_VALUE_NS)
+    /* Translators: %s is the set type, NS. */
+    return _dyno_json_fail_value (sc, sc->p, _("The members of an %s must be JSON strings"),
+                                  dyno_value_type_to_string (type));
+  if (_dyno_json_peek (sc) != '"')
+    /* Translators: %s is the set type, SS or BS. */
+    return _dyno_json_fail_value (sc, sc->p, _("The members of a %s must be JSON strings"),
+                                  dyno_value_type_to_string (type));
+  return _dyno_json_read_string (sc, s, len);
+}
+
+static gboolean
+parse_ddb_set (DynoJsonScanner  *sc,
+               DynoValueBuilder *builder,
+               DynoValueType     type,
+               const char       *at)
+{
+  if (_dyno_json_peek (sc) != '[')
+    return _dyno_json_fail_value (sc, sc->p, _("The %s value must be a JSON array of strings"),
+                                  dyno_value_type_to_string (type));
+  return parse_set_members (sc, builder, type, at, read_ddb_set_member);
 }
 
 gboolean
@@ -975,7 +1054,6 @@ _dyno_json_parse_ddb_value (DynoJsonScanner  *sc,
   const char *s;
   gsize len;
   int lit;
-  gboolean more;
 
   if (!enter (sc))
     return FALSE;
@@ -1087,36 +1165,15 @@ _dyno_json_parse_ddb_value (DynoJsonScanner  *sc,
       if (_dyno_json_peek (sc) != '{')
         return _dyno_json_fail_value (sc, sc->p, _("The M value must be a JSON object"));
       sc->p++;
-      if (!parse_ddb_members (sc, builder, at))
+      if (!parse_members (sc, builder, at, parse_ddb_member, NULL))
         return FALSE;
       break;
 
     case DYNO_VALUE_L:
-      {
-        gsize index = 0;
-
-        if (_dyno_json_peek (sc) != '[')
-          return _dyno_json_fail_value (sc, sc->p, _("The L value must be a JSON array"));
-        if (!check_nesting (sc, builder, at))
-          return FALSE;
-        sc->p++;
-        dyno_builder_fast_begin (builder, DYNO_VALUE_L);
-        if (_dyno_json_peek (sc) == ']')
-          sc->p++;
-        else
-          do
-            {
-              _dyno_json_path_push_index (sc, index++);
-              if (!_dyno_json_parse_ddb_value (sc, builder))
-                return FALSE;
-              _dyno_json_path_pop (sc);
-              if (!_dyno_json_next (sc, ']', &more))
-                return FALSE;
-            }
-          while (more);
-        if (!end_container (sc, builder, at))
-          return FALSE;
-      }
+      if (_dyno_json_peek (sc) != '[')
+        return _dyno_json_fail_value (sc, sc->p, _("The L value must be a JSON array"));
+      if (!parse_elements (sc, builder, at, parse_ddb_member, NULL))
+        return FALSE;
       break;
 
     case DYNO_VALUE_SS:
@@ -1151,7 +1208,7 @@ _dyno_json_parse_ddb_item (DynoJsonScanner  *sc,
   if (!_dyno_json_expect (sc, '{', _("an item object such as {\"id\":{\"S\":\"1\"}}")))
     return FALSE;
 
-  return parse_ddb_members (sc, builder, at);
+  return parse_members (sc, builder, at, parse_ddb_member, NULL);
 }
 
 static DynoJsonScanner *
@@ -1554,107 +1611,61 @@ static gboolean parse_plain_value (DynoJsonScanner  *sc,
                                    GHashTable       *hints);
 
 static gboolean
+read_plain_set_member (DynoJsonScanner  *sc,
+                       DynoValueType     type,
+                       const char      **s,
+                       gsize            *len,
+                       const char      **member_at)
+{
+  char c = _dyno_json_peek (sc);
+  const char *allowed;
+
+  *member_at = sc->p;
+  if (c == '"')
+    return _dyno_json_read_string (sc, s, len);
+  if ((c == '-' || g_ascii_isdigit (c)) && type != DYNO_VALUE_BS)
+    return _dyno_json_read_number (sc, s, len);
+
+  allowed = type == DYNO_VALUE_BS ? _("base64 strings") : _("strings or numbers");
+  if (type == DYNO_VALUE_NS)
+    /* Translators: the set type (NS, SS or BS), then what its members must be. */
+    return _dyno_json_fail_value (sc, *member_at, _("The members of an %s must be %s"),
+                                  dyno_value_type_to_string (type), allowed);
+  /* Translators: the set type (SS or BS), then what its members must be. */
+  return _dyno_json_fail_value (sc, *member_at, _("The members of a %s must be %s"),
+                                dyno_value_type_to_string (type), allowed);
+}
+
+static gboolean
 parse_plain_set (DynoJsonScanner  *sc,
                  DynoValueBuilder *builder,
                  DynoValueType     type)
 {
-  const char *at = sc->p;
-  gboolean more;
-  gsize index = 0;
-
-  sc->p++;
-  dyno_builder_fast_begin (builder, type);
-  if (_dyno_json_peek (sc) == ']')
-    sc->p++;
-  else
-    do
-      {
-        const char *s;
-        gsize len;
-        const char *member_at;
-        char c = _dyno_json_peek (sc);
-
-        _dyno_json_path_push_index (sc, index++);
-        member_at = sc->p;
-        if (c == '"')
-          {
-            if (!_dyno_json_read_string (sc, &s, &len))
-              return FALSE;
-          }
-        else if ((c == '-' || g_ascii_isdigit (c)) && type != DYNO_VALUE_BS)
-          {
-            if (!_dyno_json_read_number (sc, &s, &len))
-              return FALSE;
-          }
-        else
-          {
-            const char *allowed = type == DYNO_VALUE_BS ? _("base64 strings")
-                                                        : _("strings or numbers");
-
-            if (type == DYNO_VALUE_NS)
-              /* Translators: the set type (NS, SS or BS), then what its members must be. */
-              return _dyno_json_fail_value (sc, member_at, _("The members of an %s must be %s"),
-                                            dyno_value_type_to_string (type), allowed);
-            /* Translators: the set type (SS or BS), then what its members must be. */
-            return _dyno_json_fail_value (sc, member_at, _("The members of a %s must be %s"),
-                                          dyno_value_type_to_string (type), allowed);
-          }
-
-        if (!add_set_member (sc, builder, type, s, len, member_at))
-          return FALSE;
-
-        _dyno_json_path_pop (sc);
-        if (!_dyno_json_next (sc, ']', &more))
-          return FALSE;
-      }
-    while (more);
-
-  return end_container (sc, builder, at);
+  return parse_set_members (sc, builder, type, sc->p, read_plain_set_member);
 }
 
+/* A member's value or an element in plain JSON; @data is the hints for the members of this
+ * object (the top level only), or NULL. */
 static gboolean
-parse_plain_object (DynoJsonScanner  *sc,
+parse_plain_member (DynoJsonScanner  *sc,
                     DynoValueBuilder *builder,
-                    GHashTable       *hints)
+                    const char       *name,
+                    gsize             name_len,
+                    gpointer          data)
 {
-  const char *at = sc->p;
-  gboolean more;
+  GHashTable *hints = data;
+  int hint = NO_HINT;
 
-  if (!check_nesting (sc, builder, at))
-    return FALSE;
-  sc->p++;
-  dyno_builder_fast_begin (builder, DYNO_VALUE_M);
-  if (_dyno_json_peek (sc) == '}')
-    sc->p++;
-  else
-    do
-      {
-        const char *name;
-        gsize name_len;
-        int hint = NO_HINT;
+  if (hints != NULL)
+    {
+      g_autofree char *key = g_strndup (name, name_len);
+      gpointer v;
 
-        if (!_dyno_json_read_string (sc, &name, &name_len))
-          return FALSE;
-        _dyno_json_path_push_name (sc, sc->raw, sc->raw_len);
-        if (hints != NULL)
-          {
-            g_autofree char *key = g_strndup (name, name_len);
-            gpointer v;
+      if (g_hash_table_lookup_extended (hints, key, NULL, &v))
+        hint = GPOINTER_TO_INT (v);
+    }
 
-            if (g_hash_table_lookup_extended (hints, key, NULL, &v))
-              hint = GPOINTER_TO_INT (v);
-          }
-        dyno_builder_fast_key (builder, name, name_len);
-        if (!_dyno_json_expect (sc, ':', "\u201c:\u201d") ||
-            !parse_plain_value (sc, builder, hint, NULL))
-          return FALSE;
-        _dyno_json_path_pop (sc);
-        if (!_dyno_json_next (sc, '}', &more))
-          return FALSE;
-      }
-    while (more);
-
-  return end_container (sc, builder, at);
+  return parse_plain_value (sc, builder, hint, NULL);
 }
 
 /* @hints applies to the members of an object at this level (the top level only). */
@@ -1669,7 +1680,6 @@ parse_plain_value (DynoJsonScanner  *sc,
   const char *s;
   gsize len;
   int lit;
-  gboolean more;
   gboolean ok = TRUE;
 
   if (!enter (sc))
@@ -1697,7 +1707,8 @@ parse_plain_value (DynoJsonScanner  *sc,
     case '{':
       if (hint != NO_HINT && hint != DYNO_VALUE_M)
         return hint_mismatch (sc, hint, c);
-      ok = parse_plain_object (sc, builder, hints);
+      sc->p++;
+      ok = parse_members (sc, builder, at, parse_plain_member, hints);
       break;
 
     case '[':
@@ -1708,28 +1719,7 @@ parse_plain_value (DynoJsonScanner  *sc,
         }
       if (hint != NO_HINT && hint != DYNO_VALUE_L)
         return hint_mismatch (sc, hint, c);
-      if (!check_nesting (sc, builder, at))
-        return FALSE;
-      sc->p++;
-      dyno_builder_fast_begin (builder, DYNO_VALUE_L);
-      if (_dyno_json_peek (sc) == ']')
-        sc->p++;
-      else
-        {
-          gsize index = 0;
-
-          do
-            {
-              _dyno_json_path_push_index (sc, index++);
-              if (!parse_plain_value (sc, builder, NO_HINT, NULL))
-                return FALSE;
-              _dyno_json_path_pop (sc);
-              if (!_dyno_json_next (sc, ']', &more))
-                return FALSE;
-            }
-          while (more);
-        }
-      ok = end_container (sc, builder, at);
+      ok = parse_elements (sc, builder, at, parse_plain_member, NULL);
       break;
 
     case 't':
@@ -2090,6 +2080,19 @@ dyno_json_parse (const char  *json,
   if (!scanner_end (&sc, ok, error))
     return NULL;
   return g_steal_pointer (&root);
+}
+
+const char *
+dyno_json_object_peek_string (JsonObject *object,
+                              const char *name)
+{
+  JsonNode *node = object != NULL ? json_object_get_member (object, name) : NULL;
+
+  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node)
+      || json_node_get_value_type (node) != G_TYPE_STRING)
+    return NULL;
+
+  return json_node_get_string (node);
 }
 
 char *

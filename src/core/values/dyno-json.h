@@ -87,6 +87,11 @@ void       dyno_json_write_node_layout (GString              *out,
                                         const DynoJsonLayout *layout);
 char      *dyno_json_node_to_string   (JsonNode        *node,
                                        gboolean         pretty);
+/* The string member @name of @object (which may be NULL), or NULL when there is no such member
+ * or it is not a string: for reading services' answers and files, where a member of another
+ * type counts as missing. */
+const char *dyno_json_object_peek_string (JsonObject    *object,
+                                          const char    *name);
 /* A string node's text with its NULs (@len gets its length), or NULL if not a string. */
 char      *dyno_json_node_dup_string  (JsonNode        *node,
                                        gsize           *len);

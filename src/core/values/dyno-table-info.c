@@ -168,18 +168,6 @@ fail (GError     **error,
   return FALSE;
 }
 
-static const char *
-get_string (JsonObject *obj,
-            const char *member)
-{
-  JsonNode *node = json_object_get_member (obj, member);
-
-  if (node == NULL || !JSON_NODE_HOLDS_VALUE (node) ||
-      json_node_get_value_type (node) != G_TYPE_STRING)
-    return NULL;
-  return json_node_get_string (node);
-}
-
 static gint64
 get_int (JsonObject *obj,
          const char *member,
@@ -245,8 +233,8 @@ read_key_schema (DynoTableInfo  *info,
       if (!JSON_NODE_HOLDS_OBJECT (node))
         return fail (error, _("KeySchema of %s has an element that is not an object"), owner);
       element = json_node_get_object (node);
-      name = get_string (element, "AttributeName");
-      key_type = get_string (element, "KeyType");
+      name = dyno_json_object_peek_string (element, "AttributeName");
+      key_type = dyno_json_object_peek_string (element, "KeyType");
       if (name == NULL || key_type == NULL)
         return fail (error, _("KeySchema of %s needs AttributeName and KeyType"), owner);
 
@@ -298,7 +286,7 @@ read_indexes (DynoTableInfo  *info,
       if (!JSON_NODE_HOLDS_OBJECT (node))
         return fail (error, _("%s has an element that is not an object"), member);
       obj = json_node_get_object (node);
-      name = get_string (obj, "IndexName");
+      name = dyno_json_object_peek_string (obj, "IndexName");
       if (name == NULL)
         return fail (error, _("an index in %s has no IndexName"), member);
 
@@ -314,7 +302,7 @@ read_indexes (DynoTableInfo  *info,
         return FALSE;
 
       projection = get_object (obj, "Projection");
-      projection_type = projection ? get_string (projection, "ProjectionType") : NULL;
+      projection_type = dyno_json_object_peek_string (projection, "ProjectionType");
       if (projection_type == NULL || strcmp (projection_type, "ALL") == 0)
         index->projection = DYNO_PROJECTION_ALL;
       else if (strcmp (projection_type, "KEYS_ONLY") == 0)
@@ -340,7 +328,7 @@ read_indexes (DynoTableInfo  *info,
         return fail (error, _("%s has the unknown ProjectionType \u201c%s\u201d"), owner,
                      projection_type);
 
-      index->status = g_strdup (get_string (obj, "IndexStatus"));
+      index->status = g_strdup (dyno_json_object_peek_string (obj, "IndexStatus"));
       throughput = get_object (obj, "ProvisionedThroughput");
       index->read_capacity = get_int (throughput, "ReadCapacityUnits", -1);
       index->write_capacity = get_int (throughput, "WriteCapacityUnits", -1);
@@ -371,7 +359,7 @@ dyno_table_info_new_from_node (JsonNode  *node,
   if (inner != NULL)
     table = inner;
 
-  name = get_string (table, "TableName");
+  name = dyno_json_object_peek_string (table, "TableName");
   if (name == NULL)
     {
       fail (error, _("TableName is missing"));
@@ -400,8 +388,8 @@ dyno_table_info_new_from_node (JsonNode  *node,
           return NULL;
         }
       def = json_node_get_object (n);
-      attr = get_string (def, "AttributeName");
-      type_name = get_string (def, "AttributeType");
+      attr = dyno_json_object_peek_string (def, "AttributeName");
+      type_name = dyno_json_object_peek_string (def, "AttributeType");
       if (attr == NULL || type_name == NULL)
         {
           fail (error, _("AttributeDefinitions needs AttributeName and AttributeType"));
@@ -429,10 +417,10 @@ dyno_table_info_new_from_node (JsonNode  *node,
 
   /* BillingModeSummary is absent for tables that were always provisioned. */
   billing = get_object (table, "BillingModeSummary");
-  if (billing != NULL && g_strcmp0 (get_string (billing, "BillingMode"),
+  if (billing != NULL && g_strcmp0 (dyno_json_object_peek_string (billing, "BillingMode"),
                                     "PAY_PER_REQUEST") == 0)
     info->billing_mode = DYNO_BILLING_PAY_PER_REQUEST;
-  else if (billing != NULL && g_strcmp0 (get_string (billing, "BillingMode"),
+  else if (billing != NULL && g_strcmp0 (dyno_json_object_peek_string (billing, "BillingMode"),
                                          "PROVISIONED") == 0)
     info->billing_mode = DYNO_BILLING_PROVISIONED;
   else if (throughput != NULL)
@@ -440,7 +428,7 @@ dyno_table_info_new_from_node (JsonNode  *node,
 
   info->item_count = get_int (table, "ItemCount", -1);
   info->size_bytes = get_int (table, "TableSizeBytes", -1);
-  info->status = g_strdup (get_string (table, "TableStatus"));
+  info->status = g_strdup (dyno_json_object_peek_string (table, "TableStatus"));
 
   return g_steal_pointer (&info);
 }
