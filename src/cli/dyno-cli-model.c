@@ -219,8 +219,7 @@ model_import (Model      *m,
   g_autoptr(DynoWorkbenchModel) model = NULL;
   g_autoptr(GPtrArray) samples = NULL;
   g_autoptr(DynoSampleLoader) loader = NULL;
-  g_autoptr(GString) existing = NULL;
-  guint n_existing;
+  g_auto(GStrv) existing = NULL;
   gsize len;
 
   if (!dyno_cli_read_input (path, &text, &len, &error))
@@ -257,45 +256,25 @@ model_import (Model      *m,
       report_failure (m, m->error);
       return EXIT_FAILURE_RUN;
     }
-  existing = g_string_new (NULL);
-  n_existing = 0;
-  for (guint t = 0; t < model->tables->len; t++)
+  existing = dyno_workbench_model_find_tables (model,
+                                               (const char * const *) m->table_names);
+  if (existing[0] != NULL)
     {
-      const char *name = dyno_workbench_table_get_name (g_ptr_array_index (model->tables, t));
-
-      if (g_strv_contains ((const char * const *) m->table_names, name))
-        {
-          g_string_append_printf (existing, "%s%s", existing->len > 0 ? ", " : "", name);
-          n_existing++;
-        }
-    }
-  if (n_existing > 0)
-    {
+      g_autofree char *names = g_strjoinv (", ", existing);
       g_autofree char *message =
-        g_strdup_printf (n_existing == 1
+        g_strdup_printf (existing[1] == NULL
                          ? "table %s already exists on this connection; nothing was created or "
                            "written (delete it, or import into another connection)"
                          : "tables %s already exist on this connection; nothing was created or "
                            "written (delete them, or import into another connection)",
-                         existing->str);
+                         names);
 
       report (m, path, message);
       return EXIT_FAILURE_RUN;
     }
 
   /* CreateTable, wait until ACTIVE, BatchWriteItem with retries: the sample loader's work */
-  samples = g_ptr_array_new_with_free_func ((GDestroyNotify) dyno_sample_free);
-  for (guint t = 0; t < model->tables->len; t++)
-    {
-      DynoWorkbenchTable *table = g_ptr_array_index (model->tables, t);
-      g_autoptr(JsonNode) request = dyno_workbench_table_to_create_table_json (table);
-      DynoSample *sample = g_new0 (DynoSample, 1);
-
-      sample->name = g_strdup (dyno_workbench_table_get_name (table));
-      sample->table_json = dyno_json_node_to_string (request, FALSE);
-      sample->items_jsonl = dyno_workbench_table_dup_items_jsonl (table);
-      g_ptr_array_add (samples, sample);
-    }
+  samples = dyno_samples_from_workbench_model (model);
   loader = dyno_sample_loader_new (m->s.backend, samples);
   g_signal_connect (loader, "progress", G_CALLBACK (loader_progress_cb), m);
   dyno_sample_loader_run_async (loader, m->s.cancellable, loaded_cb, m);

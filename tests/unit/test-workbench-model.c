@@ -398,6 +398,22 @@ test_from_table_info (void)
 }
 
 static void
+test_find_tables (void)
+{
+  g_autoptr(DynoWorkbenchModel) bank = load_model ("BankModel.json");
+  const char * const none[] = { "Chat", "payment-scheduler", NULL };
+  const char * const both[] = { "TransactionHistory", "x", "PaymentScheduler", NULL };
+  g_auto(GStrv) found_none = dyno_workbench_model_find_tables (bank, none);
+  g_auto(GStrv) found_both = dyno_workbench_model_find_tables (bank, both);
+
+  g_assert_cmpuint (g_strv_length (found_none), ==, 0);
+  g_assert_cmpuint (g_strv_length (found_both), ==, 2);
+  /* in the model's order */
+  g_assert_cmpstr (found_both[0], ==, "PaymentScheduler");
+  g_assert_cmpstr (found_both[1], ==, "TransactionHistory");
+}
+
+static void
 test_date_format (void)
 {
   g_autoptr(GDateTime) noon = g_date_time_new_utc (2023, 6, 16, 12, 27, 0);
@@ -526,6 +542,7 @@ main (int    argc,
   g_test_add_func ("/workbench-model/create-table", test_create_table);
   g_test_add_func ("/workbench-model/round-trip", test_round_trip);
   g_test_add_func ("/workbench-model/from-table-info", test_from_table_info);
+  g_test_add_func ("/workbench-model/find-tables", test_find_tables);
   g_test_add_func ("/workbench-model/date-format", test_date_format);
   g_test_add_func ("/workbench-model/malformed", test_malformed);
   g_test_add_func ("/workbench-model/malformed-json", test_malformed_json);

@@ -787,6 +787,24 @@ dyno_workbench_model_parse (const char  *text,
   return g_steal_pointer (&model);
 }
 
+GStrv
+dyno_workbench_model_find_tables (const DynoWorkbenchModel *model,
+                                  const char * const       *existing)
+{
+  g_autoptr(GStrvBuilder) found = g_strv_builder_new ();
+
+  g_return_val_if_fail (model != NULL, NULL);
+
+  for (guint t = 0; existing != NULL && t < model->tables->len; t++)
+    {
+      const char *name = dyno_workbench_table_get_name (g_ptr_array_index (model->tables, t));
+
+      if (g_strv_contains (existing, name))
+        g_strv_builder_add (found, name);
+    }
+  return g_strv_builder_end (found);
+}
+
 /* ---- from a live table ----------------------------------------------------------------- */
 
 DynoWorkbenchTable *

@@ -71,6 +71,11 @@ DynoWorkbenchModel *dyno_workbench_model_parse (const char          *text,
                                                 gssize               len,
                                                 GError             **error);
 
+/* The names of the model's tables that are among @existing (ListTables), in model order:
+ * what must not be there before the model's tables are created.  Never NULL. */
+GStrv               dyno_workbench_model_find_tables (const DynoWorkbenchModel *model,
+                                                      const char * const       *existing);
+
 /* Writes the model as Workbench 3.x writes it (2-space indented JSON, ModelMetadata Version
  * "3.0", DateLastModified @now, DateCreated kept or @now), ending in a newline. */
 char               *dyno_workbench_model_to_json (const DynoWorkbenchModel *model,
