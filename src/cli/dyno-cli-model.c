@@ -19,7 +19,6 @@
 #include "dyno-json.h"
 #include "dyno-request.h"
 #include "dyno-samples.h"
-#include "dyno-table-names.h"
 #include "dyno-workbench-model.h"
 
 typedef struct {
