@@ -112,10 +112,15 @@ model_summary (const DynoWorkbenchModel *model)
                   dyno_table_design_get_sort_key_name (design),
                   dyno_table_design_get_sort_key_type (design));
       if (dyno_table_design_get_billing_mode (design) == DYNO_BILLING_PROVISIONED)
-        g_string_append_printf (out, _(", provisioned %" G_GINT64_FORMAT " RCU / %"
-                                       G_GINT64_FORMAT " WCU"),
-                                dyno_table_design_get_read_capacity (design),
-                                dyno_table_design_get_write_capacity (design));
+        {
+          /* the numbers as text: xgettext cannot read G_GINT64_FORMAT in a msgid */
+          g_autofree char *rcu = g_strdup_printf ("%" G_GINT64_FORMAT,
+                                                  dyno_table_design_get_read_capacity (design));
+          g_autofree char *wcu = g_strdup_printf ("%" G_GINT64_FORMAT,
+                                                  dyno_table_design_get_write_capacity (design));
+
+          g_string_append_printf (out, _(", provisioned %s RCU / %s WCU"), rcu, wcu);
+        }
       else
         g_string_append (out, _(", on-demand"));
       g_string_append_printf (out, ngettext (", %u item\n", ", %u items\n", all->len), all->len);

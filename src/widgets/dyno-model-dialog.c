@@ -160,10 +160,15 @@ table_row (DynoWorkbenchTable *table)
                     dyno_table_design_get_sort_key_name (design),
                     dyno_table_design_get_sort_key_type (design));
   if (dyno_table_design_get_billing_mode (design) == DYNO_BILLING_PROVISIONED)
-    billing = g_strdup_printf (_("provisioned %" G_GINT64_FORMAT " RCU / %" G_GINT64_FORMAT
-                                 " WCU"),
-                               dyno_table_design_get_read_capacity (design),
-                               dyno_table_design_get_write_capacity (design));
+    {
+      /* the numbers as text: xgettext cannot read G_GINT64_FORMAT in a msgid */
+      g_autofree char *rcu = g_strdup_printf ("%" G_GINT64_FORMAT,
+                                              dyno_table_design_get_read_capacity (design));
+      g_autofree char *wcu = g_strdup_printf ("%" G_GINT64_FORMAT,
+                                              dyno_table_design_get_write_capacity (design));
+
+      billing = g_strdup_printf (_("provisioned %s RCU / %s WCU"), rcu, wcu);
+    }
   else
     billing = g_strdup (_("on-demand"));
   items = g_strdup_printf (ngettext ("%u item", "%u items", all->len), all->len);
