@@ -28,6 +28,7 @@ struct _DynoModelDialog
 
   /* template */
   GtkWidget          *intro_label;
+  GtkWidget          *path_entry;
   GtkWidget          *choose_button;
   GtkWidget          *model_label;
   GtkWidget          *tables_list;
@@ -214,6 +215,7 @@ set_running (DynoModelDialog *self,
 {
   gtk_widget_set_sensitive (self->create_button, !running && self->model != NULL);
   gtk_widget_set_sensitive (self->choose_button, !running);
+  gtk_widget_set_sensitive (self->path_entry, !running);
   gtk_button_set_label (GTK_BUTTON (self->close_button), running ? _("_Cancel") : _("_Close"));
   dyno_widget_set_accessible_label (self->close_button, running ? _("Cancel") : _("Close"));
   gtk_widget_set_sensitive (self->close_button, TRUE);
@@ -281,6 +283,27 @@ dyno_model_dialog_load_file (DynoModelDialog *self,
   return TRUE;
 }
 
+/* The model is read as soon as the path names a file (typed, pasted or chosen); a path that
+ * names nothing yet is not an error while it is being typed. */
+static void
+path_changed_cb (DynoModelDialog *self)
+{
+  const char *path = gtk_editable_get_text (GTK_EDITABLE (self->path_entry));
+  g_autoptr(GFile) file = NULL;
+
+  if (self->cancellable != NULL)
+    return;
+  if (*path == '\0' || !g_file_test (path, G_FILE_TEST_IS_REGULAR))
+    {
+      g_clear_pointer (&self->model, dyno_workbench_model_free);
+      show_error (self, NULL);
+      show_model (self);
+      return;
+    }
+  file = g_file_new_for_path (path);
+  dyno_model_dialog_load_file (self, file);
+}
+
 static void
 chooser_response_cb (GtkNativeDialog *chooser,
                      int              response,
@@ -289,8 +312,11 @@ chooser_response_cb (GtkNativeDialog *chooser,
   if (response == GTK_RESPONSE_ACCEPT)
     {
       g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
 
-      if (file != NULL)
+      if (path != NULL)
+        gtk_editable_set_text (GTK_EDITABLE (self->path_entry), path);
+      else if (file != NULL)
         dyno_model_dialog_load_file (self, file);
     }
   g_clear_object (&self->chooser);
@@ -512,6 +538,7 @@ dyno_model_dialog_class_init (DynoModelDialogClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/com/dynotable/DynoTable/dyno-model-dialog.ui");
   gtk_widget_class_bind_template_child (widget_class, DynoModelDialog, intro_label);
+  gtk_widget_class_bind_template_child (widget_class, DynoModelDialog, path_entry);
   gtk_widget_class_bind_template_child (widget_class, DynoModelDialog, choose_button);
   gtk_widget_class_bind_template_child (widget_class, DynoModelDialog, model_label);
   gtk_widget_class_bind_template_child (widget_class, DynoModelDialog, tables_list);
@@ -521,6 +548,7 @@ dyno_model_dialog_class_init (DynoModelDialogClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DynoModelDialog, summary_label);
   gtk_widget_class_bind_template_child (widget_class, DynoModelDialog, close_button);
   gtk_widget_class_bind_template_child (widget_class, DynoModelDialog, create_button);
+  gtk_widget_class_bind_template_callback (widget_class, path_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, choose_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, create_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, close_clicked_cb);

@@ -21,7 +21,8 @@ G_DECLARE_FINAL_TYPE (DynoModelDialog, dyno_model_dialog, DYNO, MODEL_DIALOG, Ad
 
 GtkWidget  *dyno_model_dialog_new         (GtkWindow       *parent,
                                            DynoBackend     *backend);
-/* Reads @file as the chooser does (the tests; FALSE with the error shown in the dialog). */
+/* Reads @file as a path typed or chosen is read (the tests; FALSE with the error shown in
+ * the dialog). */
 gboolean    dyno_model_dialog_load_file   (DynoModelDialog *self,
                                            GFile           *file);
 /* DescribeTable polling while a table is created (default 500 ms; tests shorten it). */

@@ -137,6 +137,31 @@ test_shows_the_model (Fixture       *f,
 }
 
 static void
+test_typed_path (Fixture       *f,
+                 gconstpointer  data)
+{
+  g_autofree char *path = g_build_filename (MODELS_DIR, "ChatSystemSchema.json", NULL);
+  GtkWidget *entry = get_named (f->dialog, "model-path");
+
+  /* a path being typed is no error; the whole path reads the model */
+  type_text (entry, MODELS_DIR "/Chat");
+  drain_main_context ();
+  g_assert_null (shown_error (get_named (f->dialog, "error")));
+  g_assert_false (gtk_widget_is_sensitive (get_named (f->dialog, "create-tables")));
+  type_text (entry, path);
+  drain_main_context ();
+  g_assert_cmpstr (gtk_label_get_text (GTK_LABEL (get_named (f->dialog, "model"))), ==,
+                   "Chat: 1 table");
+  g_assert_nonnull (find_named (get_named (f->dialog, "tables"), "Chat"));
+  g_assert_true (gtk_widget_is_sensitive (get_named (f->dialog, "create-tables")));
+  /* and emptied, nothing is left to create */
+  type_text (entry, "");
+  drain_main_context ();
+  g_assert_cmpuint (count_children (get_named (f->dialog, "tables")), ==, 0);
+  g_assert_false (gtk_widget_is_sensitive (get_named (f->dialog, "create-tables")));
+}
+
+static void
 test_creates_the_tables (Fixture       *f,
                          gconstpointer  data)
 {
@@ -213,6 +238,7 @@ main (int    argc,
   g_object_set (gtk_settings_get_default (), "gtk-cursor-blink", FALSE, NULL);
 
   ADD ("/model-dialog/shows-the-model", test_shows_the_model);
+  ADD ("/model-dialog/typed-path", test_typed_path);
   ADD ("/model-dialog/creates-the-tables", test_creates_the_tables);
   ADD ("/model-dialog/existing-table-creates-nothing", test_existing_table_creates_nothing);
   ADD ("/model-dialog/bad-file", test_bad_file);
