@@ -368,9 +368,22 @@ test_from_table_info (void)
 
   table = dyno_workbench_table_new_from_info (info, items);
   g_ptr_array_add (model->tables, table);
-  /* the other attributes, first seen first, with their first type */
+  /* each item: keys first, then the other attributes by name */
+  {
+    const DynoValue *map = dyno_item_get_map (g_ptr_array_index (table->items, 0));
+
+    g_assert_cmpstr (dyno_value_get_member_name (map, 0, NULL), ==, "id");
+    g_assert_cmpstr (dyno_value_get_member_name (map, 1, NULL), ==, "n");
+    g_assert_cmpstr (dyno_value_get_member_name (map, 2, NULL), ==, "empty");
+    g_assert_true (dyno_item_equal (g_ptr_array_index (table->items, 0),
+                                    g_ptr_array_index (items, 0)));
+  }
+  /* the other attributes, in that order as first seen, with their first type */
   g_assert_cmpuint (table->attributes->len, ==, 4);
   attribute = g_ptr_array_index (table->attributes, 0);
+  g_assert_cmpstr (attribute->name, ==, "empty");
+  g_assert_cmpint (attribute->type, ==, DYNO_VALUE_NULL);
+  attribute = g_ptr_array_index (table->attributes, 1);
   g_assert_cmpstr (attribute->name, ==, "kind");
   g_assert_cmpint (attribute->type, ==, DYNO_VALUE_S);
   attribute = g_ptr_array_index (table->attributes, 3);

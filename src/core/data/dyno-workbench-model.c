@@ -813,18 +813,22 @@ dyno_workbench_table_new_from_info (const DynoTableInfo *info,
 {
   g_autoptr(DynoTableDesign) design = NULL;
   g_autoptr(GHashTable) seen = g_hash_table_new (g_str_hash, g_str_equal);
+  const char *keys[3] = { NULL, NULL, NULL };
   DynoWorkbenchTable *table;
 
   g_return_val_if_fail (info != NULL, NULL);
 
   design = dyno_table_design_new_from_table_info (info);
   table = dyno_workbench_table_new (design);
+  keys[0] = dyno_table_design_get_partition_key_name (design);
+  keys[1] = dyno_table_design_get_sort_key_name (design);
   for (guint i = 0; items != NULL && i < items->len; i++)
     {
-      DynoItem *item = g_ptr_array_index (items, i);
+      /* the keys first, then the other attributes by name, as a person reads them */
+      DynoItem *item = dyno_item_new_ordered (g_ptr_array_index (items, i), keys);
       const DynoValue *map = dyno_item_get_map (item);
 
-      g_ptr_array_add (table->items, dyno_item_ref (item));
+      g_ptr_array_add (table->items, item);
       for (guint k = 0; k < dyno_value_get_n_children (map); k++)
         {
           const char *name = dyno_value_get_member_name (map, k, NULL);

@@ -86,9 +86,9 @@ char               *dyno_workbench_format_date (GDateTime *time);
 /* A table of a model, from its design (a reference is taken), with no attributes, facets or
  * items yet. */
 DynoWorkbenchTable *dyno_workbench_table_new   (DynoTableDesign     *design);
-/* A table as DescribeTable (@info) and a Scan (@items: DynoItem*, references taken) show it:
- * NonKeyAttributes are the other attributes of the items, in first-seen order, with the type
- * of their first value. */
+/* A table as DescribeTable (@info) and a Scan (@items: DynoItem*) show it: each item with
+ * its keys first, then its other attributes by name; NonKeyAttributes are the other
+ * attributes of the items, in that order as first seen, with the type of their first value. */
 DynoWorkbenchTable *dyno_workbench_table_new_from_info (const DynoTableInfo *info,
                                                         GPtrArray           *items);
 void                dyno_workbench_table_free  (DynoWorkbenchTable  *table);
