@@ -15,6 +15,7 @@
 #include "dyno-cli-data.h"
 #include "dyno-cli-io.h"
 #include "dyno-cli-iac.h"
+#include "dyno-cli-model.h"
 #include "dyno-cli-patterns.h"
 #include "dyno-cli-transact.h"
 
@@ -80,6 +81,8 @@ print_usage (FILE *out)
            "  partiql STATEMENT           ExecuteStatement, every page of a SELECT\n"
            "  patterns check FILE         run and judge every access pattern of FILE\n"
            "  iac TABLE… --format F       CloudFormation, CDK or Terraform of the tables\n"
+           "  model import FILE [--apply] a NoSQL Workbench model: show it, or create its tables\n"
+           "  model export TABLE… [-o F]  tables and their items as a NoSQL Workbench model\n"
            "\n"
            "Serving:\n"
            "  serve [--data FILE] [--port N] [--host A]   DynamoDB's API from the embedded engine\n"
@@ -139,6 +142,8 @@ main (int    argc,
       return dyno_cli_iac (argc, argv);
     if (g_strcmp0 (command, "serve") == 0)
       return dyno_cli_serve (argc, argv);
+    if (g_strcmp0 (command, "model") == 0)
+      return dyno_cli_model (argc, argv);
   }
 
   return dyno_cli_run (argc, argv);

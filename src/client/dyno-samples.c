@@ -73,6 +73,27 @@ dyno_sample_free (DynoSample *sample)
   g_free (sample);
 }
 
+GPtrArray *
+dyno_samples_from_workbench_model (const DynoWorkbenchModel *model)
+{
+  GPtrArray *samples = g_ptr_array_new_with_free_func ((GDestroyNotify) dyno_sample_free);
+
+  g_return_val_if_fail (model != NULL, NULL);
+
+  for (guint t = 0; t < model->tables->len; t++)
+    {
+      DynoWorkbenchTable *table = g_ptr_array_index (model->tables, t);
+      g_autoptr(JsonNode) request = dyno_workbench_table_to_create_table_json (table);
+      DynoSample *sample = g_new0 (DynoSample, 1);
+
+      sample->name = g_strdup (dyno_workbench_table_get_name (table));
+      sample->table_json = dyno_json_node_to_string (request, FALSE);
+      sample->items_jsonl = dyno_workbench_table_dup_items_jsonl (table);
+      g_ptr_array_add (samples, sample);
+    }
+  return samples;
+}
+
 void
 dyno_sample_result_free (DynoSampleResult *result)
 {

@@ -7,6 +7,7 @@
 #include <gio/gio.h>
 
 #include "dyno-backend.h"
+#include "dyno-workbench-model.h"
 
 G_BEGIN_DECLS
 
@@ -34,6 +35,10 @@ GPtrArray  *dyno_samples_load_resource   (const char  *prefix,
                                           GError     **error);
 GPtrArray  *dyno_samples_load_directory  (GFile       *directory,
                                           GError     **error);
+
+/* The tables of a NoSQL Workbench model as samples (named after their tables): CreateTable
+ * requests and items, for a DynoSampleLoader to create and fill. */
+GPtrArray  *dyno_samples_from_workbench_model (const DynoWorkbenchModel *model);
 
 /* What loading one sample did. */
 typedef struct {

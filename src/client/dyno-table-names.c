@@ -35,6 +35,9 @@ dyno_table_names_sort (GStrv names)
   g_return_if_fail (names != NULL);
 
   n = g_strv_length (names);
+  /* nothing to sort (and qsort must not get the NULL that g_new() gives for none) */
+  if (n < 2)
+    return;
   entries = g_new (SortEntry, n);
   for (guint i = 0; i < n; i++)
     {

@@ -14,6 +14,7 @@
 #include "dyno-sidebar-node.h"
 #include "dyno-sso-dialog.h"
 #include "dyno-table-designer.h"
+#include "dyno-model-dialog.h"
 #include "dyno-samples-dialog.h"
 #include "dyno-transfer-dialog.h"
 #include "dyno-window.h"
@@ -248,6 +249,13 @@ update_row_labels (GtkListItem     *list_item,
                                                g_variant_new_string (id));
       g_menu_append_item (tables, new_table);
       g_menu_append_item (tables, samples);
+      {
+        g_autoptr(GMenuItem) model = g_menu_item_new (_("Import NoSQL Workbench _Model…"), NULL);
+
+        g_menu_item_set_action_and_target_value (model, "win.import-model",
+                                                 g_variant_new_string (id));
+        g_menu_append_item (tables, model);
+      }
       /* a Playground has nothing to edit: it is its workspace file */
       if (dyno_connection_get_kind (dyno_sidebar_node_get_connection (node)) !=
           DYNO_CONNECTION_PLAYGROUND)
@@ -1072,6 +1080,22 @@ load_samples_activated (GtkWidget  *widget,
 }
 
 static void
+import_model_activated (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *param)
+{
+  DynoWindow *self = DYNO_WINDOW (widget);
+  DynoSidebarNode *node = connection_node_for_param (self, param, NULL);
+  GtkWidget *dialog;
+
+  if (!require_backend (self, node))
+    return;
+  dialog = dyno_model_dialog_new (GTK_WINDOW (self), dyno_sidebar_node_get_backend (node));
+  connect_dialog (self, dialog, node, "destroy", G_CALLBACK (refresh_connection_cb));
+  present_dialog (self, dialog, node, "tables-changed", G_CALLBACK (refresh_connection_cb));
+}
+
+static void
 import_items_activated (GtkWidget  *widget,
                         const char *action_name,
                         GVariant   *param)
@@ -1306,6 +1330,7 @@ dyno_window_class_init (DynoWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.new-table", "s", new_table_activated);
   gtk_widget_class_install_action (widget_class, "win.new-table-here", NULL, new_table_activated);
   gtk_widget_class_install_action (widget_class, "win.load-samples", "s", load_samples_activated);
+  gtk_widget_class_install_action (widget_class, "win.import-model", "s", import_model_activated);
   gtk_widget_class_install_action (widget_class, "win.load-samples-here", NULL,
                                    load_samples_activated);
   gtk_widget_class_install_action (widget_class, "win.add-index", "(ss)", add_index_activated);

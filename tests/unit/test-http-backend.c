@@ -629,6 +629,18 @@ test_table_names_sort (void)
 
   dyno_table_names_sort (names);
   g_assert_true (g_strv_equal ((const char * const *) names, want));
+
+  /* a connection without tables, or with one */
+  {
+    g_auto(GStrv) none = g_new0 (char *, 1);
+    g_auto(GStrv) one = g_strsplit ("only", " ", -1);
+
+    dyno_table_names_sort (none);
+    g_assert_null (none[0]);
+    dyno_table_names_sort (one);
+    g_assert_cmpstr (one[0], ==, "only");
+    g_assert_null (one[1]);
+  }
 }
 
 /* What the sidebar and the connection dialog list: every page, sorted for people. */

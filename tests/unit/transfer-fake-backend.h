@@ -436,6 +436,22 @@ fake_call_async (DynoBackend         *backend,
     reply->body = fake_describe (self, request, &reply->error);
   else if (strcmp (operation, "Scan") == 0 || strcmp (operation, "Query") == 0)
     reply->body = fake_scan (self, request, &reply->error);
+  else if (strcmp (operation, "ListTables") == 0)
+    {
+      /* one page, every table */
+      g_autoptr(GString) json = g_string_new ("{\"TableNames\":[");
+      g_autoptr(GList) names = g_hash_table_get_keys (self->tables);
+
+      names = g_list_sort (names, (GCompareFunc) strcmp);
+      for (GList *l = names; l != NULL; l = l->next)
+        {
+          if (l != names)
+            g_string_append_c (json, ',');
+          dyno_json_write_string (json, l->data, -1);
+        }
+      g_string_append (json, "]}");
+      reply->body = g_strdup (json->str);
+    }
   else
     g_error ("fake backend: unexpected operation %s", operation);
 

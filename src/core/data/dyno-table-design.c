@@ -207,6 +207,51 @@ dyno_table_design_new_for_index (DynoTableInfo *table)
 }
 
 DynoTableDesign *
+dyno_table_design_new_from_table_info (const DynoTableInfo *table)
+{
+  DynoTableDesign *design;
+  const DynoKeyAttr *pk, *sk;
+
+  g_return_val_if_fail (table != NULL, NULL);
+
+  design = design_alloc ();
+  design->table_name = g_strdup (dyno_table_info_get_name (table));
+  pk = dyno_table_info_get_partition_key (table);
+  sk = dyno_table_info_get_sort_key (table);
+  design->pk_name = g_strdup (pk->name);
+  design->pk_type = pk->type;
+  design->sk_name = sk != NULL ? dup_or_null (sk->name) : NULL;
+  design->sk_type = sk != NULL ? sk->type : DYNO_VALUE_S;
+  design->billing = dyno_table_info_get_billing_mode (table) == DYNO_BILLING_PROVISIONED
+                    ? DYNO_BILLING_PROVISIONED : DYNO_BILLING_PAY_PER_REQUEST;
+  if (design->billing == DYNO_BILLING_PROVISIONED)
+    {
+      design->read_capacity = dyno_table_info_get_read_capacity (table);
+      design->write_capacity = dyno_table_info_get_write_capacity (table);
+    }
+  for (guint i = 0; i < dyno_table_info_get_n_indexes (table); i++)
+    {
+      const DynoIndexInfo *info = dyno_table_info_get_index (table, i);
+      DynoIndexDesign *index;
+      guint position = dyno_table_design_add_index (design, info->global);
+
+      index = g_ptr_array_index (design->indexes, position);
+      dyno_table_design_index_set_name (index, info->name);
+      if (info->global)
+        dyno_table_design_index_set_partition_key (index, info->partition_key.name,
+                                                   info->partition_key.type);
+      dyno_table_design_index_set_sort_key (index, info->sort_key.name, info->sort_key.type);
+      dyno_table_design_index_set_projection (index, info->projection);
+      dyno_table_design_index_set_non_key_attributes (index, (const char * const *)
+                                                             info->non_key_attributes);
+      if (info->global && design->billing == DYNO_BILLING_PROVISIONED)
+        dyno_table_design_index_set_capacity (index, info->read_capacity,
+                                              info->write_capacity);
+    }
+  return design;
+}
+
+DynoTableDesign *
 dyno_table_design_ref (DynoTableDesign *design)
 {
   g_return_val_if_fail (design != NULL, NULL);

@@ -71,6 +71,9 @@ DynoTableDesign *dyno_table_design_new_from_json  (const char      *json,
                                                    GError         **error);
 DynoTableDesign *dyno_table_design_new_from_node  (JsonNode        *node,
                                                    GError         **error);
+/* A new table with the schema of @table (a DescribeTable result): keys, indexes with their
+ * projections, billing mode and capacity (what creating a copy of it takes). */
+DynoTableDesign *dyno_table_design_new_from_table_info (const DynoTableInfo *table);
 DynoTableDesign *dyno_table_design_ref            (DynoTableDesign *design);
 void             dyno_table_design_unref          (DynoTableDesign *design);
 
