@@ -670,8 +670,8 @@ test_delete_table (void)
 
   gtk_window_present (GTK_WINDOW (dialog));
   drain_main_context ();
-  entry = get_named (dialog, "confirm-entry");
-  button = get_named (dialog, "delete-button");
+  entry = get_named (dialog, "entry");
+  button = get_named (dialog, "delete_button");
 
   g_assert_false (gtk_widget_get_sensitive (button));
   type_text (entry, "order");
@@ -688,10 +688,10 @@ test_delete_table (void)
                                  "ResourceInUseException\",\"message\":\"Attempt to change a "
                                  "resource which is still in use\"}");
   click (button);
-  while (!gtk_widget_get_visible (get_named (dialog, "delete-error")))
+  while (!gtk_widget_get_visible (get_named (dialog, "error_label")))
     g_main_context_iteration (NULL, TRUE);
   g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (get_named (dialog,
-                                                                       "delete-error"))),
+                                                                       "error_label"))),
                             "ResourceInUseException: "));
   g_assert_true (gtk_widget_get_sensitive (button));
 
