@@ -959,9 +959,9 @@ test_conflict_keeps_edits_and_reloads (Fixture       *fixture,
   dialog = dyno_item_editor_get_conflict_dialog (fixture->editor);
   changed = dyno_conflict_dialog_dup_changed (DYNO_CONFLICT_DIALOG (dialog));
   g_assert_cmpstrv (changed, ((const char * const[]) { "status", NULL }));
-  g_assert_true (gtk_widget_get_sensitive (get_named (dialog, "reload-theirs")));
+  g_assert_true (gtk_widget_get_sensitive (get_named (dialog, "reload_button")));
 
-  click (get_named (dialog, "reload-theirs"));
+  click (get_named (dialog, "reload_button"));
   drain_main_context ();
   g_assert_null (dyno_item_editor_get_conflict_dialog (fixture->editor));
   now = dyno_item_editor_dup_item (fixture->editor, NULL);
@@ -984,7 +984,7 @@ test_conflict_overwrite (Fixture       *fixture,
   start_conflict (fixture, loaded, conflict_mine, conflict_theirs);
   queue_reply (fixture->backend, 200, "{}");
   dialog = dyno_item_editor_get_conflict_dialog (fixture->editor);
-  click (get_named (dialog, "overwrite-mine"));
+  click (get_named (dialog, "overwrite_button"));
   wait_for_pointer ((gpointer *) &fixture->saved);
 
   g_assert_cmpuint (fixture->backend->calls->len, ==, 3);
