@@ -96,7 +96,6 @@ show_result (DeleteRun    *run,
     }
 
   dialog = adw_message_dialog_new (run->parent, heading, body);
-  gtk_widget_set_name (dialog, "delete-result");
   adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
   gtk_window_present (GTK_WINDOW (dialog));
 }
@@ -278,7 +277,6 @@ start_delete (DeleteRun *run)
     }
 
   run->progress_dialog = adw_message_dialog_new (run->parent, _("Deleting Items…"), NULL);
-  gtk_widget_set_name (run->progress_dialog, "delete-progress");
   run->progress_bar = gtk_progress_bar_new ();
   gtk_progress_bar_set_show_text (GTK_PROGRESS_BAR (run->progress_bar), TRUE);
   dyno_widget_set_accessible_label (run->progress_bar, _("Deletion progress"));
@@ -385,7 +383,6 @@ dyno_delete_items_run (GtkWindow           *parent,
                             dyno_table_info_get_name (info));
 
   dialog = adw_message_dialog_new (parent, heading, body);
-  gtk_widget_set_name (dialog, "delete-confirm");
   adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
                                     "cancel", _("_Cancel"),
                                     "delete", ngettext ("_Delete Item", "_Delete Items", n),

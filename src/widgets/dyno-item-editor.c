@@ -910,7 +910,6 @@ close_request_cb (DynoItemEditor *self)
   adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
   adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
   g_signal_connect_object (dialog, "response", G_CALLBACK (discard_response_cb), self, 0);
-  gtk_widget_set_name (dialog, "discard-dialog");
   gtk_window_present (GTK_WINDOW (dialog));
   return TRUE;
 }

@@ -372,8 +372,9 @@ editor_part (Fixture    *fixture,
   return get_named (GTK_WIDGET (fixture->editor), name);
 }
 
+/* The message dialog whose heading begins with @heading, as a person reads it. */
 static GtkWidget *
-find_toplevel (const char *name)
+find_toplevel (const char *heading)
 {
   GListModel *toplevels = gtk_window_get_toplevels ();
 
@@ -381,7 +382,9 @@ find_toplevel (const char *name)
     {
       g_autoptr(GtkWidget) window = g_list_model_get_item (toplevels, i);
 
-      if (g_strcmp0 (gtk_widget_get_name (window), name) == 0)
+      if (ADW_IS_MESSAGE_DIALOG (window)
+          && g_str_has_prefix (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (window)),
+                               heading))
         return window;
     }
   return NULL;
@@ -1100,7 +1103,7 @@ test_close_with_unsaved_asks (Fixture       *fixture,
   gtk_window_close (GTK_WINDOW (fixture->editor));
   drain_main_context ();
   g_assert_false (editor_closed (fixture));
-  dialog = find_toplevel ("discard-dialog");
+  dialog = find_toplevel ("Discard Unsaved Changes?");
   g_assert_nonnull (dialog);
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "discard");
   drain_main_context ();
@@ -1120,7 +1123,7 @@ test_close_unchanged_closes (Fixture       *fixture,
   gtk_window_close (GTK_WINDOW (fixture->editor));
   drain_main_context ();
   g_assert_true (editor_closed (fixture));
-  g_assert_null (find_toplevel ("discard-dialog"));
+  g_assert_null (find_toplevel ("Discard Unsaved Changes?"));
 }
 
 /* ---- deleting -------------------------------------------------------------------------------- */
@@ -1201,7 +1204,7 @@ test_delete_one (Fixture       *fixture,
   g_assert_null (result.error);
   g_assert_cmpuint (result.deleted->len, ==, 1);
   /* a success is told by a toast, not a second dialog */
-  g_assert_null (find_toplevel ("delete-result"));
+  g_assert_null (find_toplevel ("Deleted "));
   delete_result_clear (&result);
 }
 
@@ -1265,7 +1268,7 @@ test_delete_many_batches (Fixture       *fixture,
   g_assert_cmpuint (result.deleted->len, ==, 3);
   g_assert_cmpuint (result.n_requested, ==, 3);
   /* a success is told by a toast, not a second dialog */
-  g_assert_null (find_toplevel ("delete-result"));
+  g_assert_null (find_toplevel ("Deleted "));
   delete_result_clear (&result);
 }
 
