@@ -253,8 +253,8 @@ set_spin (GtkWidget  *root,
 static const char *
 request_text (GtkWidget *designer)
 {
-  gtk_expander_set_expanded (GTK_EXPANDER (get_named (designer, "request-expander")), TRUE);
-  return gtk_label_get_label (GTK_LABEL (get_named (designer, "request-text")));
+  gtk_expander_set_expanded (GTK_EXPANDER (get_named (designer, "request_expander")), TRUE);
+  return gtk_label_get_label (GTK_LABEL (get_named (designer, "request_label")));
 }
 
 static JsonNode *
@@ -271,9 +271,9 @@ request_json (GtkWidget *designer)
 static void
 fill_valid_table (GtkWidget *designer)
 {
-  type_text (get_named (designer, "table-name"), "orders");
-  type_text (get_named (designer, "partition-key-name"), "pk");
-  type_text (get_named (designer, "sort-key-name"), "sk");
+  type_text (get_named (designer, "table_name"), "orders");
+  type_text (get_named (designer, "partition_key_name"), "pk");
+  type_text (get_named (designer, "sort_key_name"), "sk");
 }
 
 /* ---- tests: new table ------------------------------------------------------------------ */
@@ -283,15 +283,15 @@ test_untouched (void)
 {
   g_autoptr(TestDesignBackend) backend = g_object_new (TEST_TYPE_DESIGN_BACKEND, NULL);
   GtkWidget *designer = new_designer (backend, NULL);
-  GtkWidget *create = get_named (designer, "create-button");
+  GtkWidget *create = get_named (designer, "create_button");
 
   /* nothing typed yet: no red text under the name, but Create says why it waits */
-  g_assert_null (shown_error (get_named (designer, "table-name-error")));
+  g_assert_null (shown_error (get_named (designer, "table_name_error")));
   g_assert_false (gtk_widget_get_sensitive (create));
   g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (create), "table name"));
-  g_assert_nonnull (shown_error (get_named (designer, "create-reason")));
+  g_assert_nonnull (shown_error (get_named (designer, "create_reason")));
   /* on-demand by default: no capacity fields */
-  g_assert_false (gtk_widget_get_mapped (get_named (designer, "read-capacity")));
+  g_assert_false (gtk_widget_get_mapped (get_named (designer, "read_capacity")));
 
   gtk_window_destroy (GTK_WINDOW (designer));
   drain_main_context ();
@@ -302,38 +302,38 @@ test_errors_as_you_type (void)
 {
   g_autoptr(TestDesignBackend) backend = g_object_new (TEST_TYPE_DESIGN_BACKEND, NULL);
   GtkWidget *designer = new_designer (backend, NULL);
-  GtkWidget *create = get_named (designer, "create-button");
+  GtkWidget *create = get_named (designer, "create_button");
 
   /* table name */
-  type_text (get_named (designer, "table-name"), "ab");
-  g_assert_nonnull (strstr (shown_error (get_named (designer, "table-name-error")),
+  type_text (get_named (designer, "table_name"), "ab");
+  g_assert_nonnull (strstr (shown_error (get_named (designer, "table_name_error")),
                             "3 to 255"));
   g_assert_false (gtk_widget_get_sensitive (create));
   fill_valid_table (designer);
-  g_assert_null (shown_error (get_named (designer, "table-name-error")));
+  g_assert_null (shown_error (get_named (designer, "table_name_error")));
   g_assert_true (gtk_widget_get_sensitive (create));
-  g_assert_null (shown_error (get_named (designer, "create-reason")));
+  g_assert_null (shown_error (get_named (designer, "create_reason")));
 
   /* sort key equal to the partition key */
-  type_text (get_named (designer, "sort-key-name"), "pk");
-  g_assert_nonnull (shown_error (get_named (designer, "sort-key-name-error")));
+  type_text (get_named (designer, "sort_key_name"), "pk");
+  g_assert_nonnull (shown_error (get_named (designer, "sort_key_name_error")));
   g_assert_false (gtk_widget_get_sensitive (create));
-  type_text (get_named (designer, "sort-key-name"), "sk");
+  type_text (get_named (designer, "sort_key_name"), "sk");
 
   /* provisioned: capacity shown and checked */
-  dropdown_choose (get_named (designer, "billing-mode"), "Provisioned");
+  dropdown_choose (get_named (designer, "billing_mode"), "Provisioned");
   drain_main_context ();
-  g_assert_true (gtk_widget_get_mapped (get_named (designer, "read-capacity")));
-  set_spin (designer, "read-capacity", 0);
-  g_assert_nonnull (strstr (shown_error (get_named (designer, "read-capacity-error")),
+  g_assert_true (gtk_widget_get_mapped (get_named (designer, "read_capacity")));
+  set_spin (designer, "read_capacity", 0);
+  g_assert_nonnull (strstr (shown_error (get_named (designer, "read_capacity_error")),
                             "at least 1"));
   g_assert_false (gtk_widget_get_sensitive (create));
-  set_spin (designer, "read-capacity", 3);
-  g_assert_null (shown_error (get_named (designer, "read-capacity-error")));
+  set_spin (designer, "read_capacity", 3);
+  g_assert_null (shown_error (get_named (designer, "read_capacity_error")));
   g_assert_true (gtk_widget_get_sensitive (create));
 
   /* an index with INCLUDE and no attributes */
-  click (get_named (designer, "add-index"));
+  click (get_named (designer, "add_index_button"));
   drain_main_context ();
   g_assert_false (gtk_widget_get_sensitive (create));
   type_text (get_named (designer, "index-0-name"), "gsi1");
@@ -377,7 +377,7 @@ test_errors_as_you_type (void)
   g_assert_null (shown_error (get_named (designer, "index-0-partition-key-type-error")));
 
   /* a second index, an LSI: it takes the table's partition key, read-only */
-  click (get_named (designer, "add-index"));
+  click (get_named (designer, "add_index_button"));
   drain_main_context ();
   dropdown_choose (get_named (designer, "index-1-type"), "Local (LSI)");
   type_text (get_named (designer, "index-1-name"), "gsi1");
@@ -434,7 +434,7 @@ test_create (void)
   gboolean gone = FALSE;
 
   fill_valid_table (designer);
-  click (get_named (designer, "add-index"));
+  click (get_named (designer, "add_index_button"));
   type_text (get_named (designer, "index-0-name"), "gsi1");
   type_text (get_named (designer, "index-0-partition-key-name"), "gsi1pk");
   type_text (get_named (designer, "index-0-sort-key-name"), "gsi1sk");
@@ -444,10 +444,10 @@ test_create (void)
   g_signal_connect (designer, "table-created", G_CALLBACK (table_created_cb), &created);
   g_object_weak_ref (G_OBJECT (designer), window_gone_cb, &gone);
   /* not click(): draining the main loop while the spinner animates could run it all */
-  g_assert_true (gtk_widget_is_sensitive (get_named (designer, "create-button")));
-  g_signal_emit_by_name (get_named (designer, "create-button"), "clicked");
+  g_assert_true (gtk_widget_is_sensitive (get_named (designer, "create_button")));
+  g_signal_emit_by_name (get_named (designer, "create_button"), "clicked");
   g_assert_true (gtk_widget_get_visible (get_named (designer, "progress")));
-  g_assert_false (gtk_widget_is_sensitive (get_named (designer, "table-name")));
+  g_assert_false (gtk_widget_is_sensitive (get_named (designer, "table_name")));
   wait_for (&gone);
 
   g_assert_cmpstr (created, ==, "orders");
@@ -472,20 +472,20 @@ test_cancel_waiting (void)
 
   fill_valid_table (designer);
   backend->creating_polls = G_MAXUINT;
-  g_signal_emit_by_name (get_named (designer, "create-button"), "clicked");
+  g_signal_emit_by_name (get_named (designer, "create_button"), "clicked");
   while (count_calls (backend, "DescribeTable") == 0)
     g_main_context_iteration (NULL, TRUE);
   g_assert_true (gtk_widget_get_visible (get_named (designer, "progress")));
 
   /* Cancel stops waiting (it does not close: the request may have been accepted) */
-  click (get_named (designer, "cancel-button"));
+  click (get_named (designer, "cancel_button"));
   polls = count_calls (backend, "DescribeTable");
   g_assert_false (gtk_widget_get_visible (get_named (designer, "progress")));
   g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (get_named (designer,
-                                                                       "server-error"))),
+                                                                       "server_error"))),
                             "Stopped waiting"));
-  g_assert_true (gtk_widget_is_sensitive (get_named (designer, "table-name")));
-  g_assert_true (gtk_widget_is_sensitive (get_named (designer, "create-button")));
+  g_assert_true (gtk_widget_is_sensitive (get_named (designer, "table_name")));
+  g_assert_true (gtk_widget_is_sensitive (get_named (designer, "create_button")));
   drain_main_context ();
   g_assert_cmpuint (count_calls (backend, "DescribeTable"), ==, polls);
 
@@ -498,13 +498,13 @@ test_server_error (void)
 {
   g_autoptr(TestDesignBackend) backend = g_object_new (TEST_TYPE_DESIGN_BACKEND, NULL);
   GtkWidget *designer = new_designer (backend, NULL);
-  GtkWidget *error_label = get_named (designer, "server-error");
+  GtkWidget *error_label = get_named (designer, "server_error");
 
   fill_valid_table (designer);
   backend->fail_with = g_strdup ("{\"__type\":\"com.amazonaws.dynamodb.v20120810#"
                                  "ResourceInUseException\",\"message\":\"Table already exists: "
                                  "orders\"}");
-  click (get_named (designer, "create-button"));
+  click (get_named (designer, "create_button"));
   while (count_calls (backend, "CreateTable") == 0 || gtk_widget_get_visible (
            get_named (designer, "progress")))
     g_main_context_iteration (NULL, TRUE);
@@ -513,7 +513,7 @@ test_server_error (void)
   g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (error_label)), ==,
                    "ResourceInUseException: Table already exists: orders");
   /* the form is usable again and nothing was polled */
-  g_assert_true (gtk_widget_get_sensitive (get_named (designer, "create-button")));
+  g_assert_true (gtk_widget_get_sensitive (get_named (designer, "create_button")));
   g_assert_cmpuint (count_calls (backend, "DescribeTable"), ==, 0);
 
   gtk_window_destroy (GTK_WINDOW (designer));
@@ -542,12 +542,12 @@ test_load_sample (void)
   g_assert_no_error (error);
   dyno_table_designer_load_design (DYNO_TABLE_DESIGNER (designer), design);
 
-  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (get_named (designer, "table-name"))),
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (get_named (designer, "table_name"))),
                    ==, "tenant");
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (get_named (designer,
                                                                    "index-0-sort-key-name"))),
                    ==, "gsi1sk");
-  g_assert_true (gtk_widget_get_sensitive (get_named (designer, "create-button")));
+  g_assert_true (gtk_widget_get_sensitive (get_named (designer, "create_button")));
   {
     g_autoptr(JsonNode) shown = request_json (designer);
     g_autoptr(JsonNode) original = dyno_table_design_to_create_table_json (design);
@@ -588,13 +588,13 @@ test_add_index (void)
   g_autoptr(TestDesignBackend) backend = g_object_new (TEST_TYPE_DESIGN_BACKEND, NULL);
   g_autoptr(DynoTableInfo) table = provisioned_table ();
   GtkWidget *designer = new_designer (backend, table);
-  GtkWidget *create = get_named (designer, "create-button");
+  GtkWidget *create = get_named (designer, "create_button");
   g_autofree char *created = NULL;
   gboolean gone = FALSE;
 
   /* one GSI row, no table fields, no way to make it an LSI or add another */
-  g_assert_null (find_named (designer, "table-name"));
-  g_assert_false (gtk_widget_get_visible (get_named (designer, "add-index")));
+  g_assert_false (gtk_widget_get_mapped (get_named (designer, "table_name")));
+  g_assert_false (gtk_widget_get_visible (get_named (designer, "add_index_button")));
   g_assert_false (gtk_widget_get_sensitive (get_named (designer, "index-0-type")));
   g_assert_true (gtk_widget_get_mapped (get_named (designer, "index-0-read-capacity")));
 
