@@ -438,10 +438,10 @@ test_round_trip (Fixture       *fixture,
 
   open_editor (fixture, NULL, DYNO_ITEM_EDITOR_NEW, NULL);
   dyno_item_editor_set_text (fixture->editor, text);
-  g_assert_false (gtk_widget_get_visible (editor_part (fixture, "item-error")));
+  g_assert_false (gtk_widget_get_visible (editor_part (fixture, "item_error_label")));
 
   g_assert_true (dyno_item_editor_set_view (fixture->editor, DYNO_ITEM_EDITOR_VIEW_FORM));
-  form = DYNO_ITEM_FORM (editor_part (fixture, "item-form"));
+  form = DYNO_ITEM_FORM (editor_part (fixture, "form"));
   row = dyno_item_form_find_attribute (form, "v");
   g_assert_nonnull (row);
   if (tc->shown != NULL)
@@ -482,7 +482,7 @@ test_form_edit_through_widgets (Fixture       *fixture,
 
   open_editor (fixture, loaded, DYNO_ITEM_EDITOR_EDIT, NULL);
   g_assert_true (dyno_item_editor_set_view (fixture->editor, DYNO_ITEM_EDITOR_VIEW_FORM));
-  form = DYNO_ITEM_FORM (editor_part (fixture, "item-form"));
+  form = DYNO_ITEM_FORM (editor_part (fixture, "form"));
 
   /* Key rows: first, type fixed. */
   row = dyno_item_form_find_attribute (form, "pk");
@@ -512,7 +512,7 @@ test_form_edit_through_widgets (Fixture       *fixture,
   type_text (g_ptr_array_index (members, 1), "blue");
   /* Two equal members: the set is refused, naming the attribute; switching is refused too. */
   g_assert_false (dyno_item_editor_set_view (fixture->editor, DYNO_ITEM_EDITOR_VIEW_JSON));
-  g_assert_nonnull (strstr (shown_error (editor_part (fixture, "item-error")), "tags"));
+  g_assert_nonnull (strstr (shown_error (editor_part (fixture, "item_error_label")), "tags"));
   g_assert_cmpint (dyno_item_editor_get_view (fixture->editor), ==, DYNO_ITEM_EDITOR_VIEW_FORM);
   type_text (g_ptr_array_index (members, 1), "green");
 
@@ -537,7 +537,7 @@ test_form_bad_binary_named (Fixture       *fixture,
 
   open_editor (fixture, NULL, DYNO_ITEM_EDITOR_NEW, NULL);
   g_assert_true (dyno_item_editor_set_view (fixture->editor, DYNO_ITEM_EDITOR_VIEW_FORM));
-  form = DYNO_ITEM_FORM (editor_part (fixture, "item-form"));
+  form = DYNO_ITEM_FORM (editor_part (fixture, "form"));
   row = dyno_item_form_add_attribute (form);
   type_text (get_named (row, "attribute-name"), "blob");
   dropdown_choose (get_named (row, "attribute-type"), "B");
@@ -563,12 +563,12 @@ test_invalid_json_shows_line (Fixture       *fixture,
   open_editor (fixture, NULL, DYNO_ITEM_EDITOR_NEW, NULL);
   dyno_item_editor_set_text (fixture->editor, bad);
 
-  message = shown_error (editor_part (fixture, "item-error"));
+  message = shown_error (editor_part (fixture, "item_error_label"));
   g_assert_nonnull (message);
   g_assert_nonnull (strstr (message, "line 3, column"));
-  g_assert_false (gtk_widget_get_sensitive (editor_part (fixture, "save-item")));
+  g_assert_false (gtk_widget_get_sensitive (editor_part (fixture, "save_button")));
 
-  buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (editor_part (fixture, "item-json")));
+  buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (editor_part (fixture, "source_view")));
   tag = gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (buffer), "dyno-error-line");
   g_assert_nonnull (tag);
   gtk_text_buffer_get_iter_at_line (buffer, &iter, 2);
@@ -580,7 +580,7 @@ test_invalid_json_shows_line (Fixture       *fixture,
   g_assert_false (dyno_item_editor_set_view (fixture->editor, DYNO_ITEM_EDITOR_VIEW_FORM));
   g_assert_cmpint (dyno_item_editor_get_view (fixture->editor), ==, DYNO_ITEM_EDITOR_VIEW_JSON);
   g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (editor_part (fixture,
-                                                                               "view-json"))));
+                                                                               "json_button"))));
   {
     g_autofree char *text = dyno_item_editor_dup_text (fixture->editor);
 
@@ -589,8 +589,8 @@ test_invalid_json_shows_line (Fixture       *fixture,
 
   /* Fixing it clears the mark. */
   dyno_item_editor_set_text (fixture->editor, "{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"A\"}}");
-  g_assert_null (shown_error (editor_part (fixture, "item-error")));
-  g_assert_true (gtk_widget_get_sensitive (editor_part (fixture, "save-item")));
+  g_assert_null (shown_error (editor_part (fixture, "item_error_label")));
+  g_assert_true (gtk_widget_get_sensitive (editor_part (fixture, "save_button")));
 }
 
 static void
@@ -601,7 +601,7 @@ test_bad_number_shows_line (Fixture       *fixture,
   dyno_item_editor_set_text (fixture->editor,
                              "{\n\"pk\": {\"S\": \"a\"},\n\"sk\": {\"S\": \"b\"},\n"
                              "\"n\": {\"N\": \"1e999\"}\n}");
-  g_assert_nonnull (strstr (shown_error (editor_part (fixture, "item-error")), "line 4"));
+  g_assert_nonnull (strstr (shown_error (editor_part (fixture, "item_error_label")), "line 4"));
 }
 
 /* ---- saving --------------------------------------------------------------------------------- */
@@ -623,12 +623,12 @@ test_save_new_puts_with_condition (Fixture       *fixture,
   dyno_item_editor_set_text (fixture->editor, text);
 
   /* The request about to be sent is shown as code (under "Show request"). */
-  gtk_expander_set_expanded (GTK_EXPANDER (editor_part (fixture, "show-request")), TRUE);
-  code = dyno_code_view_get_code (DYNO_CODE_VIEW (editor_part (fixture, "request-code")));
+  gtk_expander_set_expanded (GTK_EXPANDER (editor_part (fixture, "request_expander")), TRUE);
+  code = dyno_code_view_get_code (DYNO_CODE_VIEW (editor_part (fixture, "code_view")));
   g_assert_nonnull (code);
   g_assert_nonnull (strstr (code, "orders"));
 
-  click (editor_part (fixture, "save-item"));
+  click (editor_part (fixture, "save_button"));
   wait_for_pointer ((gpointer *) &fixture->saved);
 
   g_assert_cmpuint (fixture->backend->calls->len, ==, 1);
@@ -686,11 +686,11 @@ test_edit_key_change_refused (Fixture       *fixture,
   g_assert_null (request);
   g_assert_nonnull (strstr (error->message, "“sk”"));
   g_assert_nonnull (strstr (error->message, "Duplicate"));
-  g_assert_false (gtk_widget_get_sensitive (editor_part (fixture, "save-item")));
+  g_assert_false (gtk_widget_get_sensitive (editor_part (fixture, "save_button")));
   dyno_item_editor_save (fixture->editor);
   drain_main_context ();
   g_assert_cmpuint (fixture->backend->calls->len, ==, 0);
-  g_assert_nonnull (shown_error (editor_part (fixture, "save-error")));
+  g_assert_nonnull (shown_error (editor_part (fixture, "save_error_label")));
 }
 
 static void
@@ -717,10 +717,10 @@ test_key_sizes_refused (Fixture       *fixture,
   g_assert_null (request);
   g_assert_nonnull (strstr (error->message, "2100 bytes"));
   g_assert_nonnull (strstr (error->message, "2048"));
-  message = shown_error (editor_part (fixture, "item-error"));
+  message = shown_error (editor_part (fixture, "item_error_label"));
   g_assert_nonnull (message);
   g_assert_nonnull (strstr (message, "partition key pk"));
-  g_assert_false (gtk_widget_get_sensitive (editor_part (fixture, "save-item")));
+  g_assert_false (gtk_widget_get_sensitive (editor_part (fixture, "save_button")));
   g_clear_error (&error);
 
   g_free (text);
@@ -741,8 +741,8 @@ test_key_sizes_refused (Fixture       *fixture,
   request = dyno_item_editor_dup_request (fixture->editor, &error);
   g_assert_no_error (error);
   g_assert_nonnull (request);
-  g_assert_null (shown_error (editor_part (fixture, "item-error")));
-  g_assert_true (gtk_widget_get_sensitive (editor_part (fixture, "save-item")));
+  g_assert_null (shown_error (editor_part (fixture, "item_error_label")));
+  g_assert_true (gtk_widget_get_sensitive (editor_part (fixture, "save_button")));
 }
 
 static void
@@ -761,17 +761,17 @@ test_failed_save_keeps_edits (Fixture       *fixture,
   dyno_item_editor_set_text (fixture->editor, mine);
   dyno_item_editor_save (fixture->editor);
   while (fixture->backend->calls->len < 1 ||
-         !gtk_widget_get_visible (editor_part (fixture, "save-error")))
+         !gtk_widget_get_visible (editor_part (fixture, "save_error_label")))
     g_main_context_iteration (NULL, TRUE);
   drain_main_context ();
 
-  g_assert_cmpstr (shown_error (editor_part (fixture, "save-error")), ==,
+  g_assert_cmpstr (shown_error (editor_part (fixture, "save_error_label")), ==,
                    "ValidationException: Item size has exceeded the maximum allowed size");
   text = dyno_item_editor_dup_text (fixture->editor);
   g_assert_cmpstr (text, ==, mine);
   g_assert_false (editor_closed (fixture));
   g_assert_null (fixture->saved);
-  g_assert_true (gtk_widget_get_sensitive (editor_part (fixture, "save-item")));
+  g_assert_true (gtk_widget_get_sensitive (editor_part (fixture, "save_button")));
 }
 
 static void
@@ -851,7 +851,7 @@ save_with_unknown_outcome (Fixture    *fixture,
   while (!timed_out && fixture->saved == NULL
          && dyno_item_editor_get_conflict_dialog (fixture->editor) == NULL
          && !(fixture->backend->calls->len == 2
-              && gtk_widget_get_sensitive (editor_part (fixture, "save-item"))))
+              && gtk_widget_get_sensitive (editor_part (fixture, "save_button"))))
     g_main_context_iteration (NULL, TRUE);
   if (!timed_out)
     g_source_remove (timeout_id);
@@ -886,7 +886,7 @@ test_save_5xx_not_applied_says_so (Fixture       *fixture,
   save_with_unknown_outcome (fixture, loaded, now);
   g_assert_null (fixture->saved);
   g_assert_null (dyno_item_editor_get_conflict_dialog (fixture->editor));
-  g_assert_cmpstr (shown_error (editor_part (fixture, "save-error")), ==,
+  g_assert_cmpstr (shown_error (editor_part (fixture, "save_error_label")), ==,
                    "The item was not saved (the table is unchanged): InternalServerError: "
                    "Internal server error");
   text = dyno_item_editor_dup_text (fixture->editor);
@@ -902,7 +902,7 @@ test_save_5xx_new_not_applied_says_so (Fixture       *fixture,
   save_with_unknown_outcome (fixture, NULL, "{}");
   g_assert_null (fixture->saved);
   g_assert_null (dyno_item_editor_get_conflict_dialog (fixture->editor));
-  g_assert_true (g_str_has_prefix (shown_error (editor_part (fixture, "save-error")),
+  g_assert_true (g_str_has_prefix (shown_error (editor_part (fixture, "save_error_label")),
                                    "The item was not saved (the table is unchanged): "));
 }
 
@@ -916,7 +916,7 @@ test_save_5xx_unreadable_may_be_applied (Fixture       *fixture,
   save_with_unknown_outcome (fixture, loaded, "500 {\"__type\":\"InternalServerError\","
                                               "\"message\":\"still down\"}");
   g_assert_null (fixture->saved);
-  message = shown_error (editor_part (fixture, "save-error"));
+  message = shown_error (editor_part (fixture, "save_error_label"));
   g_assert_nonnull (message);
   g_assert_true (g_str_has_prefix (message, "The save got no usable answer and may have been "
                                             "applied (InternalServerError: Internal server "
@@ -951,7 +951,7 @@ test_conflict_keeps_edits_and_reloads (Fixture       *fixture,
   start_conflict (fixture, loaded, conflict_mine, conflict_theirs);
 
   /* The save failed visibly, the edits are intact, and the current item was read. */
-  g_assert_cmpstr (shown_error (editor_part (fixture, "save-error")), ==,
+  g_assert_cmpstr (shown_error (editor_part (fixture, "save_error_label")), ==,
                    "ConditionalCheckFailedException: The conditional request failed");
   text = dyno_item_editor_dup_text (fixture->editor);
   g_assert_cmpstr (text, ==, conflict_mine);
@@ -971,7 +971,7 @@ test_conflict_keeps_edits_and_reloads (Fixture       *fixture,
   g_assert_cmpstr (dyno_value_get_string (dyno_item_lookup (now, "status"), NULL), ==,
                    "cancelled");
   g_assert_false (dyno_item_editor_has_unsaved_changes (fixture->editor));
-  g_assert_null (shown_error (editor_part (fixture, "save-error")));
+  g_assert_null (shown_error (editor_part (fixture, "save_error_label")));
   g_assert_false (editor_closed (fixture));
 }
 
@@ -1066,7 +1066,7 @@ test_sort_feedback (Fixture       *fixture,
 
   dyno_item_editor_set_text (fixture->editor,
                              "{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"ORDER#2026-02-01\"}}");
-  text = shown_error (editor_part (fixture, "placement"));
+  text = shown_error (editor_part (fixture, "placement_label"));
   g_assert_nonnull (text);
   g_assert_nonnull (strstr (text, "between"));
   g_assert_nonnull (strstr (text, "ORDER#2026-01-01"));
@@ -1074,17 +1074,17 @@ test_sort_feedback (Fixture       *fixture,
 
   dyno_item_editor_set_text (fixture->editor,
                              "{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"ORDER#2025-12-01\"}}");
-  g_assert_nonnull (strstr (shown_error (editor_part (fixture, "placement")), "first"));
+  g_assert_nonnull (strstr (shown_error (editor_part (fixture, "placement_label")), "first"));
 
   dyno_item_editor_set_text (fixture->editor,
                              "{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"ORDER#2026-03-01\"}}");
-  g_assert_nonnull (strstr (shown_error (editor_part (fixture, "placement")), "Replaces"));
+  g_assert_nonnull (strstr (shown_error (editor_part (fixture, "placement_label")), "Replaces"));
 
   /* A non-ISO date among ISO ones is warned about. */
-  g_assert_null (shown_error (editor_part (fixture, "key-warnings")));
+  g_assert_null (shown_error (editor_part (fixture, "lints_label")));
   dyno_item_editor_set_text (fixture->editor,
                              "{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"ORDER#3/15/2026\"}}");
-  g_assert_nonnull (shown_error (editor_part (fixture, "key-warnings")));
+  g_assert_nonnull (shown_error (editor_part (fixture, "lints_label")));
 }
 
 /* ---- closing --------------------------------------------------------------------------------- */
