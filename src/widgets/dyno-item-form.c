@@ -814,7 +814,7 @@ dyno_item_form_dispose (GObject *object)
 {
   DynoItemForm *self = DYNO_ITEM_FORM (object);
 
-  g_clear_pointer (&self->box, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (self), DYNO_TYPE_ITEM_FORM);
   g_clear_pointer (&self->schema, dyno_table_info_unref);
   G_OBJECT_CLASS (dyno_item_form_parent_class)->dispose (object);
 }
@@ -833,27 +833,18 @@ dyno_item_form_class_init (DynoItemFormClass *klass)
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "dyno-item-form");
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/com/dynotable/DynoTable/dyno-item-form.ui");
+  gtk_widget_class_bind_template_child (widget_class, DynoItemForm, box);
+  gtk_widget_class_bind_template_child (widget_class, DynoItemForm, rows_box);
+  gtk_widget_class_bind_template_child (widget_class, DynoItemForm, add_button);
+  gtk_widget_class_bind_template_callback (widget_class, add_attribute_clicked_cb);
 }
 
 static void
 dyno_item_form_init (DynoItemForm *self)
 {
-  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  gtk_widget_set_margin_start (self->box, 12);
-  gtk_widget_set_margin_end (self->box, 12);
-  gtk_widget_set_margin_top (self->box, 12);
-  gtk_widget_set_margin_bottom (self->box, 12);
-  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
-
-  self->rows_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  gtk_box_append (GTK_BOX (self->box), self->rows_box);
-
-  self->add_button = gtk_button_new_with_mnemonic (_("_Add Attribute"));
-  gtk_widget_set_name (self->add_button, "add-attribute");
-  gtk_widget_set_halign (self->add_button, GTK_ALIGN_START);
-  dyno_widget_set_accessible_label (self->add_button, _("Add attribute"));
-  g_signal_connect (self->add_button, "clicked", G_CALLBACK (add_attribute_clicked_cb), self);
-  gtk_box_append (GTK_BOX (self->box), self->add_button);
+  gtk_widget_init_template (GTK_WIDGET (self));
 }
 
 GtkWidget *

@@ -490,7 +490,7 @@ test_form_edit_through_widgets (Fixture       *fixture,
   types = dropdown_options (get_named (row, "attribute-type"));
   g_assert_cmpuint (g_strv_length (types), ==, 10);
 
-  click (editor_part (fixture, "add-attribute"));
+  click (editor_part (fixture, "add_button"));
   drain_main_context ();
   row = dyno_item_form_find_attribute (form, "");
   g_assert_nonnull (row);
