@@ -10,7 +10,6 @@
 
 #include "dyno-json.h"
 #include "dyno-safe-write.h"
-#include "dyno-widget-util.h"
 
 struct _DynoConflictDialog
 {

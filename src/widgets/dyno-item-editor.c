@@ -28,7 +28,6 @@
 #include "dyno-json.h"
 #include "dyno-safe-write.h"
 #include "dyno-sort-lint.h"
-#include "dyno-widget-util.h"
 
 #define ERROR_TAG "dyno-error-line"
 
