@@ -12,6 +12,7 @@
 
 #include <glib/gi18n.h>
 
+#include "dyno-designer-index-row.h"
 #include "dyno-http-error.h"
 #include "dyno-widget-util.h"
 
@@ -40,20 +41,6 @@ enum {
   WCU,
   INDEXES,
   N_TABLE_FIELDS
-};
-
-enum {
-  IX_TYPE,
-  IX_NAME,
-  IX_PK_NAME,
-  IX_PK_TYPE,
-  IX_SK_NAME,
-  IX_SK_TYPE,
-  IX_PROJECTION,
-  IX_ATTRIBUTES,
-  IX_RCU,
-  IX_WCU,
-  N_INDEX_FIELDS
 };
 
 typedef struct {
@@ -119,46 +106,6 @@ static const DynoProjectionType projections[] = {
 
 /* ---- building blocks ------------------------------------------------------------------- */
 
-/* The inputs of an index row: names and accessible names are set by set_row_names(). */
-static GtkWidget *
-new_entry (const char *placeholder)
-{
-  GtkWidget *entry = gtk_entry_new ();
-
-  gtk_widget_set_hexpand (entry, TRUE);
-  gtk_entry_set_placeholder_text (GTK_ENTRY (entry), placeholder);
-  return entry;
-}
-
-static GtkWidget *
-new_dropdown (const char * const *options)
-{
-  GtkWidget *dropdown = gtk_drop_down_new_from_strings (options);
-
-  dyno_widget_expose_activate (dropdown);
-  gtk_widget_set_valign (dropdown, GTK_ALIGN_START);
-  return dropdown;
-}
-
-static GtkWidget *
-new_key_type_dropdown (void)
-{
-  const char *options[] = { _("String (S)"), _("Number (N)"), _("Binary (B)"), NULL };
-
-  return new_dropdown (options);
-}
-
-static GtkWidget *
-new_spin (void)
-{
-  GtkWidget *spin = gtk_spin_button_new_with_range (0, 1000000, 1);
-
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), 5);
-  gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), TRUE);
-  return spin;
-}
-
-/* @error: NULL for a new label (index rows) */
 static void
 init_field (DynoTableDesigner *self,
             Field             *field,
@@ -170,34 +117,11 @@ init_field (DynoTableDesigner *self,
   field->designer = self;
   field->field = id;
   field->input = input;
-  field->error = error != NULL ? error : dyno_field_error_label_new ();
+  field->error = error;
   field->needs_touch = needs_touch;
   /* a screen reader reads the problem with the field */
   if (input != NULL)
     dyno_field_error_add_field (field->error, input);
-}
-
-/* A labelled column: caption, input, error. */
-static GtkWidget *
-field_column (const char *caption,
-              Field      *field)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
-
-  gtk_widget_set_hexpand (box, TRUE);
-  gtk_box_append (GTK_BOX (box), dyno_caption_label_new (caption));
-  gtk_box_append (GTK_BOX (box), field->input);
-  gtk_box_append (GTK_BOX (box), field->error);
-  return box;
-}
-
-static GtkWidget *
-hbox (void)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-
-  gtk_widget_set_valign (box, GTK_ALIGN_START);
-  return box;
 }
 
 static const char *
@@ -466,20 +390,14 @@ set_row_names (IndexRow *row,
     N_("Index write capacity"),
   };
   g_autofree char *title = g_strdup_printf (_("Index %u"), i + 1);
-  g_autofree char *remove_name = g_strdup_printf ("index-%u-remove", i);
 
   gtk_label_set_label (GTK_LABEL (row->title), title);
-  gtk_widget_set_name (row->remove_button, remove_name);
   for (guint f = 0; f < N_INDEX_FIELDS; f++)
     {
-      g_autofree char *name = g_strdup_printf ("index-%u-%s", i, row->fields[f].field);
-      g_autofree char *error_name = g_strconcat (name, "-error", NULL);
       g_autofree char *label = i == 0 ? g_strdup (_(accessible[f]))
                                       : g_strdup_printf (_("%s (index %u)"), _(accessible[f]),
                                                          i + 1);
 
-      gtk_widget_set_name (row->fields[f].input, name);
-      gtk_widget_set_name (row->fields[f].error, error_name);
       dyno_widget_set_accessible_label (row->fields[f].input, label);
     }
   {
@@ -500,80 +418,35 @@ static IndexRow *
 add_index_row (DynoTableDesigner *self,
                gboolean           global)
 {
+  /* the validator's ids of the index's fields (after "index:<i>:") */
+  static const char * const ids[N_INDEX_FIELDS] = {
+    [IX_TYPE] = "type",
+    [IX_NAME] = "name",
+    [IX_PK_NAME] = "partition-key-name",
+    [IX_PK_TYPE] = "partition-key-type",
+    [IX_SK_NAME] = "sort-key-name",
+    [IX_SK_TYPE] = "sort-key-type",
+    [IX_PROJECTION] = "projection",
+    [IX_ATTRIBUTES] = "projection-attributes",
+    [IX_RCU] = "read-capacity",
+    [IX_WCU] = "write-capacity",
+  };
   IndexRow *row = g_new0 (IndexRow, 1);
-  const char *index_types[] = { _("Global (GSI)"), _("Local (LSI)"), NULL };
-  const char *projection_names[] = { "ALL", "KEYS_ONLY", "INCLUDE", NULL };
-  GtkWidget *header, *line, *box;
+  DynoDesignerIndexRow *card = DYNO_DESIGNER_INDEX_ROW (dyno_designer_index_row_new ());
 
   row->designer = self;
-  row->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  gtk_widget_add_css_class (row->box, "card");
-  gtk_widget_set_margin_bottom (row->box, 6);
-
-  init_field (self, &row->fields[IX_TYPE], "type", new_dropdown (index_types), NULL,
-              FALSE);
-  init_field (self, &row->fields[IX_NAME], "name", new_entry (_("gsi1")), NULL,
-              TRUE);
-  init_field (self, &row->fields[IX_PK_NAME], "partition-key-name",
-              new_entry (_("gsi1pk")), NULL, TRUE);
-  init_field (self, &row->fields[IX_PK_TYPE], "partition-key-type",
-              new_key_type_dropdown (), NULL, FALSE);
-  init_field (self, &row->fields[IX_SK_NAME], "sort-key-name",
-              new_entry (_("none")), NULL, FALSE);
-  init_field (self, &row->fields[IX_SK_TYPE], "sort-key-type",
-              new_key_type_dropdown (), NULL, FALSE);
-  init_field (self, &row->fields[IX_PROJECTION], "projection",
-              new_dropdown (projection_names), NULL, FALSE);
-  init_field (self, &row->fields[IX_ATTRIBUTES], "projection-attributes",
-              new_entry (_("attr1, attr2")), NULL, FALSE);
-  init_field (self, &row->fields[IX_RCU], "read-capacity", new_spin (), NULL, FALSE);
-  init_field (self, &row->fields[IX_WCU], "write-capacity", new_spin (), NULL, FALSE);
+  row->box = GTK_WIDGET (card);
+  row->title = card->title;
+  row->remove_button = card->remove_button;
+  row->capacity_box = card->capacity_box;
+  for (guint f = 0; f < N_INDEX_FIELDS; f++)
+    init_field (self, &row->fields[f], ids[f], card->inputs[f], card->errors[f],
+                f == IX_NAME || f == IX_PK_NAME);
 
   gtk_drop_down_set_selected (GTK_DROP_DOWN (row->fields[IX_TYPE].input), global ? 0 : 1);
   gtk_widget_set_sensitive (row->fields[IX_TYPE].input, self->existing == NULL);
-
-  header = hbox ();
-  row->title = gtk_label_new (NULL);
-  gtk_widget_add_css_class (row->title, "heading");
-  gtk_widget_set_hexpand (row->title, TRUE);
-  gtk_label_set_xalign (GTK_LABEL (row->title), 0);
-  gtk_box_append (GTK_BOX (header), row->title);
-  row->remove_button = gtk_button_new_from_icon_name ("user-trash-symbolic");
-  gtk_widget_add_css_class (row->remove_button, "flat");
-  gtk_widget_set_tooltip_text (row->remove_button, _("Remove this index"));
   gtk_widget_set_visible (row->remove_button, self->existing == NULL);
   g_signal_connect (row->remove_button, "clicked", G_CALLBACK (remove_index_clicked_cb), row);
-  gtk_box_append (GTK_BOX (header), row->remove_button);
-  gtk_box_append (GTK_BOX (row->box), header);
-
-  line = hbox ();
-  gtk_box_append (GTK_BOX (line), field_column (_("Type"), &row->fields[IX_TYPE]));
-  gtk_box_append (GTK_BOX (line), field_column (_("Name"), &row->fields[IX_NAME]));
-  gtk_box_append (GTK_BOX (row->box), line);
-
-  line = hbox ();
-  gtk_box_append (GTK_BOX (line), field_column (_("Partition key"), &row->fields[IX_PK_NAME]));
-  gtk_box_append (GTK_BOX (line), field_column (_("Type"), &row->fields[IX_PK_TYPE]));
-  gtk_box_append (GTK_BOX (row->box), line);
-
-  line = hbox ();
-  gtk_box_append (GTK_BOX (line), field_column (_("Sort key (optional for a GSI)"),
-                                                &row->fields[IX_SK_NAME]));
-  gtk_box_append (GTK_BOX (line), field_column (_("Type"), &row->fields[IX_SK_TYPE]));
-  gtk_box_append (GTK_BOX (row->box), line);
-
-  line = hbox ();
-  gtk_box_append (GTK_BOX (line), field_column (_("Projection"), &row->fields[IX_PROJECTION]));
-  gtk_box_append (GTK_BOX (line), field_column (_("Projected attributes (comma-separated)"),
-                                                &row->fields[IX_ATTRIBUTES]));
-  gtk_box_append (GTK_BOX (row->box), line);
-
-  box = hbox ();
-  gtk_box_append (GTK_BOX (box), field_column (_("Read capacity units"), &row->fields[IX_RCU]));
-  gtk_box_append (GTK_BOX (box), field_column (_("Write capacity units"),
-                                               &row->fields[IX_WCU]));
-  row->capacity_box = box;
-  gtk_box_append (GTK_BOX (row->box), box);
 
   for (guint f = 0; f < N_INDEX_FIELDS; f++)
     watch_field (&row->fields[f]);

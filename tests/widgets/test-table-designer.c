@@ -234,19 +234,43 @@ click (GtkWidget *button)
 }
 
 static void
-choose_index (GtkWidget  *root,
-              const char *name,
-              guint       position)
+choose_index (GtkWidget *dropdown,
+              guint      position)
 {
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (get_named (root, name)), position);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown), position);
 }
 
 static void
-set_spin (GtkWidget  *root,
-          const char *name,
-          double      value)
+set_spin (GtkWidget *spin,
+          double     value)
 {
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (get_named (root, name)), value);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), value);
+}
+
+/* The part @id (its id in dyno-designer-index-row.ui) of the card of index @i (from 0), or
+ * NULL when there is no such index. */
+static GtkWidget *
+find_index_part (GtkWidget  *designer,
+                 guint       i,
+                 const char *id)
+{
+  GtkWidget *card = gtk_widget_get_first_child (get_named (designer, "index_list"));
+
+  for (; card != NULL && i > 0; i--)
+    card = gtk_widget_get_next_sibling (card);
+  return card != NULL ? find_named (card, id) : NULL;
+}
+
+static GtkWidget *
+index_part (GtkWidget  *designer,
+            guint       i,
+            const char *id)
+{
+  GtkWidget *part = find_index_part (designer, i, id);
+
+  if (part == NULL)
+    g_error ("no “%s” in index %u", id, i);
+  return part;
 }
 
 /* The request text (a collapsed GtkExpander keeps its child out of the widget tree). */
@@ -324,11 +348,11 @@ test_errors_as_you_type (void)
   dropdown_choose (get_named (designer, "billing_mode"), "Provisioned");
   drain_main_context ();
   g_assert_true (gtk_widget_get_mapped (get_named (designer, "read_capacity")));
-  set_spin (designer, "read_capacity", 0);
+  set_spin (get_named (designer, "read_capacity"), 0);
   g_assert_nonnull (strstr (shown_error (get_named (designer, "read_capacity_error")),
                             "at least 1"));
   g_assert_false (gtk_widget_get_sensitive (create));
-  set_spin (designer, "read_capacity", 3);
+  set_spin (get_named (designer, "read_capacity"), 3);
   g_assert_null (shown_error (get_named (designer, "read_capacity_error")));
   g_assert_true (gtk_widget_get_sensitive (create));
 
@@ -336,71 +360,71 @@ test_errors_as_you_type (void)
   click (get_named (designer, "add_index_button"));
   drain_main_context ();
   g_assert_false (gtk_widget_get_sensitive (create));
-  type_text (get_named (designer, "index-0-name"), "gsi1");
-  type_text (get_named (designer, "index-0-partition-key-name"), "gsi1pk");
+  type_text (index_part (designer, 0, "name"), "gsi1");
+  type_text (index_part (designer, 0, "partition_key_name"), "gsi1pk");
   /* under ALL there is nothing to choose: the attributes field is off */
-  g_assert_false (gtk_widget_get_sensitive (get_named (designer,
-                                                       "index-0-projection-attributes")));
-  dropdown_choose (get_named (designer, "index-0-projection"), "INCLUDE");
-  g_assert_true (gtk_widget_get_sensitive (get_named (designer,
-                                                      "index-0-projection-attributes")));
-  g_assert_nonnull (strstr (shown_error (get_named (designer,
-                                                    "index-0-projection-attributes-error")),
+  g_assert_false (gtk_widget_get_sensitive (index_part (designer, 0,
+                                                       "projection_attributes")));
+  dropdown_choose (index_part (designer, 0, "projection"), "INCLUDE");
+  g_assert_true (gtk_widget_get_sensitive (index_part (designer, 0,
+                                                      "projection_attributes")));
+  g_assert_nonnull (strstr (shown_error (index_part (designer, 0,
+                                                    "projection_attributes_error")),
                             "at least one"));
-  type_text (get_named (designer, "index-0-projection-attributes"), "total, status");
-  g_assert_null (shown_error (get_named (designer, "index-0-projection-attributes-error")));
+  type_text (index_part (designer, 0, "projection_attributes"), "total, status");
+  g_assert_null (shown_error (index_part (designer, 0, "projection_attributes_error")));
   g_assert_true (gtk_widget_get_sensitive (create));
 
   /* a key attribute among them */
-  type_text (get_named (designer, "index-0-projection-attributes"), "total, sk");
-  g_assert_nonnull (strstr (shown_error (get_named (designer,
-                                                    "index-0-projection-attributes-error")),
+  type_text (index_part (designer, 0, "projection_attributes"), "total, sk");
+  g_assert_nonnull (strstr (shown_error (index_part (designer, 0,
+                                                    "projection_attributes_error")),
                             "“sk”"));
-  type_text (get_named (designer, "index-0-projection-attributes"), "total");
+  type_text (index_part (designer, 0, "projection_attributes"), "total");
 
   /* back to ALL: the typed attributes are kept for INCLUDE but are not part of the request */
-  dropdown_choose (get_named (designer, "index-0-projection"), "ALL");
-  g_assert_false (gtk_widget_get_sensitive (get_named (designer,
-                                                       "index-0-projection-attributes")));
-  g_assert_null (shown_error (get_named (designer, "index-0-projection-attributes-error")));
+  dropdown_choose (index_part (designer, 0, "projection"), "ALL");
+  g_assert_false (gtk_widget_get_sensitive (index_part (designer, 0,
+                                                       "projection_attributes")));
+  g_assert_null (shown_error (index_part (designer, 0, "projection_attributes_error")));
   g_assert_true (gtk_widget_get_sensitive (create));
-  dropdown_choose (get_named (designer, "index-0-projection"), "INCLUDE");
-  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (get_named (designer,
-                                                        "index-0-projection-attributes"))),
+  dropdown_choose (index_part (designer, 0, "projection"), "INCLUDE");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (index_part (designer, 0,
+                                                        "projection_attributes"))),
                    ==, "total");
 
   /* the same attribute with two types */
-  type_text (get_named (designer, "index-0-partition-key-name"), "sk");
-  choose_index (designer, "index-0-partition-key-type", 1);
-  g_assert_nonnull (shown_error (get_named (designer, "index-0-partition-key-type-error")));
-  choose_index (designer, "index-0-partition-key-type", 0);
-  g_assert_null (shown_error (get_named (designer, "index-0-partition-key-type-error")));
+  type_text (index_part (designer, 0, "partition_key_name"), "sk");
+  choose_index (index_part (designer, 0, "partition_key_type"), 1);
+  g_assert_nonnull (shown_error (index_part (designer, 0, "partition_key_type_error")));
+  choose_index (index_part (designer, 0, "partition_key_type"), 0);
+  g_assert_null (shown_error (index_part (designer, 0, "partition_key_type_error")));
 
   /* a second index, an LSI: it takes the table's partition key, read-only */
   click (get_named (designer, "add_index_button"));
   drain_main_context ();
-  dropdown_choose (get_named (designer, "index-1-type"), "Local (LSI)");
-  type_text (get_named (designer, "index-1-name"), "gsi1");
-  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (get_named (designer,
-                                                                   "index-1-partition-key-name"))),
+  dropdown_choose (index_part (designer, 1, "type"), "Local (LSI)");
+  type_text (index_part (designer, 1, "name"), "gsi1");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (index_part (designer, 1,
+                                                                   "partition_key_name"))),
                    ==, "pk");
-  g_assert_false (gtk_widget_get_sensitive (get_named (designer, "index-1-partition-key-name")));
-  g_assert_nonnull (strstr (shown_error (get_named (designer, "index-1-name-error")),
+  g_assert_false (gtk_widget_get_sensitive (index_part (designer, 1, "partition_key_name")));
+  g_assert_nonnull (strstr (shown_error (index_part (designer, 1, "name_error")),
                             "share one set of names"));
-  g_assert_nonnull (shown_error (get_named (designer, "index-1-sort-key-name-error")));
-  type_text (get_named (designer, "index-1-name"), "by-date");
-  type_text (get_named (designer, "index-1-sort-key-name"), "created");
+  g_assert_nonnull (shown_error (index_part (designer, 1, "sort_key_name_error")));
+  type_text (index_part (designer, 1, "name"), "by-date");
+  type_text (index_part (designer, 1, "sort_key_name"), "created");
   g_assert_true (gtk_widget_get_sensitive (create));
   /* an LSI has no capacity of its own */
-  g_assert_false (gtk_widget_get_mapped (get_named (designer, "index-1-read-capacity")));
-  g_assert_true (gtk_widget_get_mapped (get_named (designer, "index-0-read-capacity")));
+  g_assert_false (gtk_widget_get_mapped (index_part (designer, 1, "read_capacity")));
+  g_assert_true (gtk_widget_get_mapped (index_part (designer, 0, "read_capacity")));
 
   /* removing the first index renumbers the rest */
-  click (get_named (designer, "index-0-remove"));
+  click (index_part (designer, 0, "remove_button"));
   drain_main_context ();
-  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (get_named (designer, "index-0-name"))),
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (index_part (designer, 0, "name"))),
                    ==, "by-date");
-  g_assert_null (find_named (designer, "index-1-name"));
+  g_assert_null (find_index_part (designer, 1, "name"));
   g_assert_true (gtk_widget_get_sensitive (create));
 
   /* the request shown is the one the design sends */
@@ -435,9 +459,9 @@ test_create (void)
 
   fill_valid_table (designer);
   click (get_named (designer, "add_index_button"));
-  type_text (get_named (designer, "index-0-name"), "gsi1");
-  type_text (get_named (designer, "index-0-partition-key-name"), "gsi1pk");
-  type_text (get_named (designer, "index-0-sort-key-name"), "gsi1sk");
+  type_text (index_part (designer, 0, "name"), "gsi1");
+  type_text (index_part (designer, 0, "partition_key_name"), "gsi1pk");
+  type_text (index_part (designer, 0, "sort_key_name"), "gsi1sk");
   shown = g_strdup (request_text (designer));
 
   backend->creating_polls = 1;
@@ -544,8 +568,8 @@ test_load_sample (void)
 
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (get_named (designer, "table_name"))),
                    ==, "tenant");
-  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (get_named (designer,
-                                                                   "index-0-sort-key-name"))),
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (index_part (designer, 0,
+                                                                   "sort_key_name"))),
                    ==, "gsi1sk");
   g_assert_true (gtk_widget_get_sensitive (get_named (designer, "create_button")));
   {
@@ -595,22 +619,22 @@ test_add_index (void)
   /* one GSI row, no table fields, no way to make it an LSI or add another */
   g_assert_false (gtk_widget_get_mapped (get_named (designer, "table_name")));
   g_assert_false (gtk_widget_get_visible (get_named (designer, "add_index_button")));
-  g_assert_false (gtk_widget_get_sensitive (get_named (designer, "index-0-type")));
-  g_assert_true (gtk_widget_get_mapped (get_named (designer, "index-0-read-capacity")));
+  g_assert_false (gtk_widget_get_sensitive (index_part (designer, 0, "type")));
+  g_assert_true (gtk_widget_get_mapped (index_part (designer, 0, "read_capacity")));
 
-  type_text (get_named (designer, "index-0-name"), "gsi1");
-  type_text (get_named (designer, "index-0-partition-key-name"), "status");
-  g_assert_nonnull (strstr (shown_error (get_named (designer, "index-0-name-error")),
+  type_text (index_part (designer, 0, "name"), "gsi1");
+  type_text (index_part (designer, 0, "partition_key_name"), "status");
+  g_assert_nonnull (strstr (shown_error (index_part (designer, 0, "name_error")),
                             "already has"));
-  type_text (get_named (designer, "index-0-name"), "by-status");
+  type_text (index_part (designer, 0, "name"), "by-status");
   /* the table's sort key is a String: reusing it as a Number clashes */
-  type_text (get_named (designer, "index-0-sort-key-name"), "sk");
-  choose_index (designer, "index-0-sort-key-type", 1);
-  g_assert_nonnull (shown_error (get_named (designer, "index-0-sort-key-type-error")));
-  choose_index (designer, "index-0-sort-key-type", 0);
-  set_spin (designer, "index-0-read-capacity", 0);
+  type_text (index_part (designer, 0, "sort_key_name"), "sk");
+  choose_index (index_part (designer, 0, "sort_key_type"), 1);
+  g_assert_nonnull (shown_error (index_part (designer, 0, "sort_key_type_error")));
+  choose_index (index_part (designer, 0, "sort_key_type"), 0);
+  set_spin (index_part (designer, 0, "read_capacity"), 0);
   g_assert_false (gtk_widget_get_sensitive (create));
-  set_spin (designer, "index-0-read-capacity", 2);
+  set_spin (index_part (designer, 0, "read_capacity"), 2);
   g_assert_true (gtk_widget_get_sensitive (create));
 
   {
