@@ -314,54 +314,45 @@ add_row (DynoItemForm  *self,
 
   row->form = self;
   row->kind = kind;
-  row->line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  gtk_box_append (GTK_BOX (row->widget), row->line);
 
+  /* the row keeps the parts of its kind (dyno-item-form-row.ui has them all) */
   if (kind == ROW_ATTRIBUTE || kind == ROW_MEMBER)
     {
-      row->name_entry = gtk_entry_new ();
-      gtk_widget_set_name (row->name_entry, "attribute-name");
-      gtk_entry_set_placeholder_text (GTK_ENTRY (row->name_entry), _("Name"));
-      gtk_editable_set_width_chars (GTK_EDITABLE (row->name_entry), 14);
+      gtk_box_remove (GTK_BOX (row->line), row->index_label);
+      row->index_label = NULL;
       dyno_widget_set_accessible_label (row->name_entry, kind == ROW_ATTRIBUTE ? _("Attribute name")
                                                                    : _("Member name"));
       g_signal_connect (row->name_entry, "changed", G_CALLBACK (entry_changed_cb), row);
-      gtk_box_append (GTK_BOX (row->line), row->name_entry);
     }
   else
     {
-      row->index_label = gtk_label_new (NULL);
-      gtk_widget_add_css_class (row->index_label, "dim-label");
-      gtk_box_append (GTK_BOX (row->line), row->index_label);
+      gtk_box_remove (GTK_BOX (row->line), row->name_entry);
+      row->name_entry = NULL;
     }
 
   if (kind != ROW_SET_MEMBER)
     {
       const char *names[DYNO_VALUE_N_TYPES + 1];
+      g_autoptr(GtkStringList) model = NULL;
 
       for (guint i = 0; i < DYNO_VALUE_N_TYPES; i++)
         names[i] = dyno_value_type_to_string (all_types[i]);
       names[DYNO_VALUE_N_TYPES] = NULL;
-      row->type_dropdown = gtk_drop_down_new_from_strings (names);
+      model = gtk_string_list_new (names);
+      gtk_drop_down_set_model (GTK_DROP_DOWN (row->type_dropdown), G_LIST_MODEL (model));
       dyno_widget_expose_activate (row->type_dropdown);
-      gtk_widget_set_name (row->type_dropdown, "attribute-type");
       dyno_widget_set_accessible_label (row->type_dropdown, _("Attribute type"));
-      gtk_box_append (GTK_BOX (row->line), row->type_dropdown);
+    }
+  else
+    {
+      gtk_box_remove (GTK_BOX (row->line), row->type_dropdown);
+      row->type_dropdown = NULL;
     }
 
-  row->value_slot = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-  gtk_widget_set_hexpand (row->value_slot, TRUE);
-  gtk_box_append (GTK_BOX (row->line), row->value_slot);
-
-  row->remove_button = gtk_button_new_from_icon_name ("list-remove-symbolic");
-  gtk_widget_set_name (row->remove_button, "remove-attribute");
-  gtk_widget_add_css_class (row->remove_button, "flat");
   dyno_widget_set_accessible_label (row->remove_button, kind == ROW_ATTRIBUTE ? _("Remove attribute")
                                             : kind == ROW_ELEMENT ? _("Remove element")
                                             : _("Remove member"));
-  gtk_widget_set_tooltip_text (row->remove_button, _("Remove"));
   g_signal_connect (row->remove_button, "clicked", G_CALLBACK (remove_clicked_cb), row);
-  gtk_box_append (GTK_BOX (row->line), row->remove_button);
 
   gtk_box_append (GTK_BOX (parent_box), row->widget);
   select_type (row, type);

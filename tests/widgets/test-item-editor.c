@@ -486,21 +486,21 @@ test_form_edit_through_widgets (Fixture       *fixture,
 
   /* Key rows: first, type fixed. */
   row = dyno_item_form_find_attribute (form, "pk");
-  g_assert_false (gtk_widget_get_sensitive (get_named (row, "attribute-type")));
-  types = dropdown_options (get_named (row, "attribute-type"));
+  g_assert_false (gtk_widget_get_sensitive (get_named (row, "type_dropdown")));
+  types = dropdown_options (get_named (row, "type_dropdown"));
   g_assert_cmpuint (g_strv_length (types), ==, 10);
 
   click (editor_part (fixture, "add_button"));
   drain_main_context ();
   row = dyno_item_form_find_attribute (form, "");
   g_assert_nonnull (row);
-  type_text (get_named (row, "attribute-name"), "total");
-  dropdown_choose (get_named (row, "attribute-type"), "N");
+  type_text (get_named (row, "name_entry"), "total");
+  dropdown_choose (get_named (row, "type_dropdown"), "N");
   type_text (get_named (row, "attribute-value"), "12345678901234567890123456789012345678");
 
   set_row = dyno_item_form_add_attribute (form);
-  type_text (get_named (set_row, "attribute-name"), "tags");
-  dropdown_choose (get_named (set_row, "attribute-type"), "SS");
+  type_text (get_named (set_row, "name_entry"), "tags");
+  dropdown_choose (get_named (set_row, "type_dropdown"), "SS");
   add_member = get_named (set_row, "add-member");
   click (add_member);
   click (add_member);
@@ -539,8 +539,8 @@ test_form_bad_binary_named (Fixture       *fixture,
   g_assert_true (dyno_item_editor_set_view (fixture->editor, DYNO_ITEM_EDITOR_VIEW_FORM));
   form = DYNO_ITEM_FORM (editor_part (fixture, "form"));
   row = dyno_item_form_add_attribute (form);
-  type_text (get_named (row, "attribute-name"), "blob");
-  dropdown_choose (get_named (row, "attribute-type"), "B");
+  type_text (get_named (row, "name_entry"), "blob");
+  dropdown_choose (get_named (row, "type_dropdown"), "B");
   type_text (get_named (row, "attribute-value"), "not base64!");
   result = dyno_item_form_dup_item (form, &error);
   g_assert_null (result);
