@@ -382,7 +382,8 @@ dyno_connection_dialog_class_init (DynoConnectionDialogClass *klass)
 
   gtk_widget_class_set_template_from_resource (
     widget_class, "/com/dynotable/DynoTable/dyno-connection-dialog.ui");
-#define BIND(member) gtk_widget_class_bind_template_child (widget_class, DynoConnectionDialog, member)
+#define BIND(member) \
+  gtk_widget_class_bind_template_child (widget_class, DynoConnectionDialog, member)
   BIND (save_button);
   BIND (kind_row);
   BIND (sign_as_row);

@@ -349,9 +349,10 @@ add_row (DynoItemForm  *self,
       row->type_dropdown = NULL;
     }
 
-  dyno_widget_set_accessible_label (row->remove_button, kind == ROW_ATTRIBUTE ? _("Remove attribute")
-                                            : kind == ROW_ELEMENT ? _("Remove element")
-                                            : _("Remove member"));
+  dyno_widget_set_accessible_label (row->remove_button,
+                                    kind == ROW_ATTRIBUTE ? _("Remove attribute")
+                                    : kind == ROW_ELEMENT ? _("Remove element")
+                                    : _("Remove member"));
   g_signal_connect (row->remove_button, "clicked", G_CALLBACK (remove_clicked_cb), row);
 
   gtk_box_append (GTK_BOX (parent_box), row->widget);

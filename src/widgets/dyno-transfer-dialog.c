@@ -686,7 +686,8 @@ build (DynoTransferDialog *self)
   gtk_drop_down_set_model (GTK_DROP_DOWN (self->format_dropdown), formats);
 
   /* type mapping (import: plain JSON and CSV) / column types (export: CSV) */
-  dyno_widget_set_accessible_label (self->mapping_entry, import ? _("Type mapping") : _("Column types"));
+  dyno_widget_set_accessible_label (self->mapping_entry,
+                                    import ? _("Type mapping") : _("Column types"));
   gtk_widget_set_tooltip_text (self->mapping_entry,
                                import ? _("Types that plain JSON or CSV cannot say: attribute=TYPE "
                                           "with S N B BOOL NULL M L SS NS BS, separated by "
