@@ -210,7 +210,6 @@ row_set_type (Row           *row,
     case DYNO_VALUE_N:
     case DYNO_VALUE_B:
       row->value_entry = gtk_entry_new ();
-      gtk_widget_set_name (row->value_entry, "attribute-value");
       gtk_widget_set_hexpand (row->value_entry, TRUE);
       dyno_widget_set_accessible_label (row->value_entry, _("Attribute value"));
       if (type == DYNO_VALUE_B)
@@ -229,7 +228,6 @@ row_set_type (Row           *row,
 
         row->bool_dropdown = gtk_drop_down_new_from_strings (labels);
         dyno_widget_expose_activate (row->bool_dropdown);
-        gtk_widget_set_name (row->bool_dropdown, "attribute-value");
         dyno_widget_set_accessible_label (row->bool_dropdown, _("Attribute value"));
         g_signal_connect_swapped (row->bool_dropdown, "notify::selected",
                                   G_CALLBACK (emit_changed), row->form);
@@ -265,7 +263,6 @@ row_set_type (Row           *row,
         gtk_widget_set_margin_start (row->expander, 24);
         row->children_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
         gtk_box_append (GTK_BOX (inner), row->children_box);
-        gtk_widget_set_name (add, "add-member");
         gtk_widget_set_halign (add, GTK_ALIGN_START);
         gtk_widget_add_css_class (add, "flat");
         dyno_widget_set_accessible_label (add, type == DYNO_VALUE_L ? _("Add element") : _("Add member"));
