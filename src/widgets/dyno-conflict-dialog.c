@@ -10,7 +10,6 @@
 
 #include "dyno-json.h"
 #include "dyno-safe-write.h"
-#include "dyno-widget-util.h"
 
 struct _DynoConflictDialog
 {
@@ -18,6 +17,8 @@ struct _DynoConflictDialog
 
   GStrv      changed;       /* differ between theirs and mine */
   gboolean   chosen;
+  GtkWidget *intro_label;
+  GtkWidget *grid;
   GtkWidget *reload_button;
   GtkWidget *overwrite_button;
 };
@@ -134,21 +135,14 @@ dyno_conflict_dialog_new (GtkWindow *parent,
   g_autoptr(GHashTable) changed = g_hash_table_new (g_str_hash, g_str_equal);
   g_auto(GStrv) conflicting = NULL;
   g_autoptr(GStrvBuilder) changed_builder = g_strv_builder_new ();
-  GtkWidget *box, *header, *content, *intro, *scrolled, *grid, *buttons, *cancel, *label;
   const char *text;
   guint row = 1;
 
   g_return_val_if_fail (mine != NULL, NULL);
 
   self = g_object_new (DYNO_TYPE_CONFLICT_DIALOG,
-                       "modal", TRUE,
                        "transient-for", parent,
-                       "destroy-with-parent", TRUE,
-                       "title", _("The Item Was Changed"),
-                       "default-width", 760,
-                       "default-height", 520,
                        NULL);
-  g_signal_connect (self, "close-request", G_CALLBACK (close_request_cb), NULL);
 
   diff = dyno_item_diff (theirs, mine);
   for (guint i = 0; i < diff->len; i++)
@@ -161,18 +155,6 @@ dyno_conflict_dialog_new (GtkWindow *parent,
   self->changed = g_strv_builder_end (changed_builder);
   conflicting = dyno_item_conflicting_attributes (loaded, mine, theirs);
 
-  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  header = adw_header_bar_new ();
-  gtk_box_append (GTK_BOX (box), header);
-
-  content = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
-  gtk_widget_set_margin_start (content, 18);
-  gtk_widget_set_margin_end (content, 18);
-  gtk_widget_set_margin_top (content, 12);
-  gtk_widget_set_margin_bottom (content, 18);
-  gtk_widget_set_vexpand (content, TRUE);
-  gtk_box_append (GTK_BOX (box), content);
-
   if (theirs == NULL)
     text = _("The item was deleted after you loaded it. Overwrite puts your version back as a "
              "new item.");
@@ -182,27 +164,7 @@ dyno_conflict_dialog_new (GtkWindow *parent,
   else
     text = _("Someone changed this item after you loaded it, so it was not saved. Highlighted "
              "attributes differ between the two versions; those marked ⚠ were changed by both.");
-  intro = gtk_label_new (text);
-  gtk_label_set_wrap (GTK_LABEL (intro), TRUE);
-  gtk_label_set_xalign (GTK_LABEL (intro), 0);
-  gtk_box_append (GTK_BOX (content), intro);
-
-  grid = gtk_grid_new ();
-  gtk_widget_set_name (grid, "conflict-grid");
-  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
-  gtk_grid_set_row_spacing (GTK_GRID (grid), 6);
-  label = gtk_label_new (_("Attribute"));
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_widget_add_css_class (label, "heading");
-  gtk_grid_attach (GTK_GRID (grid), label, 0, 0, 1, 1);
-  label = gtk_label_new (_("In the table now"));
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_widget_add_css_class (label, "heading");
-  gtk_grid_attach (GTK_GRID (grid), label, 1, 0, 1, 1);
-  label = gtk_label_new (_("Yours"));
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_widget_add_css_class (label, "heading");
-  gtk_grid_attach (GTK_GRID (grid), label, 2, 0, 1, 1);
+  gtk_label_set_label (GTK_LABEL (self->intro_label), text);
 
   add_names (names, seen, theirs);
   add_names (names, seen, mine);
@@ -237,44 +199,12 @@ dyno_conflict_dialog_new (GtkWindow *parent,
           gtk_widget_add_css_class (mine_label, css);
           gtk_widget_add_css_class (name_label, "heading");
         }
-      gtk_grid_attach (GTK_GRID (grid), name_label, 0, row, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), theirs_label, 1, row, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), mine_label, 2, row, 1, 1);
+      gtk_grid_attach (GTK_GRID (self->grid), name_label, 0, row, 1, 1);
+      gtk_grid_attach (GTK_GRID (self->grid), theirs_label, 1, row, 1, 1);
+      gtk_grid_attach (GTK_GRID (self->grid), mine_label, 2, row, 1, 1);
     }
 
-  scrolled = gtk_scrolled_window_new ();
-  gtk_widget_set_vexpand (scrolled, TRUE);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), grid);
-  gtk_box_append (GTK_BOX (content), scrolled);
-
-  buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  gtk_widget_set_halign (buttons, GTK_ALIGN_END);
-  cancel = gtk_button_new_with_mnemonic (_("_Keep Editing"));
-  dyno_widget_set_accessible_label (cancel, _("Keep editing"));
-  g_signal_connect_swapped (cancel, "clicked", G_CALLBACK (cancel_clicked_cb), self);
-  gtk_box_append (GTK_BOX (buttons), cancel);
-
-  self->reload_button = gtk_button_new_with_mnemonic (_("_Reload Their Version"));
-  gtk_widget_set_name (self->reload_button, "reload-theirs");
-  dyno_widget_set_accessible_label (self->reload_button, _("Reload their version"));
-  gtk_widget_set_tooltip_text (self->reload_button,
-                               _("Discard your edits and edit the item as it is now"));
   gtk_widget_set_sensitive (self->reload_button, theirs != NULL);
-  g_signal_connect_swapped (self->reload_button, "clicked", G_CALLBACK (reload_clicked_cb), self);
-  gtk_box_append (GTK_BOX (buttons), self->reload_button);
-
-  self->overwrite_button = gtk_button_new_with_mnemonic (_("_Overwrite With Mine"));
-  gtk_widget_set_name (self->overwrite_button, "overwrite-mine");
-  gtk_widget_add_css_class (self->overwrite_button, "destructive-action");
-  dyno_widget_set_accessible_label (self->overwrite_button, _("Overwrite with mine"));
-  gtk_widget_set_tooltip_text (self->overwrite_button,
-                               _("Save your version, replacing the changes shown on the left"));
-  g_signal_connect_swapped (self->overwrite_button, "clicked", G_CALLBACK (overwrite_clicked_cb),
-                            self);
-  gtk_box_append (GTK_BOX (buttons), self->overwrite_button);
-  gtk_box_append (GTK_BOX (content), buttons);
-
-  adw_window_set_content (ADW_WINDOW (self), box);
   return GTK_WIDGET (self);
 }
 
@@ -291,14 +221,27 @@ static void
 dyno_conflict_dialog_class_init (DynoConflictDialogClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->finalize = dyno_conflict_dialog_finalize;
 
   signals[SIGNAL_CHOSEN] = g_signal_new ("chosen", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                          0, NULL, NULL, NULL, G_TYPE_NONE, 1, G_TYPE_INT);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/com/dynotable/DynoTable/dyno-conflict-dialog.ui");
+  gtk_widget_class_bind_template_child (widget_class, DynoConflictDialog, intro_label);
+  gtk_widget_class_bind_template_child (widget_class, DynoConflictDialog, grid);
+  gtk_widget_class_bind_template_child (widget_class, DynoConflictDialog, reload_button);
+  gtk_widget_class_bind_template_child (widget_class, DynoConflictDialog, overwrite_button);
+  gtk_widget_class_bind_template_callback (widget_class, reload_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, overwrite_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, cancel_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, close_request_cb);
 }
 
 static void
 dyno_conflict_dialog_init (DynoConflictDialog *self)
 {
+  gtk_widget_init_template (GTK_WIDGET (self));
 }

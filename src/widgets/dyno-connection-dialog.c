@@ -28,7 +28,8 @@ struct _DynoConnectionDialog
   GtkWidget      *endpoint_row;
   GtkWidget      *region_row;
   GtkWidget      *profile_row;
-  GtkWidget      *sandbox_label;  /* what the Flatpak lets a profile use; NULL outside it */
+  GtkWidget      *sandbox_label;  /* what the Flatpak lets a profile use */
+  gboolean        sandboxed;
   GtkWidget      *access_key_row;
   GtkWidget      *secret_row;
   GtkWidget      *test_button;
@@ -88,8 +89,7 @@ update_rows (DynoConnectionDialog *self)
                                                                : _("Endpoint URL (optional)"));
   gtk_widget_set_visible (self->sign_as_row, kind == DYNO_CONNECTION_LOCAL);
   gtk_widget_set_visible (self->profile_row, uses_profile (self));
-  if (self->sandbox_label != NULL)
-    gtk_widget_set_visible (self->sandbox_label, uses_profile (self));
+  gtk_widget_set_visible (self->sandbox_label, self->sandboxed && uses_profile (self));
   gtk_widget_set_visible (self->access_key_row, uses_key_id (self));
   /* DynamoDB Local does not check the secret: only real access keys ask for it */
   gtk_widget_set_visible (self->secret_row, kind == DYNO_CONNECTION_KEYS);
@@ -340,15 +340,6 @@ save_clicked_cb (DynoConnectionDialog *self)
   gtk_window_destroy (GTK_WINDOW (self));
 }
 
-static GtkWidget *
-entry_row (const char *title)
-{
-  GtkWidget *row = adw_entry_row_new ();
-
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (row), title);
-  return row;
-}
-
 static void
 dyno_connection_dialog_dispose (GObject *object)
 {
@@ -388,21 +379,34 @@ dyno_connection_dialog_class_init (DynoConnectionDialogClass *klass)
   object_class->finalize = dyno_connection_dialog_finalize;
 
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+
+  gtk_widget_class_set_template_from_resource (
+    widget_class, "/com/dynotable/DynoTable/dyno-connection-dialog.ui");
+#define BIND(member) \
+  gtk_widget_class_bind_template_child (widget_class, DynoConnectionDialog, member)
+  BIND (save_button);
+  BIND (kind_row);
+  BIND (sign_as_row);
+  BIND (name_row);
+  BIND (endpoint_row);
+  BIND (region_row);
+  BIND (profile_row);
+  BIND (sandbox_label);
+  BIND (access_key_row);
+  BIND (secret_row);
+  BIND (test_button);
+  BIND (test_spinner);
+  BIND (test_label);
+  BIND (error_label);
+#undef BIND
+  gtk_widget_class_bind_template_callback (widget_class, save_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, test_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, fields_changed_cb);
 }
 
 static void
 dyno_connection_dialog_init (DynoConnectionDialog *self)
 {
-  static const char *kinds[] = {
-    N_("DynamoDB Local"), N_("AWS profile"), N_("AWS region"), N_("Access keys"),
-  };
-  /* in DynoSignAs order */
-  static const char *sign_as[] = {
-    N_("Default credentials"), N_("A profile"), N_("An access key ID"),
-  };
-  GtkWidget *box, *header, *cancel, *page, *group, *test_row;
-  GtkStringList *kind_list = gtk_string_list_new (NULL);
-  GtkStringList *sign_as_list = gtk_string_list_new (NULL);
   g_autoptr(GError) error = NULL;
 
   /* The profiles are read once: they check the profile field as it is typed. */
@@ -411,56 +415,7 @@ dyno_connection_dialog_init (DynoConnectionDialog *self)
     self->profiles_error = g_strdup (error->message);
 
   self->cancellable = g_cancellable_new ();
-  gtk_window_set_title (GTK_WINDOW (self), _("New Connection"));
-  gtk_window_set_default_size (GTK_WINDOW (self), 480, 560);
-  gtk_window_set_modal (GTK_WINDOW (self), TRUE);
-
-  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  header = adw_header_bar_new ();
-  adw_header_bar_set_show_end_title_buttons (ADW_HEADER_BAR (header), FALSE);
-  adw_header_bar_set_show_start_title_buttons (ADW_HEADER_BAR (header), FALSE);
-  cancel = gtk_button_new_with_mnemonic (_("_Cancel"));
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (cancel), "window.close");
-  adw_header_bar_pack_start (ADW_HEADER_BAR (header), cancel);
-  self->save_button = gtk_button_new_with_mnemonic (_("_Save"));
-  gtk_widget_add_css_class (self->save_button, "suggested-action");
-  g_signal_connect_swapped (self->save_button, "clicked", G_CALLBACK (save_clicked_cb), self);
-  adw_header_bar_pack_end (ADW_HEADER_BAR (header), self->save_button);
-  gtk_box_append (GTK_BOX (box), header);
-
-  page = adw_preferences_page_new ();
-  gtk_widget_set_vexpand (page, TRUE);
-  group = adw_preferences_group_new ();
-
-  for (guint i = 0; i < G_N_ELEMENTS (kinds); i++)
-    gtk_string_list_append (kind_list, _(kinds[i]));
-  self->kind_row = adw_combo_row_new ();
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->kind_row), _("Connect to"));
-  adw_combo_row_set_model (ADW_COMBO_ROW (self->kind_row), G_LIST_MODEL (kind_list));
-  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->kind_row);
-
-  for (guint i = 0; i < G_N_ELEMENTS (sign_as); i++)
-    gtk_string_list_append (sign_as_list, _(sign_as[i]));
-  self->sign_as_row = adw_combo_row_new ();
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->sign_as_row), _("Sign as"));
-  adw_action_row_set_subtitle (ADW_ACTION_ROW (self->sign_as_row),
-                               _("DynamoDB Local started without -sharedDb keeps separate tables "
-                                 "for each access key and region. Default credentials are the "
-                                 "ones the AWS CLI uses."));
-  adw_action_row_set_subtitle_lines (ADW_ACTION_ROW (self->sign_as_row), 0);
-  adw_combo_row_set_model (ADW_COMBO_ROW (self->sign_as_row), G_LIST_MODEL (sign_as_list));
-  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->sign_as_row);
-
-  self->name_row = entry_row (_("Name (optional)"));
-  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->name_row);
-  self->endpoint_row = entry_row (_("Endpoint URL"));
-  gtk_editable_set_text (GTK_EDITABLE (self->endpoint_row), "http://localhost:8000");
-  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->endpoint_row);
-  self->region_row =
-    entry_row (_("Region (e.g. eu-west-1; empty: from the profile or environment)"));
-  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->region_row);
-  self->profile_row = entry_row (_("Profile (from ~/.aws/config)"));
-  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->profile_row);
+  gtk_widget_init_template (GTK_WIDGET (self));
   if (g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS))
     {
       g_autofree char *text =
@@ -470,63 +425,9 @@ dyno_connection_dialog_init (DynoConnectionDialog *self)
                            "runs on your computer only once you allow it: flatpak override "
                            "--user --talk-name=org.freedesktop.Flatpak %s"), APP_ID);
 
-      self->sandbox_label = gtk_label_new (text);
-      gtk_label_set_wrap (GTK_LABEL (self->sandbox_label), TRUE);
-      gtk_label_set_xalign (GTK_LABEL (self->sandbox_label), 0);
-      gtk_label_set_selectable (GTK_LABEL (self->sandbox_label), TRUE);
-      gtk_widget_set_margin_top (self->sandbox_label, 6);
-      gtk_widget_add_css_class (self->sandbox_label, "dim-label");
-      gtk_widget_add_css_class (self->sandbox_label, "caption");
-      adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->sandbox_label);
+      self->sandboxed = TRUE;
+      gtk_label_set_label (GTK_LABEL (self->sandbox_label), text);
     }
-  self->access_key_row = entry_row (_("Access key ID"));
-  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->access_key_row);
-  self->secret_row = adw_password_entry_row_new ();
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (self->secret_row),
-                                 _("Secret access key (kept in the keyring)"));
-  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->secret_row);
-  adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), ADW_PREFERENCES_GROUP (group));
-
-  group = adw_preferences_group_new ();
-  test_row = adw_action_row_new ();
-  adw_preferences_row_set_title (ADW_PREFERENCES_ROW (test_row), _("Test the connection"));
-  self->test_spinner = gtk_spinner_new ();
-  self->test_button = gtk_button_new_with_mnemonic (_("_Test Connection"));
-  gtk_widget_set_valign (self->test_button, GTK_ALIGN_CENTER);
-  g_signal_connect_swapped (self->test_button, "clicked", G_CALLBACK (test_clicked_cb), self);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (test_row), self->test_spinner);
-  adw_action_row_add_suffix (ADW_ACTION_ROW (test_row), self->test_button);
-  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), test_row);
-  self->test_label = gtk_label_new (NULL);
-  gtk_label_set_wrap (GTK_LABEL (self->test_label), TRUE);
-  gtk_label_set_xalign (GTK_LABEL (self->test_label), 0);
-  gtk_label_set_selectable (GTK_LABEL (self->test_label), TRUE);
-  gtk_widget_set_margin_top (self->test_label, 6);
-  /* a description, so that the label's name stays the result itself */
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->test_label),
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, _("Connection test result"),
-                                  -1);
-  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->test_label);
-  self->error_label = gtk_label_new (NULL);
-  gtk_label_set_wrap (GTK_LABEL (self->error_label), TRUE);
-  gtk_label_set_xalign (GTK_LABEL (self->error_label), 0);
-  gtk_widget_add_css_class (self->error_label, "error");
-  gtk_widget_set_visible (self->error_label, FALSE);
-  adw_preferences_group_add (ADW_PREFERENCES_GROUP (group), self->error_label);
-  adw_preferences_page_add (ADW_PREFERENCES_PAGE (page), ADW_PREFERENCES_GROUP (group));
-
-  gtk_box_append (GTK_BOX (box), page);
-  adw_window_set_content (ADW_WINDOW (self), box);
-
-  g_signal_connect_swapped (self->kind_row, "notify::selected", G_CALLBACK (fields_changed_cb),
-                            self);
-  g_signal_connect_swapped (self->sign_as_row, "notify::selected", G_CALLBACK (fields_changed_cb),
-                            self);
-  g_signal_connect_swapped (self->endpoint_row, "changed", G_CALLBACK (fields_changed_cb), self);
-  g_signal_connect_swapped (self->region_row, "changed", G_CALLBACK (fields_changed_cb), self);
-  g_signal_connect_swapped (self->profile_row, "changed", G_CALLBACK (fields_changed_cb), self);
-  g_signal_connect_swapped (self->access_key_row, "changed", G_CALLBACK (fields_changed_cb), self);
-  g_signal_connect_swapped (self->secret_row, "changed", G_CALLBACK (fields_changed_cb), self);
   fields_changed_cb (self);
 }
 

@@ -11,7 +11,34 @@
 #include "dyno-error.h"
 #include "dyno-http-error.h"
 #include "dyno-safe-write.h"
-#include "dyno-widget-util.h"
+
+/* The progress dialog of a batch: its layout is dyno-delete-items.ui. */
+#define DYNO_TYPE_DELETE_PROGRESS (dyno_delete_progress_get_type ())
+G_DECLARE_FINAL_TYPE (DynoDeleteProgress, dyno_delete_progress, DYNO, DELETE_PROGRESS,
+                      AdwMessageDialog)
+
+struct _DynoDeleteProgress {
+  AdwMessageDialog  parent_instance;
+  GtkWidget        *progress_bar;
+};
+
+G_DEFINE_FINAL_TYPE (DynoDeleteProgress, dyno_delete_progress, ADW_TYPE_MESSAGE_DIALOG)
+
+static void
+dyno_delete_progress_class_init (DynoDeleteProgressClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/com/dynotable/DynoTable/dyno-delete-items.ui");
+  gtk_widget_class_bind_template_child (widget_class, DynoDeleteProgress, progress_bar);
+}
+
+static void
+dyno_delete_progress_init (DynoDeleteProgress *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
 
 typedef struct {
   GtkWindow           *parent;
@@ -96,7 +123,6 @@ show_result (DeleteRun    *run,
     }
 
   dialog = adw_message_dialog_new (run->parent, heading, body);
-  gtk_widget_set_name (dialog, "delete-result");
   adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "close", _("_Close"));
   gtk_window_present (GTK_WINDOW (dialog));
 }
@@ -277,16 +303,10 @@ start_delete (DeleteRun *run)
       return;
     }
 
-  run->progress_dialog = adw_message_dialog_new (run->parent, _("Deleting Items…"), NULL);
-  gtk_widget_set_name (run->progress_dialog, "delete-progress");
-  run->progress_bar = gtk_progress_bar_new ();
-  gtk_progress_bar_set_show_text (GTK_PROGRESS_BAR (run->progress_bar), TRUE);
-  dyno_widget_set_accessible_label (run->progress_bar, _("Deletion progress"));
-  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (run->progress_dialog),
-                                      run->progress_bar);
-  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (run->progress_dialog), "cancel",
-                                   _("_Cancel"));
-  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (run->progress_dialog), "cancel");
+  run->progress_dialog = g_object_new (DYNO_TYPE_DELETE_PROGRESS,
+                                       "transient-for", run->parent,
+                                       NULL);
+  run->progress_bar = DYNO_DELETE_PROGRESS (run->progress_dialog)->progress_bar;
   g_signal_connect (run->progress_dialog, "response", G_CALLBACK (progress_response_cb), run);
   batch_progress_cb (0, run->keys->len, run);
   gtk_window_present (GTK_WINDOW (run->progress_dialog));
@@ -385,7 +405,6 @@ dyno_delete_items_run (GtkWindow           *parent,
                             dyno_table_info_get_name (info));
 
   dialog = adw_message_dialog_new (parent, heading, body);
-  gtk_widget_set_name (dialog, "delete-confirm");
   adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
                                     "cancel", _("_Cancel"),
                                     "delete", ngettext ("_Delete Item", "_Delete Items", n),

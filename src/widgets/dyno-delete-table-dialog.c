@@ -118,12 +118,6 @@ delete_clicked_cb (DynoDeleteTableDialog *self)
 }
 
 static void
-entry_activate_cb (DynoDeleteTableDialog *self)
-{
-  delete_clicked_cb (self);
-}
-
-static void
 dyno_delete_table_dialog_dispose (GObject *object)
 {
   DynoDeleteTableDialog *self = DYNO_DELETE_TABLE_DIALOG (object);
@@ -149,6 +143,7 @@ static void
 dyno_delete_table_dialog_class_init (DynoDeleteTableDialogClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = dyno_delete_table_dialog_dispose;
   object_class->finalize = dyno_delete_table_dialog_finalize;
@@ -160,57 +155,22 @@ dyno_delete_table_dialog_class_init (DynoDeleteTableDialogClass *klass)
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  gtk_widget_class_set_template_from_resource (
+    widget_class, "/com/dynotable/DynoTable/dyno-delete-table-dialog.ui");
+  gtk_widget_class_bind_template_child (widget_class, DynoDeleteTableDialog, entry);
+  gtk_widget_class_bind_template_child (widget_class, DynoDeleteTableDialog, delete_button);
+  gtk_widget_class_bind_template_child (widget_class, DynoDeleteTableDialog, spinner);
+  gtk_widget_class_bind_template_child (widget_class, DynoDeleteTableDialog, error_label);
+  gtk_widget_class_bind_template_callback (widget_class, entry_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, delete_clicked_cb);
 }
 
 static void
 dyno_delete_table_dialog_init (DynoDeleteTableDialog *self)
 {
-  GtkWidget *box, *row;
-
   self->cancellable = g_cancellable_new ();
-
-  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-
-  self->entry = gtk_entry_new ();
-  gtk_widget_set_name (self->entry, "confirm-entry");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->entry),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Confirm table name"),
-                                  -1);
-  g_signal_connect_swapped (self->entry, "changed", G_CALLBACK (entry_changed_cb), self);
-  g_signal_connect_swapped (self->entry, "activate", G_CALLBACK (entry_activate_cb), self);
-  gtk_box_append (GTK_BOX (box), self->entry);
-
-  self->error_label = gtk_label_new (NULL);
-  gtk_widget_set_name (self->error_label, "delete-error");
-  gtk_label_set_wrap (GTK_LABEL (self->error_label), TRUE);
-  gtk_label_set_selectable (GTK_LABEL (self->error_label), TRUE);
-  gtk_label_set_xalign (GTK_LABEL (self->error_label), 0);
-  gtk_widget_add_css_class (self->error_label, "error");
-  gtk_widget_set_visible (self->error_label, FALSE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->error_label),
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, _("Error message"),
-                                  -1);
-  gtk_box_append (GTK_BOX (box), self->error_label);
-
-  row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  gtk_widget_set_halign (row, GTK_ALIGN_END);
-  self->spinner = gtk_spinner_new ();
-  gtk_widget_set_visible (self->spinner, FALSE);
-  gtk_box_append (GTK_BOX (row), self->spinner);
-  self->delete_button = gtk_button_new_with_mnemonic (_("_Delete Table"));
-  gtk_widget_set_name (self->delete_button, "delete-button");
-  gtk_widget_add_css_class (self->delete_button, "destructive-action");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->delete_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Delete table"),
-                                  -1);
-  g_signal_connect_swapped (self->delete_button, "clicked", G_CALLBACK (delete_clicked_cb),
-                            self);
-  gtk_box_append (GTK_BOX (row), self->delete_button);
-  gtk_box_append (GTK_BOX (box), row);
-
-  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (self), box);
-  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (self), "cancel", _("_Cancel"));
-  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (self), "cancel");
+  gtk_widget_init_template (GTK_WIDGET (self));
 }
 
 GtkWidget *
@@ -225,9 +185,7 @@ dyno_delete_table_dialog_new (GtkWindow   *parent,
   g_return_val_if_fail (table_name != NULL, NULL);
 
   self = g_object_new (DYNO_TYPE_DELETE_TABLE_DIALOG,
-                       "modal", TRUE,
                        "transient-for", parent,
-                       "heading", _("Delete Table?"),
                        NULL);
   self->backend = backend ? g_object_ref (backend) : NULL;
   self->table_name = g_strdup (table_name);

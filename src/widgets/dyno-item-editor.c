@@ -28,7 +28,6 @@
 #include "dyno-json.h"
 #include "dyno-safe-write.h"
 #include "dyno-sort-lint.h"
-#include "dyno-widget-util.h"
 
 #define ERROR_TAG "dyno-error-line"
 
@@ -910,7 +909,6 @@ close_request_cb (DynoItemEditor *self)
   adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
   adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
   g_signal_connect_object (dialog, "response", G_CALLBACK (discard_response_cb), self, 0);
-  gtk_widget_set_name (dialog, "discard-dialog");
   gtk_window_present (GTK_WINDOW (dialog));
   return TRUE;
 }
@@ -990,73 +988,13 @@ dyno_item_editor_get_conflict_dialog (DynoItemEditor *self)
   return self->conflict_dialog;
 }
 
-static GtkWidget *
-message_label (const char *name,
-               const char *css_class)
-{
-  GtkWidget *label = gtk_label_new (NULL);
-
-  gtk_widget_set_name (label, name);
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
-  if (css_class != NULL)
-    gtk_widget_add_css_class (label, css_class);
-  gtk_widget_set_visible (label, FALSE);
-  return label;
-}
-
+/* The text view's buffer, with the tag that marks the line of a JSON error; the rest is
+ * dyno-item-editor.ui. */
 static void
 build_ui (DynoItemEditor *self)
 {
   GtkSourceLanguageManager *languages = gtk_source_language_manager_get_default ();
   GtkSourceLanguage *json = gtk_source_language_manager_get_language (languages, "json");
-  GtkWidget *box, *header, *toggles, *content, *scrolled, *form_scrolled, *request_box;
-  GtkWidget *code_scrolled, *feedback;
-
-  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  header = adw_header_bar_new ();
-  self->title = adw_window_title_new (NULL, NULL);
-  adw_header_bar_set_title_widget (ADW_HEADER_BAR (header), self->title);
-
-  toggles = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-  gtk_widget_add_css_class (toggles, "linked");
-  self->json_button = gtk_toggle_button_new_with_label (_("DynamoDB JSON"));
-  gtk_widget_set_name (self->json_button, "view-json");
-  dyno_widget_set_accessible_label (self->json_button, _("DynamoDB JSON"));
-  self->form_button = gtk_toggle_button_new_with_label (_("Form"));
-  gtk_widget_set_name (self->form_button, "view-form");
-  dyno_widget_set_accessible_label (self->form_button, _("Form"));
-  gtk_toggle_button_set_group (GTK_TOGGLE_BUTTON (self->form_button),
-                               GTK_TOGGLE_BUTTON (self->json_button));
-  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->json_button), TRUE);
-  g_signal_connect (self->json_button, "toggled", G_CALLBACK (json_toggled_cb), self);
-  g_signal_connect (self->form_button, "toggled", G_CALLBACK (form_toggled_cb), self);
-  gtk_box_append (GTK_BOX (toggles), self->json_button);
-  gtk_box_append (GTK_BOX (toggles), self->form_button);
-  adw_header_bar_pack_start (ADW_HEADER_BAR (header), toggles);
-
-  self->save_button = gtk_button_new_with_mnemonic (_("_Save"));
-  gtk_widget_set_name (self->save_button, "save-item");
-  gtk_widget_add_css_class (self->save_button, "suggested-action");
-  dyno_widget_set_accessible_label (self->save_button, _("Save item"));
-  g_signal_connect_swapped (self->save_button, "clicked", G_CALLBACK (dyno_item_editor_save),
-                            self);
-  adw_header_bar_pack_end (ADW_HEADER_BAR (header), self->save_button);
-  gtk_box_append (GTK_BOX (box), header);
-
-  content = gtk_box_new (GTK_ORIENTATION_VERTICAL, 8);
-  gtk_widget_set_margin_start (content, 12);
-  gtk_widget_set_margin_end (content, 12);
-  gtk_widget_set_margin_top (content, 8);
-  gtk_widget_set_margin_bottom (content, 12);
-  gtk_widget_set_vexpand (content, TRUE);
-  gtk_box_append (GTK_BOX (box), content);
-
-  self->save_error_label = message_label ("save-error", "error");
-  dyno_widget_set_accessible_label (self->save_error_label, _("Save error"));
-  gtk_box_append (GTK_BOX (content), self->save_error_label);
 
   self->buffer = gtk_source_buffer_new (NULL);
   if (json != NULL)
@@ -1066,62 +1004,7 @@ build_ui (DynoItemEditor *self)
                               "paragraph-background", "rgba(224,27,36,0.15)",
                               NULL);
   g_signal_connect_swapped (self->buffer, "changed", G_CALLBACK (buffer_changed_cb), self);
-  self->source_view = gtk_source_view_new_with_buffer (self->buffer);
-  gtk_widget_set_name (self->source_view, "item-json");
-  gtk_text_view_set_monospace (GTK_TEXT_VIEW (self->source_view), TRUE);
-  gtk_source_view_set_show_line_numbers (GTK_SOURCE_VIEW (self->source_view), TRUE);
-  gtk_source_view_set_auto_indent (GTK_SOURCE_VIEW (self->source_view), TRUE);
-  gtk_source_view_set_tab_width (GTK_SOURCE_VIEW (self->source_view), 2);
-  gtk_source_view_set_insert_spaces_instead_of_tabs (GTK_SOURCE_VIEW (self->source_view), TRUE);
-  dyno_widget_set_accessible_label (self->source_view, _("Item JSON"));
-  scrolled = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), self->source_view);
-
-  self->form = dyno_item_form_new ();
-  gtk_widget_set_name (self->form, "item-form");
-  dyno_widget_set_accessible_label (self->form, _("Item form"));
-  g_signal_connect_swapped (self->form, "changed", G_CALLBACK (form_changed_cb), self);
-  form_scrolled = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (form_scrolled), self->form);
-
-  self->stack = gtk_stack_new ();
-  gtk_widget_set_vexpand (self->stack, TRUE);
-  gtk_widget_add_css_class (self->stack, "card");
-  gtk_stack_add_named (GTK_STACK (self->stack), scrolled, "json");
-  gtk_stack_add_named (GTK_STACK (self->stack), form_scrolled, "form");
-  gtk_box_append (GTK_BOX (content), self->stack);
-
-  self->item_error_label = message_label ("item-error", "error");
-  dyno_widget_set_accessible_label (self->item_error_label, _("Item error"));
-  gtk_box_append (GTK_BOX (content), self->item_error_label);
-
-  feedback = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
-  self->placement_label = message_label ("placement", NULL);
-  dyno_widget_set_accessible_label (self->placement_label, _("Sort order"));
-  gtk_box_append (GTK_BOX (feedback), self->placement_label);
-  self->lints_label = message_label ("key-warnings", "warning");
-  dyno_widget_set_accessible_label (self->lints_label, _("Key warnings"));
-  gtk_box_append (GTK_BOX (feedback), self->lints_label);
-  gtk_box_append (GTK_BOX (content), feedback);
-
-  request_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  self->note_label = message_label ("request-note", "dim-label");
-  gtk_box_append (GTK_BOX (request_box), self->note_label);
-  self->request_reason_label = message_label ("request-reason", "dim-label");
-  gtk_box_append (GTK_BOX (request_box), self->request_reason_label);
-  self->code_view = dyno_code_view_new ();
-  gtk_widget_set_name (self->code_view, "request-code");
-  code_scrolled = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (code_scrolled), 220);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (code_scrolled), self->code_view);
-  gtk_box_append (GTK_BOX (request_box), code_scrolled);
-  self->request_expander = gtk_expander_new_with_mnemonic (_("_Request"));
-  gtk_widget_set_name (self->request_expander, "show-request");
-  dyno_widget_set_accessible_label (self->request_expander, _("Show request"));
-  gtk_expander_set_child (GTK_EXPANDER (self->request_expander), request_box);
-  gtk_box_append (GTK_BOX (content), self->request_expander);
-
-  adw_window_set_content (ADW_WINDOW (self), box);
+  gtk_text_view_set_buffer (GTK_TEXT_VIEW (self->source_view), GTK_TEXT_BUFFER (self->buffer));
 }
 
 static gboolean
@@ -1178,8 +1061,6 @@ dyno_item_editor_new (GtkWindow          *parent,
 
   self = g_object_new (DYNO_TYPE_ITEM_EDITOR,
                        "transient-for", parent,
-                       "default-width", 720,
-                       "default-height", 720,
                        NULL);
   self->backend = g_object_ref (backend);
   self->info = dyno_table_info_ref (info);
@@ -1232,22 +1113,51 @@ static void
 dyno_item_editor_class_init (DynoItemEditorClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = dyno_item_editor_dispose;
   object_class->finalize = dyno_item_editor_finalize;
 
   signals[SIGNAL_SAVED] = g_signal_new ("saved", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                         0, NULL, NULL, NULL, G_TYPE_NONE, 1, DYNO_TYPE_ITEM);
+
+  gtk_source_init ();
+  g_type_ensure (GTK_SOURCE_TYPE_VIEW);
+  g_type_ensure (DYNO_TYPE_ITEM_FORM);
+  g_type_ensure (DYNO_TYPE_CODE_VIEW);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/com/dynotable/DynoTable/dyno-item-editor.ui");
+#define BIND(member) gtk_widget_class_bind_template_child (widget_class, DynoItemEditor, member)
+  BIND (title);
+  BIND (json_button);
+  BIND (form_button);
+  BIND (save_button);
+  BIND (save_error_label);
+  BIND (stack);
+  BIND (source_view);
+  BIND (form);
+  BIND (item_error_label);
+  BIND (placement_label);
+  BIND (lints_label);
+  BIND (request_expander);
+  BIND (request_reason_label);
+  BIND (note_label);
+  BIND (code_view);
+#undef BIND
+  gtk_widget_class_bind_template_callback (widget_class, json_toggled_cb);
+  gtk_widget_class_bind_template_callback (widget_class, form_toggled_cb);
+  gtk_widget_class_bind_template_callback (widget_class, form_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, close_request_cb);
+  gtk_widget_class_bind_template_callback (widget_class, dyno_item_editor_save);
 }
 
 static void
 dyno_item_editor_init (DynoItemEditor *self)
 {
-  gtk_source_init ();
   self->cancellable = g_cancellable_new ();
   self->view = DYNO_ITEM_EDITOR_VIEW_JSON;
+  gtk_widget_init_template (GTK_WIDGET (self));
   build_ui (self);
-  g_signal_connect (self, "close-request", G_CALLBACK (close_request_cb), NULL);
   add_shortcuts (self);
 }
 

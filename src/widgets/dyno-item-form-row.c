@@ -24,7 +24,18 @@ dyno_item_form_row_finalize (GObject *object)
 static void
 dyno_item_form_row_class_init (DynoItemFormRowClass *klass)
 {
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
   G_OBJECT_CLASS (klass)->finalize = dyno_item_form_row_finalize;
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/com/dynotable/DynoTable/dyno-item-form-row.ui");
+  gtk_widget_class_bind_template_child (widget_class, DynoItemFormRow, line);
+  gtk_widget_class_bind_template_child (widget_class, DynoItemFormRow, name_entry);
+  gtk_widget_class_bind_template_child (widget_class, DynoItemFormRow, index_label);
+  gtk_widget_class_bind_template_child (widget_class, DynoItemFormRow, type_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, DynoItemFormRow, value_slot);
+  gtk_widget_class_bind_template_child (widget_class, DynoItemFormRow, remove_button);
 }
 
 static void
@@ -32,13 +43,11 @@ dyno_item_form_row_init (DynoItemFormRow *self)
 {
   self->widget = GTK_WIDGET (self);
   self->type = (DynoValueType) -1;
+  gtk_widget_init_template (GTK_WIDGET (self));
 }
 
 DynoItemFormRow *
 dyno_item_form_row_new (void)
 {
-  return g_object_new (DYNO_TYPE_ITEM_FORM_ROW,
-                       "orientation", GTK_ORIENTATION_VERTICAL,
-                       "spacing", 4,
-                       NULL);
+  return g_object_new (DYNO_TYPE_ITEM_FORM_ROW, NULL);
 }

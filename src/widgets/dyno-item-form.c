@@ -210,7 +210,6 @@ row_set_type (Row           *row,
     case DYNO_VALUE_N:
     case DYNO_VALUE_B:
       row->value_entry = gtk_entry_new ();
-      gtk_widget_set_name (row->value_entry, "attribute-value");
       gtk_widget_set_hexpand (row->value_entry, TRUE);
       dyno_widget_set_accessible_label (row->value_entry, _("Attribute value"));
       if (type == DYNO_VALUE_B)
@@ -229,7 +228,6 @@ row_set_type (Row           *row,
 
         row->bool_dropdown = gtk_drop_down_new_from_strings (labels);
         dyno_widget_expose_activate (row->bool_dropdown);
-        gtk_widget_set_name (row->bool_dropdown, "attribute-value");
         dyno_widget_set_accessible_label (row->bool_dropdown, _("Attribute value"));
         g_signal_connect_swapped (row->bool_dropdown, "notify::selected",
                                   G_CALLBACK (emit_changed), row->form);
@@ -265,7 +263,6 @@ row_set_type (Row           *row,
         gtk_widget_set_margin_start (row->expander, 24);
         row->children_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
         gtk_box_append (GTK_BOX (inner), row->children_box);
-        gtk_widget_set_name (add, "add-member");
         gtk_widget_set_halign (add, GTK_ALIGN_START);
         gtk_widget_add_css_class (add, "flat");
         dyno_widget_set_accessible_label (add, type == DYNO_VALUE_L ? _("Add element") : _("Add member"));
@@ -314,54 +311,46 @@ add_row (DynoItemForm  *self,
 
   row->form = self;
   row->kind = kind;
-  row->line = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  gtk_box_append (GTK_BOX (row->widget), row->line);
 
+  /* the row keeps the parts of its kind (dyno-item-form-row.ui has them all) */
   if (kind == ROW_ATTRIBUTE || kind == ROW_MEMBER)
     {
-      row->name_entry = gtk_entry_new ();
-      gtk_widget_set_name (row->name_entry, "attribute-name");
-      gtk_entry_set_placeholder_text (GTK_ENTRY (row->name_entry), _("Name"));
-      gtk_editable_set_width_chars (GTK_EDITABLE (row->name_entry), 14);
+      gtk_box_remove (GTK_BOX (row->line), row->index_label);
+      row->index_label = NULL;
       dyno_widget_set_accessible_label (row->name_entry, kind == ROW_ATTRIBUTE ? _("Attribute name")
                                                                    : _("Member name"));
       g_signal_connect (row->name_entry, "changed", G_CALLBACK (entry_changed_cb), row);
-      gtk_box_append (GTK_BOX (row->line), row->name_entry);
     }
   else
     {
-      row->index_label = gtk_label_new (NULL);
-      gtk_widget_add_css_class (row->index_label, "dim-label");
-      gtk_box_append (GTK_BOX (row->line), row->index_label);
+      gtk_box_remove (GTK_BOX (row->line), row->name_entry);
+      row->name_entry = NULL;
     }
 
   if (kind != ROW_SET_MEMBER)
     {
       const char *names[DYNO_VALUE_N_TYPES + 1];
+      g_autoptr(GtkStringList) model = NULL;
 
       for (guint i = 0; i < DYNO_VALUE_N_TYPES; i++)
         names[i] = dyno_value_type_to_string (all_types[i]);
       names[DYNO_VALUE_N_TYPES] = NULL;
-      row->type_dropdown = gtk_drop_down_new_from_strings (names);
+      model = gtk_string_list_new (names);
+      gtk_drop_down_set_model (GTK_DROP_DOWN (row->type_dropdown), G_LIST_MODEL (model));
       dyno_widget_expose_activate (row->type_dropdown);
-      gtk_widget_set_name (row->type_dropdown, "attribute-type");
       dyno_widget_set_accessible_label (row->type_dropdown, _("Attribute type"));
-      gtk_box_append (GTK_BOX (row->line), row->type_dropdown);
+    }
+  else
+    {
+      gtk_box_remove (GTK_BOX (row->line), row->type_dropdown);
+      row->type_dropdown = NULL;
     }
 
-  row->value_slot = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-  gtk_widget_set_hexpand (row->value_slot, TRUE);
-  gtk_box_append (GTK_BOX (row->line), row->value_slot);
-
-  row->remove_button = gtk_button_new_from_icon_name ("list-remove-symbolic");
-  gtk_widget_set_name (row->remove_button, "remove-attribute");
-  gtk_widget_add_css_class (row->remove_button, "flat");
-  dyno_widget_set_accessible_label (row->remove_button, kind == ROW_ATTRIBUTE ? _("Remove attribute")
-                                            : kind == ROW_ELEMENT ? _("Remove element")
-                                            : _("Remove member"));
-  gtk_widget_set_tooltip_text (row->remove_button, _("Remove"));
+  dyno_widget_set_accessible_label (row->remove_button,
+                                    kind == ROW_ATTRIBUTE ? _("Remove attribute")
+                                    : kind == ROW_ELEMENT ? _("Remove element")
+                                    : _("Remove member"));
   g_signal_connect (row->remove_button, "clicked", G_CALLBACK (remove_clicked_cb), row);
-  gtk_box_append (GTK_BOX (row->line), row->remove_button);
 
   gtk_box_append (GTK_BOX (parent_box), row->widget);
   select_type (row, type);
@@ -814,7 +803,7 @@ dyno_item_form_dispose (GObject *object)
 {
   DynoItemForm *self = DYNO_ITEM_FORM (object);
 
-  g_clear_pointer (&self->box, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (self), DYNO_TYPE_ITEM_FORM);
   g_clear_pointer (&self->schema, dyno_table_info_unref);
   G_OBJECT_CLASS (dyno_item_form_parent_class)->dispose (object);
 }
@@ -833,27 +822,18 @@ dyno_item_form_class_init (DynoItemFormClass *klass)
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "dyno-item-form");
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/com/dynotable/DynoTable/dyno-item-form.ui");
+  gtk_widget_class_bind_template_child (widget_class, DynoItemForm, box);
+  gtk_widget_class_bind_template_child (widget_class, DynoItemForm, rows_box);
+  gtk_widget_class_bind_template_child (widget_class, DynoItemForm, add_button);
+  gtk_widget_class_bind_template_callback (widget_class, add_attribute_clicked_cb);
 }
 
 static void
 dyno_item_form_init (DynoItemForm *self)
 {
-  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  gtk_widget_set_margin_start (self->box, 12);
-  gtk_widget_set_margin_end (self->box, 12);
-  gtk_widget_set_margin_top (self->box, 12);
-  gtk_widget_set_margin_bottom (self->box, 12);
-  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
-
-  self->rows_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  gtk_box_append (GTK_BOX (self->box), self->rows_box);
-
-  self->add_button = gtk_button_new_with_mnemonic (_("_Add Attribute"));
-  gtk_widget_set_name (self->add_button, "add-attribute");
-  gtk_widget_set_halign (self->add_button, GTK_ALIGN_START);
-  dyno_widget_set_accessible_label (self->add_button, _("Add attribute"));
-  g_signal_connect (self->add_button, "clicked", G_CALLBACK (add_attribute_clicked_cb), self);
-  gtk_box_append (GTK_BOX (self->box), self->add_button);
+  gtk_widget_init_template (GTK_WIDGET (self));
 }
 
 GtkWidget *

@@ -13,6 +13,42 @@
 #include "dyno-credentials.h"
 #include "dyno-error.h"
 
+/* The dialog itself: its layout is dyno-mfa-dialog.ui. */
+#define DYNO_TYPE_MFA_DIALOG (dyno_mfa_dialog_get_type ())
+G_DECLARE_FINAL_TYPE (DynoMfaDialog, dyno_mfa_dialog, DYNO, MFA_DIALOG, AdwMessageDialog)
+
+struct _DynoMfaDialog {
+  AdwMessageDialog  parent_instance;
+  GtkWidget        *code_entry;
+};
+
+G_DEFINE_FINAL_TYPE (DynoMfaDialog, dyno_mfa_dialog, ADW_TYPE_MESSAGE_DIALOG)
+
+static void
+code_activate_cb (GtkEntry      *entry,
+                  DynoMfaDialog *self)
+{
+  adw_message_dialog_response (ADW_MESSAGE_DIALOG (self), "sign-in");
+  gtk_window_close (GTK_WINDOW (self));
+}
+
+static void
+dyno_mfa_dialog_class_init (DynoMfaDialogClass *klass)
+{
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/com/dynotable/DynoTable/dyno-mfa-dialog.ui");
+  gtk_widget_class_bind_template_child (widget_class, DynoMfaDialog, code_entry);
+  gtk_widget_class_bind_template_callback (widget_class, code_activate_cb);
+}
+
+static void
+dyno_mfa_dialog_init (DynoMfaDialog *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
+
 static GThread *ui_thread;   /* where dyno_mfa_dialog_install() ran: the one running GTK */
 
 typedef struct {
@@ -24,7 +60,6 @@ typedef struct {
   char      *profile;
   char      *mfa_serial;
   char      *previous_error;
-  GtkWidget *entry;
 } Request;
 
 static void
@@ -50,18 +85,9 @@ response_cb (AdwMessageDialog *dialog,
    * request lives on the waiting thread's stack only until it is answered. */
   g_signal_handlers_disconnect_by_data (dialog, request);
   if (g_strcmp0 (response, "sign-in") == 0)
-    code = g_strstrip (g_strdup (gtk_editable_get_text (GTK_EDITABLE (request->entry))));
+    code = g_strstrip (g_strdup (gtk_editable_get_text (
+                         GTK_EDITABLE (DYNO_MFA_DIALOG (dialog)->code_entry))));
   finish (request, code);
-}
-
-static void
-entry_activate_cb (GtkEntry *entry,
-                   gpointer  user_data)
-{
-  AdwMessageDialog *dialog = user_data;
-
-  adw_message_dialog_response (dialog, "sign-in");
-  gtk_window_close (GTK_WINDOW (dialog));
 }
 
 static gboolean
@@ -69,7 +95,7 @@ show_dialog_cb (gpointer user_data)
 {
   Request *request = user_data;
   g_autofree char *body = NULL;
-  GtkWidget *dialog;
+  DynoMfaDialog *dialog;
 
   if (request->previous_error != NULL)
     /* Translators: STS's reason, the profile, then the MFA device. */
@@ -79,27 +105,13 @@ show_dialog_cb (gpointer user_data)
   else
     body = g_strdup_printf (_("The profile “%s” assumes a role that needs a code from the MFA "
                               "device %s."), request->profile, request->mfa_serial);
-  dialog = adw_message_dialog_new (request->parent, _("MFA Code"), body);
-  gtk_widget_set_name (dialog, "mfa-dialog");
-  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
-                                    "cancel", _("_Cancel"),
-                                    "sign-in", _("_Sign In"),
-                                    NULL);
-  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "sign-in",
-                                              ADW_RESPONSE_SUGGESTED);
-  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "sign-in");
-  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
-  request->entry = gtk_entry_new ();
-  gtk_widget_set_name (request->entry, "mfa-code");
-  gtk_entry_set_input_purpose (GTK_ENTRY (request->entry), GTK_INPUT_PURPOSE_DIGITS);
-  gtk_entry_set_placeholder_text (GTK_ENTRY (request->entry), _("Code (6 digits)"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (request->entry),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("MFA code"), -1);
-  g_signal_connect (request->entry, "activate", G_CALLBACK (entry_activate_cb), dialog);
-  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), request->entry);
+  dialog = g_object_new (DYNO_TYPE_MFA_DIALOG,
+                         "transient-for", request->parent,
+                         "body", body,
+                         NULL);
   g_signal_connect (dialog, "response", G_CALLBACK (response_cb), request);
   gtk_window_present (GTK_WINDOW (dialog));
-  gtk_widget_grab_focus (request->entry);
+  gtk_widget_grab_focus (dialog->code_entry);
   return G_SOURCE_REMOVE;
 }
 

@@ -25,6 +25,7 @@ struct _DynoSamplesDialog
   char             *summary;
   gboolean          disposed;   /* see DynoTransferDialog */
 
+  GtkWidget        *intro_label;
   GtkWidget        *list;
   GPtrArray        *rows;        /* AdwActionRow, one per sample, in dyno_samples_get_names() order */
   GPtrArray        *open_buttons; /* each row's Open button (borrowed), NULL until loaded */
@@ -74,10 +75,14 @@ dyno_samples_dialog_finalize (GObject *object)
   G_OBJECT_CLASS (dyno_samples_dialog_parent_class)->finalize (object);
 }
 
+static void samples_load_clicked_cb   (DynoSamplesDialog *self);
+static void samples_cancel_clicked_cb (DynoSamplesDialog *self);
+
 static void
 dyno_samples_dialog_class_init (DynoSamplesDialogClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = dyno_samples_dialog_dispose;
   object_class->finalize = dyno_samples_dialog_finalize;
@@ -89,12 +94,26 @@ dyno_samples_dialog_class_init (DynoSamplesDialogClass *klass)
   samples_signals[OPEN_TABLE] =
     g_signal_new ("open-table", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                   NULL, G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/com/dynotable/DynoTable/dyno-samples-dialog.ui");
+  gtk_widget_class_bind_template_child (widget_class, DynoSamplesDialog, intro_label);
+  gtk_widget_class_bind_template_child (widget_class, DynoSamplesDialog, list);
+  gtk_widget_class_bind_template_child (widget_class, DynoSamplesDialog, error_label);
+  gtk_widget_class_bind_template_child (widget_class, DynoSamplesDialog, progress_bar);
+  gtk_widget_class_bind_template_child (widget_class, DynoSamplesDialog, status_label);
+  gtk_widget_class_bind_template_child (widget_class, DynoSamplesDialog, summary_label);
+  gtk_widget_class_bind_template_child (widget_class, DynoSamplesDialog, cancel_button);
+  gtk_widget_class_bind_template_child (widget_class, DynoSamplesDialog, load_button);
+  gtk_widget_class_bind_template_callback (widget_class, samples_load_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, samples_cancel_clicked_cb);
 }
 
 static void
 dyno_samples_dialog_init (DynoSamplesDialog *self)
 {
   self->poll_interval_ms = 500;
+  gtk_widget_init_template (GTK_WIDGET (self));
 }
 
 static void
@@ -158,10 +177,6 @@ samples_offer_open (DynoSamplesDialog      *self,
 
   button = gtk_button_new_with_label (_("Open"));
   gtk_widget_set_valign (button, GTK_ALIGN_CENTER);
-  {
-    g_autofree char *name = g_strdup_printf ("open-%s", res->sample);
-    gtk_widget_set_name (button, name);
-  }
   /* Translators: an accessible name; the table's name */
   label = g_strdup_printf (_("Open table %s"), res->table_name);
   dyno_widget_set_accessible_label (button, label);
@@ -260,7 +275,6 @@ dyno_samples_dialog_new (GtkWindow   *parent,
                          DynoBackend *backend)
 {
   DynoSamplesDialog *self;
-  GtkWidget *toolbar, *header, *body, *buttons, *scroller;
   g_autoptr(GError) error = NULL;
   g_autofree char *where = NULL;
   g_autofree char *intro = NULL;
@@ -271,38 +285,19 @@ dyno_samples_dialog_new (GtkWindow   *parent,
   self = g_object_new (DYNO_TYPE_SAMPLES_DIALOG,
                        "modal", parent != NULL,
                        "transient-for", parent,
-                       "destroy-with-parent", TRUE,
-                       "title", _("Sample Schemas"),
-                       "default-width", 560,
                        NULL);
   self->backend = g_object_ref (backend);
   self->samples = dyno_samples_load_resource (SAMPLES_RESOURCE, &error);
   self->rows = g_ptr_array_new ();
   self->open_buttons = g_ptr_array_new ();
 
-  toolbar = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  header = adw_header_bar_new ();
-  body = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
-  gtk_widget_set_margin_start (body, 18);
-  gtk_widget_set_margin_end (body, 18);
-  gtk_widget_set_margin_top (body, 12);
-  gtk_widget_set_margin_bottom (body, 18);
-  gtk_box_append (GTK_BOX (toolbar), header);
-  gtk_box_append (GTK_BOX (toolbar), body);
-  adw_window_set_content (ADW_WINDOW (self), toolbar);
-
   where = dyno_backend_dup_description (backend);
   intro = g_strdup_printf (_("Creates the four example tables on %s and writes their "
                              "representative items. A table that exists already is left as "
                              "it is and only gets the sample's items written again."),
                            where != NULL ? where : _("this connection"));
-  gtk_box_append (GTK_BOX (body), dyno_wrapping_label_new (intro));
+  gtk_label_set_label (GTK_LABEL (self->intro_label), intro);
 
-  self->list = gtk_list_box_new ();
-  gtk_widget_set_name (self->list, "samples");
-  gtk_list_box_set_selection_mode (GTK_LIST_BOX (self->list), GTK_SELECTION_NONE);
-  gtk_widget_add_css_class (self->list, "boxed-list");
-  dyno_widget_set_accessible_label (self->list, _("Sample schemas"));
   for (const char * const *name = dyno_samples_get_names (); *name != NULL; name++)
     {
       GtkWidget *row = adw_action_row_new ();
@@ -318,51 +313,11 @@ dyno_samples_dialog_new (GtkWindow   *parent,
       g_ptr_array_add (self->rows, row);
       g_ptr_array_add (self->open_buttons, NULL);
     }
-  scroller = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), self->list);
-  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
-  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (scroller), 360);
-  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scroller), 480);
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER,
-                                  GTK_POLICY_AUTOMATIC);
-  gtk_box_append (GTK_BOX (body), scroller);
-
-  self->error_label = dyno_wrapping_label_new (error != NULL ? error->message : "");
-  gtk_widget_set_name (self->error_label, "error");
-  gtk_widget_add_css_class (self->error_label, "error");
-  gtk_widget_set_visible (self->error_label, error != NULL);
-  gtk_box_append (GTK_BOX (body), self->error_label);
-
-  self->progress_bar = gtk_progress_bar_new ();
-  gtk_widget_set_name (self->progress_bar, "progress");
-  dyno_widget_set_accessible_label (self->progress_bar, _("Progress"));
-  gtk_widget_set_visible (self->progress_bar, FALSE);
-  gtk_box_append (GTK_BOX (body), self->progress_bar);
-  self->status_label = dyno_wrapping_label_new ("");
-  gtk_widget_set_name (self->status_label, "status");
-  gtk_widget_add_css_class (self->status_label, "dim-label");
-  gtk_box_append (GTK_BOX (body), self->status_label);
-  self->summary_label = dyno_wrapping_label_new ("");
-  gtk_widget_set_name (self->summary_label, "summary");
-  gtk_label_set_selectable (GTK_LABEL (self->summary_label), TRUE);
-  gtk_widget_set_visible (self->summary_label, FALSE);
-  gtk_box_append (GTK_BOX (body), self->summary_label);
-
-  buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  gtk_widget_set_halign (buttons, GTK_ALIGN_END);
-  self->cancel_button = gtk_button_new_with_mnemonic (_("_Close"));
-  gtk_widget_set_name (self->cancel_button, "cancel");
-  g_signal_connect_swapped (self->cancel_button, "clicked",
-                            G_CALLBACK (samples_cancel_clicked_cb), self);
-  self->load_button = gtk_button_new_with_mnemonic (_("_Load Sample Schemas"));
-  gtk_widget_set_name (self->load_button, "load-samples");
-  dyno_widget_set_accessible_label (self->load_button, _("Load sample schemas"));
-  gtk_widget_add_css_class (self->load_button, "suggested-action");
-  g_signal_connect_swapped (self->load_button, "clicked", G_CALLBACK (samples_load_clicked_cb),
-                            self);
-  gtk_box_append (GTK_BOX (buttons), self->cancel_button);
-  gtk_box_append (GTK_BOX (buttons), self->load_button);
-  gtk_box_append (GTK_BOX (body), buttons);
+  if (error != NULL)
+    {
+      gtk_label_set_label (GTK_LABEL (self->error_label), error->message);
+      gtk_widget_set_visible (self->error_label, TRUE);
+    }
   samples_set_running (self, FALSE);
 
   return GTK_WIDGET (self);

@@ -11,6 +11,29 @@
 
 #include "dyno-credentials.h"
 
+/* The dialog itself: its layout is dyno-sso-dialog.ui. */
+#define DYNO_TYPE_SSO_DIALOG (dyno_sso_dialog_get_type ())
+G_DECLARE_FINAL_TYPE (DynoSsoDialog, dyno_sso_dialog, DYNO, SSO_DIALOG, AdwMessageDialog)
+
+struct _DynoSsoDialog {
+  AdwMessageDialog parent_instance;
+};
+
+G_DEFINE_FINAL_TYPE (DynoSsoDialog, dyno_sso_dialog, ADW_TYPE_MESSAGE_DIALOG)
+
+static void
+dyno_sso_dialog_class_init (DynoSsoDialogClass *klass)
+{
+  gtk_widget_class_set_template_from_resource (GTK_WIDGET_CLASS (klass),
+                                               "/com/dynotable/DynoTable/dyno-sso-dialog.ui");
+}
+
+static void
+dyno_sso_dialog_init (DynoSsoDialog *self)
+{
+  gtk_widget_init_template (GTK_WIDGET (self));
+}
+
 /* Shared by the dialog and the signing-in thread; the dialog may go first. */
 typedef struct {
   gatomicrefcount    ref_count;
@@ -176,11 +199,11 @@ dyno_sso_dialog_present (GtkWindow         *parent,
   /* Translators: the profile. */
   body = g_strdup_printf (_("Starting the sign-in of the profile “%s” to IAM Identity "
                             "Center…"), profile);
-  dialog = adw_message_dialog_new (parent, _("Sign In to IAM Identity Center"), body);
-  gtk_widget_set_name (dialog, "sso-dialog");
+  dialog = g_object_new (DYNO_TYPE_SSO_DIALOG,
+                         "transient-for", parent,
+                         "body", body,
+                         NULL);
   g_weak_ref_init (&job->dialog, dialog);
-  adw_message_dialog_add_response (ADW_MESSAGE_DIALOG (dialog), "cancel", _("_Cancel"));
-  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
   g_signal_connect_data (dialog, "response", G_CALLBACK (response_cb), job_ref (job),
                          (GClosureNotify) (void (*) (void)) job_unref, 0);
 

@@ -12,6 +12,7 @@
 
 #include <glib/gi18n.h>
 
+#include "dyno-designer-index-row.h"
 #include "dyno-http-error.h"
 #include "dyno-widget-util.h"
 
@@ -42,20 +43,6 @@ enum {
   N_TABLE_FIELDS
 };
 
-enum {
-  IX_TYPE,
-  IX_NAME,
-  IX_PK_NAME,
-  IX_PK_TYPE,
-  IX_SK_NAME,
-  IX_SK_TYPE,
-  IX_PROJECTION,
-  IX_ATTRIBUTES,
-  IX_RCU,
-  IX_WCU,
-  N_INDEX_FIELDS
-};
-
 typedef struct {
   DynoTableDesigner *designer;
   GtkWidget         *box;
@@ -81,10 +68,15 @@ struct _DynoTableDesigner
   GtkWidget       *cancel_button;
   GtkWidget       *create_button;
   GtkWidget       *form;
+  GtkWidget       *table_fields;
+  GtkWidget       *keys_label;
+  GtkWidget       *indexes_heading;
+  GtkWidget       *indexes_error;
   GtkWidget       *capacity_box;
   GtkWidget       *index_list;
   GtkWidget       *add_index_button;
   GtkWidget       *create_reason;
+  GtkWidget       *request_expander;
   GtkWidget       *request_label;
   GtkWidget       *server_error;
   GtkWidget       *progress;
@@ -114,100 +106,22 @@ static const DynoProjectionType projections[] = {
 
 /* ---- building blocks ------------------------------------------------------------------- */
 
-static GtkWidget *
-new_entry (const char *name,
-           const char *accessible_name,
-           const char *placeholder)
-{
-  GtkWidget *entry = gtk_entry_new ();
-
-  gtk_widget_set_name (entry, name);
-  gtk_widget_set_hexpand (entry, TRUE);
-  if (placeholder != NULL)
-    gtk_entry_set_placeholder_text (GTK_ENTRY (entry), placeholder);
-  dyno_widget_set_accessible_label (entry, accessible_name);
-  return entry;
-}
-
-static GtkWidget *
-new_dropdown (const char         *name,
-              const char         *accessible_name,
-              const char * const *options)
-{
-  GtkWidget *dropdown = gtk_drop_down_new_from_strings (options);
-
-  dyno_widget_expose_activate (dropdown);
-
-  gtk_widget_set_name (dropdown, name);
-  gtk_widget_set_valign (dropdown, GTK_ALIGN_START);
-  dyno_widget_set_accessible_label (dropdown, accessible_name);
-  return dropdown;
-}
-
-static GtkWidget *
-new_key_type_dropdown (const char *name,
-                       const char *accessible_name)
-{
-  const char *options[] = { _("String (S)"), _("Number (N)"), _("Binary (B)"), NULL };
-
-  return new_dropdown (name, accessible_name, options);
-}
-
-static GtkWidget *
-new_spin (const char *name,
-          const char *accessible_name)
-{
-  GtkWidget *spin = gtk_spin_button_new_with_range (0, 1000000, 1);
-
-  gtk_widget_set_name (spin, name);
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), 5);
-  gtk_spin_button_set_numeric (GTK_SPIN_BUTTON (spin), TRUE);
-  dyno_widget_set_accessible_label (spin, accessible_name);
-  return spin;
-}
-
 static void
 init_field (DynoTableDesigner *self,
             Field             *field,
             const char        *id,
             GtkWidget         *input,
-            const char        *widget_name,
+            GtkWidget         *error,
             gboolean           needs_touch)
 {
-  g_autofree char *error_name = g_strconcat (widget_name, "-error", NULL);
-
   field->designer = self;
   field->field = id;
   field->input = input;
-  field->error = dyno_field_error_label_new ();
+  field->error = error;
   field->needs_touch = needs_touch;
-  gtk_widget_set_name (field->error, error_name);
   /* a screen reader reads the problem with the field */
   if (input != NULL)
     dyno_field_error_add_field (field->error, input);
-}
-
-/* A labelled column: caption, input, error. */
-static GtkWidget *
-field_column (const char *caption,
-              Field      *field)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
-
-  gtk_widget_set_hexpand (box, TRUE);
-  gtk_box_append (GTK_BOX (box), dyno_caption_label_new (caption));
-  gtk_box_append (GTK_BOX (box), field->input);
-  gtk_box_append (GTK_BOX (box), field->error);
-  return box;
-}
-
-static GtkWidget *
-hbox (void)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-
-  gtk_widget_set_valign (box, GTK_ALIGN_START);
-  return box;
 }
 
 static const char *
@@ -476,20 +390,14 @@ set_row_names (IndexRow *row,
     N_("Index write capacity"),
   };
   g_autofree char *title = g_strdup_printf (_("Index %u"), i + 1);
-  g_autofree char *remove_name = g_strdup_printf ("index-%u-remove", i);
 
   gtk_label_set_label (GTK_LABEL (row->title), title);
-  gtk_widget_set_name (row->remove_button, remove_name);
   for (guint f = 0; f < N_INDEX_FIELDS; f++)
     {
-      g_autofree char *name = g_strdup_printf ("index-%u-%s", i, row->fields[f].field);
-      g_autofree char *error_name = g_strconcat (name, "-error", NULL);
       g_autofree char *label = i == 0 ? g_strdup (_(accessible[f]))
                                       : g_strdup_printf (_("%s (index %u)"), _(accessible[f]),
                                                          i + 1);
 
-      gtk_widget_set_name (row->fields[f].input, name);
-      gtk_widget_set_name (row->fields[f].error, error_name);
       dyno_widget_set_accessible_label (row->fields[f].input, label);
     }
   {
@@ -510,81 +418,35 @@ static IndexRow *
 add_index_row (DynoTableDesigner *self,
                gboolean           global)
 {
+  /* the validator's ids of the index's fields (after "index:<i>:") */
+  static const char * const ids[N_INDEX_FIELDS] = {
+    [IX_TYPE] = "type",
+    [IX_NAME] = "name",
+    [IX_PK_NAME] = "partition-key-name",
+    [IX_PK_TYPE] = "partition-key-type",
+    [IX_SK_NAME] = "sort-key-name",
+    [IX_SK_TYPE] = "sort-key-type",
+    [IX_PROJECTION] = "projection",
+    [IX_ATTRIBUTES] = "projection-attributes",
+    [IX_RCU] = "read-capacity",
+    [IX_WCU] = "write-capacity",
+  };
   IndexRow *row = g_new0 (IndexRow, 1);
-  const char *index_types[] = { _("Global (GSI)"), _("Local (LSI)"), NULL };
-  const char *projection_names[] = { "ALL", "KEYS_ONLY", "INCLUDE", NULL };
-  GtkWidget *header, *line, *box;
+  DynoDesignerIndexRow *card = DYNO_DESIGNER_INDEX_ROW (dyno_designer_index_row_new ());
 
   row->designer = self;
-  row->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  gtk_widget_add_css_class (row->box, "card");
-  gtk_widget_set_margin_bottom (row->box, 6);
-
-  /* names are set by set_row_names() */
-  init_field (self, &row->fields[IX_TYPE], "type", new_dropdown ("x", "x", index_types), "x",
-              FALSE);
-  init_field (self, &row->fields[IX_NAME], "name", new_entry ("x", "x", _("gsi1")), "x",
-              TRUE);
-  init_field (self, &row->fields[IX_PK_NAME], "partition-key-name",
-              new_entry ("x", "x", _("gsi1pk")), "x", TRUE);
-  init_field (self, &row->fields[IX_PK_TYPE], "partition-key-type",
-              new_key_type_dropdown ("x", "x"), "x", FALSE);
-  init_field (self, &row->fields[IX_SK_NAME], "sort-key-name",
-              new_entry ("x", "x", _("none")), "x", FALSE);
-  init_field (self, &row->fields[IX_SK_TYPE], "sort-key-type",
-              new_key_type_dropdown ("x", "x"), "x", FALSE);
-  init_field (self, &row->fields[IX_PROJECTION], "projection",
-              new_dropdown ("x", "x", projection_names), "x", FALSE);
-  init_field (self, &row->fields[IX_ATTRIBUTES], "projection-attributes",
-              new_entry ("x", "x", _("attr1, attr2")), "x", FALSE);
-  init_field (self, &row->fields[IX_RCU], "read-capacity", new_spin ("x", "x"), "x", FALSE);
-  init_field (self, &row->fields[IX_WCU], "write-capacity", new_spin ("x", "x"), "x", FALSE);
+  row->box = GTK_WIDGET (card);
+  row->title = card->title;
+  row->remove_button = card->remove_button;
+  row->capacity_box = card->capacity_box;
+  for (guint f = 0; f < N_INDEX_FIELDS; f++)
+    init_field (self, &row->fields[f], ids[f], card->inputs[f], card->errors[f],
+                f == IX_NAME || f == IX_PK_NAME);
 
   gtk_drop_down_set_selected (GTK_DROP_DOWN (row->fields[IX_TYPE].input), global ? 0 : 1);
   gtk_widget_set_sensitive (row->fields[IX_TYPE].input, self->existing == NULL);
-
-  header = hbox ();
-  row->title = gtk_label_new (NULL);
-  gtk_widget_add_css_class (row->title, "heading");
-  gtk_widget_set_hexpand (row->title, TRUE);
-  gtk_label_set_xalign (GTK_LABEL (row->title), 0);
-  gtk_box_append (GTK_BOX (header), row->title);
-  row->remove_button = gtk_button_new_from_icon_name ("user-trash-symbolic");
-  gtk_widget_add_css_class (row->remove_button, "flat");
-  gtk_widget_set_tooltip_text (row->remove_button, _("Remove this index"));
   gtk_widget_set_visible (row->remove_button, self->existing == NULL);
   g_signal_connect (row->remove_button, "clicked", G_CALLBACK (remove_index_clicked_cb), row);
-  gtk_box_append (GTK_BOX (header), row->remove_button);
-  gtk_box_append (GTK_BOX (row->box), header);
-
-  line = hbox ();
-  gtk_box_append (GTK_BOX (line), field_column (_("Type"), &row->fields[IX_TYPE]));
-  gtk_box_append (GTK_BOX (line), field_column (_("Name"), &row->fields[IX_NAME]));
-  gtk_box_append (GTK_BOX (row->box), line);
-
-  line = hbox ();
-  gtk_box_append (GTK_BOX (line), field_column (_("Partition key"), &row->fields[IX_PK_NAME]));
-  gtk_box_append (GTK_BOX (line), field_column (_("Type"), &row->fields[IX_PK_TYPE]));
-  gtk_box_append (GTK_BOX (row->box), line);
-
-  line = hbox ();
-  gtk_box_append (GTK_BOX (line), field_column (_("Sort key (optional for a GSI)"),
-                                                &row->fields[IX_SK_NAME]));
-  gtk_box_append (GTK_BOX (line), field_column (_("Type"), &row->fields[IX_SK_TYPE]));
-  gtk_box_append (GTK_BOX (row->box), line);
-
-  line = hbox ();
-  gtk_box_append (GTK_BOX (line), field_column (_("Projection"), &row->fields[IX_PROJECTION]));
-  gtk_box_append (GTK_BOX (line), field_column (_("Projected attributes (comma-separated)"),
-                                                &row->fields[IX_ATTRIBUTES]));
-  gtk_box_append (GTK_BOX (row->box), line);
-
-  box = hbox ();
-  gtk_box_append (GTK_BOX (box), field_column (_("Read capacity units"), &row->fields[IX_RCU]));
-  gtk_box_append (GTK_BOX (box), field_column (_("Write capacity units"),
-                                               &row->fields[IX_WCU]));
-  row->capacity_box = box;
-  gtk_box_append (GTK_BOX (row->box), box);
 
   for (guint f = 0; f < N_INDEX_FIELDS; f++)
     watch_field (&row->fields[f]);
@@ -792,205 +654,101 @@ cancel_clicked_cb (DynoTableDesigner *self)
 
 /* ---- construction ---------------------------------------------------------------------- */
 
-static void
-build_table_fields (DynoTableDesigner *self,
-                    GtkWidget         *form)
+/* The table's fields: the validator's id, and the id of the input (and, with "_error", of
+ * the label under it) in dyno-table-designer.ui. */
+static const struct {
+  const char *field;
+  const char *template_id;
+  gboolean    needs_touch;
+} table_fields[INDEXES] = {
+  [TABLE_NAME] = { "table-name", "table_name", TRUE },
+  [PK_NAME] = { "partition-key-name", "partition_key_name", TRUE },
+  [PK_TYPE] = { "partition-key-type", "partition_key_type", FALSE },
+  [SK_NAME] = { "sort-key-name", "sort_key_name", FALSE },
+  [SK_TYPE] = { "sort-key-type", "sort_key_type", FALSE },
+  [BILLING] = { "billing-mode", "billing_mode", FALSE },
+  [RCU] = { "read-capacity", "read_capacity", FALSE },
+  [WCU] = { "write-capacity", "write_capacity", FALSE },
+};
+
+static GtkWidget *
+template_child (DynoTableDesigner *self,
+                const char        *id,
+                const char        *suffix)
 {
-  const char *billing_options[] = { _("On-demand"), _("Provisioned"), NULL };
-  GtkWidget *line;
-  Field *f = self->fields;
+  g_autofree char *name = g_strconcat (id, suffix, NULL);
 
-  init_field (self, &f[TABLE_NAME], "table-name",
-              new_entry ("table-name", _("Table name"), _("my-table")), "table-name", TRUE);
-  init_field (self, &f[PK_NAME], "partition-key-name",
-              new_entry ("partition-key-name", _("Partition key name"), "pk"),
-              "partition-key-name", TRUE);
-  init_field (self, &f[PK_TYPE], "partition-key-type",
-              new_key_type_dropdown ("partition-key-type", _("Partition key type")),
-              "partition-key-type", FALSE);
-  init_field (self, &f[SK_NAME], "sort-key-name",
-              new_entry ("sort-key-name", _("Sort key name"), _("none")), "sort-key-name",
-              FALSE);
-  init_field (self, &f[SK_TYPE], "sort-key-type",
-              new_key_type_dropdown ("sort-key-type", _("Sort key type")), "sort-key-type",
-              FALSE);
-  init_field (self, &f[BILLING], "billing-mode",
-              new_dropdown ("billing-mode", _("Billing mode"), billing_options),
-              "billing-mode", FALSE);
-  init_field (self, &f[RCU], "read-capacity", new_spin ("read-capacity", _("Read capacity")),
-              "read-capacity", FALSE);
-  init_field (self, &f[WCU], "write-capacity", new_spin ("write-capacity", _("Write capacity")),
-              "write-capacity", FALSE);
-  gtk_editable_set_text (GTK_EDITABLE (f[PK_NAME].input), "pk");
-
-  gtk_box_append (GTK_BOX (form), dyno_heading_label_new (_("Table")));
-  gtk_box_append (GTK_BOX (form), field_column (_("Table name"), &f[TABLE_NAME]));
-
-  line = hbox ();
-  gtk_box_append (GTK_BOX (line), field_column (_("Partition key"), &f[PK_NAME]));
-  gtk_box_append (GTK_BOX (line), field_column (_("Type"), &f[PK_TYPE]));
-  gtk_box_append (GTK_BOX (form), line);
-
-  line = hbox ();
-  gtk_box_append (GTK_BOX (line), field_column (_("Sort key (optional)"), &f[SK_NAME]));
-  gtk_box_append (GTK_BOX (line), field_column (_("Type"), &f[SK_TYPE]));
-  gtk_box_append (GTK_BOX (form), line);
-
-  gtk_box_append (GTK_BOX (form), dyno_heading_label_new (_("Capacity")));
-  gtk_box_append (GTK_BOX (form), field_column (_("Billing mode"), &f[BILLING]));
-  self->capacity_box = hbox ();
-  gtk_box_append (GTK_BOX (self->capacity_box),
-                  field_column (_("Read capacity units"), &f[RCU]));
-  gtk_box_append (GTK_BOX (self->capacity_box),
-                  field_column (_("Write capacity units"), &f[WCU]));
-  gtk_box_append (GTK_BOX (form), self->capacity_box);
-
-  for (guint i = 0; i < INDEXES; i++)
-    watch_field (&f[i]);
+  return GTK_WIDGET (gtk_widget_get_template_child (GTK_WIDGET (self),
+                                                    DYNO_TYPE_TABLE_DESIGNER, name));
 }
 
+/* What differs between a new table and a new index; the rest is dyno-table-designer.ui. */
 static void
 build (DynoTableDesigner *self)
 {
-  GtkWidget *toolbar, *header, *scrolled, *clamp, *content, *expander, *request_box;
-  GtkWidget *copy;
   Field *f = self->fields;
+  const char *title = self->existing ? _("Add Global Secondary Index") : _("New Table");
 
   self->building = TRUE;
 
-  toolbar = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  header = adw_header_bar_new ();
-  adw_header_bar_set_show_end_title_buttons (ADW_HEADER_BAR (header), FALSE);
-  adw_header_bar_set_show_start_title_buttons (ADW_HEADER_BAR (header), FALSE);
-  self->window_title = adw_window_title_new (self->existing ? _("Add Global Secondary Index")
-                                                            : _("New Table"),
-                                             self->existing
-                                             ? dyno_table_info_get_name (self->existing)
-                                             : NULL);
-  adw_header_bar_set_title_widget (ADW_HEADER_BAR (header), self->window_title);
-
-  self->cancel_button = gtk_button_new_with_mnemonic (_("_Cancel"));
-  gtk_widget_set_name (self->cancel_button, "cancel-button");
-  dyno_widget_set_accessible_label (self->cancel_button, _("Cancel"));
-  g_signal_connect_swapped (self->cancel_button, "clicked", G_CALLBACK (cancel_clicked_cb),
-                            self);
-  adw_header_bar_pack_start (ADW_HEADER_BAR (header), self->cancel_button);
-
-  self->create_button = gtk_button_new_with_mnemonic (self->existing ? _("_Add Index")
-                                                                     : _("C_reate Table"));
-  gtk_widget_set_name (self->create_button, "create-button");
-  gtk_widget_add_css_class (self->create_button, "suggested-action");
+  gtk_window_set_title (GTK_WINDOW (self), title);
+  adw_window_title_set_title (ADW_WINDOW_TITLE (self->window_title), title);
+  if (self->existing != NULL)
+    adw_window_title_set_subtitle (ADW_WINDOW_TITLE (self->window_title),
+                                   dyno_table_info_get_name (self->existing));
+  gtk_button_set_label (GTK_BUTTON (self->create_button),
+                        self->existing ? _("_Add Index") : _("C_reate Table"));
   dyno_widget_set_accessible_label (self->create_button, self->existing ? _("Add index")
                                                            : _("Create table"));
-  g_signal_connect_swapped (self->create_button, "clicked", G_CALLBACK (create_clicked_cb),
-                            self);
-  adw_header_bar_pack_end (ADW_HEADER_BAR (header), self->create_button);
-  gtk_box_append (GTK_BOX (toolbar), header);
 
-  scrolled = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scrolled), GTK_POLICY_NEVER,
-                                  GTK_POLICY_AUTOMATIC);
-  gtk_widget_set_vexpand (scrolled, TRUE);
-  clamp = adw_clamp_new ();
-  adw_clamp_set_maximum_size (ADW_CLAMP (clamp), 720);
-  content = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  gtk_widget_set_margin_start (content, 12);
-  gtk_widget_set_margin_end (content, 12);
-  gtk_widget_set_margin_top (content, 6);
-  gtk_widget_set_margin_bottom (content, 18);
-  adw_clamp_set_child (ADW_CLAMP (clamp), content);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scrolled), clamp);
-  gtk_box_append (GTK_BOX (toolbar), scrolled);
+  for (guint i = 0; i < INDEXES; i++)
+    {
+      GtkWidget *error = template_child (self, table_fields[i].template_id, "_error");
 
-  self->form = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  gtk_box_append (GTK_BOX (content), self->form);
-
+      /* for a new index the table's fields exist (for the field ids) but are not shown */
+      init_field (self, &f[i], table_fields[i].field,
+                  self->existing == NULL ? template_child (self, table_fields[i].template_id, "")
+                                         : NULL,
+                  error, table_fields[i].needs_touch);
+    }
   if (self->existing == NULL)
     {
-      build_table_fields (self, self->form);
+      for (guint i = 0; i < INDEXES; i++)
+        {
+          if (GTK_IS_DROP_DOWN (f[i].input))
+            dyno_widget_expose_activate (f[i].input);
+          watch_field (&f[i]);
+        }
     }
   else
     {
       g_autofree char *keys = dyno_table_info_describe_keys (self->existing, NULL);
       g_autofree char *text = g_strdup_printf (_("Table keys: %s"), keys);
+      GtkWidget *after = self->keys_label;
 
-      /* the table's fields exist (for the field ids) but are not shown */
-      init_field (self, &f[TABLE_NAME], "table-name", NULL, "table-name", FALSE);
-      init_field (self, &f[PK_NAME], "partition-key-name", NULL, "partition-key-name", FALSE);
-      init_field (self, &f[PK_TYPE], "partition-key-type", NULL, "partition-key-type", FALSE);
-      init_field (self, &f[SK_NAME], "sort-key-name", NULL, "sort-key-name", FALSE);
-      init_field (self, &f[SK_TYPE], "sort-key-type", NULL, "sort-key-type", FALSE);
-      init_field (self, &f[BILLING], "billing-mode", NULL, "billing-mode", FALSE);
-      init_field (self, &f[RCU], "read-capacity", NULL, "read-capacity", FALSE);
-      init_field (self, &f[WCU], "write-capacity", NULL, "write-capacity", FALSE);
-      gtk_box_append (GTK_BOX (self->form), dyno_caption_label_new (text));
+      gtk_widget_set_visible (self->table_fields, FALSE);
+      gtk_label_set_label (GTK_LABEL (self->keys_label), text);
+      gtk_widget_set_visible (self->keys_label, TRUE);
+      /* the problems of the table's fields are shown under its keys */
       for (guint i = 0; i < INDEXES; i++)
-        gtk_box_append (GTK_BOX (self->form), f[i].error);
+        {
+          g_object_ref (f[i].error);
+          gtk_box_remove (GTK_BOX (gtk_widget_get_parent (f[i].error)), f[i].error);
+          gtk_box_insert_child_after (GTK_BOX (self->form), f[i].error, after);
+          g_object_unref (f[i].error);
+          after = f[i].error;
+        }
     }
 
-  gtk_box_append (GTK_BOX (self->form), dyno_heading_label_new (self->existing ? _("New index")
-                                                                    : _("Secondary indexes")));
-  self->index_list = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  gtk_box_append (GTK_BOX (self->form), self->index_list);
-  init_field (self, &f[INDEXES], "indexes", NULL, "indexes", FALSE);
-  gtk_box_append (GTK_BOX (self->form), f[INDEXES].error);
-
-  self->add_index_button = gtk_button_new_with_mnemonic (_("Add _Index"));
-  gtk_widget_set_name (self->add_index_button, "add-index");
-  gtk_widget_set_halign (self->add_index_button, GTK_ALIGN_START);
-  dyno_widget_set_accessible_label (self->add_index_button, _("Add index"));
+  gtk_label_set_label (GTK_LABEL (self->indexes_heading),
+                       self->existing ? _("New index") : _("Secondary indexes"));
+  init_field (self, &f[INDEXES], "indexes", NULL, self->indexes_error, FALSE);
   gtk_widget_set_visible (self->add_index_button, self->existing == NULL);
-  g_signal_connect_swapped (self->add_index_button, "clicked",
-                            G_CALLBACK (add_index_clicked_cb), self);
-  gtk_box_append (GTK_BOX (self->form), self->add_index_button);
   if (self->existing != NULL)
     add_index_row (self, TRUE);
 
-  /* why Create is insensitive, what went wrong on the server, and progress */
-  self->create_reason = dyno_field_error_label_new ();
-  gtk_widget_set_name (self->create_reason, "create-reason");
-  gtk_widget_set_margin_top (self->create_reason, 12);
-  gtk_box_append (GTK_BOX (content), self->create_reason);
-
-  self->server_error = dyno_field_error_label_new ();
-  gtk_widget_set_name (self->server_error, "server-error");
-  gtk_widget_remove_css_class (self->server_error, "caption");
-  gtk_box_append (GTK_BOX (content), self->server_error);
-
-  self->progress = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  gtk_widget_set_name (self->progress, "progress");
-  self->progress_spinner = gtk_spinner_new ();
-  self->progress_label = gtk_label_new (NULL);
-  gtk_box_append (GTK_BOX (self->progress), self->progress_spinner);
-  gtk_box_append (GTK_BOX (self->progress), self->progress_label);
-  gtk_widget_set_visible (self->progress, FALSE);
-  gtk_box_append (GTK_BOX (content), self->progress);
-
-  expander = gtk_expander_new (_("Request"));
-  gtk_widget_set_name (expander, "request-expander");
-  dyno_widget_set_accessible_label (expander, _("Request"));
-  gtk_widget_set_margin_top (expander, 12);
-  request_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  self->request_label = gtk_label_new (NULL);
-  gtk_widget_set_name (self->request_label, "request-text");
-  gtk_label_set_xalign (GTK_LABEL (self->request_label), 0);
-  gtk_label_set_selectable (GTK_LABEL (self->request_label), TRUE);
-  gtk_label_set_wrap (GTK_LABEL (self->request_label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (self->request_label), PANGO_WRAP_WORD_CHAR);
-  gtk_widget_add_css_class (self->request_label, "monospace");
   dyno_widget_set_accessible_label (self->request_label, self->existing ? _("UpdateTable request")
                                                            : _("CreateTable request"));
-  copy = gtk_button_new_with_mnemonic (_("Co_py Request"));
-  gtk_widget_set_name (copy, "copy-request");
-  gtk_widget_set_halign (copy, GTK_ALIGN_START);
-  dyno_widget_set_accessible_label (copy, _("Copy request"));
-  g_signal_connect_swapped (copy, "clicked", G_CALLBACK (copy_request_clicked_cb), self);
-  gtk_box_append (GTK_BOX (request_box), copy);
-  gtk_box_append (GTK_BOX (request_box), self->request_label);
-  gtk_expander_set_child (GTK_EXPANDER (expander), request_box);
-  gtk_box_append (GTK_BOX (content), expander);
-
-  adw_window_set_content (ADW_WINDOW (self), toolbar);
   self->building = FALSE;
 }
 
@@ -1029,6 +787,7 @@ static void
 dyno_table_designer_class_init (DynoTableDesignerClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = dyno_table_designer_dispose;
   object_class->finalize = dyno_table_designer_finalize;
@@ -1040,6 +799,42 @@ dyno_table_designer_class_init (DynoTableDesignerClass *klass)
                   G_SIGNAL_RUN_LAST,
                   0, NULL, NULL, NULL,
                   G_TYPE_NONE, 1, G_TYPE_STRING);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/com/dynotable/DynoTable/dyno-table-designer.ui");
+#define BIND(member) gtk_widget_class_bind_template_child (widget_class, DynoTableDesigner, member)
+  BIND (window_title);
+  BIND (cancel_button);
+  BIND (create_button);
+  BIND (form);
+  BIND (table_fields);
+  BIND (keys_label);
+  BIND (indexes_heading);
+  BIND (indexes_error);
+  BIND (capacity_box);
+  BIND (index_list);
+  BIND (add_index_button);
+  BIND (create_reason);
+  BIND (server_error);
+  BIND (progress);
+  BIND (progress_spinner);
+  BIND (progress_label);
+  BIND (request_expander);
+  BIND (request_label);
+#undef BIND
+  /* the table's fields, found by their ids (see build()) */
+  for (guint i = 0; i < INDEXES; i++)
+    {
+      g_autofree char *error = g_strconcat (table_fields[i].template_id, "_error", NULL);
+
+      gtk_widget_class_bind_template_child_full (widget_class, table_fields[i].template_id,
+                                                 FALSE, 0);
+      gtk_widget_class_bind_template_child_full (widget_class, error, FALSE, 0);
+    }
+  gtk_widget_class_bind_template_callback (widget_class, cancel_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, create_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, add_index_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, copy_request_clicked_cb);
 }
 
 static void
@@ -1047,6 +842,7 @@ dyno_table_designer_init (DynoTableDesigner *self)
 {
   self->rows = g_ptr_array_new_with_free_func ((GDestroyNotify) index_row_free);
   self->cancellable = g_cancellable_new ();
+  gtk_widget_init_template (GTK_WIDGET (self));
 }
 
 /* ---- public API ------------------------------------------------------------------------ */
@@ -1062,11 +858,7 @@ dyno_table_designer_new (GtkWindow     *parent,
   g_return_val_if_fail (backend == NULL || DYNO_IS_BACKEND (backend), NULL);
 
   self = g_object_new (DYNO_TYPE_TABLE_DESIGNER,
-                       "modal", TRUE,
                        "transient-for", parent,
-                       "default-width", 640,
-                       "default-height", 720,
-                       "title", existing ? _("Add Global Secondary Index") : _("New Table"),
                        NULL);
   self->backend = backend ? g_object_ref (backend) : NULL;
   self->existing = existing ? dyno_table_info_ref (existing) : NULL;

@@ -15,17 +15,6 @@
 /* The rejected-rows list shows this many; the summary counts them all. */
 #define MAX_LISTED_ROWS 1000
 
-static GtkWidget *
-field_label (const char *text,
-             GtkWidget  *target)
-{
-  GtkWidget *label = gtk_label_new_with_mnemonic (text);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_label_set_mnemonic_widget (GTK_LABEL (label), target);
-  return label;
-}
-
 /* ---- import / export ---------------------------------------------------------------------- */
 
 typedef enum {
@@ -43,6 +32,7 @@ struct _DynoTransferDialog
   GListModel     *loaded_items;
   DynoRequest    *request;
 
+  GtkWidget      *intro_label;
   GtkWidget      *path_entry;
   GtkWidget      *choose_button;
   GtkWidget      *format_dropdown;
@@ -52,6 +42,8 @@ struct _DynoTransferDialog
   GtkWidget      *type_row_switch;
   GtkWidget      *loaded_check;
   GtkWidget      *all_pages_check;
+  GtkWidget      *source_label;
+  GtkWidget      *source_box;
   GtkWidget      *error_label;
   GtkWidget      *progress_bar;
   GtkWidget      *counts_label;
@@ -121,10 +113,16 @@ dyno_transfer_dialog_finalize (GObject *object)
   G_OBJECT_CLASS (dyno_transfer_dialog_parent_class)->finalize (object);
 }
 
+static void choose_clicked_cb  (DynoTransferDialog *self);
+static void format_changed_cb  (DynoTransferDialog *self);
+static void cancel_clicked_cb  (DynoTransferDialog *self);
+static void start_clicked_cb   (DynoTransferDialog *self);
+
 static void
 dyno_transfer_dialog_class_init (DynoTransferDialogClass *klass)
 {
   GObjectClass *object_class = G_OBJECT_CLASS (klass);
+  GtkWidgetClass *widget_class = GTK_WIDGET_CLASS (klass);
 
   object_class->dispose = dyno_transfer_dialog_dispose;
   object_class->finalize = dyno_transfer_dialog_finalize;
@@ -136,6 +134,35 @@ dyno_transfer_dialog_class_init (DynoTransferDialogClass *klass)
   transfer_signals[ITEMS_WRITTEN] =
     g_signal_new ("items-written", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST, 0, NULL, NULL,
                   NULL, G_TYPE_NONE, 1, G_TYPE_PTR_ARRAY);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/com/dynotable/DynoTable/dyno-transfer-dialog.ui");
+#define BIND(member) gtk_widget_class_bind_template_child (widget_class, DynoTransferDialog, member)
+  BIND (intro_label);
+  BIND (path_entry);
+  BIND (choose_button);
+  BIND (format_dropdown);
+  BIND (mapping_label);
+  BIND (mapping_entry);
+  BIND (type_row_label);
+  BIND (type_row_switch);
+  BIND (source_label);
+  BIND (source_box);
+  BIND (loaded_check);
+  BIND (all_pages_check);
+  BIND (error_label);
+  BIND (progress_bar);
+  BIND (counts_label);
+  BIND (summary_label);
+  BIND (rows_scroller);
+  BIND (rows_list);
+  BIND (cancel_button);
+  BIND (start_button);
+#undef BIND
+  gtk_widget_class_bind_template_callback (widget_class, choose_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, format_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, cancel_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, start_clicked_cb);
 }
 
 static void
@@ -149,6 +176,10 @@ import_written_cb (DynoImportJob      *job,
 static void
 dyno_transfer_dialog_init (DynoTransferDialog *self)
 {
+  gtk_widget_init_template (GTK_WIDGET (self));
+  dyno_widget_expose_activate (self->format_dropdown);
+  dyno_widget_expose_activate (self->loaded_check);
+  dyno_widget_expose_activate (self->all_pages_check);
 }
 
 static gboolean
@@ -173,7 +204,7 @@ update_format_options (DynoTransferDialog *self)
 
   gtk_widget_set_visible (self->mapping_label, shown);
   gtk_widget_set_visible (self->mapping_entry, shown);
-  if (self->type_row_switch != NULL)
+  if (self->mode == MODE_EXPORT)
     {
       gtk_widget_set_visible (self->type_row_label, shown);
       gtk_widget_set_visible (self->type_row_switch, shown);
@@ -203,8 +234,7 @@ set_running (DynoTransferDialog *self,
   gtk_widget_set_sensitive (self->choose_button, !running);
   gtk_widget_set_sensitive (self->format_dropdown, !running);
   gtk_widget_set_sensitive (self->mapping_entry, !running);
-  if (self->type_row_switch != NULL)
-    gtk_widget_set_sensitive (self->type_row_switch, !running);
+  gtk_widget_set_sensitive (self->type_row_switch, !running);
   gtk_button_set_label (GTK_BUTTON (self->cancel_button), running ? _("_Cancel") : _("_Close"));
   dyno_widget_set_accessible_label (self->cancel_button, running ? _("Cancel") : _("Close"));
   gtk_widget_set_visible (self->progress_bar, TRUE);
@@ -605,8 +635,8 @@ start_clicked_cb (DynoTransferDialog *self)
     export_start (self);
 }
 
-static GtkWidget *
-format_dropdown_new (Mode mode)
+static GListModel *
+format_list_new (Mode mode)
 {
   const char * const import_labels[] = {
     _("Detect from the file"), _("DynamoDB JSON lines"), _("Plain JSON lines"),
@@ -615,58 +645,33 @@ format_dropdown_new (Mode mode)
   const char * const export_labels[] = {
     _("DynamoDB JSON lines"), _("Plain JSON lines"), _("CSV"), NULL,
   };
-  GtkWidget *dropdown =
-    gtk_drop_down_new_from_strings (mode == MODE_IMPORT ? import_labels : export_labels);
 
-  dyno_widget_expose_activate (dropdown);
-  return dropdown;
+  return G_LIST_MODEL (gtk_string_list_new (mode == MODE_IMPORT ? import_labels
+                                                                 : export_labels));
 }
 
+/* What differs between Import and Export; the rest is dyno-transfer-dialog.ui. */
 static void
 build (DynoTransferDialog *self)
 {
   gboolean import = self->mode == MODE_IMPORT;
   const char *table = dyno_table_info_get_name (self->info);
-  GtkWidget *toolbar = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  GtkWidget *header = adw_header_bar_new ();
-  GtkWidget *body = gtk_box_new (GTK_ORIENTATION_VERTICAL, 12);
-  GtkWidget *grid = gtk_grid_new ();
-  GtkWidget *path_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *buttons = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  g_autoptr(GListModel) formats = format_list_new (self->mode);
   g_autofree char *title = NULL;
-  int row = 0;
 
   title = g_strdup_printf (import ? _("Import into %s") : _("Export from %s"), table);
   gtk_window_set_title (GTK_WINDOW (self), title);
-  gtk_window_set_default_size (GTK_WINDOW (self), 560, -1);
 
-  gtk_widget_set_margin_start (body, 18);
-  gtk_widget_set_margin_end (body, 18);
-  gtk_widget_set_margin_top (body, 12);
-  gtk_widget_set_margin_bottom (body, 18);
-  gtk_box_append (GTK_BOX (toolbar), header);
-  gtk_box_append (GTK_BOX (toolbar), body);
-  adw_window_set_content (ADW_WINDOW (self), toolbar);
-
-  gtk_box_append (GTK_BOX (body),
-                  dyno_wrapping_label_new (import
-                                  ? _("Rows are checked against the table's keys first; good "
-                                      "rows are written with BatchWriteItem, 25 at a time. "
-                                      "Puts are idempotent per key: importing the same file "
-                                      "again is safe.")
-                                  : _("The file is written under its name only when the "
-                                      "export completes.")));
-
-  gtk_grid_set_row_spacing (GTK_GRID (grid), 8);
-  gtk_grid_set_column_spacing (GTK_GRID (grid), 12);
-  gtk_box_append (GTK_BOX (body), grid);
+  gtk_label_set_label (GTK_LABEL (self->intro_label),
+                       import
+                       ? _("Rows are checked against the table's keys first; good "
+                           "rows are written with BatchWriteItem, 25 at a time. "
+                           "Puts are idempotent per key: importing the same file "
+                           "again is safe.")
+                       : _("The file is written under its name only when the "
+                           "export completes."));
 
   /* file */
-  self->path_entry = gtk_entry_new ();
-  gtk_widget_set_name (self->path_entry, "file-path");
-  gtk_widget_set_hexpand (self->path_entry, TRUE);
-  gtk_entry_set_placeholder_text (GTK_ENTRY (self->path_entry), _("File path"));
-  dyno_widget_set_accessible_label (self->path_entry, _("File path"));
   if (g_file_test ("/.flatpak-info", G_FILE_TEST_EXISTS))
     {
       /* In the sandbox a typed path would land in the sandbox's own, temporary files and be
@@ -677,52 +682,24 @@ build (DynoTransferDialog *self)
                                    _("In the Flatpak, DynoTable reads and writes only the files "
                                      "you choose"));
     }
-  self->choose_button = gtk_button_new_with_mnemonic (_("C_hoose…"));
-  gtk_widget_set_name (self->choose_button, "choose-file");
-  dyno_widget_set_accessible_label (self->choose_button, _("Choose file"));
-  g_signal_connect_swapped (self->choose_button, "clicked", G_CALLBACK (choose_clicked_cb), self);
-  gtk_box_append (GTK_BOX (path_box), self->path_entry);
-  gtk_box_append (GTK_BOX (path_box), self->choose_button);
-  gtk_grid_attach (GTK_GRID (grid), field_label (_("_File"), self->path_entry), 0, row, 1, 1);
-  gtk_grid_attach (GTK_GRID (grid), path_box, 1, row++, 1, 1);
 
-  /* format */
-  self->format_dropdown = format_dropdown_new (self->mode);
-  gtk_widget_set_name (self->format_dropdown, "format");
-  dyno_widget_set_accessible_label (self->format_dropdown, _("Format"));
-  gtk_grid_attach (GTK_GRID (grid), field_label (_("F_ormat"), self->format_dropdown), 0, row,
-                   1, 1);
-  gtk_grid_attach (GTK_GRID (grid), self->format_dropdown, 1, row++, 1, 1);
+  gtk_drop_down_set_model (GTK_DROP_DOWN (self->format_dropdown), formats);
 
   /* type mapping (import: plain JSON and CSV) / column types (export: CSV) */
-  self->mapping_entry = gtk_entry_new ();
-  gtk_widget_set_name (self->mapping_entry, "type-mapping");
-  gtk_entry_set_placeholder_text (GTK_ENTRY (self->mapping_entry), "price=N,tags=SS");
-  dyno_widget_set_accessible_label (self->mapping_entry, import ? _("Type mapping") : _("Column types"));
+  dyno_widget_set_accessible_label (self->mapping_entry,
+                                    import ? _("Type mapping") : _("Column types"));
   gtk_widget_set_tooltip_text (self->mapping_entry,
                                import ? _("Types that plain JSON or CSV cannot say: attribute=TYPE "
                                           "with S N B BOOL NULL M L SS NS BS, separated by "
                                           "commas.")
                                       : _("Column types: attribute=TYPE, with ANY for a column "
                                           "whose cells are DynamoDB JSON values."));
-  self->mapping_label = field_label (import ? _("_Type mapping") : _("Column _types"),
-                                     self->mapping_entry);
-  gtk_grid_attach (GTK_GRID (grid), self->mapping_label, 0, row, 1, 1);
-  gtk_grid_attach (GTK_GRID (grid), self->mapping_entry, 1, row++, 1, 1);
+  gtk_label_set_label (GTK_LABEL (self->mapping_label),
+                       import ? _("_Type mapping") : _("Column _types"));
 
   if (!import)
     {
-      GtkWidget *source_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 4);
       g_autofree char *loaded = NULL;
-
-      self->type_row_switch = gtk_switch_new ();
-      gtk_switch_set_active (GTK_SWITCH (self->type_row_switch), TRUE);
-      gtk_widget_set_halign (self->type_row_switch, GTK_ALIGN_START);
-      gtk_widget_set_name (self->type_row_switch, "csv-type-row");
-      dyno_widget_set_accessible_label (self->type_row_switch, _("CSV type row"));
-      self->type_row_label = field_label (_("CSV type _row"), self->type_row_switch);
-      gtk_grid_attach (GTK_GRID (grid), self->type_row_label, 0, row, 1, 1);
-      gtk_grid_attach (GTK_GRID (grid), self->type_row_switch, 1, row++, 1, 1);
 
       if (self->loaded_items != NULL)
         {
@@ -734,80 +711,19 @@ build (DynoTransferDialog *self)
         }
       else
         loaded = g_strdup (_("_Loaded results"));
-      self->loaded_check = gtk_check_button_new_with_mnemonic (loaded);
-      gtk_widget_set_name (self->loaded_check, "loaded-results");
-      dyno_widget_set_accessible_label (self->loaded_check, _("Loaded results"));
-      self->all_pages_check = gtk_check_button_new_with_mnemonic (_("_All pages of the query"));
-      gtk_widget_set_name (self->all_pages_check, "all-pages");
-      dyno_widget_set_accessible_label (self->all_pages_check, _("All pages"));
-      gtk_check_button_set_group (GTK_CHECK_BUTTON (self->all_pages_check),
-                                  GTK_CHECK_BUTTON (self->loaded_check));
-      dyno_widget_expose_activate (self->loaded_check);
-      dyno_widget_expose_activate (self->all_pages_check);
+      gtk_check_button_set_label (GTK_CHECK_BUTTON (self->loaded_check), loaded);
       gtk_widget_set_sensitive (self->loaded_check, self->loaded_items != NULL);
       gtk_widget_set_sensitive (self->all_pages_check, self->request != NULL);
       if (self->loaded_items != NULL)
         gtk_check_button_set_active (GTK_CHECK_BUTTON (self->loaded_check), TRUE);
       else
         gtk_check_button_set_active (GTK_CHECK_BUTTON (self->all_pages_check), TRUE);
-      gtk_box_append (GTK_BOX (source_box), self->loaded_check);
-      gtk_box_append (GTK_BOX (source_box), self->all_pages_check);
-      gtk_grid_attach (GTK_GRID (grid), field_label (_("Export"), self->loaded_check), 0, row,
-                       1, 1);
-      gtk_grid_attach (GTK_GRID (grid), source_box, 1, row++, 1, 1);
+      gtk_widget_set_visible (self->source_label, TRUE);
+      gtk_widget_set_visible (self->source_box, TRUE);
     }
 
-  g_signal_connect_swapped (self->format_dropdown, "notify::selected",
-                            G_CALLBACK (format_changed_cb), self);
-
-  self->error_label = dyno_wrapping_label_new ("");
-  gtk_widget_set_name (self->error_label, "error");
-  gtk_widget_add_css_class (self->error_label, "error");
-  gtk_widget_set_visible (self->error_label, FALSE);
-  gtk_box_append (GTK_BOX (body), self->error_label);
-
-  self->progress_bar = gtk_progress_bar_new ();
-  gtk_widget_set_name (self->progress_bar, "progress");
-  dyno_widget_set_accessible_label (self->progress_bar, _("Progress"));
-  gtk_widget_set_visible (self->progress_bar, FALSE);
-  gtk_box_append (GTK_BOX (body), self->progress_bar);
-  self->counts_label = dyno_wrapping_label_new ("");
-  gtk_widget_set_name (self->counts_label, "counts");
-  gtk_widget_add_css_class (self->counts_label, "dim-label");
-  gtk_box_append (GTK_BOX (body), self->counts_label);
-
-  self->summary_label = dyno_wrapping_label_new ("");
-  gtk_widget_set_name (self->summary_label, "summary");
-  gtk_label_set_selectable (GTK_LABEL (self->summary_label), TRUE);
-  gtk_widget_add_css_class (self->summary_label, "heading");
-  gtk_widget_set_visible (self->summary_label, FALSE);
-  gtk_box_append (GTK_BOX (body), self->summary_label);
-
-  self->rows_list = gtk_list_box_new ();
-  gtk_widget_set_name (self->rows_list, "rejected-rows");
-  gtk_list_box_set_selection_mode (GTK_LIST_BOX (self->rows_list), GTK_SELECTION_NONE);
-  gtk_widget_add_css_class (self->rows_list, "boxed-list");
-  dyno_widget_set_accessible_label (self->rows_list, _("Rejected rows"));
-  self->rows_scroller = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->rows_scroller), self->rows_list);
-  gtk_scrolled_window_set_min_content_height (GTK_SCROLLED_WINDOW (self->rows_scroller), 160);
-  gtk_widget_set_vexpand (self->rows_scroller, TRUE);
-  gtk_widget_set_visible (self->rows_scroller, FALSE);
-  gtk_box_append (GTK_BOX (body), self->rows_scroller);
-
-  gtk_widget_set_halign (buttons, GTK_ALIGN_END);
-  self->cancel_button = gtk_button_new_with_mnemonic (_("_Close"));
-  gtk_widget_set_name (self->cancel_button, "cancel");
-  dyno_widget_set_accessible_label (self->cancel_button, _("Close"));
-  g_signal_connect_swapped (self->cancel_button, "clicked", G_CALLBACK (cancel_clicked_cb), self);
-  self->start_button = gtk_button_new_with_mnemonic (import ? _("_Import") : _("_Export"));
-  gtk_widget_set_name (self->start_button, import ? "import" : "export");
+  gtk_button_set_label (GTK_BUTTON (self->start_button), import ? _("_Import") : _("_Export"));
   dyno_widget_set_accessible_label (self->start_button, import ? _("Import") : _("Export"));
-  gtk_widget_add_css_class (self->start_button, "suggested-action");
-  g_signal_connect_swapped (self->start_button, "clicked", G_CALLBACK (start_clicked_cb), self);
-  gtk_box_append (GTK_BOX (buttons), self->cancel_button);
-  gtk_box_append (GTK_BOX (buttons), self->start_button);
-  gtk_box_append (GTK_BOX (body), buttons);
 
   update_format_options (self);
 }
@@ -821,7 +737,6 @@ transfer_dialog_new (GtkWindow     *parent,
   DynoTransferDialog *self = g_object_new (DYNO_TYPE_TRANSFER_DIALOG,
                                            "modal", parent != NULL,
                                            "transient-for", parent,
-                                           "destroy-with-parent", TRUE,
                                            NULL);
 
   self->mode = mode;

@@ -40,7 +40,7 @@ line_marked (GtkWidget *editor,
              guint      line)   /* 1-based */
 {
   GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (get_named (editor,
-                                                                              "item-json")));
+                                                                              "source_view")));
   GtkTextTag *tag = gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (buffer),
                                                "dyno-error-line");
   GtkTextIter iter;
@@ -81,13 +81,13 @@ test_marker_in_spanish (void)
   dyno_item_editor_set_text (DYNO_ITEM_EDITOR (editor), bad);
   drain_main_context ();
 
-  message = shown_error (get_named (editor, "item-error"));
+  message = shown_error (get_named (editor, "item_error_label"));
   g_assert_nonnull (message);
   g_test_message ("shown: %s", message);
   g_assert_null (strstr (message, "line 4"));
   /* the translated sentence up to its line number */
   g_assert_true (g_str_has_prefix (message, expected_prefix));
-  g_assert_false (gtk_widget_get_sensitive (get_named (editor, "save-item")));
+  g_assert_false (gtk_widget_get_sensitive (get_named (editor, "save_button")));
 
   g_assert_true (line_marked (editor, 4));
   g_assert_false (line_marked (editor, 2));
@@ -98,7 +98,7 @@ test_marker_in_spanish (void)
                              "{\n\"pk\": {\"S\": \"a\"},\n\"sk\": {\"S\": \"b\"},\n"
                              "\"n\": {\"N\": \"1e999\"}\n}");
   drain_main_context ();
-  g_assert_nonnull (shown_error (get_named (editor, "item-error")));
+  g_assert_nonnull (shown_error (get_named (editor, "item_error_label")));
   g_assert_true (line_marked (editor, 4));
   g_assert_false (line_marked (editor, 1));
 

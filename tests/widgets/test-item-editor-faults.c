@@ -182,8 +182,8 @@ static gboolean
 save_ended (DynoItemEditor *editor,
             Outcome        *outcome)
 {
-  GtkWidget *error_label = get_named (GTK_WIDGET (editor), "save-error");
-  GtkWidget *save = get_named (GTK_WIDGET (editor), "save-item");
+  GtkWidget *error_label = get_named (GTK_WIDGET (editor), "save_error_label");
+  GtkWidget *save = get_named (GTK_WIDGET (editor), "save_button");
 
   if (outcome->saved != NULL || dyno_item_editor_get_conflict_dialog (editor) != NULL)
     return TRUE;
@@ -253,7 +253,7 @@ test_save_through_fault (gconstpointer data)
 
     dyno_item_editor_set_text (editor, text);
   }
-  g_assert_true (gtk_widget_get_sensitive (get_named (GTK_WIDGET (editor), "save-item")));
+  g_assert_true (gtk_widget_get_sensitive (get_named (GTK_WIDGET (editor), "save_button")));
   dyno_item_editor_save (editor);
 
   /* Bounded: a save that never ends fails here instead of hanging the suite. */
@@ -271,7 +271,7 @@ test_save_through_fault (gconstpointer data)
   proxy_stop (proxy);
 
   after = stored_item (pk);
-  message = shown_error (get_named (GTK_WIDGET (editor), "save-error"));
+  message = shown_error (get_named (GTK_WIDGET (editor), "save_error_label"));
   g_test_message ("%s (%s): %s", rule, tc->edit ? "edit" : "new",
                   outcome.saved ? "saved" : message);
 

@@ -99,17 +99,54 @@ wait_for_pointer (gpointer *location)
   drain_main_context ();
 }
 
+/* The value widgets (an entry, a dropdown) of the form rows under @root, in order: what
+ * each row's value_slot (dyno-item-form-row.ui) holds; maps, lists and sets have none. */
 static void
-collect_named (GtkWidget  *root,
-               const char *name,
-               GPtrArray  *found)
+collect_values (GtkWidget *root,
+                GPtrArray *found)
 {
-  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
-    g_ptr_array_add (found, root);
+  if (g_strcmp0 (gtk_buildable_get_buildable_id (GTK_BUILDABLE (root)), "value_slot") == 0)
+    {
+      GtkWidget *value = gtk_widget_get_first_child (root);
+
+      if (value != NULL && (GTK_IS_EDITABLE (value) || GTK_IS_DROP_DOWN (value)))
+        g_ptr_array_add (found, value);
+      return;
+    }
   for (GtkWidget *child = gtk_widget_get_first_child (root);
        child != NULL;
        child = gtk_widget_get_next_sibling (child))
-    collect_named (child, name, found);
+    collect_values (child, found);
+}
+
+/* The value widget of the form row @row. */
+static GtkWidget *
+row_value (GtkWidget *row)
+{
+  GtkWidget *value = gtk_widget_get_first_child (get_named (row, "value_slot"));
+
+  g_assert_nonnull (value);
+  return value;
+}
+
+/* The first button under @root whose label (mnemonic included) is @label, as a person reads
+ * it, or NULL. */
+static GtkWidget *
+find_button (GtkWidget  *root,
+             const char *label)
+{
+  if (GTK_IS_BUTTON (root) && g_strcmp0 (gtk_button_get_label (GTK_BUTTON (root)), label) == 0)
+    return root;
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_button (child, label);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
 }
 
 /* A click (gtk_widget_activate() would emit "clicked" only after a visual delay). */
@@ -228,8 +265,9 @@ editor_part (Fixture    *fixture,
   return get_named (GTK_WIDGET (fixture->editor), name);
 }
 
+/* The message dialog whose heading begins with @heading, as a person reads it. */
 static GtkWidget *
-find_toplevel (const char *name)
+find_toplevel (const char *heading)
 {
   GListModel *toplevels = gtk_window_get_toplevels ();
 
@@ -237,7 +275,9 @@ find_toplevel (const char *name)
     {
       g_autoptr(GtkWidget) window = g_list_model_get_item (toplevels, i);
 
-      if (g_strcmp0 (gtk_widget_get_name (window), name) == 0)
+      if (ADW_IS_MESSAGE_DIALOG (window)
+          && g_str_has_prefix (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (window)),
+                               heading))
         return window;
     }
   return NULL;
@@ -291,14 +331,14 @@ test_round_trip (Fixture       *fixture,
 
   open_editor (fixture, NULL, DYNO_ITEM_EDITOR_NEW, NULL);
   dyno_item_editor_set_text (fixture->editor, text);
-  g_assert_false (gtk_widget_get_visible (editor_part (fixture, "item-error")));
+  g_assert_false (gtk_widget_get_visible (editor_part (fixture, "item_error_label")));
 
   g_assert_true (dyno_item_editor_set_view (fixture->editor, DYNO_ITEM_EDITOR_VIEW_FORM));
-  form = DYNO_ITEM_FORM (editor_part (fixture, "item-form"));
+  form = DYNO_ITEM_FORM (editor_part (fixture, "form"));
   row = dyno_item_form_find_attribute (form, "v");
   g_assert_nonnull (row);
   if (tc->shown != NULL)
-    g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (get_named (row, "attribute-value"))),
+    g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (row_value (row))),
                      ==, tc->shown);
   from_form = dyno_item_form_dup_item (form, &error);
   g_assert_no_error (error);
@@ -335,37 +375,38 @@ test_form_edit_through_widgets (Fixture       *fixture,
 
   open_editor (fixture, loaded, DYNO_ITEM_EDITOR_EDIT, NULL);
   g_assert_true (dyno_item_editor_set_view (fixture->editor, DYNO_ITEM_EDITOR_VIEW_FORM));
-  form = DYNO_ITEM_FORM (editor_part (fixture, "item-form"));
+  form = DYNO_ITEM_FORM (editor_part (fixture, "form"));
 
   /* Key rows: first, type fixed. */
   row = dyno_item_form_find_attribute (form, "pk");
-  g_assert_false (gtk_widget_get_sensitive (get_named (row, "attribute-type")));
-  types = dropdown_options (get_named (row, "attribute-type"));
+  g_assert_false (gtk_widget_get_sensitive (get_named (row, "type_dropdown")));
+  types = dropdown_options (get_named (row, "type_dropdown"));
   g_assert_cmpuint (g_strv_length (types), ==, 10);
 
-  click (editor_part (fixture, "add-attribute"));
+  click (editor_part (fixture, "add_button"));
   drain_main_context ();
   row = dyno_item_form_find_attribute (form, "");
   g_assert_nonnull (row);
-  type_text (get_named (row, "attribute-name"), "total");
-  dropdown_choose (get_named (row, "attribute-type"), "N");
-  type_text (get_named (row, "attribute-value"), "12345678901234567890123456789012345678");
+  type_text (get_named (row, "name_entry"), "total");
+  dropdown_choose (get_named (row, "type_dropdown"), "N");
+  type_text (row_value (row), "12345678901234567890123456789012345678");
 
   set_row = dyno_item_form_add_attribute (form);
-  type_text (get_named (set_row, "attribute-name"), "tags");
-  dropdown_choose (get_named (set_row, "attribute-type"), "SS");
-  add_member = get_named (set_row, "add-member");
+  type_text (get_named (set_row, "name_entry"), "tags");
+  dropdown_choose (get_named (set_row, "type_dropdown"), "SS");
+  add_member = find_button (set_row, "Add _member");
+  g_assert_nonnull (add_member);
   click (add_member);
   click (add_member);
   drain_main_context ();
   members = g_ptr_array_new ();
-  collect_named (set_row, "attribute-value", members);
+  collect_values (set_row, members);
   g_assert_cmpuint (members->len, ==, 2);
   type_text (g_ptr_array_index (members, 0), "blue");
   type_text (g_ptr_array_index (members, 1), "blue");
   /* Two equal members: the set is refused, naming the attribute; switching is refused too. */
   g_assert_false (dyno_item_editor_set_view (fixture->editor, DYNO_ITEM_EDITOR_VIEW_JSON));
-  g_assert_nonnull (strstr (shown_error (editor_part (fixture, "item-error")), "tags"));
+  g_assert_nonnull (strstr (shown_error (editor_part (fixture, "item_error_label")), "tags"));
   g_assert_cmpint (dyno_item_editor_get_view (fixture->editor), ==, DYNO_ITEM_EDITOR_VIEW_FORM);
   type_text (g_ptr_array_index (members, 1), "green");
 
@@ -390,11 +431,11 @@ test_form_bad_binary_named (Fixture       *fixture,
 
   open_editor (fixture, NULL, DYNO_ITEM_EDITOR_NEW, NULL);
   g_assert_true (dyno_item_editor_set_view (fixture->editor, DYNO_ITEM_EDITOR_VIEW_FORM));
-  form = DYNO_ITEM_FORM (editor_part (fixture, "item-form"));
+  form = DYNO_ITEM_FORM (editor_part (fixture, "form"));
   row = dyno_item_form_add_attribute (form);
-  type_text (get_named (row, "attribute-name"), "blob");
-  dropdown_choose (get_named (row, "attribute-type"), "B");
-  type_text (get_named (row, "attribute-value"), "not base64!");
+  type_text (get_named (row, "name_entry"), "blob");
+  dropdown_choose (get_named (row, "type_dropdown"), "B");
+  type_text (row_value (row), "not base64!");
   result = dyno_item_form_dup_item (form, &error);
   g_assert_null (result);
   g_assert_nonnull (strstr (error->message, "blob"));
@@ -416,12 +457,12 @@ test_invalid_json_shows_line (Fixture       *fixture,
   open_editor (fixture, NULL, DYNO_ITEM_EDITOR_NEW, NULL);
   dyno_item_editor_set_text (fixture->editor, bad);
 
-  message = shown_error (editor_part (fixture, "item-error"));
+  message = shown_error (editor_part (fixture, "item_error_label"));
   g_assert_nonnull (message);
   g_assert_nonnull (strstr (message, "line 3, column"));
-  g_assert_false (gtk_widget_get_sensitive (editor_part (fixture, "save-item")));
+  g_assert_false (gtk_widget_get_sensitive (editor_part (fixture, "save_button")));
 
-  buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (editor_part (fixture, "item-json")));
+  buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (editor_part (fixture, "source_view")));
   tag = gtk_text_tag_table_lookup (gtk_text_buffer_get_tag_table (buffer), "dyno-error-line");
   g_assert_nonnull (tag);
   gtk_text_buffer_get_iter_at_line (buffer, &iter, 2);
@@ -433,7 +474,7 @@ test_invalid_json_shows_line (Fixture       *fixture,
   g_assert_false (dyno_item_editor_set_view (fixture->editor, DYNO_ITEM_EDITOR_VIEW_FORM));
   g_assert_cmpint (dyno_item_editor_get_view (fixture->editor), ==, DYNO_ITEM_EDITOR_VIEW_JSON);
   g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (editor_part (fixture,
-                                                                               "view-json"))));
+                                                                               "json_button"))));
   {
     g_autofree char *text = dyno_item_editor_dup_text (fixture->editor);
 
@@ -442,8 +483,8 @@ test_invalid_json_shows_line (Fixture       *fixture,
 
   /* Fixing it clears the mark. */
   dyno_item_editor_set_text (fixture->editor, "{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"A\"}}");
-  g_assert_null (shown_error (editor_part (fixture, "item-error")));
-  g_assert_true (gtk_widget_get_sensitive (editor_part (fixture, "save-item")));
+  g_assert_null (shown_error (editor_part (fixture, "item_error_label")));
+  g_assert_true (gtk_widget_get_sensitive (editor_part (fixture, "save_button")));
 }
 
 static void
@@ -454,7 +495,7 @@ test_bad_number_shows_line (Fixture       *fixture,
   dyno_item_editor_set_text (fixture->editor,
                              "{\n\"pk\": {\"S\": \"a\"},\n\"sk\": {\"S\": \"b\"},\n"
                              "\"n\": {\"N\": \"1e999\"}\n}");
-  g_assert_nonnull (strstr (shown_error (editor_part (fixture, "item-error")), "line 4"));
+  g_assert_nonnull (strstr (shown_error (editor_part (fixture, "item_error_label")), "line 4"));
 }
 
 /* ---- saving --------------------------------------------------------------------------------- */
@@ -476,12 +517,12 @@ test_save_new_puts_with_condition (Fixture       *fixture,
   dyno_item_editor_set_text (fixture->editor, text);
 
   /* The request about to be sent is shown as code (under "Show request"). */
-  gtk_expander_set_expanded (GTK_EXPANDER (editor_part (fixture, "show-request")), TRUE);
-  code = dyno_code_view_get_code (DYNO_CODE_VIEW (editor_part (fixture, "request-code")));
+  gtk_expander_set_expanded (GTK_EXPANDER (editor_part (fixture, "request_expander")), TRUE);
+  code = dyno_code_view_get_code (DYNO_CODE_VIEW (editor_part (fixture, "code_view")));
   g_assert_nonnull (code);
   g_assert_nonnull (strstr (code, "orders"));
 
-  click (editor_part (fixture, "save-item"));
+  click (editor_part (fixture, "save_button"));
   wait_for_pointer ((gpointer *) &fixture->saved);
 
   g_assert_cmpuint (test_backend_get_n_calls (fixture->backend), ==, 1);
@@ -539,11 +580,11 @@ test_edit_key_change_refused (Fixture       *fixture,
   g_assert_null (request);
   g_assert_nonnull (strstr (error->message, "“sk”"));
   g_assert_nonnull (strstr (error->message, "Duplicate"));
-  g_assert_false (gtk_widget_get_sensitive (editor_part (fixture, "save-item")));
+  g_assert_false (gtk_widget_get_sensitive (editor_part (fixture, "save_button")));
   dyno_item_editor_save (fixture->editor);
   drain_main_context ();
   g_assert_cmpuint (test_backend_get_n_calls (fixture->backend), ==, 0);
-  g_assert_nonnull (shown_error (editor_part (fixture, "save-error")));
+  g_assert_nonnull (shown_error (editor_part (fixture, "save_error_label")));
 }
 
 static void
@@ -570,10 +611,10 @@ test_key_sizes_refused (Fixture       *fixture,
   g_assert_null (request);
   g_assert_nonnull (strstr (error->message, "2100 bytes"));
   g_assert_nonnull (strstr (error->message, "2048"));
-  message = shown_error (editor_part (fixture, "item-error"));
+  message = shown_error (editor_part (fixture, "item_error_label"));
   g_assert_nonnull (message);
   g_assert_nonnull (strstr (message, "partition key pk"));
-  g_assert_false (gtk_widget_get_sensitive (editor_part (fixture, "save-item")));
+  g_assert_false (gtk_widget_get_sensitive (editor_part (fixture, "save_button")));
   g_clear_error (&error);
 
   g_free (text);
@@ -594,8 +635,8 @@ test_key_sizes_refused (Fixture       *fixture,
   request = dyno_item_editor_dup_request (fixture->editor, &error);
   g_assert_no_error (error);
   g_assert_nonnull (request);
-  g_assert_null (shown_error (editor_part (fixture, "item-error")));
-  g_assert_true (gtk_widget_get_sensitive (editor_part (fixture, "save-item")));
+  g_assert_null (shown_error (editor_part (fixture, "item_error_label")));
+  g_assert_true (gtk_widget_get_sensitive (editor_part (fixture, "save_button")));
 }
 
 static void
@@ -614,17 +655,17 @@ test_failed_save_keeps_edits (Fixture       *fixture,
   dyno_item_editor_set_text (fixture->editor, mine);
   dyno_item_editor_save (fixture->editor);
   while (test_backend_get_n_calls (fixture->backend) < 1 ||
-         !gtk_widget_get_visible (editor_part (fixture, "save-error")))
+         !gtk_widget_get_visible (editor_part (fixture, "save_error_label")))
     g_main_context_iteration (NULL, TRUE);
   drain_main_context ();
 
-  g_assert_cmpstr (shown_error (editor_part (fixture, "save-error")), ==,
+  g_assert_cmpstr (shown_error (editor_part (fixture, "save_error_label")), ==,
                    "ValidationException: Item size has exceeded the maximum allowed size");
   text = dyno_item_editor_dup_text (fixture->editor);
   g_assert_cmpstr (text, ==, mine);
   g_assert_false (editor_closed (fixture));
   g_assert_null (fixture->saved);
-  g_assert_true (gtk_widget_get_sensitive (editor_part (fixture, "save-item")));
+  g_assert_true (gtk_widget_get_sensitive (editor_part (fixture, "save_button")));
 }
 
 static void
@@ -704,7 +745,7 @@ save_with_unknown_outcome (Fixture    *fixture,
   while (!timed_out && fixture->saved == NULL
          && dyno_item_editor_get_conflict_dialog (fixture->editor) == NULL
          && !(test_backend_get_n_calls (fixture->backend) == 2
-              && gtk_widget_get_sensitive (editor_part (fixture, "save-item"))))
+              && gtk_widget_get_sensitive (editor_part (fixture, "save_button"))))
     g_main_context_iteration (NULL, TRUE);
   if (!timed_out)
     g_source_remove (timeout_id);
@@ -739,7 +780,7 @@ test_save_5xx_not_applied_says_so (Fixture       *fixture,
   save_with_unknown_outcome (fixture, loaded, now);
   g_assert_null (fixture->saved);
   g_assert_null (dyno_item_editor_get_conflict_dialog (fixture->editor));
-  g_assert_cmpstr (shown_error (editor_part (fixture, "save-error")), ==,
+  g_assert_cmpstr (shown_error (editor_part (fixture, "save_error_label")), ==,
                    "The item was not saved (the table is unchanged): InternalServerError: "
                    "Internal server error");
   text = dyno_item_editor_dup_text (fixture->editor);
@@ -755,7 +796,7 @@ test_save_5xx_new_not_applied_says_so (Fixture       *fixture,
   save_with_unknown_outcome (fixture, NULL, "{}");
   g_assert_null (fixture->saved);
   g_assert_null (dyno_item_editor_get_conflict_dialog (fixture->editor));
-  g_assert_true (g_str_has_prefix (shown_error (editor_part (fixture, "save-error")),
+  g_assert_true (g_str_has_prefix (shown_error (editor_part (fixture, "save_error_label")),
                                    "The item was not saved (the table is unchanged): "));
 }
 
@@ -769,7 +810,7 @@ test_save_5xx_unreadable_may_be_applied (Fixture       *fixture,
   save_with_unknown_outcome (fixture, loaded, "500 {\"__type\":\"InternalServerError\","
                                               "\"message\":\"still down\"}");
   g_assert_null (fixture->saved);
-  message = shown_error (editor_part (fixture, "save-error"));
+  message = shown_error (editor_part (fixture, "save_error_label"));
   g_assert_nonnull (message);
   g_assert_true (g_str_has_prefix (message, "The save got no usable answer and may have been "
                                             "applied (InternalServerError: Internal server "
@@ -804,7 +845,7 @@ test_conflict_keeps_edits_and_reloads (Fixture       *fixture,
   start_conflict (fixture, loaded, conflict_mine, conflict_theirs);
 
   /* The save failed visibly, the edits are intact, and the current item was read. */
-  g_assert_cmpstr (shown_error (editor_part (fixture, "save-error")), ==,
+  g_assert_cmpstr (shown_error (editor_part (fixture, "save_error_label")), ==,
                    "ConditionalCheckFailedException: The conditional request failed");
   text = dyno_item_editor_dup_text (fixture->editor);
   g_assert_cmpstr (text, ==, conflict_mine);
@@ -815,16 +856,16 @@ test_conflict_keeps_edits_and_reloads (Fixture       *fixture,
   dialog = dyno_item_editor_get_conflict_dialog (fixture->editor);
   changed = dyno_conflict_dialog_dup_changed (DYNO_CONFLICT_DIALOG (dialog));
   g_assert_cmpstrv (changed, ((const char * const[]) { "status", NULL }));
-  g_assert_true (gtk_widget_get_sensitive (get_named (dialog, "reload-theirs")));
+  g_assert_true (gtk_widget_get_sensitive (get_named (dialog, "reload_button")));
 
-  click (get_named (dialog, "reload-theirs"));
+  click (get_named (dialog, "reload_button"));
   drain_main_context ();
   g_assert_null (dyno_item_editor_get_conflict_dialog (fixture->editor));
   now = dyno_item_editor_dup_item (fixture->editor, NULL);
   g_assert_cmpstr (dyno_value_get_string (dyno_item_lookup (now, "status"), NULL), ==,
                    "cancelled");
   g_assert_false (dyno_item_editor_has_unsaved_changes (fixture->editor));
-  g_assert_null (shown_error (editor_part (fixture, "save-error")));
+  g_assert_null (shown_error (editor_part (fixture, "save_error_label")));
   g_assert_false (editor_closed (fixture));
 }
 
@@ -840,7 +881,7 @@ test_conflict_overwrite (Fixture       *fixture,
   start_conflict (fixture, loaded, conflict_mine, conflict_theirs);
   test_backend_queue_reply (fixture->backend, 200, "{}");
   dialog = dyno_item_editor_get_conflict_dialog (fixture->editor);
-  click (get_named (dialog, "overwrite-mine"));
+  click (get_named (dialog, "overwrite_button"));
   wait_for_pointer ((gpointer *) &fixture->saved);
 
   g_assert_cmpuint (test_backend_get_n_calls (fixture->backend), ==, 3);
@@ -919,7 +960,7 @@ test_sort_feedback (Fixture       *fixture,
 
   dyno_item_editor_set_text (fixture->editor,
                              "{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"ORDER#2026-02-01\"}}");
-  text = shown_error (editor_part (fixture, "placement"));
+  text = shown_error (editor_part (fixture, "placement_label"));
   g_assert_nonnull (text);
   g_assert_nonnull (strstr (text, "between"));
   g_assert_nonnull (strstr (text, "ORDER#2026-01-01"));
@@ -927,17 +968,17 @@ test_sort_feedback (Fixture       *fixture,
 
   dyno_item_editor_set_text (fixture->editor,
                              "{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"ORDER#2025-12-01\"}}");
-  g_assert_nonnull (strstr (shown_error (editor_part (fixture, "placement")), "first"));
+  g_assert_nonnull (strstr (shown_error (editor_part (fixture, "placement_label")), "first"));
 
   dyno_item_editor_set_text (fixture->editor,
                              "{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"ORDER#2026-03-01\"}}");
-  g_assert_nonnull (strstr (shown_error (editor_part (fixture, "placement")), "Replaces"));
+  g_assert_nonnull (strstr (shown_error (editor_part (fixture, "placement_label")), "Replaces"));
 
   /* A non-ISO date among ISO ones is warned about. */
-  g_assert_null (shown_error (editor_part (fixture, "key-warnings")));
+  g_assert_null (shown_error (editor_part (fixture, "lints_label")));
   dyno_item_editor_set_text (fixture->editor,
                              "{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"ORDER#3/15/2026\"}}");
-  g_assert_nonnull (shown_error (editor_part (fixture, "key-warnings")));
+  g_assert_nonnull (shown_error (editor_part (fixture, "lints_label")));
 }
 
 /* ---- closing --------------------------------------------------------------------------------- */
@@ -956,7 +997,7 @@ test_close_with_unsaved_asks (Fixture       *fixture,
   gtk_window_close (GTK_WINDOW (fixture->editor));
   drain_main_context ();
   g_assert_false (editor_closed (fixture));
-  dialog = find_toplevel ("discard-dialog");
+  dialog = find_toplevel ("Discard Unsaved Changes?");
   g_assert_nonnull (dialog);
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "discard");
   drain_main_context ();
@@ -976,7 +1017,7 @@ test_close_unchanged_closes (Fixture       *fixture,
   gtk_window_close (GTK_WINDOW (fixture->editor));
   drain_main_context ();
   g_assert_true (editor_closed (fixture));
-  g_assert_null (find_toplevel ("discard-dialog"));
+  g_assert_null (find_toplevel ("Discard Unsaved Changes?"));
 }
 
 /* ---- deleting -------------------------------------------------------------------------------- */
@@ -1057,7 +1098,7 @@ test_delete_one (Fixture       *fixture,
   g_assert_null (result.error);
   g_assert_cmpuint (result.deleted->len, ==, 1);
   /* a success is told by a toast, not a second dialog */
-  g_assert_null (find_toplevel ("delete-result"));
+  g_assert_null (find_toplevel ("Deleted "));
   delete_result_clear (&result);
 }
 
@@ -1121,7 +1162,7 @@ test_delete_many_batches (Fixture       *fixture,
   g_assert_cmpuint (result.deleted->len, ==, 3);
   g_assert_cmpuint (result.n_requested, ==, 3);
   /* a success is told by a toast, not a second dialog */
-  g_assert_null (find_toplevel ("delete-result"));
+  g_assert_null (find_toplevel ("Deleted "));
   delete_result_clear (&result);
 }
 

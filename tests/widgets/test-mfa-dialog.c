@@ -43,12 +43,24 @@ wait_for_dialog (void)
         {
           g_autoptr(GtkWidget) window = g_list_model_get_item (toplevels, i);
 
-          if (g_strcmp0 (gtk_widget_get_name (window), "mfa-dialog") == 0
+          if (ADW_IS_MESSAGE_DIALOG (window)
+              && g_strcmp0 (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (window)),
+                            "MFA Code") == 0
               && gtk_widget_get_visible (window))
             return window;
         }
       g_main_context_iteration (NULL, TRUE);
     }
+}
+
+/* The field the dialog asks for the code in. */
+static GtkWidget *
+code_field (GtkWidget *dialog)
+{
+  GtkWidget *field = adw_message_dialog_get_extra_child (ADW_MESSAGE_DIALOG (dialog));
+
+  g_assert_true (GTK_IS_ENTRY (field));
+  return field;
 }
 
 static void
@@ -68,9 +80,9 @@ test_code_given (void)
 
   g_assert_nonnull (strstr (body, "“dev”"));
   g_assert_nonnull (strstr (body, "arn:aws:iam::1:mfa/me"));
-  type_text (get_named (dialog, "mfa-code"), " 123456 ");
+  type_text (code_field (dialog), " 123456 ");
   /* Enter in the field answers like the default button */
-  g_signal_emit_by_name (get_named (dialog, "mfa-code"), "activate");
+  g_signal_emit_by_name (code_field (dialog), "activate");
   wait_done (&asked);
   g_thread_join (thread);
   g_assert_no_error (asked.error);
@@ -86,7 +98,7 @@ test_cancelled (void)
   GThread *thread = g_thread_new ("ask", ask_thread, &asked);
   GtkWidget *dialog = wait_for_dialog ();
 
-  type_text (get_named (dialog, "mfa-code"), "999999");
+  type_text (code_field (dialog), "999999");
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
   gtk_window_close (GTK_WINDOW (dialog));
   wait_done (&asked);
@@ -108,8 +120,8 @@ test_asked_again (void)
 
   g_assert_nonnull (strstr (body, "not accepted"));
   g_assert_nonnull (strstr (body, "MultiFactorAuthentication failed"));
-  type_text (get_named (dialog, "mfa-code"), "111111");
-  g_signal_emit_by_name (get_named (dialog, "mfa-code"), "activate");
+  type_text (code_field (dialog), "111111");
+  g_signal_emit_by_name (code_field (dialog), "activate");
   wait_done (&asked);
   g_thread_join (thread);
   g_assert_cmpstr (asked.code, ==, "111111");

@@ -252,6 +252,13 @@ test_cancelled (Fixture       *f,
   GtkWidget *dialog = dyno_sso_dialog_present (f->parent, "s", FALSE, done_cb, f);
 
   wait_for_code (dialog);
+  /* what a person sees: the heading and a Cancel button, which Escape also answers */
+  g_assert_cmpstr (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (dialog)), ==,
+                   "Sign In to IAM Identity Center");
+  g_assert_cmpstr (adw_message_dialog_get_response_label (ADW_MESSAGE_DIALOG (dialog),
+                                                          "cancel"), ==, "_Cancel");
+  g_assert_cmpstr (adw_message_dialog_get_close_response (ADW_MESSAGE_DIALOG (dialog)), ==,
+                   "cancel");
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
   gtk_window_close (GTK_WINDOW (dialog));
   while (!f->done)

@@ -188,27 +188,51 @@ click (GtkWidget *button)
 }
 
 static void
-choose_index (GtkWidget  *root,
-              const char *name,
-              guint       position)
+choose_index (GtkWidget *dropdown,
+              guint      position)
 {
-  gtk_drop_down_set_selected (GTK_DROP_DOWN (get_named (root, name)), position);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown), position);
 }
 
 static void
-set_spin (GtkWidget  *root,
-          const char *name,
-          double      value)
+set_spin (GtkWidget *spin,
+          double     value)
 {
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (get_named (root, name)), value);
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (spin), value);
+}
+
+/* The part @id (its id in dyno-designer-index-row.ui) of the card of index @i (from 0), or
+ * NULL when there is no such index. */
+static GtkWidget *
+find_index_part (GtkWidget  *designer,
+                 guint       i,
+                 const char *id)
+{
+  GtkWidget *card = gtk_widget_get_first_child (get_named (designer, "index_list"));
+
+  for (; card != NULL && i > 0; i--)
+    card = gtk_widget_get_next_sibling (card);
+  return card != NULL ? find_named (card, id) : NULL;
+}
+
+static GtkWidget *
+index_part (GtkWidget  *designer,
+            guint       i,
+            const char *id)
+{
+  GtkWidget *part = find_index_part (designer, i, id);
+
+  if (part == NULL)
+    g_error ("no “%s” in index %u", id, i);
+  return part;
 }
 
 /* The request text (a collapsed GtkExpander keeps its child out of the widget tree). */
 static const char *
 request_text (GtkWidget *designer)
 {
-  gtk_expander_set_expanded (GTK_EXPANDER (get_named (designer, "request-expander")), TRUE);
-  return gtk_label_get_label (GTK_LABEL (get_named (designer, "request-text")));
+  gtk_expander_set_expanded (GTK_EXPANDER (get_named (designer, "request_expander")), TRUE);
+  return gtk_label_get_label (GTK_LABEL (get_named (designer, "request_label")));
 }
 
 static JsonNode *
@@ -225,9 +249,9 @@ request_json (GtkWidget *designer)
 static void
 fill_valid_table (GtkWidget *designer)
 {
-  type_text (get_named (designer, "table-name"), "orders");
-  type_text (get_named (designer, "partition-key-name"), "pk");
-  type_text (get_named (designer, "sort-key-name"), "sk");
+  type_text (get_named (designer, "table_name"), "orders");
+  type_text (get_named (designer, "partition_key_name"), "pk");
+  type_text (get_named (designer, "sort_key_name"), "sk");
 }
 
 /* ---- tests: new table ------------------------------------------------------------------ */
@@ -237,15 +261,15 @@ test_untouched (void)
 {
   g_autoptr(DesignServer) backend = design_server_new ();
   GtkWidget *designer = new_designer (backend, NULL);
-  GtkWidget *create = get_named (designer, "create-button");
+  GtkWidget *create = get_named (designer, "create_button");
 
   /* nothing typed yet: no red text under the name, but Create says why it waits */
-  g_assert_null (shown_error (get_named (designer, "table-name-error")));
+  g_assert_null (shown_error (get_named (designer, "table_name_error")));
   g_assert_false (gtk_widget_get_sensitive (create));
   g_assert_nonnull (strstr (gtk_widget_get_tooltip_text (create), "table name"));
-  g_assert_nonnull (shown_error (get_named (designer, "create-reason")));
+  g_assert_nonnull (shown_error (get_named (designer, "create_reason")));
   /* on-demand by default: no capacity fields */
-  g_assert_false (gtk_widget_get_mapped (get_named (designer, "read-capacity")));
+  g_assert_false (gtk_widget_get_mapped (get_named (designer, "read_capacity")));
 
   gtk_window_destroy (GTK_WINDOW (designer));
   drain_main_context ();
@@ -256,105 +280,105 @@ test_errors_as_you_type (void)
 {
   g_autoptr(DesignServer) backend = design_server_new ();
   GtkWidget *designer = new_designer (backend, NULL);
-  GtkWidget *create = get_named (designer, "create-button");
+  GtkWidget *create = get_named (designer, "create_button");
 
   /* table name */
-  type_text (get_named (designer, "table-name"), "ab");
-  g_assert_nonnull (strstr (shown_error (get_named (designer, "table-name-error")),
+  type_text (get_named (designer, "table_name"), "ab");
+  g_assert_nonnull (strstr (shown_error (get_named (designer, "table_name_error")),
                             "3 to 255"));
   g_assert_false (gtk_widget_get_sensitive (create));
   fill_valid_table (designer);
-  g_assert_null (shown_error (get_named (designer, "table-name-error")));
+  g_assert_null (shown_error (get_named (designer, "table_name_error")));
   g_assert_true (gtk_widget_get_sensitive (create));
-  g_assert_null (shown_error (get_named (designer, "create-reason")));
+  g_assert_null (shown_error (get_named (designer, "create_reason")));
 
   /* sort key equal to the partition key */
-  type_text (get_named (designer, "sort-key-name"), "pk");
-  g_assert_nonnull (shown_error (get_named (designer, "sort-key-name-error")));
+  type_text (get_named (designer, "sort_key_name"), "pk");
+  g_assert_nonnull (shown_error (get_named (designer, "sort_key_name_error")));
   g_assert_false (gtk_widget_get_sensitive (create));
-  type_text (get_named (designer, "sort-key-name"), "sk");
+  type_text (get_named (designer, "sort_key_name"), "sk");
 
   /* provisioned: capacity shown and checked */
-  dropdown_choose (get_named (designer, "billing-mode"), "Provisioned");
+  dropdown_choose (get_named (designer, "billing_mode"), "Provisioned");
   drain_main_context ();
-  g_assert_true (gtk_widget_get_mapped (get_named (designer, "read-capacity")));
-  set_spin (designer, "read-capacity", 0);
-  g_assert_nonnull (strstr (shown_error (get_named (designer, "read-capacity-error")),
+  g_assert_true (gtk_widget_get_mapped (get_named (designer, "read_capacity")));
+  set_spin (get_named (designer, "read_capacity"), 0);
+  g_assert_nonnull (strstr (shown_error (get_named (designer, "read_capacity_error")),
                             "at least 1"));
   g_assert_false (gtk_widget_get_sensitive (create));
-  set_spin (designer, "read-capacity", 3);
-  g_assert_null (shown_error (get_named (designer, "read-capacity-error")));
+  set_spin (get_named (designer, "read_capacity"), 3);
+  g_assert_null (shown_error (get_named (designer, "read_capacity_error")));
   g_assert_true (gtk_widget_get_sensitive (create));
 
   /* an index with INCLUDE and no attributes */
-  click (get_named (designer, "add-index"));
+  click (get_named (designer, "add_index_button"));
   drain_main_context ();
   g_assert_false (gtk_widget_get_sensitive (create));
-  type_text (get_named (designer, "index-0-name"), "gsi1");
-  type_text (get_named (designer, "index-0-partition-key-name"), "gsi1pk");
+  type_text (index_part (designer, 0, "name"), "gsi1");
+  type_text (index_part (designer, 0, "partition_key_name"), "gsi1pk");
   /* under ALL there is nothing to choose: the attributes field is off */
-  g_assert_false (gtk_widget_get_sensitive (get_named (designer,
-                                                       "index-0-projection-attributes")));
-  dropdown_choose (get_named (designer, "index-0-projection"), "INCLUDE");
-  g_assert_true (gtk_widget_get_sensitive (get_named (designer,
-                                                      "index-0-projection-attributes")));
-  g_assert_nonnull (strstr (shown_error (get_named (designer,
-                                                    "index-0-projection-attributes-error")),
+  g_assert_false (gtk_widget_get_sensitive (index_part (designer, 0,
+                                                       "projection_attributes")));
+  dropdown_choose (index_part (designer, 0, "projection"), "INCLUDE");
+  g_assert_true (gtk_widget_get_sensitive (index_part (designer, 0,
+                                                      "projection_attributes")));
+  g_assert_nonnull (strstr (shown_error (index_part (designer, 0,
+                                                    "projection_attributes_error")),
                             "at least one"));
-  type_text (get_named (designer, "index-0-projection-attributes"), "total, status");
-  g_assert_null (shown_error (get_named (designer, "index-0-projection-attributes-error")));
+  type_text (index_part (designer, 0, "projection_attributes"), "total, status");
+  g_assert_null (shown_error (index_part (designer, 0, "projection_attributes_error")));
   g_assert_true (gtk_widget_get_sensitive (create));
 
   /* a key attribute among them */
-  type_text (get_named (designer, "index-0-projection-attributes"), "total, sk");
-  g_assert_nonnull (strstr (shown_error (get_named (designer,
-                                                    "index-0-projection-attributes-error")),
+  type_text (index_part (designer, 0, "projection_attributes"), "total, sk");
+  g_assert_nonnull (strstr (shown_error (index_part (designer, 0,
+                                                    "projection_attributes_error")),
                             "“sk”"));
-  type_text (get_named (designer, "index-0-projection-attributes"), "total");
+  type_text (index_part (designer, 0, "projection_attributes"), "total");
 
   /* back to ALL: the typed attributes are kept for INCLUDE but are not part of the request */
-  dropdown_choose (get_named (designer, "index-0-projection"), "ALL");
-  g_assert_false (gtk_widget_get_sensitive (get_named (designer,
-                                                       "index-0-projection-attributes")));
-  g_assert_null (shown_error (get_named (designer, "index-0-projection-attributes-error")));
+  dropdown_choose (index_part (designer, 0, "projection"), "ALL");
+  g_assert_false (gtk_widget_get_sensitive (index_part (designer, 0,
+                                                       "projection_attributes")));
+  g_assert_null (shown_error (index_part (designer, 0, "projection_attributes_error")));
   g_assert_true (gtk_widget_get_sensitive (create));
-  dropdown_choose (get_named (designer, "index-0-projection"), "INCLUDE");
-  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (get_named (designer,
-                                                        "index-0-projection-attributes"))),
+  dropdown_choose (index_part (designer, 0, "projection"), "INCLUDE");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (index_part (designer, 0,
+                                                        "projection_attributes"))),
                    ==, "total");
 
   /* the same attribute with two types */
-  type_text (get_named (designer, "index-0-partition-key-name"), "sk");
-  choose_index (designer, "index-0-partition-key-type", 1);
-  g_assert_nonnull (shown_error (get_named (designer, "index-0-partition-key-type-error")));
-  choose_index (designer, "index-0-partition-key-type", 0);
-  g_assert_null (shown_error (get_named (designer, "index-0-partition-key-type-error")));
+  type_text (index_part (designer, 0, "partition_key_name"), "sk");
+  choose_index (index_part (designer, 0, "partition_key_type"), 1);
+  g_assert_nonnull (shown_error (index_part (designer, 0, "partition_key_type_error")));
+  choose_index (index_part (designer, 0, "partition_key_type"), 0);
+  g_assert_null (shown_error (index_part (designer, 0, "partition_key_type_error")));
 
   /* a second index, an LSI: it takes the table's partition key, read-only */
-  click (get_named (designer, "add-index"));
+  click (get_named (designer, "add_index_button"));
   drain_main_context ();
-  dropdown_choose (get_named (designer, "index-1-type"), "Local (LSI)");
-  type_text (get_named (designer, "index-1-name"), "gsi1");
-  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (get_named (designer,
-                                                                   "index-1-partition-key-name"))),
+  dropdown_choose (index_part (designer, 1, "type"), "Local (LSI)");
+  type_text (index_part (designer, 1, "name"), "gsi1");
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (index_part (designer, 1,
+                                                                   "partition_key_name"))),
                    ==, "pk");
-  g_assert_false (gtk_widget_get_sensitive (get_named (designer, "index-1-partition-key-name")));
-  g_assert_nonnull (strstr (shown_error (get_named (designer, "index-1-name-error")),
+  g_assert_false (gtk_widget_get_sensitive (index_part (designer, 1, "partition_key_name")));
+  g_assert_nonnull (strstr (shown_error (index_part (designer, 1, "name_error")),
                             "share one set of names"));
-  g_assert_nonnull (shown_error (get_named (designer, "index-1-sort-key-name-error")));
-  type_text (get_named (designer, "index-1-name"), "by-date");
-  type_text (get_named (designer, "index-1-sort-key-name"), "created");
+  g_assert_nonnull (shown_error (index_part (designer, 1, "sort_key_name_error")));
+  type_text (index_part (designer, 1, "name"), "by-date");
+  type_text (index_part (designer, 1, "sort_key_name"), "created");
   g_assert_true (gtk_widget_get_sensitive (create));
   /* an LSI has no capacity of its own */
-  g_assert_false (gtk_widget_get_mapped (get_named (designer, "index-1-read-capacity")));
-  g_assert_true (gtk_widget_get_mapped (get_named (designer, "index-0-read-capacity")));
+  g_assert_false (gtk_widget_get_mapped (index_part (designer, 1, "read_capacity")));
+  g_assert_true (gtk_widget_get_mapped (index_part (designer, 0, "read_capacity")));
 
   /* removing the first index renumbers the rest */
-  click (get_named (designer, "index-0-remove"));
+  click (index_part (designer, 0, "remove_button"));
   drain_main_context ();
-  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (get_named (designer, "index-0-name"))),
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (index_part (designer, 0, "name"))),
                    ==, "by-date");
-  g_assert_null (find_named (designer, "index-1-name"));
+  g_assert_null (find_index_part (designer, 1, "name"));
   g_assert_true (gtk_widget_get_sensitive (create));
 
   /* the request shown is the one the design sends */
@@ -388,20 +412,20 @@ test_create (void)
   gboolean gone = FALSE;
 
   fill_valid_table (designer);
-  click (get_named (designer, "add-index"));
-  type_text (get_named (designer, "index-0-name"), "gsi1");
-  type_text (get_named (designer, "index-0-partition-key-name"), "gsi1pk");
-  type_text (get_named (designer, "index-0-sort-key-name"), "gsi1sk");
+  click (get_named (designer, "add_index_button"));
+  type_text (index_part (designer, 0, "name"), "gsi1");
+  type_text (index_part (designer, 0, "partition_key_name"), "gsi1pk");
+  type_text (index_part (designer, 0, "sort_key_name"), "gsi1sk");
   shown = g_strdup (request_text (designer));
 
   backend->creating_polls = 1;
   g_signal_connect (designer, "table-created", G_CALLBACK (table_created_cb), &created);
   g_object_weak_ref (G_OBJECT (designer), window_gone_cb, &gone);
   /* not click(): draining the main loop while the spinner animates could run it all */
-  g_assert_true (gtk_widget_is_sensitive (get_named (designer, "create-button")));
-  g_signal_emit_by_name (get_named (designer, "create-button"), "clicked");
+  g_assert_true (gtk_widget_is_sensitive (get_named (designer, "create_button")));
+  g_signal_emit_by_name (get_named (designer, "create_button"), "clicked");
   g_assert_true (gtk_widget_get_visible (get_named (designer, "progress")));
-  g_assert_false (gtk_widget_is_sensitive (get_named (designer, "table-name")));
+  g_assert_false (gtk_widget_is_sensitive (get_named (designer, "table_name")));
   wait_for (&gone);
 
   g_assert_cmpstr (created, ==, "orders");
@@ -426,20 +450,20 @@ test_cancel_waiting (void)
 
   fill_valid_table (designer);
   backend->creating_polls = G_MAXUINT;
-  g_signal_emit_by_name (get_named (designer, "create-button"), "clicked");
+  g_signal_emit_by_name (get_named (designer, "create_button"), "clicked");
   while (count_calls (backend, "DescribeTable") == 0)
     g_main_context_iteration (NULL, TRUE);
   g_assert_true (gtk_widget_get_visible (get_named (designer, "progress")));
 
   /* Cancel stops waiting (it does not close: the request may have been accepted) */
-  click (get_named (designer, "cancel-button"));
+  click (get_named (designer, "cancel_button"));
   polls = count_calls (backend, "DescribeTable");
   g_assert_false (gtk_widget_get_visible (get_named (designer, "progress")));
   g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (get_named (designer,
-                                                                       "server-error"))),
+                                                                       "server_error"))),
                             "Stopped waiting"));
-  g_assert_true (gtk_widget_is_sensitive (get_named (designer, "table-name")));
-  g_assert_true (gtk_widget_is_sensitive (get_named (designer, "create-button")));
+  g_assert_true (gtk_widget_is_sensitive (get_named (designer, "table_name")));
+  g_assert_true (gtk_widget_is_sensitive (get_named (designer, "create_button")));
   drain_main_context ();
   g_assert_cmpuint (count_calls (backend, "DescribeTable"), ==, polls);
 
@@ -452,13 +476,13 @@ test_server_error (void)
 {
   g_autoptr(DesignServer) backend = design_server_new ();
   GtkWidget *designer = new_designer (backend, NULL);
-  GtkWidget *error_label = get_named (designer, "server-error");
+  GtkWidget *error_label = get_named (designer, "server_error");
 
   fill_valid_table (designer);
   backend->fail_with = g_strdup ("{\"__type\":\"com.amazonaws.dynamodb.v20120810#"
                                  "ResourceInUseException\",\"message\":\"Table already exists: "
                                  "orders\"}");
-  click (get_named (designer, "create-button"));
+  click (get_named (designer, "create_button"));
   while (count_calls (backend, "CreateTable") == 0 || gtk_widget_get_visible (
            get_named (designer, "progress")))
     g_main_context_iteration (NULL, TRUE);
@@ -467,7 +491,7 @@ test_server_error (void)
   g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (error_label)), ==,
                    "ResourceInUseException: Table already exists: orders");
   /* the form is usable again and nothing was polled */
-  g_assert_true (gtk_widget_get_sensitive (get_named (designer, "create-button")));
+  g_assert_true (gtk_widget_get_sensitive (get_named (designer, "create_button")));
   g_assert_cmpuint (count_calls (backend, "DescribeTable"), ==, 0);
 
   gtk_window_destroy (GTK_WINDOW (designer));
@@ -496,12 +520,12 @@ test_load_sample (void)
   g_assert_no_error (error);
   dyno_table_designer_load_design (DYNO_TABLE_DESIGNER (designer), design);
 
-  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (get_named (designer, "table-name"))),
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (get_named (designer, "table_name"))),
                    ==, "tenant");
-  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (get_named (designer,
-                                                                   "index-0-sort-key-name"))),
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (index_part (designer, 0,
+                                                                   "sort_key_name"))),
                    ==, "gsi1sk");
-  g_assert_true (gtk_widget_get_sensitive (get_named (designer, "create-button")));
+  g_assert_true (gtk_widget_get_sensitive (get_named (designer, "create_button")));
   {
     g_autoptr(JsonNode) shown = request_json (designer);
     g_autoptr(JsonNode) original = dyno_table_design_to_create_table_json (design);
@@ -542,29 +566,29 @@ test_add_index (void)
   g_autoptr(DesignServer) backend = design_server_new ();
   g_autoptr(DynoTableInfo) table = provisioned_table ();
   GtkWidget *designer = new_designer (backend, table);
-  GtkWidget *create = get_named (designer, "create-button");
+  GtkWidget *create = get_named (designer, "create_button");
   g_autofree char *created = NULL;
   gboolean gone = FALSE;
 
   /* one GSI row, no table fields, no way to make it an LSI or add another */
-  g_assert_null (find_named (designer, "table-name"));
-  g_assert_false (gtk_widget_get_visible (get_named (designer, "add-index")));
-  g_assert_false (gtk_widget_get_sensitive (get_named (designer, "index-0-type")));
-  g_assert_true (gtk_widget_get_mapped (get_named (designer, "index-0-read-capacity")));
+  g_assert_false (gtk_widget_get_mapped (get_named (designer, "table_name")));
+  g_assert_false (gtk_widget_get_visible (get_named (designer, "add_index_button")));
+  g_assert_false (gtk_widget_get_sensitive (index_part (designer, 0, "type")));
+  g_assert_true (gtk_widget_get_mapped (index_part (designer, 0, "read_capacity")));
 
-  type_text (get_named (designer, "index-0-name"), "gsi1");
-  type_text (get_named (designer, "index-0-partition-key-name"), "status");
-  g_assert_nonnull (strstr (shown_error (get_named (designer, "index-0-name-error")),
+  type_text (index_part (designer, 0, "name"), "gsi1");
+  type_text (index_part (designer, 0, "partition_key_name"), "status");
+  g_assert_nonnull (strstr (shown_error (index_part (designer, 0, "name_error")),
                             "already has"));
-  type_text (get_named (designer, "index-0-name"), "by-status");
+  type_text (index_part (designer, 0, "name"), "by-status");
   /* the table's sort key is a String: reusing it as a Number clashes */
-  type_text (get_named (designer, "index-0-sort-key-name"), "sk");
-  choose_index (designer, "index-0-sort-key-type", 1);
-  g_assert_nonnull (shown_error (get_named (designer, "index-0-sort-key-type-error")));
-  choose_index (designer, "index-0-sort-key-type", 0);
-  set_spin (designer, "index-0-read-capacity", 0);
+  type_text (index_part (designer, 0, "sort_key_name"), "sk");
+  choose_index (index_part (designer, 0, "sort_key_type"), 1);
+  g_assert_nonnull (shown_error (index_part (designer, 0, "sort_key_type_error")));
+  choose_index (index_part (designer, 0, "sort_key_type"), 0);
+  set_spin (index_part (designer, 0, "read_capacity"), 0);
   g_assert_false (gtk_widget_get_sensitive (create));
-  set_spin (designer, "index-0-read-capacity", 2);
+  set_spin (index_part (designer, 0, "read_capacity"), 2);
   g_assert_true (gtk_widget_get_sensitive (create));
 
   {
@@ -624,8 +648,8 @@ test_delete_table (void)
 
   gtk_window_present (GTK_WINDOW (dialog));
   drain_main_context ();
-  entry = get_named (dialog, "confirm-entry");
-  button = get_named (dialog, "delete-button");
+  entry = get_named (dialog, "entry");
+  button = get_named (dialog, "delete_button");
 
   g_assert_false (gtk_widget_get_sensitive (button));
   type_text (entry, "order");
@@ -642,10 +666,10 @@ test_delete_table (void)
                                  "ResourceInUseException\",\"message\":\"Attempt to change a "
                                  "resource which is still in use\"}");
   click (button);
-  while (!gtk_widget_get_visible (get_named (dialog, "delete-error")))
+  while (!gtk_widget_get_visible (get_named (dialog, "error_label")))
     g_main_context_iteration (NULL, TRUE);
   g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (get_named (dialog,
-                                                                       "delete-error"))),
+                                                                       "error_label"))),
                             "ResourceInUseException: "));
   g_assert_true (gtk_widget_get_sensitive (button));
 

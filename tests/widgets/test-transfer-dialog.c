@@ -163,7 +163,7 @@ row_text (Fixture *f,
           guint    index)
 {
   GtkListBoxRow *row = gtk_list_box_get_row_at_index (GTK_LIST_BOX (get_named (f->dialog,
-                                                                               "rejected-rows")),
+                                                                               "rows_list")),
                                                       index);
 
   g_assert_nonnull (row);
@@ -193,31 +193,31 @@ test_import_reports_rejected_rows (Fixture       *f,
 
   show_dialog (f, dyno_import_dialog_new (NULL, DYNO_BACKEND (f->fake), f->info));
   g_signal_connect (f->dialog, "items-written", G_CALLBACK (items_written_cb), f);
-  g_assert_false (gtk_widget_get_visible (get_named (f->dialog, "rejected-rows")) &&
-                  gtk_widget_get_mapped (get_named (f->dialog, "rejected-rows")));
-  type_text (get_named (f->dialog, "file-path"), path);
-  dropdown_choose (get_named (f->dialog, "format"), "DynamoDB JSON lines");
+  g_assert_false (gtk_widget_get_visible (get_named (f->dialog, "rows_list")) &&
+                  gtk_widget_get_mapped (get_named (f->dialog, "rows_list")));
+  type_text (get_named (f->dialog, "path_entry"), path);
+  dropdown_choose (get_named (f->dialog, "format_dropdown"), "DynamoDB JSON lines");
   /* DynamoDB JSON says its own types: no mapping asked */
-  g_assert_false (gtk_widget_get_visible (get_named (f->dialog, "type-mapping")));
-  click (f, "import");
+  g_assert_false (gtk_widget_get_visible (get_named (f->dialog, "mapping_entry")));
+  click (f, "start_button");
   g_assert_true (dyno_transfer_dialog_get_running (DYNO_TRANSFER_DIALOG (f->dialog)));
-  g_assert_false (gtk_widget_is_sensitive (get_named (f->dialog, "import")));
+  g_assert_false (gtk_widget_is_sensitive (get_named (f->dialog, "start_button")));
   wait_finished (f);
 
   g_assert_true (f->ok);
   g_assert_false (dyno_transfer_dialog_get_running (DYNO_TRANSFER_DIALOG (f->dialog)));
-  summary = get_named (f->dialog, "summary");
+  summary = get_named (f->dialog, "summary_label");
   g_assert_true (gtk_widget_get_visible (summary));
   g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (summary)), ==,
                    "38 items written, 2 rows rejected.");
   g_assert_cmpuint (test_fake_ddb_count (f->fake, "t"), ==, 38);
   /* what DynamoDB confirmed, told as it was (the query page updates its loaded rows) */
   g_assert_cmpuint (f->n_items_written, ==, 38);
-  g_assert_cmpuint (count_children (get_named (f->dialog, "rejected-rows")), ==, 2);
+  g_assert_cmpuint (count_children (get_named (f->dialog, "rows_list")), ==, 2);
   g_assert_true (g_str_has_prefix (row_text (f, 0), "Line 3: "));
   g_assert_true (g_str_has_prefix (row_text (f, 1), "Line 27: "));
   g_assert_nonnull (strstr (row_text (f, 1), "x"));
-  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (get_named (f->dialog, "cancel"))), ==,
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (get_named (f->dialog, "cancel_button"))), ==,
                    "_Close");
 }
 
@@ -232,22 +232,22 @@ test_import_type_mapping (Fixture       *f,
   const char *stored;
 
   show_dialog (f, dyno_import_dialog_new (NULL, DYNO_BACKEND (f->fake), f->info));
-  type_text (get_named (f->dialog, "file-path"), path);
-  dropdown_choose (get_named (f->dialog, "format"), "Plain JSON lines");
-  mapping = get_named (f->dialog, "type-mapping");
+  type_text (get_named (f->dialog, "path_entry"), path);
+  dropdown_choose (get_named (f->dialog, "format_dropdown"), "Plain JSON lines");
+  mapping = get_named (f->dialog, "mapping_entry");
   g_assert_true (gtk_widget_get_visible (mapping));
 
   /* a bad type is refused before anything is read */
   type_text (mapping, "price=STRING");
-  click (f, "import");
-  error = get_named (f->dialog, "error");
+  click (f, "start_button");
+  error = get_named (f->dialog, "error_label");
   g_assert_nonnull (shown_error (error));
   g_assert_nonnull (strstr (shown_error (error), "STRING"));
   g_assert_false (dyno_transfer_dialog_get_running (DYNO_TRANSFER_DIALOG (f->dialog)));
   g_assert_null (dyno_transfer_dialog_get_import_job (DYNO_TRANSFER_DIALOG (f->dialog)));
 
   type_text (mapping, "price=N,tags=SS");
-  click (f, "import");
+  click (f, "start_button");
   g_assert_null (shown_error (error));
   wait_finished (f);
   g_assert_true (f->ok);
@@ -262,8 +262,8 @@ test_import_needs_a_file (Fixture       *f,
                           gconstpointer  data)
 {
   show_dialog (f, dyno_import_dialog_new (NULL, DYNO_BACKEND (f->fake), f->info));
-  click (f, "import");
-  g_assert_nonnull (shown_error (get_named (f->dialog, "error")));
+  click (f, "start_button");
+  g_assert_nonnull (shown_error (get_named (f->dialog, "error_label")));
   g_assert_false (dyno_transfer_dialog_get_running (DYNO_TRANSFER_DIALOG (f->dialog)));
 }
 
@@ -274,7 +274,7 @@ cancel_from_batch (TestFakeDdb *fake,
   Fixture *f = data;
 
   if (fake->n_batch_calls == 2)
-    click (f, "cancel");
+    click (f, "cancel_button");
 }
 
 static void
@@ -293,11 +293,11 @@ test_import_cancel (Fixture       *f,
   f->fake->on_batch_data = f;
 
   show_dialog (f, dyno_import_dialog_new (NULL, DYNO_BACKEND (f->fake), f->info));
-  type_text (get_named (f->dialog, "file-path"), path);
-  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (get_named (f->dialog, "cancel"))), ==,
+  type_text (get_named (f->dialog, "path_entry"), path);
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (get_named (f->dialog, "cancel_button"))), ==,
                    "_Close");
-  click (f, "import");
-  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (get_named (f->dialog, "cancel"))), ==,
+  click (f, "start_button");
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (get_named (f->dialog, "cancel_button"))), ==,
                    "_Cancel");
   wait_finished (f);
 
@@ -309,7 +309,7 @@ test_import_cancel (Fixture       *f,
   g_assert_nonnull (strstr (summary, "cancelled"));
   g_assert_nonnull (strstr (summary, "safe"));
   /* the window stays, now with Close */
-  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (get_named (f->dialog, "cancel"))), ==,
+  g_assert_cmpstr (gtk_button_get_label (GTK_BUTTON (get_named (f->dialog, "cancel_button"))), ==,
                    "_Close");
 }
 
@@ -342,8 +342,8 @@ test_import_close_while_running (Fixture       *f,
   path = write_file (f, "big.jsonl", text->str);
 
   show_dialog (f, dyno_import_dialog_new (NULL, DYNO_BACKEND (f->fake), f->info));
-  type_text (get_named (f->dialog, "file-path"), path);
-  click (f, "import");
+  type_text (get_named (f->dialog, "path_entry"), path);
+  click (f, "start_button");
   job = g_object_ref (dyno_transfer_dialog_get_import_job (DYNO_TRANSFER_DIALOG (f->dialog)));
   f->fake->on_batch = close_from_batch;
   f->fake->on_batch_data = f;
@@ -386,18 +386,18 @@ test_export_loaded_csv (Fixture       *f,
   GtkWidget *loaded, *all_pages, *type_row;
 
   show_dialog (f, dyno_export_dialog_new (NULL, DYNO_BACKEND (f->fake), f->info, items, NULL));
-  loaded = get_named (f->dialog, "loaded-results");
-  all_pages = get_named (f->dialog, "all-pages");
+  loaded = get_named (f->dialog, "loaded_check");
+  all_pages = get_named (f->dialog, "all_pages_check");
   g_assert_true (gtk_check_button_get_active (GTK_CHECK_BUTTON (loaded)));
   g_assert_false (gtk_widget_is_sensitive (all_pages));   /* no request given */
 
-  type_row = get_named (f->dialog, "csv-type-row");
+  type_row = get_named (f->dialog, "type_row_switch");
   g_assert_false (gtk_widget_get_visible (type_row));
-  dropdown_choose (get_named (f->dialog, "format"), "CSV");
+  dropdown_choose (get_named (f->dialog, "format_dropdown"), "CSV");
   g_assert_true (gtk_widget_get_visible (type_row));
   gtk_switch_set_active (GTK_SWITCH (type_row), FALSE);
-  type_text (get_named (f->dialog, "file-path"), path);
-  click (f, "export");
+  type_text (get_named (f->dialog, "path_entry"), path);
+  click (f, "start_button");
   wait_finished (f);
 
   g_assert_true (f->ok);
@@ -431,9 +431,9 @@ test_export_all_pages (Fixture       *f,
 
   show_dialog (f, dyno_export_dialog_new (NULL, DYNO_BACKEND (f->fake), f->info, items,
                                           request));
-  gtk_check_button_set_active (GTK_CHECK_BUTTON (get_named (f->dialog, "all-pages")), TRUE);
-  type_text (get_named (f->dialog, "file-path"), path);
-  click (f, "export");
+  gtk_check_button_set_active (GTK_CHECK_BUTTON (get_named (f->dialog, "all_pages_check")), TRUE);
+  type_text (get_named (f->dialog, "path_entry"), path);
+  click (f, "start_button");
   wait_finished (f);
 
   g_assert_true (f->ok);
@@ -446,6 +446,20 @@ test_export_all_pages (Fixture       *f,
 
 /* ---- samples ----------------------------------------------------------------------------- */
 
+/* The row of @sample in the list, found by its title as a person reads it: “Title (name)”. */
+static AdwActionRow *
+sample_row (GtkWidget  *list,
+            const char *sample)
+{
+  g_autofree char *suffix = g_strdup_printf (" (%s)", sample);
+
+  for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL;
+       row = gtk_widget_get_next_sibling (row))
+    if (g_str_has_suffix (adw_preferences_row_get_title (ADW_PREFERENCES_ROW (row)), suffix))
+      return ADW_ACTION_ROW (row);
+  g_error ("no sample row for “%s”", sample);
+}
+
 static void
 test_samples_load (Fixture       *f,
                    gconstpointer  data)
@@ -454,11 +468,11 @@ test_samples_load (Fixture       *f,
 
   show_dialog (f, dyno_samples_dialog_new (NULL, DYNO_BACKEND (f->fake)));
   dyno_samples_dialog_set_poll_interval (DYNO_SAMPLES_DIALOG (f->dialog), 1);
-  list = get_named (f->dialog, "samples");
+  list = get_named (f->dialog, "list");
   g_assert_cmpuint (count_children (list), ==, 4);
-  g_assert_null (shown_error (get_named (f->dialog, "error")));
+  g_assert_null (shown_error (get_named (f->dialog, "error_label")));
 
-  click (f, "load-samples");
+  click (f, "load_button");
   g_assert_true (dyno_samples_dialog_get_running (DYNO_SAMPLES_DIALOG (f->dialog)));
   while (dyno_samples_dialog_get_running (DYNO_SAMPLES_DIALOG (f->dialog)))
     g_main_context_iteration (NULL, TRUE);
@@ -468,7 +482,7 @@ test_samples_load (Fixture       *f,
                                                             "tenant", NULL };
        *name != NULL; name++)
     g_assert_cmpuint (test_fake_ddb_count (f->fake, *name), >=, 10);
-  summary = get_named (f->dialog, "summary");
+  summary = get_named (f->dialog, "summary_label");
   g_assert_true (gtk_widget_get_visible (summary));
   g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (summary)),
                             "tenant created with 16 items."));
@@ -479,7 +493,8 @@ test_samples_load (Fixture       *f,
     g_assert_true (gtk_list_box_row_get_activatable (GTK_LIST_BOX_ROW (row)));
   g_signal_connect (f->dialog, "open-table", G_CALLBACK (open_table_cb), f);
   g_object_add_weak_pointer (G_OBJECT (f->dialog), (gpointer *) &f->dialog);
-  click (f, "open-tenant");
+  g_signal_emit_by_name (adw_action_row_get_activatable_widget (sample_row (list, "tenant")),
+                         "clicked");
   drain_main_context ();
   g_assert_cmpstr (f->opened, ==, "tenant");
   g_assert_null (f->dialog);
@@ -492,12 +507,12 @@ test_samples_rows_inert (Fixture       *f,
   GtkWidget *list;
 
   show_dialog (f, dyno_samples_dialog_new (NULL, DYNO_BACKEND (f->fake)));
-  list = get_named (f->dialog, "samples");
+  list = get_named (f->dialog, "list");
   /* before loading, a row has nothing to do: it must not look (or act) clickable */
   for (GtkWidget *row = gtk_widget_get_first_child (list); row != NULL;
        row = gtk_widget_get_next_sibling (row))
     g_assert_false (gtk_list_box_row_get_activatable (GTK_LIST_BOX_ROW (row)));
-  g_assert_null (find_named (f->dialog, "open-tenant"));
+  g_assert_null (adw_action_row_get_activatable_widget (sample_row (list, "tenant")));
 }
 
 #define ADD(path, func) \

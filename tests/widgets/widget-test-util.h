@@ -8,12 +8,14 @@
 
 G_BEGIN_DECLS
 
-/* The first descendant of @root (or @root) whose widget name is @name, or NULL. */
+/* The first descendant of @root (or @root) whose id in the .ui template it comes from, or
+ * else whose widget name, is @name, or NULL. */
 static inline GtkWidget *
 find_named (GtkWidget  *root,
             const char *name)
 {
-  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
+  if (g_strcmp0 (gtk_buildable_get_buildable_id (GTK_BUILDABLE (root)), name) == 0
+      || g_strcmp0 (gtk_widget_get_name (root), name) == 0)
     return root;
 
   for (GtkWidget *child = gtk_widget_get_first_child (root);
