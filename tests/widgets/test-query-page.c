@@ -64,7 +64,10 @@ static GtkWidget *
 field (Fixture    *fixture,
        const char *name)
 {
-  return get_named (GTK_WIDGET (fixture->page), name);
+  /* the builder form's fields by their template ids, the page's own widgets by name */
+  GtkWidget *widget = find_by_id (GTK_WIDGET (fixture->page), name);
+
+  return widget != NULL ? widget : get_named (GTK_WIDGET (fixture->page), name);
 }
 
 /* Spins the main loop until @label shows @prefix (the run is asynchronous), or fails. */
@@ -105,16 +108,16 @@ test_paste_then_run (Fixture       *fixture,
                           "\"Limit\": 2}");
   gtk_widget_activate_action (GTK_WIDGET (fixture->page), "query.paste-request", NULL);
   deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-  while (!g_str_equal (gtk_editable_get_text (GTK_EDITABLE (field (fixture, "sort-key"))),
+  while (!g_str_equal (gtk_editable_get_text (GTK_EDITABLE (field (fixture, "sk_entry"))),
                        "USER#"))
     {
       g_assert_cmpint (g_get_monotonic_time (), <, deadline);
       g_main_context_iteration (NULL, FALSE);
     }
-  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field (fixture, "partition-key"))), ==,
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field (fixture, "pk_entry"))), ==,
                    "TENANT#acme");
   g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (field (fixture,
-                                                                            "page-size"))), ==, 2);
+                                                                            "limit_spin"))), ==, 2);
   drain_main_context ();
   g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (field (fixture, "run-reason"))), ==, "");
 
@@ -144,7 +147,7 @@ test_paste_rejects_other_text (Fixture       *fixture,
       g_usleep (1000);
     }
   /* nothing was loaded: the form is as it was */
-  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field (fixture, "partition-key"))), ==,
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field (fixture, "pk_entry"))), ==,
                    "");
 }
 
@@ -178,15 +181,15 @@ test_code_view_marks_refused (Fixture       *fixture,
   /* nothing built yet: nothing marked */
   g_assert_false (gtk_widget_get_visible (banner));
 
-  type_text (field (fixture, "partition-key"), "TENANT#acme");
+  type_text (field (fixture, "pk_entry"), "TENANT#acme");
   drain_main_context ();
   g_assert_false (gtk_widget_get_visible (banner));
   g_assert_true (gtk_widget_get_sensitive (copy));
   g_assert_nonnull (dyno_code_view_get_code (code_view));
 
   /* a filter on the sort key: the form builds the request, validation refuses it */
-  type_text (field (fixture, "filter-path"), "sk");
-  type_text (field (fixture, "filter-value"), "x");
+  type_text (field (fixture, "path_entry"), "sk");
+  type_text (field (fixture, "value_entry"), "x");
   drain_main_context ();
   g_assert_true (gtk_widget_get_visible (banner));
   g_assert_true (g_str_has_prefix (gtk_label_get_label (GTK_LABEL (banner)), "Refused: "));
@@ -196,7 +199,7 @@ test_code_view_marks_refused (Fixture       *fixture,
   g_assert_null (dyno_code_view_get_code (code_view));
 
   /* fixed: working code again */
-  type_text (field (fixture, "filter-path"), "age");
+  type_text (field (fixture, "path_entry"), "age");
   drain_main_context ();
   g_assert_false (gtk_widget_get_visible (banner));
   g_assert_true (gtk_widget_get_sensitive (copy));
