@@ -64,10 +64,7 @@ static GtkWidget *
 field (Fixture    *fixture,
        const char *name)
 {
-  /* the builder form's fields by their template ids, the page's own widgets by name */
-  GtkWidget *widget = find_by_id (GTK_WIDGET (fixture->page), name);
-
-  return widget != NULL ? widget : get_named (GTK_WIDGET (fixture->page), name);
+  return get_by_id (GTK_WIDGET (fixture->page), name);
 }
 
 /* Spins the main loop until @label shows @prefix (the run is asynchronous), or fails. */
@@ -91,13 +88,13 @@ test_paste_then_run (Fixture       *fixture,
                      gconstpointer  data)
 {
   GdkClipboard *clipboard = gtk_widget_get_clipboard (GTK_WIDGET (fixture->page));
-  GtkWidget *status = field (fixture, "run-status");
+  GtkWidget *status = field (fixture, "status_label");
   gint64 deadline;
 
   /* an untouched tab says what Run needs */
   g_assert_false (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "query.run", NULL) &&
                   test_backend_get_n_calls (fixture->backend) > 0);
-  g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (field (fixture, "run-reason"))),
+  g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (field (fixture, "reason_label"))),
                             "partition key"));
 
   /* paste a request JSON, as copied from code or the AWS CLI */
@@ -119,7 +116,7 @@ test_paste_then_run (Fixture       *fixture,
   g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (field (fixture,
                                                                             "limit_spin"))), ==, 2);
   drain_main_context ();
-  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (field (fixture, "run-reason"))), ==, "");
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (field (fixture, "reason_label"))), ==, "");
 
   /* Run (Ctrl+Enter does the same): the first page, and Load More is offered */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "query.run", NULL));
@@ -174,8 +171,8 @@ test_code_view_marks_refused (Fixture       *fixture,
                               gconstpointer  data)
 {
   DynoCodeView *code_view = find_code_view (GTK_WIDGET (fixture->page));
-  GtkWidget *banner = field (fixture, "code-refused");
-  GtkWidget *copy = field (fixture, "copy-code");
+  GtkWidget *banner = field (fixture, "refused_banner");
+  GtkWidget *copy = field (fixture, "copy_button");
 
   g_assert_nonnull (code_view);
   /* nothing built yet: nothing marked */
