@@ -93,7 +93,7 @@ struct _DynoBuilderForm
   guint            revalidate_source;
   gboolean         loading;          /* suppresses revalidation while fields are filled */
 
-  GtkWidget       *scroller;
+  GtkWidget       *scroller;         /* the template's child: bound so dispose unparents it */
   GtkWidget       *operation_dropdown;
   GtkWidget       *target_dropdown;
   GtkWidget       *target_label;

@@ -43,7 +43,7 @@ struct _DynoCodeView
   char           *refused;      /* why validation refuses the request, or NULL */
   ExpressionPart  parts[N_PARTS];
 
-  GtkWidget      *box;
+  GtkWidget      *box;             /* the template's child: bound so dispose unparents it */
   GtkWidget      *parts_box;
   GtkWidget      *format_dropdown;
   GtkWidget      *program_switch;

@@ -40,7 +40,7 @@ struct _DynoCollectionView
   guint               n_scanned;       /* items looked at for attributes/entities */
   gboolean            grouped;
 
-  GtkWidget          *box;
+  GtkWidget          *box;           /* the template's child: bound so dispose unparents it */
   GtkWidget          *chips;
   GtkWidget          *chips_scroller;
   GtkColumnViewColumn *pk_column;      /* borrowed: shown only when not grouped */

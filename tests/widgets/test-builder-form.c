@@ -701,7 +701,8 @@ test_load_request (Fixture       *fixture,
                    "2026-07-01");
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field (fixture, "path_entry"))), ==,
                    "total");
-  g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (field (fixture, "descending_button"))));
+  g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (field (fixture,
+                                                                         "descending_button"))));
   g_assert_true (dyno_builder_form_get_valid (fixture->form));
 
   /* what the form builds is what was pasted */
