@@ -1,7 +1,8 @@
 /* dyno-builder-form.c: the expression-builder form
  *
- * The form is built in code rather than in a template because most of it depends on the
- * table's schema (key names and types, its indexes) and on how many filter rows there are.
+ * The fixed fields are the template dyno-builder-form.ui, each filter row is built from
+ * dyno-filter-row.ui; this file fills in what depends on the table's schema (key names and
+ * types, its indexes) and says what the fields mean.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -92,7 +93,7 @@ struct _DynoBuilderForm
   guint            revalidate_source;
   gboolean         loading;          /* suppresses revalidation while fields are filled */
 
-  GtkWidget       *scroller;
+  GtkWidget       *scroller;         /* the template's child: bound so dispose unparents it */
   GtkWidget       *operation_dropdown;
   GtkWidget       *target_dropdown;
   GtkWidget       *target_label;
@@ -365,20 +366,6 @@ completion_match (GtkEntryCompletion *completion,
   return has_folded_prefix (name, key) || has_folded_prefix (insert, key);
 }
 
-static GtkWidget *
-new_entry (const char *accessible_name,
-           const char *placeholder)
-{
-  GtkWidget *entry = gtk_entry_new ();
-
-  gtk_entry_set_placeholder_text (GTK_ENTRY (entry), placeholder);
-  gtk_widget_set_hexpand (entry, TRUE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (entry),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, accessible_name,
-                                  -1);
-  return entry;
-}
-
 static void
 setup_choice_cb (GtkSignalListItemFactory *factory,
                  GtkListItem              *list_item,
@@ -429,29 +416,17 @@ dropdown_selected_cb (GtkDropDown *dropdown)
                                string != NULL ? gtk_string_object_get_string (string) : NULL);
 }
 
-static GtkWidget *
-new_dropdown (const char * const *labels,
-              guint               n_labels,
-              gboolean            translate,
-              const char         *accessible_name)
+/* The form's dropdowns ellipsize a long choice (the list shows all of it) and expose their
+ * activation to assistive technologies. */
+static void
+setup_dropdown (GtkWidget *dropdown)
 {
-  GtkStringList *list = gtk_string_list_new (NULL);
   g_autoptr(GtkListItemFactory) factory = new_choice_factory (TRUE);
   g_autoptr(GtkListItemFactory) list_factory = new_choice_factory (FALSE);
-  GtkWidget *dropdown;
 
-  for (guint i = 0; i < n_labels; i++)
-    gtk_string_list_append (list, translate ? _(labels[i]) : labels[i]);
-
-  dropdown = gtk_drop_down_new (G_LIST_MODEL (list), NULL);
   dyno_widget_expose_activate (dropdown);
   gtk_drop_down_set_factory (GTK_DROP_DOWN (dropdown), factory);
   gtk_drop_down_set_list_factory (GTK_DROP_DOWN (dropdown), list_factory);
-  g_signal_connect (dropdown, "notify::selected-item", G_CALLBACK (dropdown_selected_cb), NULL);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (dropdown),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, accessible_name,
-                                  -1);
-  return dropdown;
 }
 
 static const char *
@@ -795,10 +770,9 @@ quote_button_clicked_cb (FilterRow *row)
 static FilterRow *
 add_filter_row (DynoBuilderForm *self)
 {
-  static const char *value_types[] = { "S", "N", "B", "BOOL", "NULL", N_("DynamoDB JSON") };
-  g_autoptr(GPtrArray) op_labels = g_ptr_array_new ();
+  g_autoptr(GtkBuilder) builder =
+    gtk_builder_new_from_resource ("/com/dynotable/DynoTable/dyno-filter-row.ui");
   FilterRow *row = g_new0 (FilterRow, 1);
-  GtkWidget *line1, *line2;
   guint n = self->filter_rows->len + 1;
   g_autofree char *path_name = g_strdup_printf (_("Filter %u attribute"), n);
   g_autofree char *op_name = g_strdup_printf (_("Filter %u operator"), n);
@@ -807,22 +781,32 @@ add_filter_row (DynoBuilderForm *self)
   g_autofree char *type_name = g_strdup_printf (_("Filter %u value type"), n);
   g_autofree char *not_name = g_strdup_printf (_("Filter %u negate"), n);
   g_autofree char *remove_name = g_strdup_printf (_("Remove filter %u"), n);
+  GtkStringList *op_labels;
   GtkEntryCompletion *completion;
   GtkListStore *store;
 
-  for (guint i = 0; i < G_N_ELEMENTS (filter_ops); i++)
-    g_ptr_array_add (op_labels, (gpointer) filter_ops[i].label);
-
   row->form = self;
-  row->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
-  line1 = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  line2 = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  row->box = GTK_WIDGET (gtk_builder_get_object (builder, "box"));
+  row->not_button = GTK_WIDGET (gtk_builder_get_object (builder, "not_button"));
+  row->path_entry = GTK_WIDGET (gtk_builder_get_object (builder, "path_entry"));
+  row->op_dropdown = GTK_WIDGET (gtk_builder_get_object (builder, "op_dropdown"));
+  row->remove_button = GTK_WIDGET (gtk_builder_get_object (builder, "remove_button"));
+  row->type_dropdown = GTK_WIDGET (gtk_builder_get_object (builder, "type_dropdown"));
+  row->value_entry = GTK_WIDGET (gtk_builder_get_object (builder, "value_entry"));
+  row->and_label = GTK_WIDGET (gtk_builder_get_object (builder, "and_label"));
+  row->value2_entry = GTK_WIDGET (gtk_builder_get_object (builder, "value2_entry"));
+  row->error_label = GTK_WIDGET (gtk_builder_get_object (builder, "error_label"));
+  row->quote_button = GTK_WIDGET (gtk_builder_get_object (builder, "quote_button"));
 
-  row->not_button = gtk_toggle_button_new_with_label (_("NOT"));
-  gtk_widget_set_tooltip_text (row->not_button, _("Negate this condition"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (row->not_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, not_name, -1);
-  row->path_entry = new_entry (path_name, _("Attribute path, e.g. status or address.city"));
+  /* the rows are numbered in their accessible names */
+  dyno_widget_set_accessible_label (row->not_button, not_name);
+  dyno_widget_set_accessible_label (row->path_entry, path_name);
+  dyno_widget_set_accessible_label (row->op_dropdown, op_name);
+  dyno_widget_set_accessible_label (row->remove_button, remove_name);
+  dyno_widget_set_accessible_label (row->type_dropdown, type_name);
+  dyno_widget_set_accessible_label (row->value_entry, value_name);
+  dyno_widget_set_accessible_label (row->value2_entry, value2_name);
+
   /* Paths complete from the attributes seen in results. */
   store = gtk_list_store_new (2, G_TYPE_STRING, G_TYPE_STRING);
   {
@@ -842,46 +826,18 @@ add_filter_row (DynoBuilderForm *self)
   gtk_entry_set_completion (GTK_ENTRY (row->path_entry), completion);
   g_object_unref (completion);
   g_object_unref (store);
-  row->op_dropdown = new_dropdown ((const char * const *) op_labels->pdata, op_labels->len, TRUE,
-                                   op_name);
-  row->remove_button = gtk_button_new_from_icon_name ("list-remove-symbolic");
-  gtk_widget_add_css_class (row->remove_button, "flat");
-  gtk_widget_set_tooltip_text (row->remove_button, _("Remove Condition"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (row->remove_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, remove_name, -1);
 
-  row->type_dropdown = new_dropdown (value_types, G_N_ELEMENTS (value_types), TRUE, type_name);
-  row->value_entry = new_entry (value_name, _("Value"));
-  row->and_label = gtk_label_new (_("and"));
-  row->value2_entry = new_entry (value2_name, _("Upper bound"));
-  row->error_label = dyno_field_error_label_new ();
-  row->quote_button = gtk_button_new ();
-  gtk_widget_set_halign (row->quote_button, GTK_ALIGN_START);
-  gtk_widget_set_visible (row->quote_button, FALSE);
+  /* the operators, in the order of filter_ops[] */
+  op_labels = GTK_STRING_LIST (gtk_drop_down_get_model (GTK_DROP_DOWN (row->op_dropdown)));
+  for (guint i = 0; i < G_N_ELEMENTS (filter_ops); i++)
+    gtk_string_list_append (op_labels, _(filter_ops[i].label));
+  setup_dropdown (row->op_dropdown);
+  setup_dropdown (row->type_dropdown);
 
-  gtk_box_append (GTK_BOX (line1), row->not_button);
-  gtk_box_append (GTK_BOX (line1), row->path_entry);
-  gtk_box_append (GTK_BOX (line1), row->op_dropdown);
-  gtk_box_append (GTK_BOX (line1), row->remove_button);
-  gtk_box_append (GTK_BOX (line2), row->type_dropdown);
-  gtk_box_append (GTK_BOX (line2), row->value_entry);
-  gtk_box_append (GTK_BOX (line2), row->and_label);
-  gtk_box_append (GTK_BOX (line2), row->value2_entry);
-  gtk_box_append (GTK_BOX (row->box), line1);
-  gtk_box_append (GTK_BOX (row->box), line2);
-  gtk_box_append (GTK_BOX (row->box), row->error_label);
-  gtk_box_append (GTK_BOX (row->box), row->quote_button);
-  gtk_widget_add_css_class (row->box, "card");
-  gtk_widget_set_margin_bottom (row->box, 6);
-  for (GtkWidget *w = gtk_widget_get_first_child (row->box); w; w = gtk_widget_get_next_sibling (w))
-    {
-      gtk_widget_set_margin_start (w, 6);
-      gtk_widget_set_margin_end (w, 6);
-    }
-  gtk_widget_set_margin_top (line1, 6);
-  gtk_widget_set_margin_bottom (row->error_label, 6);
-  gtk_widget_set_margin_bottom (line2, 6);
-
+  g_signal_connect (row->op_dropdown, "notify::selected-item", G_CALLBACK (dropdown_selected_cb),
+                    NULL);
+  g_signal_connect (row->type_dropdown, "notify::selected-item",
+                    G_CALLBACK (dropdown_selected_cb), NULL);
   g_signal_connect_swapped (row->not_button, "toggled", G_CALLBACK (filter_row_changed_cb), row);
   g_signal_connect_swapped (row->path_entry, "changed", G_CALLBACK (filter_row_changed_cb), row);
   g_signal_connect_swapped (row->op_dropdown, "notify::selected",
@@ -894,14 +850,6 @@ add_filter_row (DynoBuilderForm *self)
   g_signal_connect_swapped (row->quote_button, "clicked", G_CALLBACK (quote_button_clicked_cb),
                             row);
 
-  gtk_widget_set_name (row->not_button, "filter-not");
-  gtk_widget_set_name (row->path_entry, "filter-path");
-  gtk_widget_set_name (row->op_dropdown, "filter-operator");
-  gtk_widget_set_name (row->type_dropdown, "filter-type");
-  gtk_widget_set_name (row->value_entry, "filter-value");
-  gtk_widget_set_name (row->value2_entry, "filter-upper");
-  gtk_widget_set_name (row->error_label, "filter-row-error");
-  gtk_widget_set_name (row->quote_button, "filter-quote-name");
   dyno_field_error_add_field (row->error_label, row->path_entry);
   dyno_field_error_add_field (row->error_label, row->value_entry);
   dyno_field_error_add_field (row->error_label, row->value2_entry);
@@ -2182,26 +2130,6 @@ text_changed_cb (DynoBuilderForm *self)
 
 /* ---- construction ----------------------------------------------------------------------- */
 
-static GtkWidget *
-labelled_row (const char *label_text,
-              GtkWidget  *widget)
-{
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  GtkWidget *label = gtk_label_new_with_mnemonic (label_text);
-
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  /* narrow, the label wraps rather than push the form wider than the window */
-  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
-  gtk_widget_set_hexpand (label, TRUE);
-  gtk_label_set_mnemonic_widget (GTK_LABEL (label), widget);
-  /* The visible label names the widget (labelled-by); an own label would be read too. */
-  gtk_accessible_reset_property (GTK_ACCESSIBLE (widget), GTK_ACCESSIBLE_PROPERTY_LABEL);
-  gtk_box_append (GTK_BOX (box), label);
-  gtk_box_append (GTK_BOX (box), widget);
-  return box;
-}
-
 static void
 consistent_toggled_cb (DynoBuilderForm *self)
 {
@@ -2213,190 +2141,10 @@ consistent_toggled_cb (DynoBuilderForm *self)
 static void
 build_ui (DynoBuilderForm *self)
 {
-  static const char *operations[] = { N_("Query"), N_("Scan"), N_("Get item") };
-  static const char *combinators[] = { N_("All conditions (AND)"), N_("Any condition (OR)") };
-  GtkWidget *box, *row, *button, *label, *dir_box;
-
-  self->scroller = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (self->scroller), GTK_POLICY_NEVER,
-                                  GTK_POLICY_AUTOMATIC);
-  gtk_widget_set_parent (self->scroller, GTK_WIDGET (self));
-
-  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  gtk_widget_set_margin_start (box, 12);
-  gtk_widget_set_margin_end (box, 12);
-  gtk_widget_set_margin_top (box, 6);
-  gtk_widget_set_margin_bottom (box, 12);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (self->scroller), box);
-
-  /* operation and target */
-  self->operation_dropdown = new_dropdown (operations, G_N_ELEMENTS (operations), TRUE,
-                                           _("Operation"));
-  gtk_box_append (GTK_BOX (box), labelled_row (_("_Operation"), self->operation_dropdown));
-  self->target_dropdown = new_dropdown (NULL, 0, FALSE, _("Table or index"));
-  gtk_box_append (GTK_BOX (box), labelled_row (_("_Read from"), self->target_dropdown));
-  self->target_label = gtk_label_new (NULL);
-  gtk_label_set_xalign (GTK_LABEL (self->target_label), 0);
-  gtk_label_set_wrap (GTK_LABEL (self->target_label), TRUE);
-  gtk_widget_add_css_class (self->target_label, "dim-label");
-  gtk_widget_add_css_class (self->target_label, "caption");
-  gtk_box_append (GTK_BOX (box), self->target_label);
-
-  /* key */
-  self->key_group = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  gtk_box_append (GTK_BOX (self->key_group), dyno_heading_label_new (_("Key")));
-  row = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
-  self->pk_label = gtk_label_new (_("Partition key"));
-  gtk_label_set_xalign (GTK_LABEL (self->pk_label), 0);
-  self->pk_entry = new_entry (_("Partition key value"), _("Value"));
-  gtk_box_append (GTK_BOX (row), self->pk_label);
-  gtk_box_append (GTK_BOX (row), self->pk_entry);
-  self->pk_error = dyno_field_error_label_new ();
-  gtk_box_append (GTK_BOX (row), self->pk_error);
-  gtk_box_append (GTK_BOX (self->key_group), row);
-
-  self->sk_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
-  self->sk_label = gtk_label_new (_("Sort key"));
-  gtk_label_set_xalign (GTK_LABEL (self->sk_label), 0);
-  gtk_box_append (GTK_BOX (self->sk_box), self->sk_label);
-  row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  self->sk_op_dropdown = new_dropdown (NULL, 0, FALSE, _("Sort key condition"));
-  self->sk_entry = new_entry (_("Sort key value"), _("Value"));
-  self->sk_and_label = gtk_label_new (_("and"));
-  self->sk_entry2 = new_entry (_("Sort key upper bound"), _("Upper bound"));
-  gtk_box_append (GTK_BOX (row), self->sk_op_dropdown);
-  gtk_box_append (GTK_BOX (row), self->sk_entry);
-  gtk_box_append (GTK_BOX (self->sk_box), row);
-  row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  gtk_box_append (GTK_BOX (row), self->sk_and_label);
-  gtk_box_append (GTK_BOX (row), self->sk_entry2);
-  gtk_box_append (GTK_BOX (self->sk_box), row);
-  self->sk_error = dyno_field_error_label_new ();
-  gtk_box_append (GTK_BOX (self->sk_box), self->sk_error);
-  gtk_box_append (GTK_BOX (self->key_group), self->sk_box);
-  self->key_error = dyno_field_error_label_new ();
-  gtk_box_append (GTK_BOX (self->key_group), self->key_error);
-  gtk_box_append (GTK_BOX (box), self->key_group);
-
-  /* filter */
-  self->filter_group = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  gtk_box_append (GTK_BOX (self->filter_group), dyno_heading_label_new (_("Filter")));
-  self->combinator_dropdown = new_dropdown (combinators, G_N_ELEMENTS (combinators), TRUE,
-                                            _("Combine conditions with"));
-  gtk_box_append (GTK_BOX (self->filter_group), labelled_row (_("_Match"),
-                                                              self->combinator_dropdown));
-  self->filter_rows_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  gtk_box_append (GTK_BOX (self->filter_group), self->filter_rows_box);
-  button = gtk_button_new_with_mnemonic (_("_Add Condition"));
-  gtk_widget_set_halign (button, GTK_ALIGN_START);
-  g_signal_connect_swapped (button, "clicked", G_CALLBACK (add_filter_clicked_cb), self);
-  gtk_box_append (GTK_BOX (self->filter_group), button);
-  self->filter_error = dyno_field_error_label_new ();
-  gtk_box_append (GTK_BOX (self->filter_group), self->filter_error);
-  gtk_box_append (GTK_BOX (box), self->filter_group);
-
-  /* text mode */
-  self->text_mode_switch = gtk_switch_new ();
-  gtk_widget_set_valign (self->text_mode_switch, GTK_ALIGN_CENTER);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->text_mode_switch),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Edit as text"), -1);
-  row = labelled_row (_("_Edit conditions as text"), self->text_mode_switch);
-  gtk_widget_set_margin_top (row, 12);
-  gtk_box_append (GTK_BOX (box), row);
-  self->text_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
-  label = gtk_label_new (_("Key condition"));
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_box_append (GTK_BOX (self->text_box), label);
-  self->key_text_entry = new_entry (_("Key condition text"),
-                                    "pk = \"USER#1\" AND begins_with(sk, \"ORDER#\")");
-  gtk_widget_add_css_class (self->key_text_entry, "monospace");
-  gtk_box_append (GTK_BOX (self->text_box), self->key_text_entry);
-  self->key_text_error = dyno_field_error_label_new ();
-  gtk_box_append (GTK_BOX (self->text_box), self->key_text_error);
-  label = gtk_label_new (_("Filter"));
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_box_append (GTK_BOX (self->text_box), label);
-  self->filter_text_entry = new_entry (_("Filter text"), "status = \"open\" AND size(items) > 2");
-  gtk_widget_add_css_class (self->filter_text_entry, "monospace");
-  gtk_box_append (GTK_BOX (self->text_box), self->filter_text_entry);
-  self->filter_text_error = dyno_field_error_label_new ();
-  gtk_box_append (GTK_BOX (self->text_box), self->filter_text_error);
-  gtk_widget_set_visible (self->text_box, FALSE);
-  gtk_box_append (GTK_BOX (box), self->text_box);
-
-  /* projection */
-  gtk_box_append (GTK_BOX (box), dyno_heading_label_new (_("Attributes to Return")));
-  self->projection_entry = new_entry (_("Attributes to return"),
-                                      _("All attributes (or e.g. name, status, address.city)"));
-  gtk_box_append (GTK_BOX (box), self->projection_entry);
-  self->projection_chips = gtk_flow_box_new ();
-  gtk_flow_box_set_selection_mode (GTK_FLOW_BOX (self->projection_chips), GTK_SELECTION_NONE);
-  gtk_widget_set_visible (self->projection_chips, FALSE);
-  gtk_box_append (GTK_BOX (box), self->projection_chips);
-  self->projection_error = dyno_field_error_label_new ();
-  gtk_box_append (GTK_BOX (box), self->projection_error);
-
-  /* options */
-  gtk_box_append (GTK_BOX (box), dyno_heading_label_new (_("Options")));
-  self->direction_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 12);
-  label = gtk_label_new (_("Sort order"));
-  gtk_label_set_xalign (GTK_LABEL (label), 0);
-  gtk_widget_set_hexpand (label, TRUE);
-  dir_box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 0);
-  gtk_widget_add_css_class (dir_box, "linked");
-  self->ascending_button = gtk_toggle_button_new_with_label (_("Ascending"));
-  self->descending_button = gtk_toggle_button_new_with_label (_("Descending"));
-  gtk_toggle_button_set_group (GTK_TOGGLE_BUTTON (self->descending_button),
-                               GTK_TOGGLE_BUTTON (self->ascending_button));
-  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->ascending_button), TRUE);
-  gtk_box_append (GTK_BOX (dir_box), self->ascending_button);
-  gtk_box_append (GTK_BOX (dir_box), self->descending_button);
-  gtk_box_append (GTK_BOX (self->direction_box), label);
-  gtk_box_append (GTK_BOX (self->direction_box), dir_box);
-  gtk_box_append (GTK_BOX (box), self->direction_box);
-
-  self->limit_spin = gtk_spin_button_new_with_range (0, 100000, 1);
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->limit_spin), 100);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->limit_spin),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Page size"), -1);
-  row = labelled_row (_("_Page size (Limit; 0 for none)"), self->limit_spin);
-  gtk_widget_set_tooltip_text (row,
-                               _("How many items DynamoDB evaluates per page, before the filter"));
-  gtk_box_append (GTK_BOX (box), row);
-
-  self->max_items_spin = gtk_spin_button_new_with_range (0, 10000000, 100);
-  gtk_spin_button_set_value (GTK_SPIN_BUTTON (self->max_items_spin), 0);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->max_items_spin),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Maximum items"), -1);
-  row = labelled_row (_("_Stop after (items; 0 for all)"), self->max_items_spin);
-  gtk_box_append (GTK_BOX (box), row);
-
-  self->consistent_switch = gtk_switch_new ();
-  gtk_widget_set_valign (self->consistent_switch, GTK_ALIGN_CENTER);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->consistent_switch),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Consistent read"), -1);
-  self->consistent_row = labelled_row (_("_Consistent read"), self->consistent_switch);
-  {
-    GtkWidget *title = gtk_widget_get_first_child (self->consistent_row);
-    GtkWidget *titles = gtk_box_new (GTK_ORIENTATION_VERTICAL, 2);
-
-    /* the title over a subtitle that says why the switch is off on a GSI */
-    g_object_ref (title);
-    gtk_box_remove (GTK_BOX (self->consistent_row), title);
-    gtk_box_append (GTK_BOX (titles), title);
-    g_object_unref (title);
-    self->consistent_subtitle = dyno_caption_label_new (NULL);
-    gtk_label_set_wrap (GTK_LABEL (self->consistent_subtitle), TRUE);
-    gtk_widget_set_visible (self->consistent_subtitle, FALSE);
-    gtk_box_append (GTK_BOX (titles), self->consistent_subtitle);
-    gtk_widget_set_hexpand (titles, TRUE);
-    gtk_box_prepend (GTK_BOX (self->consistent_row), titles);
-  }
-  gtk_box_append (GTK_BOX (box), self->consistent_row);
-  self->options_error = dyno_field_error_label_new ();
-  gtk_box_append (GTK_BOX (box), self->options_error);
-  self->general_error = dyno_field_error_label_new ();
-  gtk_box_append (GTK_BOX (box), self->general_error);
+  setup_dropdown (self->operation_dropdown);
+  setup_dropdown (self->target_dropdown);
+  setup_dropdown (self->sk_op_dropdown);
+  setup_dropdown (self->combinator_dropdown);
 
   /* Which fields each message speaks about. */
   dyno_field_error_add_field (self->pk_error, self->pk_entry);
@@ -2409,44 +2157,8 @@ build_ui (DynoBuilderForm *self)
   dyno_field_error_add_field (self->projection_error, self->projection_entry);
   dyno_field_error_add_field (self->options_error, self->limit_spin);
 
-  /* Widget names: CSS ids, and how the widget tests find the fields. */
-  gtk_widget_set_name (self->operation_dropdown, "operation");
-  gtk_widget_set_name (self->target_dropdown, "target");
-  gtk_widget_set_name (self->target_label, "target-description");
-  gtk_widget_set_name (self->pk_label, "partition-key-label");
-  gtk_widget_set_name (self->pk_entry, "partition-key");
-  gtk_widget_set_name (self->pk_error, "partition-key-error");
-  gtk_widget_set_name (self->sk_label, "sort-key-label");
-  gtk_widget_set_name (self->sk_op_dropdown, "sort-key-condition");
-  gtk_widget_set_name (self->sk_entry, "sort-key");
-  gtk_widget_set_name (self->sk_entry2, "sort-key-upper");
-  gtk_widget_set_name (self->sk_error, "sort-key-error");
-  gtk_widget_set_name (self->key_error, "key-error");
-  gtk_widget_set_name (self->combinator_dropdown, "filter-combinator");
-  gtk_widget_set_name (self->filter_error, "filter-error");
-  gtk_widget_set_name (self->text_mode_switch, "text-mode");
-  gtk_widget_set_name (self->key_text_entry, "key-condition-text");
-  gtk_widget_set_name (self->key_text_error, "key-condition-text-error");
-  gtk_widget_set_name (self->filter_text_entry, "filter-text");
-  gtk_widget_set_name (self->filter_text_error, "filter-text-error");
-  gtk_widget_set_name (self->projection_entry, "projection");
-  gtk_widget_set_name (self->projection_error, "projection-error");
-  gtk_widget_set_name (self->descending_button, "descending");
-  gtk_widget_set_name (self->limit_spin, "page-size");
-  gtk_widget_set_name (self->max_items_spin, "max-items");
-  gtk_widget_set_name (self->consistent_switch, "consistent-read");
-  gtk_widget_set_name (self->consistent_subtitle, "consistent-read-subtitle");
-  gtk_widget_set_name (self->options_error, "options-error");
-  gtk_widget_set_name (self->general_error, "general-error");
-
   add_filter_row (self);
 
-  g_signal_connect_swapped (self->operation_dropdown, "notify::selected",
-                            G_CALLBACK (schema_fields_changed_cb), self);
-  g_signal_connect_swapped (self->target_dropdown, "notify::selected",
-                            G_CALLBACK (schema_fields_changed_cb), self);
-  g_signal_connect_swapped (self->sk_op_dropdown, "notify::selected",
-                            G_CALLBACK (field_changed_cb), self);
   /* the key fields are the draft's parts */
   g_object_bind_property (self->draft, "partition-key-text", self->pk_entry, "text",
                           G_BINDING_BIDIRECTIONAL | G_BINDING_SYNC_CREATE);
@@ -2457,23 +2169,6 @@ build_ui (DynoBuilderForm *self)
   g_object_bind_property_full (self->draft, "sort-key-operator", self->sk_op_dropdown,
                                "selected", G_BINDING_BIDIRECTIONAL,
                                sort_op_to_position_cb, position_to_sort_op_cb, self, NULL);
-  g_signal_connect_swapped (self->pk_entry, "changed", G_CALLBACK (queue_revalidate), self);
-  g_signal_connect_swapped (self->sk_entry, "changed", G_CALLBACK (queue_revalidate), self);
-  g_signal_connect_swapped (self->sk_entry2, "changed", G_CALLBACK (queue_revalidate), self);
-  g_signal_connect_swapped (self->combinator_dropdown, "notify::selected",
-                            G_CALLBACK (queue_revalidate), self);
-  g_signal_connect_swapped (self->text_mode_switch, "notify::active",
-                            G_CALLBACK (text_mode_changed_cb), self);
-  g_signal_connect_swapped (self->key_text_entry, "changed", G_CALLBACK (text_changed_cb), self);
-  g_signal_connect_swapped (self->filter_text_entry, "changed", G_CALLBACK (text_changed_cb), self);
-  g_signal_connect_swapped (self->projection_entry, "changed", G_CALLBACK (queue_revalidate), self);
-  g_signal_connect_swapped (self->descending_button, "toggled", G_CALLBACK (queue_revalidate),
-                            self);
-  g_signal_connect_swapped (self->limit_spin, "value-changed", G_CALLBACK (queue_revalidate), self);
-  g_signal_connect_swapped (self->max_items_spin, "value-changed", G_CALLBACK (queue_revalidate),
-                            self);
-  g_signal_connect_swapped (self->consistent_switch, "notify::active",
-                            G_CALLBACK (consistent_toggled_cb), self);
 
   /* the options write to the draft (loading a request sets them like a person would) */
   g_object_bind_property_full (self->descending_button, "active", self->draft,
@@ -2519,7 +2214,7 @@ dyno_builder_form_dispose (GObject *object)
   DynoBuilderForm *self = DYNO_BUILDER_FORM (object);
 
   g_clear_handle_id (&self->revalidate_source, g_source_remove);
-  g_clear_pointer (&self->scroller, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (self), DYNO_TYPE_BUILDER_FORM);
 
   G_OBJECT_CLASS (dyno_builder_form_parent_class)->dispose (object);
 }
@@ -2568,6 +2263,56 @@ dyno_builder_form_class_init (DynoBuilderFormClass *klass)
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
   gtk_widget_class_set_css_name (widget_class, "dynobuilderform");
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/com/dynotable/DynoTable/dyno-builder-form.ui");
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, scroller);
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, operation_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, target_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, target_label);
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, key_group);
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, pk_label);
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, pk_entry);
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, pk_error);
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, sk_box);
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, sk_label);
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, sk_op_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, sk_entry);
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, sk_and_label);
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, sk_entry2);
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, sk_error);
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, key_error);
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, filter_group);
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, combinator_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, filter_rows_box);
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, filter_error);
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, text_mode_switch);
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, text_box);
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, key_text_entry);
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, key_text_error);
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, filter_text_entry);
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, filter_text_error);
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, projection_entry);
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, projection_chips);
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, projection_error);
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, direction_box);
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, ascending_button);
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, descending_button);
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, limit_spin);
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, max_items_spin);
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, consistent_switch);
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, consistent_row);
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, consistent_subtitle);
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, options_error);
+  gtk_widget_class_bind_template_child (widget_class, DynoBuilderForm, general_error);
+  gtk_widget_class_bind_template_callback (widget_class, dropdown_selected_cb);
+  gtk_widget_class_bind_template_callback (widget_class, schema_fields_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, field_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, queue_revalidate);
+  gtk_widget_class_bind_template_callback (widget_class, add_filter_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, text_mode_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, text_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, consistent_toggled_cb);
 }
 
 static void
@@ -2578,6 +2323,7 @@ dyno_builder_form_init (DynoBuilderForm *self)
   self->index_names = g_ptr_array_new_with_free_func (g_free);
   g_ptr_array_add (self->index_names, NULL);
   self->draft = dyno_query_draft_new ();
+  gtk_widget_init_template (GTK_WIDGET (self));
   build_ui (self);
   update_sort_ops (self);
   update_key_fields (self);

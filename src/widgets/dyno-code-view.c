@@ -43,7 +43,8 @@ struct _DynoCodeView
   char           *refused;      /* why validation refuses the request, or NULL */
   ExpressionPart  parts[N_PARTS];
 
-  GtkWidget      *box;
+  GtkWidget      *box;             /* the template's child: bound so dispose unparents it */
+  GtkWidget      *parts_box;
   GtkWidget      *format_dropdown;
   GtkWidget      *program_switch;
   GtkWidget      *copy_button;
@@ -250,16 +251,8 @@ build_ui (DynoCodeView *self)
   };
   const char * const *targets = dyno_codegen_list_targets ();
   GtkStringList *labels = gtk_string_list_new (NULL);
-  GtkWidget *parts_box, *toolbar, *scroller, *label;
-  GtkSourceBuffer *buffer;
 
-  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
-
-  parts_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
-  gtk_widget_set_margin_start (parts_box, 12);
-  gtk_widget_set_margin_end (parts_box, 12);
-  gtk_widget_set_margin_top (parts_box, 6);
+  /* one row per part of the request, shown when the request has it */
   for (guint i = 0; i < N_PARTS; i++)
     {
       GtkWidget *row = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
@@ -301,77 +294,14 @@ build_ui (DynoCodeView *self)
       self->parts[i].label = value;
       self->parts[i].box = row;
       self->parts[i].copy = copy;
-      gtk_box_append (GTK_BOX (parts_box), row);
+      gtk_box_append (GTK_BOX (self->parts_box), row);
     }
-  gtk_box_append (GTK_BOX (self->box), parts_box);
 
-  toolbar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  gtk_widget_set_margin_start (toolbar, 12);
-  gtk_widget_set_margin_end (toolbar, 12);
   for (guint i = 0; targets[i] != NULL; i++)
     gtk_string_list_append (labels, dyno_codegen_get_label (targets[i]));
-  self->format_dropdown = gtk_drop_down_new (G_LIST_MODEL (labels), NULL);
+  gtk_drop_down_set_model (GTK_DROP_DOWN (self->format_dropdown), G_LIST_MODEL (labels));
+  g_object_unref (labels);
   dyno_widget_expose_activate (self->format_dropdown);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->format_dropdown),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Code format"), -1);
-  gtk_widget_set_tooltip_text (self->format_dropdown, _("Code format"));
-  gtk_box_append (GTK_BOX (toolbar), self->format_dropdown);
-
-  label = gtk_label_new_with_mnemonic (_("Full _program"));
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  gtk_widget_set_hexpand (label, TRUE);
-  gtk_label_set_xalign (GTK_LABEL (label), 1);
-  self->program_switch = gtk_switch_new ();
-  gtk_widget_set_valign (self->program_switch, GTK_ALIGN_CENTER);
-  gtk_label_set_mnemonic_widget (GTK_LABEL (label), self->program_switch);
-  gtk_box_append (GTK_BOX (toolbar), label);
-  gtk_box_append (GTK_BOX (toolbar), self->program_switch);
-
-  self->copy_button = gtk_button_new_from_icon_name ("edit-copy-symbolic");
-  gtk_widget_set_tooltip_text (self->copy_button, _("Copy Code (Ctrl+Shift+C)"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->copy_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Copy code"), -1);
-  gtk_widget_set_name (self->copy_button, "copy-code");
-  g_signal_connect_swapped (self->copy_button, "clicked", G_CALLBACK (copy_clicked_cb), self);
-  gtk_box_append (GTK_BOX (toolbar), self->copy_button);
-  gtk_box_append (GTK_BOX (self->box), toolbar);
-
-  self->refused_banner = gtk_label_new (NULL);
-  gtk_label_set_wrap (GTK_LABEL (self->refused_banner), TRUE);
-  gtk_label_set_xalign (GTK_LABEL (self->refused_banner), 0);
-  gtk_label_set_selectable (GTK_LABEL (self->refused_banner), TRUE);
-  gtk_widget_add_css_class (self->refused_banner, "error");
-  gtk_widget_set_margin_start (self->refused_banner, 12);
-  gtk_widget_set_margin_end (self->refused_banner, 12);
-  gtk_widget_set_margin_top (self->refused_banner, 6);
-  gtk_widget_set_name (self->refused_banner, "code-refused");
-  gtk_widget_set_visible (self->refused_banner, FALSE);
-  gtk_box_prepend (GTK_BOX (self->box), self->refused_banner);
-
-  self->message_label = gtk_label_new (NULL);
-  gtk_label_set_wrap (GTK_LABEL (self->message_label), TRUE);
-  gtk_label_set_xalign (GTK_LABEL (self->message_label), 0);
-  gtk_widget_add_css_class (self->message_label, "dim-label");
-  gtk_widget_set_margin_start (self->message_label, 12);
-  gtk_widget_set_margin_end (self->message_label, 12);
-  gtk_widget_set_visible (self->message_label, FALSE);
-  gtk_box_append (GTK_BOX (self->box), self->message_label);
-
-  buffer = gtk_source_buffer_new (NULL);
-  self->source_view = gtk_source_view_new_with_buffer (buffer);
-  g_object_unref (buffer);
-  gtk_text_view_set_editable (GTK_TEXT_VIEW (self->source_view), FALSE);
-  gtk_text_view_set_monospace (GTK_TEXT_VIEW (self->source_view), TRUE);
-  gtk_text_view_set_left_margin (GTK_TEXT_VIEW (self->source_view), 12);
-  gtk_text_view_set_top_margin (GTK_TEXT_VIEW (self->source_view), 6);
-  gtk_text_view_set_bottom_margin (GTK_TEXT_VIEW (self->source_view), 6);
-  gtk_source_view_set_show_line_numbers (GTK_SOURCE_VIEW (self->source_view), TRUE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->source_view),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Generated code"), -1);
-  scroller = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), self->source_view);
-  gtk_widget_set_vexpand (scroller, TRUE);
-  gtk_box_append (GTK_BOX (self->box), scroller);
 
   update_style_scheme (self);
   g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
@@ -383,7 +313,7 @@ dyno_code_view_dispose (GObject *object)
 {
   DynoCodeView *self = DYNO_CODE_VIEW (object);
 
-  g_clear_pointer (&self->box, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (self), DYNO_TYPE_CODE_VIEW);
 
   G_OBJECT_CLASS (dyno_code_view_parent_class)->dispose (object);
 }
@@ -413,6 +343,19 @@ dyno_code_view_class_init (DynoCodeViewClass *klass)
   object_class->finalize = dyno_code_view_finalize;
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+
+  g_type_ensure (GTK_SOURCE_TYPE_VIEW);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/com/dynotable/DynoTable/dyno-code-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, DynoCodeView, box);
+  gtk_widget_class_bind_template_child (widget_class, DynoCodeView, refused_banner);
+  gtk_widget_class_bind_template_child (widget_class, DynoCodeView, parts_box);
+  gtk_widget_class_bind_template_child (widget_class, DynoCodeView, format_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, DynoCodeView, program_switch);
+  gtk_widget_class_bind_template_child (widget_class, DynoCodeView, copy_button);
+  gtk_widget_class_bind_template_child (widget_class, DynoCodeView, message_label);
+  gtk_widget_class_bind_template_child (widget_class, DynoCodeView, source_view);
+  gtk_widget_class_bind_template_callback (widget_class, copy_clicked_cb);
 }
 
 static void
@@ -422,6 +365,7 @@ dyno_code_view_init (DynoCodeView *self)
   g_autofree char *saved = NULL;
 
   gtk_source_init ();
+  gtk_widget_init_template (GTK_WIDGET (self));
   build_ui (self);
 
   self->settings = g_settings_new (APP_ID);

@@ -40,7 +40,7 @@ struct _DynoCollectionView
   guint               n_scanned;       /* items looked at for attributes/entities */
   gboolean            grouped;
 
-  GtkWidget          *box;
+  GtkWidget          *box;           /* the template's child: bound so dispose unparents it */
   GtkWidget          *chips;
   GtkWidget          *chips_scroller;
   GtkColumnViewColumn *pk_column;      /* borrowed: shown only when not grouped */
@@ -878,57 +878,11 @@ detail_format_cb (DynoCollectionView *self)
 static void
 build_ui (DynoCollectionView *self)
 {
-  static const char *formats[] = { N_("DynamoDB JSON"), N_("Plain JSON") };
-  GtkWidget *scroller, *toolbar, *label, *chips_scroller, *detail_toolbar, *detail_scroller;
   GtkListItemFactory *factory;
   GtkColumnViewColumn *column;
-  GtkStringList *format_list;
   GtkSourceBuffer *buffer;
-  GtkSourceLanguage *json;
 
-  self->box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  gtk_widget_set_parent (self->box, GTK_WIDGET (self));
-
-  toolbar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  gtk_widget_set_margin_start (toolbar, 6);
-  gtk_widget_set_margin_end (toolbar, 6);
-  gtk_widget_set_margin_top (toolbar, 3);
-  gtk_widget_set_margin_bottom (toolbar, 3);
-
-  self->chips_scroller = chips_scroller = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (chips_scroller), GTK_POLICY_AUTOMATIC,
-                                  GTK_POLICY_NEVER);
-  gtk_widget_set_hexpand (chips_scroller, TRUE);
-  gtk_scrolled_window_set_propagate_natural_width (GTK_SCROLLED_WINDOW (chips_scroller), TRUE);
-  self->chips = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  gtk_widget_set_name (self->chips, "entity-chips");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->chips),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Entity types"), -1);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (chips_scroller), self->chips);
-  gtk_widget_set_visible (chips_scroller, FALSE);
-  gtk_box_append (GTK_BOX (toolbar), chips_scroller);
-
-  label = gtk_label_new_with_mnemonic (_("_Group by partition"));
-  gtk_label_set_ellipsize (GTK_LABEL (label), PANGO_ELLIPSIZE_END);
-  gtk_widget_set_hexpand (label, TRUE);
-  gtk_label_set_xalign (GTK_LABEL (label), 1);
-  self->group_switch = gtk_switch_new ();
-  gtk_widget_set_name (self->group_switch, "group-by-partition");
-  gtk_widget_set_valign (self->group_switch, GTK_ALIGN_CENTER);
-  gtk_label_set_mnemonic_widget (GTK_LABEL (label), self->group_switch);
-  gtk_box_append (GTK_BOX (toolbar), label);
-  gtk_box_append (GTK_BOX (toolbar), self->group_switch);
-  gtk_box_append (GTK_BOX (self->box), toolbar);
-
-  self->column_view = gtk_column_view_new (NULL);
-  gtk_column_view_set_show_column_separators (GTK_COLUMN_VIEW (self->column_view), TRUE);
-  gtk_column_view_set_reorderable (GTK_COLUMN_VIEW (self->column_view), TRUE);
-  gtk_widget_add_css_class (self->column_view, "data-table");
-  gtk_widget_set_name (self->column_view, "results");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->column_view),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Results"), -1);
-  g_signal_connect_swapped (self->column_view, "activate", G_CALLBACK (activate_cb), self);
-
+  /* the first column: the tree of partitions and their items */
   factory = gtk_signal_list_item_factory_new ();
   g_signal_connect (factory, "setup", G_CALLBACK (setup_key_cb), self);
   g_signal_connect_object (factory, "bind", G_CALLBACK (bind_key_cb), self, 0);
@@ -940,48 +894,13 @@ build_ui (DynoCollectionView *self)
   gtk_column_view_append_column (GTK_COLUMN_VIEW (self->column_view), column);
   g_object_unref (column);
 
-  scroller = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), self->column_view);
-  gtk_widget_set_vexpand (scroller, TRUE);
-  gtk_box_append (GTK_BOX (self->box), scroller);
-
-  /* the detail pane */
-  self->detail = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  g_object_ref_sink (self->detail);
-  detail_toolbar = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  gtk_widget_set_margin_start (detail_toolbar, 12);
-  gtk_widget_set_margin_end (detail_toolbar, 12);
-  gtk_widget_set_margin_top (detail_toolbar, 6);
-  format_list = gtk_string_list_new (NULL);
-  for (guint i = 0; i < G_N_ELEMENTS (formats); i++)
-    gtk_string_list_append (format_list, _(formats[i]));
-  self->detail_format = gtk_drop_down_new (G_LIST_MODEL (format_list), NULL);
+  /* the detail pane is placed by the query page: it is kept until dispose */
+  g_object_ref (self->detail);
   dyno_widget_expose_activate (self->detail_format);
-  gtk_widget_set_name (self->detail_format, "item-format");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->detail_format),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Item format"), -1);
-  gtk_box_append (GTK_BOX (detail_toolbar), self->detail_format);
-  gtk_box_append (GTK_BOX (self->detail), detail_toolbar);
-
-  buffer = gtk_source_buffer_new (NULL);
-  json = gtk_source_language_manager_get_language (gtk_source_language_manager_get_default (),
-                                                   "json");
-  gtk_source_buffer_set_language (buffer, json);
-  self->detail_view = gtk_source_view_new_with_buffer (buffer);
-  gtk_widget_set_name (self->detail_view, "item-detail");
-  g_object_unref (buffer);
-  gtk_text_view_set_editable (GTK_TEXT_VIEW (self->detail_view), FALSE);
-  gtk_text_view_set_monospace (GTK_TEXT_VIEW (self->detail_view), TRUE);
-  gtk_text_view_set_left_margin (GTK_TEXT_VIEW (self->detail_view), 12);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->detail_view),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Selected item"), -1);
-  detail_scroller = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (detail_scroller), self->detail_view);
-  gtk_widget_set_vexpand (detail_scroller, TRUE);
-  gtk_box_append (GTK_BOX (self->detail), detail_scroller);
-
-  g_signal_connect_swapped (self->detail_format, "notify::selected", G_CALLBACK (detail_format_cb),
-                            self);
+  buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->detail_view)));
+  gtk_source_buffer_set_language (buffer,
+                                  gtk_source_language_manager_get_language (
+                                    gtk_source_language_manager_get_default (), "json"));
 }
 
 static void
@@ -995,7 +914,7 @@ dyno_collection_view_dispose (GObject *object)
   g_clear_object (&self->run);
   g_clear_object (&self->tree);
   g_clear_object (&self->partitions);
-  g_clear_pointer (&self->box, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (self), DYNO_TYPE_COLLECTION_VIEW);
   g_clear_object (&self->detail);
   {
     GHashTableIter iter;
@@ -1052,6 +971,20 @@ dyno_collection_view_class_init (DynoCollectionViewClass *klass)
                                           G_TYPE_NONE, 1, DYNO_TYPE_ITEM);
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+
+  g_type_ensure (GTK_SOURCE_TYPE_VIEW);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/com/dynotable/DynoTable/dyno-collection-view.ui");
+  gtk_widget_class_bind_template_child (widget_class, DynoCollectionView, box);
+  gtk_widget_class_bind_template_child (widget_class, DynoCollectionView, chips_scroller);
+  gtk_widget_class_bind_template_child (widget_class, DynoCollectionView, chips);
+  gtk_widget_class_bind_template_child (widget_class, DynoCollectionView, group_switch);
+  gtk_widget_class_bind_template_child (widget_class, DynoCollectionView, column_view);
+  gtk_widget_class_bind_template_child (widget_class, DynoCollectionView, detail);
+  gtk_widget_class_bind_template_child (widget_class, DynoCollectionView, detail_format);
+  gtk_widget_class_bind_template_child (widget_class, DynoCollectionView, detail_view);
+  gtk_widget_class_bind_template_callback (widget_class, activate_cb);
+  gtk_widget_class_bind_template_callback (widget_class, detail_format_cb);
 }
 
 static void
@@ -1063,8 +996,8 @@ dyno_collection_view_init (DynoCollectionView *self)
   self->entities = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->grouped = TRUE;
 
+  gtk_widget_init_template (GTK_WIDGET (self));
   build_ui (self);
-  gtk_switch_set_active (GTK_SWITCH (self->group_switch), TRUE);
   g_signal_connect_swapped (self->group_switch, "notify::active", G_CALLBACK (group_switch_cb),
                             self);
 }

@@ -187,7 +187,7 @@ dyno_page_ledger_dispose (GObject *object)
   DynoPageLedger *self = DYNO_PAGE_LEDGER (object);
 
   g_clear_object (&self->run);
-  g_clear_pointer (&self->stack, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (self), DYNO_TYPE_PAGE_LEDGER);
 
   G_OBJECT_CLASS (dyno_page_ledger_parent_class)->dispose (object);
 }
@@ -200,6 +200,11 @@ dyno_page_ledger_class_init (DynoPageLedgerClass *klass)
 
   object_class->dispose = dyno_page_ledger_dispose;
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
+
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/com/dynotable/DynoTable/dyno-page-ledger.ui");
+  gtk_widget_class_bind_template_child (widget_class, DynoPageLedger, stack);
+  gtk_widget_class_bind_template_child (widget_class, DynoPageLedger, column_view);
 }
 
 static void
@@ -208,24 +213,10 @@ dyno_page_ledger_init (DynoPageLedger *self)
   const char *titles[N_COLUMNS] = {
     _("Page"), _("Count"), _("Scanned"), _("RCU"), _("Bytes"), _("Time"), _("LastEvaluatedKey"),
   };
-  GtkWidget *scroller, *empty;
 
-  self->stack = gtk_stack_new ();
-  gtk_widget_set_parent (self->stack, GTK_WIDGET (self));
+  gtk_widget_init_template (GTK_WIDGET (self));
 
-  empty = adw_status_page_new ();
-  adw_status_page_set_icon_name (ADW_STATUS_PAGE (empty), "view-list-symbolic");
-  adw_status_page_set_title (ADW_STATUS_PAGE (empty), _("No Pages Yet"));
-  adw_status_page_set_description (ADW_STATUS_PAGE (empty),
-                                   _("Each page DynamoDB returns is listed here with its counts, "
-                                     "capacity and LastEvaluatedKey"));
-  gtk_widget_add_css_class (empty, "compact");
-  gtk_stack_add_named (GTK_STACK (self->stack), empty, "empty");
-
-  self->column_view = gtk_column_view_new (NULL);
-  gtk_column_view_set_show_column_separators (GTK_COLUMN_VIEW (self->column_view), TRUE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->column_view),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Page ledger"), -1);
+  /* the columns, one factory each */
   for (int i = 0; i < N_COLUMNS; i++)
     {
       GtkListItemFactory *factory = gtk_signal_list_item_factory_new ();
@@ -239,11 +230,6 @@ dyno_page_ledger_init (DynoPageLedger *self)
       gtk_column_view_append_column (GTK_COLUMN_VIEW (self->column_view), column);
       g_object_unref (column);
     }
-
-  scroller = gtk_scrolled_window_new ();
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), self->column_view);
-  gtk_stack_add_named (GTK_STACK (self->stack), scroller, "pages");
-  gtk_stack_set_visible_child_name (GTK_STACK (self->stack), "empty");
 }
 
 GtkWidget *

@@ -65,6 +65,7 @@ struct _DynoQueryPage
   GtkWidget          *load_all_button;
   DynoCodeView       *code_view;
   DynoPageLedger     *ledger;
+  GtkWidget          *views;           /* code, pages, item */
 
   /* saved queries and history (NULL without a DynoApplication) */
   DynoQueryStore     *store;
@@ -944,37 +945,6 @@ saved_search_changed_cb (DynoQueryPage *self)
   gtk_filter_changed (self->saved_filter, GTK_FILTER_CHANGE_DIFFERENT);
 }
 
-static GtkWidget *
-new_query_list (const char *accessible,
-                const char *placeholder)
-{
-  GtkWidget *list = gtk_list_box_new ();
-  GtkWidget *empty = gtk_label_new (placeholder);
-
-  gtk_widget_add_css_class (empty, "dim-label");
-  gtk_widget_set_margin_top (empty, 12);
-  gtk_widget_set_margin_bottom (empty, 12);
-  gtk_label_set_wrap (GTK_LABEL (empty), TRUE);
-  gtk_list_box_set_placeholder (GTK_LIST_BOX (list), empty);
-  gtk_list_box_set_selection_mode (GTK_LIST_BOX (list), GTK_SELECTION_NONE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (list), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  accessible, -1);
-  return list;
-}
-
-static GtkWidget *
-scrolled (GtkWidget *child)
-{
-  GtkWidget *scroller = gtk_scrolled_window_new ();
-
-  gtk_scrolled_window_set_policy (GTK_SCROLLED_WINDOW (scroller), GTK_POLICY_NEVER,
-                                  GTK_POLICY_AUTOMATIC);
-  gtk_scrolled_window_set_propagate_natural_height (GTK_SCROLLED_WINDOW (scroller), TRUE);
-  gtk_scrolled_window_set_max_content_height (GTK_SCROLLED_WINDOW (scroller), 360);
-  gtk_scrolled_window_set_child (GTK_SCROLLED_WINDOW (scroller), child);
-  return scroller;
-}
-
 /* Centred on its button, the popover would reach past the window's edge when the window is
  * narrow (360 px, the button near the right end): it is moved inside the window, its arrow
  * still pointing at the button. */
@@ -995,60 +965,6 @@ queries_popover_show_cb (DynoQueryPage *self)
   center = (int) (bounds.origin.x + bounds.size.width / 2);
   left = CLAMP (center - width / 2, 0, MAX (0, window_width - width));
   gtk_popover_set_offset (GTK_POPOVER (self->queries_popover), left + width / 2 - center, 0);
-}
-
-/* The Queries popover: Save Query…, then the saved queries (searchable, in the user's order)
- * and the history (newest first).  Narrow enough for a 360 px window. */
-static GtkWidget *
-new_queries_popover (DynoQueryPage *self)
-{
-  GtkWidget *popover = gtk_popover_new ();
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-  GtkWidget *save = gtk_button_new_with_mnemonic (_("_Save Query…"));
-  GtkWidget *stack = gtk_stack_new ();
-  GtkWidget *switcher = gtk_stack_switcher_new ();
-  GtkWidget *saved_box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
-
-  gtk_widget_set_size_request (box, 260, -1);
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (save), "query.save-query");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (save), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  _("Save query"), -1);
-  gtk_box_append (GTK_BOX (box), save);
-
-  self->store_error_label = gtk_label_new (NULL);
-  gtk_label_set_wrap (GTK_LABEL (self->store_error_label), TRUE);
-  gtk_label_set_max_width_chars (GTK_LABEL (self->store_error_label), 30);
-  gtk_label_set_xalign (GTK_LABEL (self->store_error_label), 0);
-  gtk_widget_add_css_class (self->store_error_label, "error");
-  gtk_widget_add_css_class (self->store_error_label, "caption");
-  gtk_widget_set_visible (self->store_error_label, FALSE);
-  gtk_box_append (GTK_BOX (box), self->store_error_label);
-
-  gtk_stack_switcher_set_stack (GTK_STACK_SWITCHER (switcher), GTK_STACK (stack));
-  gtk_widget_set_halign (switcher, GTK_ALIGN_CENTER);
-  gtk_box_append (GTK_BOX (box), switcher);
-
-  self->saved_search = gtk_search_entry_new ();
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->saved_search),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Search saved queries"), -1);
-  g_object_set (self->saved_search, "placeholder-text", _("Search saved queries"), NULL);
-  g_signal_connect_object (self->saved_search, "search-changed",
-                           G_CALLBACK (saved_search_changed_cb), self, G_CONNECT_SWAPPED);
-  gtk_box_append (GTK_BOX (saved_box), self->saved_search);
-  self->saved_list = new_query_list (_("Saved queries"),
-                                     _("No saved query for this table: Save Query… keeps the "
-                                       "one in the form"));
-  gtk_box_append (GTK_BOX (saved_box), scrolled (self->saved_list));
-  gtk_stack_add_titled (GTK_STACK (stack), saved_box, "saved", _("Saved"));
-
-  self->history_list = new_query_list (_("Query history"),
-                                       _("Queries run on this table are listed here"));
-  gtk_stack_add_titled (GTK_STACK (stack), scrolled (self->history_list), "history",
-                        _("History"));
-  gtk_box_append (GTK_BOX (box), stack);
-
-  gtk_popover_set_child (GTK_POPOVER (popover), box);
-  return popover;
 }
 
 /* The lists of this page's connection and table. */
@@ -1994,73 +1910,6 @@ describe_cb (GObject      *object,
   dyno_builder_form_set_table (self->form, self->table_name, self->info, self->index_name);
 }
 
-static GtkWidget *
-new_status_page (const char *icon,
-                 const char *title,
-                 const char *description)
-{
-  GtkWidget *page = adw_status_page_new ();
-
-  adw_status_page_set_icon_name (ADW_STATUS_PAGE (page), icon);
-  adw_status_page_set_title (ADW_STATUS_PAGE (page), title);
-  adw_status_page_set_description (ADW_STATUS_PAGE (page), description);
-  return page;
-}
-
-static GtkWidget *
-new_tool_button (const char *icon,
-                 const char *action,
-                 const char *tooltip,
-                 const char *accessible)
-{
-  GtkWidget *button = gtk_button_new_from_icon_name (icon);
-
-  gtk_widget_add_css_class (button, "flat");
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (button), action);
-  gtk_widget_set_tooltip_text (button, tooltip);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (button), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                  accessible, -1);
-  return button;
-}
-
-static void show_query_clicked_cb (DynoQueryPage *self);
-
-static GtkWidget *
-new_item_toolbar (DynoQueryPage *self)
-{
-  GtkWidget *bar = gtk_action_bar_new ();
-
-  /* narrow: the way back to the form, first */
-  self->show_query_button = gtk_button_new_from_icon_name ("go-previous-symbolic");
-  gtk_widget_set_tooltip_text (self->show_query_button, _("Back to the Query"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->show_query_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Back to the query"), -1);
-  g_signal_connect_swapped (self->show_query_button, "clicked",
-                            G_CALLBACK (show_query_clicked_cb), self);
-  gtk_action_bar_pack_start (GTK_ACTION_BAR (bar), self->show_query_button);
-
-  gtk_action_bar_pack_start (GTK_ACTION_BAR (bar),
-                             new_tool_button ("list-add-symbolic", "query.new-item",
-                                              _("New Item (Ctrl+N)"), _("New item")));
-  gtk_action_bar_pack_start (GTK_ACTION_BAR (bar),
-                             new_tool_button ("document-edit-symbolic", "query.edit-item",
-                                              _("Edit Item"), _("Edit item")));
-  gtk_action_bar_pack_start (GTK_ACTION_BAR (bar),
-                             new_tool_button ("edit-copy-symbolic", "query.duplicate-item",
-                                              _("Duplicate Item"), _("Duplicate item")));
-  gtk_action_bar_pack_start (GTK_ACTION_BAR (bar),
-                             new_tool_button ("user-trash-symbolic", "query.delete-items",
-                                              _("Delete Selected Items (Delete)"),
-                                              _("Delete selected items")));
-  gtk_action_bar_pack_end (GTK_ACTION_BAR (bar),
-                           new_tool_button ("document-save-symbolic", "query.export-items",
-                                            _("Export Results…"), _("Export results")));
-  gtk_action_bar_pack_end (GTK_ACTION_BAR (bar),
-                           new_tool_button ("document-open-symbolic", "query.import-items",
-                                            _("Import Items…"), _("Import items")));
-  return bar;
-}
-
 static void
 folded_changed_cb (DynoQueryPage *self)
 {
@@ -2086,190 +1935,14 @@ show_query_clicked_cb (DynoQueryPage *self)
 static void
 build_ui (DynoQueryPage *self)
 {
-  GtkWidget *left, *action_bar, *right, *results, *status_bar, *bottom, *switcher, *stack;
-  GtkWidget *detail_scroller;
+  GtkWidget *detail = dyno_collection_view_get_detail_widget (self->collection);
 
-  /* The form and the results share the width; when the window is too narrow for both (below
-   * their minimum widths), one shows at a time, with a button to go to the other. */
-  self->leaflet = adw_leaflet_new ();
-  adw_leaflet_set_can_navigate_back (ADW_LEAFLET (self->leaflet), TRUE);
-  adw_leaflet_set_can_navigate_forward (ADW_LEAFLET (self->leaflet), TRUE);
-  adw_leaflet_set_fold_threshold_policy (ADW_LEAFLET (self->leaflet),
-                                         ADW_FOLD_THRESHOLD_POLICY_MINIMUM);
-  adw_leaflet_set_transition_type (ADW_LEAFLET (self->leaflet),
-                                   ADW_LEAFLET_TRANSITION_TYPE_SLIDE);
-  gtk_widget_set_parent (self->leaflet, GTK_WIDGET (self));
-
-  /* left: the form and the Run button */
-  left = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  gtk_widget_set_size_request (left, 320, -1);
-  self->form = DYNO_BUILDER_FORM (dyno_builder_form_new ());
-  gtk_widget_set_vexpand (GTK_WIDGET (self->form), TRUE);
-  gtk_box_append (GTK_BOX (left), GTK_WIDGET (self->form));
-
-  action_bar = gtk_action_bar_new ();
-  self->run_button = gtk_button_new_with_mnemonic (_("_Run"));
-  gtk_widget_add_css_class (self->run_button, "suggested-action");
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->run_button), "query.run");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->run_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Run"), -1);
-  self->stop_button = gtk_button_new_with_mnemonic (_("_Stop"));
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->stop_button), "query.stop");
-  gtk_widget_set_visible (self->stop_button, FALSE);
-  self->reason_label = gtk_label_new (NULL);
-  gtk_widget_set_name (self->reason_label, "run-reason");
-  /* Two lines of why Run is off; the tooltip has all of it. */
-  gtk_label_set_wrap (GTK_LABEL (self->reason_label), TRUE);
-  gtk_label_set_wrap_mode (GTK_LABEL (self->reason_label), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_lines (GTK_LABEL (self->reason_label), 2);
-  gtk_label_set_ellipsize (GTK_LABEL (self->reason_label), PANGO_ELLIPSIZE_END);
-  gtk_label_set_max_width_chars (GTK_LABEL (self->reason_label), 50);
-  gtk_label_set_width_chars (GTK_LABEL (self->reason_label), 10);
-  gtk_label_set_xalign (GTK_LABEL (self->reason_label), 0);
-  gtk_widget_set_hexpand (self->reason_label, TRUE);
-  gtk_widget_add_css_class (self->reason_label, "dim-label");
-  gtk_widget_add_css_class (self->reason_label, "caption");
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->reason_label),
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, _("Why Run is not possible"),
-                                  -1);
-  gtk_action_bar_pack_end (GTK_ACTION_BAR (action_bar), self->run_button);
-  gtk_action_bar_pack_end (GTK_ACTION_BAR (action_bar), self->stop_button);
-  {
-    GtkWidget *paste = gtk_button_new_from_icon_name ("edit-paste-symbolic");
-
-    gtk_actionable_set_action_name (GTK_ACTIONABLE (paste), "query.paste-request");
-    gtk_widget_set_tooltip_text (paste, _("Paste Request JSON (Ctrl+Shift+V)"));
-    gtk_accessible_update_property (GTK_ACCESSIBLE (paste), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                    _("Paste request JSON"), -1);
-    gtk_action_bar_pack_end (GTK_ACTION_BAR (action_bar), paste);
-  }
-  /* saved queries and history */
-  self->queries_popover = new_queries_popover (self);
-  self->queries_button = gtk_menu_button_new ();
-  dyno_widget_expose_activate (self->queries_button);
-  gtk_menu_button_set_icon_name (GTK_MENU_BUTTON (self->queries_button),
-                                 "document-open-recent-symbolic");
-  gtk_menu_button_set_popover (GTK_MENU_BUTTON (self->queries_button), self->queries_popover);
-  g_signal_connect_object (self->queries_popover, "show",
-                           G_CALLBACK (queries_popover_show_cb), self, G_CONNECT_SWAPPED);
-  gtk_widget_set_tooltip_text (self->queries_button, _("Saved Queries and History"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->queries_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Queries"), -1);
-  gtk_action_bar_pack_end (GTK_ACTION_BAR (action_bar), self->queries_button);
-  gtk_action_bar_pack_start (GTK_ACTION_BAR (action_bar), self->reason_label);
-  /* narrow: the way to the results */
-  self->show_results_button = gtk_button_new_from_icon_name ("go-next-symbolic");
-  gtk_widget_set_tooltip_text (self->show_results_button, _("Show Results"));
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->show_results_button),
-                                  GTK_ACCESSIBLE_PROPERTY_LABEL, _("Show results"), -1);
-  g_signal_connect_swapped (self->show_results_button, "clicked",
-                            G_CALLBACK (show_results_clicked_cb), self);
-  gtk_action_bar_pack_end (GTK_ACTION_BAR (action_bar), self->show_results_button);
-  gtk_box_append (GTK_BOX (left), action_bar);
-  self->form_page = left;
-  adw_leaflet_append (ADW_LEAFLET (self->leaflet), left);
-  adw_leaflet_page_set_navigatable (adw_leaflet_append (ADW_LEAFLET (self->leaflet),
-                                                        gtk_separator_new (GTK_ORIENTATION_VERTICAL)),
-                                    FALSE);
-
-  /* right: results over the code/pages/item views */
-  right = gtk_paned_new (GTK_ORIENTATION_VERTICAL);
-  gtk_paned_set_position (GTK_PANED (right), 420);
-  gtk_widget_set_hexpand (right, TRUE);
-  self->results_page = right;
-  adw_leaflet_append (ADW_LEAFLET (self->leaflet), right);
-
-  results = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  gtk_box_append (GTK_BOX (results), new_item_toolbar (self));
-  self->results_stack = gtk_stack_new ();
-  gtk_widget_set_vexpand (self->results_stack, TRUE);
-  gtk_stack_add_named (GTK_STACK (self->results_stack),
-                       new_status_page ("system-search-symbolic", _("Run a Query"),
-                                        _("Fill in the key and press Run (Ctrl+Enter)")),
-                       "empty");
-  gtk_stack_add_named (GTK_STACK (self->results_stack),
-                       new_status_page ("edit-find-symbolic", _("No Results"),
-                                        _("No item matched. The filter is applied after "
-                                          "the page is read: "
-                                          "the ledger shows how many items were scanned.")),
-                       "no-results");
-  self->error_page = new_status_page ("dialog-error-symbolic", _("The request failed"), NULL);
-  self->sign_in_button = gtk_button_new_with_mnemonic (_("Sign _In…"));
-  gtk_widget_set_halign (self->sign_in_button, GTK_ALIGN_CENTER);
-  gtk_widget_add_css_class (self->sign_in_button, "pill");
-  gtk_widget_set_visible (self->sign_in_button, FALSE);
-  adw_status_page_set_child (ADW_STATUS_PAGE (self->error_page), self->sign_in_button);
-  gtk_stack_add_named (GTK_STACK (self->results_stack), self->error_page, "error");
-  self->collection = DYNO_COLLECTION_VIEW (dyno_collection_view_new ());
-  gtk_stack_add_named (GTK_STACK (self->results_stack), GTK_WIDGET (self->collection), "results");
-  gtk_box_append (GTK_BOX (results), self->results_stack);
-
-  self->status_bar = status_bar = gtk_action_bar_new ();
-  self->spinner = gtk_spinner_new ();
-  gtk_widget_set_visible (self->spinner, FALSE);
-  self->status_label = gtk_label_new (NULL);
-  gtk_widget_set_name (self->status_label, "run-status");
-  /* a long line ellipsizes (the bar's tooltip has all of it) rather than push Load More and Load
-   * All past the window's edge */
-  gtk_label_set_ellipsize (GTK_LABEL (self->status_label), PANGO_ELLIPSIZE_END);
-  gtk_label_set_xalign (GTK_LABEL (self->status_label), 0);
-  gtk_label_set_width_chars (GTK_LABEL (self->status_label), 8);
-  gtk_widget_set_hexpand (self->status_label, TRUE);
-  gtk_accessible_update_property (GTK_ACCESSIBLE (self->status_label),
-                                  GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, _("Run status"), -1);
-  self->load_more_button = gtk_button_new_with_mnemonic (_("Load _More"));
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->load_more_button), "query.load-more");
-  self->load_all_button = gtk_button_new_with_mnemonic (_("Load _All"));
-  gtk_actionable_set_action_name (GTK_ACTIONABLE (self->load_all_button), "query.load-all");
-  gtk_action_bar_pack_start (GTK_ACTION_BAR (status_bar), self->spinner);
-  gtk_action_bar_pack_start (GTK_ACTION_BAR (status_bar), self->status_label);
-  gtk_action_bar_pack_end (GTK_ACTION_BAR (status_bar), self->load_all_button);
-  gtk_action_bar_pack_end (GTK_ACTION_BAR (status_bar), self->load_more_button);
-  gtk_box_append (GTK_BOX (results), status_bar);
-  gtk_paned_set_start_child (GTK_PANED (right), results);
-
-  bottom = gtk_box_new (GTK_ORIENTATION_VERTICAL, 0);
-  stack = adw_view_stack_new ();
-  gtk_widget_set_vexpand (stack, TRUE);
-  self->code_view = DYNO_CODE_VIEW (dyno_code_view_new ());
-  adw_view_stack_add_titled (ADW_VIEW_STACK (stack), GTK_WIDGET (self->code_view), "code",
-                             _("Code"));
-  adw_view_stack_page_set_icon_name (adw_view_stack_get_page (ADW_VIEW_STACK (stack),
-                                                              GTK_WIDGET (self->code_view)),
-                                     "text-x-generic-symbolic");
-  self->ledger = DYNO_PAGE_LEDGER (dyno_page_ledger_new ());
-  adw_view_stack_add_titled (ADW_VIEW_STACK (stack), GTK_WIDGET (self->ledger), "pages",
-                             _("Pages"));
-  adw_view_stack_page_set_icon_name (adw_view_stack_get_page (ADW_VIEW_STACK (stack),
-                                                              GTK_WIDGET (self->ledger)),
-                                     "view-list-symbolic");
-  detail_scroller = dyno_collection_view_get_detail_widget (self->collection);
-  adw_view_stack_add_titled (ADW_VIEW_STACK (stack), detail_scroller, "item", _("Item"));
-  adw_view_stack_page_set_icon_name (adw_view_stack_get_page (ADW_VIEW_STACK (stack),
-                                                              detail_scroller),
+  /* the Item view under the results is the collection view's */
+  adw_view_stack_page_set_icon_name (adw_view_stack_add_titled (ADW_VIEW_STACK (self->views),
+                                                                detail, "item", _("Item")),
                                      "x-office-document-symbolic");
-  switcher = adw_view_switcher_bar_new ();
-  adw_view_switcher_bar_set_stack (ADW_VIEW_SWITCHER_BAR (switcher), ADW_VIEW_STACK (stack));
-  adw_view_switcher_bar_set_reveal (ADW_VIEW_SWITCHER_BAR (switcher), TRUE);
-  gtk_box_append (GTK_BOX (bottom), switcher);
-  gtk_box_append (GTK_BOX (bottom), stack);
-  gtk_paned_set_end_child (GTK_PANED (right), bottom);
-
-  g_signal_connect_object (self->leaflet, "notify::folded", G_CALLBACK (folded_changed_cb),
-                           self, G_CONNECT_SWAPPED);
+  dyno_widget_expose_activate (self->queries_button);
   folded_changed_cb (self);
-  g_signal_connect_object (self->form, "changed", G_CALLBACK (form_changed_cb), self,
-                           G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->collection, "selection-changed",
-                           G_CALLBACK (update_item_actions), self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->collection, "item-activated", G_CALLBACK (item_activated_cb),
-                           self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->collection, "entity-activated", G_CALLBACK (entity_activated_cb),
-                           self, G_CONNECT_SWAPPED);
-  g_signal_connect_object (self->collection, "attributes-changed",
-                           G_CALLBACK (attributes_changed_cb),
-                           self, G_CONNECT_SWAPPED);
-
   update_status (self);
 }
 
@@ -2299,7 +1972,7 @@ dyno_query_page_dispose (GObject *object)
 
   g_cancellable_cancel (self->cancellable);
   clear_run (self);
-  g_clear_pointer (&self->leaflet, gtk_widget_unparent);
+  gtk_widget_dispose_template (GTK_WIDGET (self), DYNO_TYPE_QUERY_PAGE);
 
   G_OBJECT_CLASS (dyno_query_page_parent_class)->dispose (object);
 }
@@ -2343,6 +2016,50 @@ dyno_query_page_class_init (DynoQueryPageClass *klass)
 
   gtk_widget_class_set_layout_manager_type (widget_class, GTK_TYPE_BIN_LAYOUT);
 
+  g_type_ensure (DYNO_TYPE_BUILDER_FORM);
+  g_type_ensure (DYNO_TYPE_CODE_VIEW);
+  g_type_ensure (DYNO_TYPE_COLLECTION_VIEW);
+  g_type_ensure (DYNO_TYPE_PAGE_LEDGER);
+  gtk_widget_class_set_template_from_resource (widget_class,
+                                               "/com/dynotable/DynoTable/dyno-query-page.ui");
+  gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, leaflet);
+  gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, form_page);
+  gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, results_page);
+  gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, show_results_button);
+  gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, show_query_button);
+  gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, form);
+  gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, run_button);
+  gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, stop_button);
+  gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, reason_label);
+  gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, results_stack);
+  gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, error_page);
+  gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, sign_in_button);
+  gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, collection);
+  gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, status_label);
+  gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, status_bar);
+  gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, spinner);
+  gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, load_more_button);
+  gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, load_all_button);
+  gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, code_view);
+  gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, ledger);
+  gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, views);
+  gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, queries_button);
+  gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, queries_popover);
+  gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, store_error_label);
+  gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, saved_search);
+  gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, saved_list);
+  gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, history_list);
+  gtk_widget_class_bind_template_callback (widget_class, folded_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, form_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, queries_popover_show_cb);
+  gtk_widget_class_bind_template_callback (widget_class, saved_search_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, show_results_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, show_query_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, update_item_actions);
+  gtk_widget_class_bind_template_callback (widget_class, item_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, entity_activated_cb);
+  gtk_widget_class_bind_template_callback (widget_class, attributes_changed_cb);
+
   gtk_widget_class_install_action (widget_class, "query.run", NULL, run_activated);
   gtk_widget_class_install_action (widget_class, "query.stop", NULL, stop_activated);
   gtk_widget_class_install_action (widget_class, "query.load-more", NULL, load_more_activated);
@@ -2385,6 +2102,7 @@ static void
 dyno_query_page_init (DynoQueryPage *self)
 {
   self->cancellable = g_cancellable_new ();
+  gtk_widget_init_template (GTK_WIDGET (self));
   build_ui (self);
 }
 

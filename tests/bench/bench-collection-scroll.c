@@ -315,16 +315,17 @@ typedef struct {
   gboolean            done;
 } Bench;
 
+/* The widget of the view's template with the id @id. */
 static GtkWidget *
-find_named (GtkWidget  *root,
-            const char *name)
+find_by_id (GtkWidget  *root,
+            const char *id)
 {
-  if (g_strcmp0 (gtk_widget_get_name (root), name) == 0)
+  if (g_strcmp0 (gtk_buildable_get_buildable_id (GTK_BUILDABLE (root)), id) == 0)
     return root;
   for (GtkWidget *child = gtk_widget_get_first_child (root); child != NULL;
        child = gtk_widget_get_next_sibling (child))
     {
-      GtkWidget *found = find_named (child, name);
+      GtkWidget *found = find_by_id (child, id);
 
       if (found != NULL)
         return found;
@@ -492,16 +493,16 @@ bench_mode (gboolean grouped)
                            dyno_collection_view_get_detail_widget (bench.view));
   gtk_paned_set_position (GTK_PANED (paned), 900);
   gtk_window_set_child (GTK_WINDOW (bench.window), paned);
-  column_view = find_named (GTK_WIDGET (bench.view), "results");
-  group_switch = find_named (GTK_WIDGET (bench.view), "group-by-partition");
+  column_view = find_by_id (GTK_WIDGET (bench.view), "column_view");
+  group_switch = find_by_id (GTK_WIDGET (bench.view), "group_switch");
   g_assert_nonnull (column_view);
   g_assert_nonnull (group_switch);
   bench.column_view = GTK_COLUMN_VIEW (column_view);
   bench.scroller = GTK_SCROLLED_WINDOW (gtk_widget_get_ancestor (column_view,
                                                                  GTK_TYPE_SCROLLED_WINDOW));
   bench.vadj = gtk_scrolled_window_get_vadjustment (bench.scroller);
-  bench.detail = GTK_TEXT_VIEW (find_named (dyno_collection_view_get_detail_widget (bench.view),
-                                            "item-detail"));
+  bench.detail = GTK_TEXT_VIEW (find_by_id (dyno_collection_view_get_detail_widget (bench.view),
+                                            "detail_view"));
   gtk_switch_set_active (GTK_SWITCH (group_switch), grouped);
   gtk_window_present (GTK_WINDOW (bench.window));
   settle (300);

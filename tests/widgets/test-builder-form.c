@@ -77,7 +77,7 @@ static GtkWidget *
 field (Fixture    *fixture,
        const char *name)
 {
-  return get_named (GTK_WIDGET (fixture->form), name);
+  return get_by_id (GTK_WIDGET (fixture->form), name);
 }
 
 static DynoTableInfo *
@@ -113,16 +113,16 @@ test_untouched_form (Fixture       *fixture,
   g_assert_nonnull (reason);
   g_assert_nonnull (strstr (reason, "partition key"));
   g_assert_nonnull (strstr (reason, "pk"));
-  g_assert_null (shown_error (field (fixture, "partition-key-error")));
-  g_assert_null (shown_error (field (fixture, "key-error")));
+  g_assert_null (shown_error (field (fixture, "pk_error")));
+  g_assert_null (shown_error (field (fixture, "key_error")));
 
   request = dyno_builder_form_dup_request (fixture->form);
   g_assert_null (request);
 
   /* The labels name each key with its type. */
-  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (field (fixture, "partition-key-label"))), ==,
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (field (fixture, "pk_label"))), ==,
                    "Partition key: pk (S)");
-  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (field (fixture, "sort-key-label"))), ==,
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (field (fixture, "sk_label"))), ==,
                    "Sort key: sk (S)");
 }
 
@@ -134,11 +134,11 @@ test_generated_request (Fixture       *fixture,
   g_autoptr(DynoPrintedRequest) printed = NULL;
   g_autofree char *json = NULL;
 
-  type_text (field (fixture, "partition-key"), "TENANT#acme");
-  dropdown_choose (field (fixture, "sort-key-condition"), "begins with");
-  type_text (field (fixture, "sort-key"), "INVOICE#");
-  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (field (fixture, "descending")), TRUE);
-  type_text (field (fixture, "projection"), "sk, amountDue, status");
+  type_text (field (fixture, "pk_entry"), "TENANT#acme");
+  dropdown_choose (field (fixture, "sk_op_dropdown"), "begins with");
+  type_text (field (fixture, "sk_entry"), "INVOICE#");
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (field (fixture, "descending_button")), TRUE);
+  type_text (field (fixture, "projection_entry"), "sk, amountDue, status");
 
   g_assert_true (dyno_builder_form_get_valid (fixture->form));
   g_assert_null (dyno_builder_form_get_reason (fixture->form));
@@ -173,13 +173,13 @@ static void
 test_begins_with_not_for_numbers (Fixture       *fixture,
                                   gconstpointer  data)
 {
-  g_auto(GStrv) options = dropdown_options (field (fixture, "sort-key-condition"));
+  g_auto(GStrv) options = dropdown_options (field (fixture, "sk_op_dropdown"));
 
   /* seq is N: begins_with is not defined on numbers, so it is not offered */
   g_assert_false (g_strv_contains ((const char * const *) options, "begins with"));
   g_assert_true (g_strv_contains ((const char * const *) options, "between"));
   g_assert_true (g_strv_contains ((const char * const *) options, ">="));
-  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (field (fixture, "sort-key-label"))), ==,
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (field (fixture, "sk_label"))), ==,
                    "Sort key: seq (N)");
 }
 
@@ -187,16 +187,16 @@ static void
 test_begins_with_offered_for_strings (Fixture       *fixture,
                                       gconstpointer  data)
 {
-  g_auto(GStrv) options = dropdown_options (field (fixture, "sort-key-condition"));
+  g_auto(GStrv) options = dropdown_options (field (fixture, "sk_op_dropdown"));
   g_auto(GStrv) lsi_options = NULL;
 
   g_assert_true (g_strv_contains ((const char * const *) options, "begins with"));
 
   /* the LSI sorts by a number: switching the target takes begins_with away */
-  dropdown_choose (field (fixture, "target"), "by-created (LSI)");
-  lsi_options = dropdown_options (field (fixture, "sort-key-condition"));
+  dropdown_choose (field (fixture, "target_dropdown"), "by-created (LSI)");
+  lsi_options = dropdown_options (field (fixture, "sk_op_dropdown"));
   g_assert_false (g_strv_contains ((const char * const *) lsi_options, "begins with"));
-  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (field (fixture, "sort-key-label"))), ==,
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (field (fixture, "sk_label"))), ==,
                    "Sort key: created (N)");
 }
 
@@ -207,18 +207,18 @@ test_reversed_between (Fixture       *fixture,
   const char *message;
   const char *reason;
 
-  type_text (field (fixture, "partition-key"), "ACTOR#u_8814");
-  dropdown_choose (field (fixture, "sort-key-condition"), "between");
-  g_assert_true (gtk_widget_get_visible (field (fixture, "sort-key-upper")));
-  type_text (field (fixture, "sort-key"), "EVT#2026-06-23T00:00:00Z");
-  type_text (field (fixture, "sort-key-upper"), "EVT#2026-06-23T23:59:59Z");
+  type_text (field (fixture, "pk_entry"), "ACTOR#u_8814");
+  dropdown_choose (field (fixture, "sk_op_dropdown"), "between");
+  g_assert_true (gtk_widget_get_visible (field (fixture, "sk_entry2")));
+  type_text (field (fixture, "sk_entry"), "EVT#2026-06-23T00:00:00Z");
+  type_text (field (fixture, "sk_entry2"), "EVT#2026-06-23T23:59:59Z");
   g_assert_true (dyno_builder_form_get_valid (fixture->form));
 
   /* swapped: the message sits under the key, and Run says why it is off */
-  type_text (field (fixture, "sort-key"), "EVT#2026-06-23T23:59:59Z");
-  type_text (field (fixture, "sort-key-upper"), "EVT#2026-06-23T00:00:00Z");
+  type_text (field (fixture, "sk_entry"), "EVT#2026-06-23T23:59:59Z");
+  type_text (field (fixture, "sk_entry2"), "EVT#2026-06-23T00:00:00Z");
   g_assert_false (dyno_builder_form_get_valid (fixture->form));
-  message = shown_error (field (fixture, "key-error"));
+  message = shown_error (field (fixture, "key_error"));
   g_assert_nonnull (message);
   g_assert_nonnull (strstr (message, "BETWEEN"));
   g_assert_nonnull (strstr (message, "greater than"));
@@ -227,23 +227,23 @@ test_reversed_between (Fixture       *fixture,
   g_assert_nonnull (strstr (reason, "BETWEEN"));
 
   /* fixing it clears the message */
-  type_text (field (fixture, "sort-key"), "EVT#2026-06-22T00:00:00Z");
+  type_text (field (fixture, "sk_entry"), "EVT#2026-06-22T00:00:00Z");
   g_assert_true (dyno_builder_form_get_valid (fixture->form));
-  g_assert_null (shown_error (field (fixture, "key-error")));
+  g_assert_null (shown_error (field (fixture, "key_error")));
 }
 
 static void
 test_consistent_read_on_gsi (Fixture       *fixture,
                              gconstpointer  data)
 {
-  GtkWidget *consistent = field (fixture, "consistent-read");
+  GtkWidget *consistent = field (fixture, "consistent_switch");
   const char *tooltip;
   g_autoptr(DynoRequest) request = NULL;
 
   g_assert_true (gtk_widget_get_sensitive (consistent));
   gtk_switch_set_active (GTK_SWITCH (consistent), TRUE);
 
-  dropdown_choose (field (fixture, "target"), "gsi1 (GSI)");
+  dropdown_choose (field (fixture, "target_dropdown"), "gsi1 (GSI)");
   drain_main_context ();
   g_assert_false (gtk_widget_get_sensitive (consistent));
   g_assert_false (gtk_switch_get_active (GTK_SWITCH (consistent)));
@@ -252,9 +252,9 @@ test_consistent_read_on_gsi (Fixture       *fixture,
   g_assert_nonnull (strstr (tooltip, "Global secondary indexes"));
 
   /* the key fields follow the index's key */
-  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (field (fixture, "partition-key-label"))), ==,
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (field (fixture, "pk_label"))), ==,
                    "Partition key: gsi1pk (S)");
-  type_text (field (fixture, "partition-key"), "STATUS#open");
+  type_text (field (fixture, "pk_entry"), "STATUS#open");
   request = dyno_builder_form_dup_request (fixture->form);
   g_assert_nonnull (request);
   g_assert_cmpstr (request->index_name, ==, "gsi1");
@@ -263,7 +263,7 @@ test_consistent_read_on_gsi (Fixture       *fixture,
 
   /* said where the user looks: the switch's subtitle, and to a screen reader */
   {
-    const char *subtitle = shown_error (field (fixture, "consistent-read-subtitle"));
+    const char *subtitle = shown_error (field (fixture, "consistent_subtitle"));
 
     g_assert_nonnull (subtitle);
     g_assert_nonnull (strstr (subtitle, "Turned off: the global secondary index gsi1"));
@@ -273,11 +273,11 @@ test_consistent_read_on_gsi (Fixture       *fixture,
   }
 
   /* back on the table, consistent reads are possible again, and the choice is restored */
-  dropdown_choose (field (fixture, "target"), "tenant");
+  dropdown_choose (field (fixture, "target_dropdown"), "tenant");
   drain_main_context ();
   g_assert_true (gtk_widget_get_sensitive (consistent));
   g_assert_true (gtk_switch_get_active (GTK_SWITCH (consistent)));
-  g_assert_null (shown_error (field (fixture, "consistent-read-subtitle")));
+  g_assert_null (shown_error (field (fixture, "consistent_subtitle")));
   g_assert_false (gtk_test_accessible_has_property (GTK_ACCESSIBLE (consistent),
                                                     GTK_ACCESSIBLE_PROPERTY_DESCRIPTION));
   g_clear_pointer (&request, dyno_request_free);
@@ -286,11 +286,11 @@ test_consistent_read_on_gsi (Fixture       *fixture,
 
   /* a user who had it off finds it off, and the subtitle does not promise it back */
   gtk_switch_set_active (GTK_SWITCH (consistent), FALSE);
-  dropdown_choose (field (fixture, "target"), "gsi1 (GSI)");
+  dropdown_choose (field (fixture, "target_dropdown"), "gsi1 (GSI)");
   drain_main_context ();
-  g_assert_nonnull (strstr (shown_error (field (fixture, "consistent-read-subtitle")),
+  g_assert_nonnull (strstr (shown_error (field (fixture, "consistent_subtitle")),
                             "Off: the global secondary index gsi1"));
-  dropdown_choose (field (fixture, "target"), "tenant");
+  dropdown_choose (field (fixture, "target_dropdown"), "tenant");
   drain_main_context ();
   g_assert_false (gtk_switch_get_active (GTK_SWITCH (consistent)));
 }
@@ -301,13 +301,13 @@ static void
 test_field_error_accessible (Fixture       *fixture,
                              gconstpointer  data)
 {
-  GtkWidget *entry = field (fixture, "partition-key");
+  GtkWidget *entry = field (fixture, "pk_entry");
   GtkWidget *path;
   const char *message;
 
   type_text (entry, "12x");
   drain_main_context ();
-  message = shown_error (field (fixture, "partition-key-error"));
+  message = shown_error (field (fixture, "pk_error"));
   g_assert_nonnull (message);
   gtk_test_accessible_assert_state (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_STATE_INVALID,
                                     GTK_ACCESSIBLE_INVALID_TRUE);
@@ -315,12 +315,12 @@ test_field_error_accessible (Fixture       *fixture,
                                        GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, message);
   gtk_test_accessible_assert_relation (GTK_ACCESSIBLE (entry),
                                        GTK_ACCESSIBLE_RELATION_DESCRIBED_BY,
-                                       field (fixture, "partition-key-error"), NULL);
+                                       field (fixture, "pk_error"), NULL);
   g_assert_true (gtk_widget_has_css_class (entry, "error"));
 
   type_text (entry, "1e2");
   drain_main_context ();
-  g_assert_null (shown_error (field (fixture, "partition-key-error")));
+  g_assert_null (shown_error (field (fixture, "pk_error")));
   gtk_test_accessible_assert_state (GTK_ACCESSIBLE (entry), GTK_ACCESSIBLE_STATE_INVALID,
                                     GTK_ACCESSIBLE_INVALID_FALSE);
   g_assert_false (gtk_test_accessible_has_property (GTK_ACCESSIBLE (entry),
@@ -328,10 +328,10 @@ test_field_error_accessible (Fixture       *fixture,
   g_assert_false (gtk_widget_has_css_class (entry, "error"));
 
   /* a filter row's message is on the row's fields */
-  path = field (fixture, "filter-path");
+  path = field (fixture, "path_entry");
   type_text (path, "a[");
   drain_main_context ();
-  message = shown_error (field (fixture, "filter-row-error"));
+  message = shown_error (field (fixture, "error_label"));
   g_assert_nonnull (message);
   gtk_test_accessible_assert_state (GTK_ACCESSIBLE (path), GTK_ACCESSIBLE_STATE_INVALID,
                                     GTK_ACCESSIBLE_INVALID_TRUE);
@@ -347,42 +347,42 @@ test_limits_at_the_field (Fixture       *fixture,
   g_autoptr(GString) long_filter = g_string_new (NULL);
   const char *message;
 
-  type_text (field (fixture, "partition-key"), "TENANT#acme");
+  type_text (field (fixture, "pk_entry"), "TENANT#acme");
   drain_main_context ();
   g_assert_true (dyno_builder_form_get_valid (fixture->form));
 
   /* a KEYS_ONLY LSI cannot filter on what it does not carry */
-  dropdown_choose (field (fixture, "target"), "by-created (LSI)");
-  type_text (field (fixture, "filter-path"), "amountDue");
-  type_text (field (fixture, "filter-value"), "x");
+  dropdown_choose (field (fixture, "target_dropdown"), "by-created (LSI)");
+  type_text (field (fixture, "path_entry"), "amountDue");
+  type_text (field (fixture, "value_entry"), "x");
   drain_main_context ();
   g_assert_false (dyno_builder_form_get_valid (fixture->form));
-  message = shown_error (field (fixture, "filter-error"));
+  message = shown_error (field (fixture, "filter_error"));
   g_assert_nonnull (message);
   g_assert_nonnull (strstr (message, "the index by-created (projection KEYS_ONLY) carries only "
                                      "pk, sk, created; it cannot filter on amountDue"));
-  gtk_test_accessible_assert_state (GTK_ACCESSIBLE (field (fixture, "filter-path")),
+  gtk_test_accessible_assert_state (GTK_ACCESSIBLE (field (fixture, "path_entry")),
                                     GTK_ACCESSIBLE_STATE_INVALID, GTK_ACCESSIBLE_INVALID_TRUE);
-  dropdown_choose (field (fixture, "target"), "tenant");
+  dropdown_choose (field (fixture, "target_dropdown"), "tenant");
   drain_main_context ();
   g_assert_true (dyno_builder_form_get_valid (fixture->form));
-  type_text (field (fixture, "filter-path"), "");
-  type_text (field (fixture, "filter-value"), "");
+  type_text (field (fixture, "path_entry"), "");
+  type_text (field (fixture, "value_entry"), "");
 
   /* a filter over 4 KB as sent, typed as text */
   for (guint i = 0; i < 120; i++)
     g_string_append_printf (long_filter, "%sattribute_not_exists(someLongAttributeName%u)",
                             i ? " OR " : "", i);
-  gtk_switch_set_active (GTK_SWITCH (field (fixture, "text-mode")), TRUE);
+  gtk_switch_set_active (GTK_SWITCH (field (fixture, "text_mode_switch")), TRUE);
   drain_main_context ();
-  type_text (field (fixture, "filter-text"), long_filter->str);
+  type_text (field (fixture, "filter_text_entry"), long_filter->str);
   drain_main_context ();
   g_assert_false (dyno_builder_form_get_valid (fixture->form));
-  message = shown_error (field (fixture, "filter-text-error"));
+  message = shown_error (field (fixture, "filter_text_error"));
   g_assert_nonnull (message);
   g_assert_nonnull (strstr (message, "FilterExpression: the expression is"));
   g_assert_nonnull (strstr (message, "DynamoDB accepts at most 4096 bytes (4 KB)"));
-  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (field (fixture, "filter-text")),
+  gtk_test_accessible_assert_property (GTK_ACCESSIBLE (field (fixture, "filter_text_entry")),
                                        GTK_ACCESSIBLE_PROPERTY_DESCRIPTION, message);
 }
 
@@ -411,7 +411,7 @@ test_completion_quotes_names (Fixture       *fixture,
                               gconstpointer  data)
 {
   static const char *names[] = { "status", "order.total", "order-date", "name", NULL };
-  GtkWidget *path = field (fixture, "filter-path");
+  GtkWidget *path = field (fixture, "path_entry");
   GtkEntryCompletion *completion = gtk_entry_get_completion (GTK_ENTRY (path));
   GtkTreeModel *model = gtk_entry_completion_get_model (completion);
   GtkTreeIter iter;
@@ -438,12 +438,12 @@ test_completion_quotes_names (Fixture       *fixture,
     }
 
   /* the user picks order.total from the list */
-  type_text (field (fixture, "partition-key"), "TENANT#acme");
+  type_text (field (fixture, "pk_entry"), "TENANT#acme");
   type_text (path, "ord");
   g_assert_true (completion_find (model, "order.total", &iter));
   g_signal_emit_by_name (completion, "match-selected", model, &iter, &handled);
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (path)), ==, "`order.total`");
-  dropdown_choose (field (fixture, "filter-operator"), "exists");
+  dropdown_choose (field (fixture, "op_dropdown"), "exists");
   drain_main_context ();
   g_assert_true (dyno_builder_form_get_valid (fixture->form));
   request = dyno_builder_form_dup_request (fixture->form);
@@ -462,19 +462,19 @@ test_dotted_name_offers_quoted (Fixture       *fixture,
 {
   static const char *names[] = { "status", "order.total", NULL };
   static const char *with_map[] = { "order", "order.total", NULL };
-  GtkWidget *path = field (fixture, "filter-path");
-  GtkWidget *fix = field (fixture, "filter-quote-name");
+  GtkWidget *path = field (fixture, "path_entry");
+  GtkWidget *fix = field (fixture, "quote_button");
   const char *message;
   g_autoptr(DynoRequest) request = NULL;
   g_autoptr(DynoPrintedRequest) printed = NULL;
 
   dyno_builder_form_set_known_attributes (fixture->form, names);
-  type_text (field (fixture, "partition-key"), "TENANT#acme");
-  dropdown_choose (field (fixture, "filter-operator"), "exists");
+  type_text (field (fixture, "pk_entry"), "TENANT#acme");
+  dropdown_choose (field (fixture, "op_dropdown"), "exists");
   type_text (path, "order.total");
   drain_main_context ();
   g_assert_false (dyno_builder_form_get_valid (fixture->form));
-  message = shown_error (field (fixture, "filter-row-error"));
+  message = shown_error (field (fixture, "error_label"));
   g_assert_nonnull (message);
   g_assert_nonnull (strstr (message, "attribute named “order.total”"));
   g_assert_nonnull (strstr (message, "DynamoDB reads a dot as a path"));
@@ -487,7 +487,7 @@ test_dotted_name_offers_quoted (Fixture       *fixture,
   g_signal_emit_by_name (fix, "clicked");
   drain_main_context ();
   g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (path)), ==, "`order.total`");
-  g_assert_null (shown_error (field (fixture, "filter-row-error")));
+  g_assert_null (shown_error (field (fixture, "error_label")));
   g_assert_false (gtk_widget_get_visible (fix));
   g_assert_true (dyno_builder_form_get_valid (fixture->form));
   request = dyno_builder_form_dup_request (fixture->form);
@@ -498,26 +498,26 @@ test_dotted_name_offers_quoted (Fixture       *fixture,
   dyno_builder_form_set_known_attributes (fixture->form, with_map);
   type_text (path, "order.total");
   drain_main_context ();
-  g_assert_null (shown_error (field (fixture, "filter-row-error")));
+  g_assert_null (shown_error (field (fixture, "error_label")));
   g_assert_true (dyno_builder_form_get_valid (fixture->form));
 
   /* as text: the filter and the attributes to return */
   dyno_builder_form_set_known_attributes (fixture->form, names);
   type_text (path, "");
-  gtk_switch_set_active (GTK_SWITCH (field (fixture, "text-mode")), TRUE);
+  gtk_switch_set_active (GTK_SWITCH (field (fixture, "text_mode_switch")), TRUE);
   drain_main_context ();
-  type_text (field (fixture, "filter-text"), "status = \"open\" AND order.total > 3");
+  type_text (field (fixture, "filter_text_entry"), "status = \"open\" AND order.total > 3");
   drain_main_context ();
   g_assert_false (dyno_builder_form_get_valid (fixture->form));
-  message = shown_error (field (fixture, "filter-text-error"));
+  message = shown_error (field (fixture, "filter_text_error"));
   g_assert_nonnull (message);
   g_assert_nonnull (strstr (message, "write `order.total`"));
-  type_text (field (fixture, "filter-text"), "status = \"open\" AND `order.total` > 3");
+  type_text (field (fixture, "filter_text_entry"), "status = \"open\" AND `order.total` > 3");
   drain_main_context ();
-  g_assert_null (shown_error (field (fixture, "filter-text-error")));
-  type_text (field (fixture, "projection"), "status, order.total");
+  g_assert_null (shown_error (field (fixture, "filter_text_error")));
+  type_text (field (fixture, "projection_entry"), "status, order.total");
   drain_main_context ();
-  message = shown_error (field (fixture, "projection-error"));
+  message = shown_error (field (fixture, "projection_error"));
   g_assert_nonnull (message);
   g_assert_nonnull (strstr (message, "write `order.total`"));
 }
@@ -530,15 +530,15 @@ test_number_key (Fixture       *fixture,
   g_autoptr(DynoPrintedRequest) printed = NULL;
   const char *message;
 
-  type_text (field (fixture, "partition-key"), "12x");
+  type_text (field (fixture, "pk_entry"), "12x");
   g_assert_false (dyno_builder_form_get_valid (fixture->form));
-  message = shown_error (field (fixture, "partition-key-error"));
+  message = shown_error (field (fixture, "pk_error"));
   g_assert_nonnull (message);
   g_assert_nonnull (strstr (dyno_builder_form_get_reason (fixture->form), message));
 
-  type_text (field (fixture, "partition-key"), "1e2");
+  type_text (field (fixture, "pk_entry"), "1e2");
   g_assert_true (dyno_builder_form_get_valid (fixture->form));
-  g_assert_null (shown_error (field (fixture, "partition-key-error")));
+  g_assert_null (shown_error (field (fixture, "pk_error")));
   request = dyno_builder_form_dup_request (fixture->form);
   printed = dyno_request_print (request);
   g_assert_cmpuint (printed->values->len, ==, 1);
@@ -558,11 +558,11 @@ test_binary_key (Fixture       *fixture,
   const guint8 *bytes;
   gsize len = 0;
 
-  type_text (field (fixture, "partition-key"), "not base64!");
+  type_text (field (fixture, "pk_entry"), "not base64!");
   g_assert_false (dyno_builder_form_get_valid (fixture->form));
-  g_assert_nonnull (strstr (shown_error (field (fixture, "partition-key-error")), "base64"));
+  g_assert_nonnull (strstr (shown_error (field (fixture, "pk_error")), "base64"));
 
-  type_text (field (fixture, "partition-key"), "AAEC/w==");
+  type_text (field (fixture, "pk_entry"), "AAEC/w==");
   g_assert_true (dyno_builder_form_get_valid (fixture->form));
   request = dyno_builder_form_dup_request (fixture->form);
   printed = dyno_request_print (request);
@@ -579,15 +579,15 @@ test_filter_row (Fixture       *fixture,
   g_autoptr(DynoRequest) request = NULL;
   g_autoptr(DynoPrintedRequest) printed = NULL;
 
-  type_text (field (fixture, "partition-key"), "TENANT#acme");
-  type_text (field (fixture, "filter-path"), "amountDue");
-  dropdown_choose (field (fixture, "filter-operator"), ">=");
-  dropdown_choose (field (fixture, "filter-type"), "N");
-  type_text (field (fixture, "filter-value"), "ten");
+  type_text (field (fixture, "pk_entry"), "TENANT#acme");
+  type_text (field (fixture, "path_entry"), "amountDue");
+  dropdown_choose (field (fixture, "op_dropdown"), ">=");
+  dropdown_choose (field (fixture, "type_dropdown"), "N");
+  type_text (field (fixture, "value_entry"), "ten");
   g_assert_false (dyno_builder_form_get_valid (fixture->form));
-  g_assert_nonnull (shown_error (field (fixture, "filter-row-error")));
+  g_assert_nonnull (shown_error (field (fixture, "error_label")));
 
-  type_text (field (fixture, "filter-value"), "10.50");
+  type_text (field (fixture, "value_entry"), "10.50");
   g_assert_true (dyno_builder_form_get_valid (fixture->form));
   request = dyno_builder_form_dup_request (fixture->form);
   printed = dyno_request_print (request);
@@ -595,25 +595,25 @@ test_filter_row (Fixture       *fixture,
   g_assert_true (g_regex_match_simple ("^amountDue >= :\\w+$", printed->filter, 0, 0));
 
   /* a filter on a key attribute of a Query is refused, next to the filter */
-  type_text (field (fixture, "filter-path"), "sk");
+  type_text (field (fixture, "path_entry"), "sk");
   g_assert_false (dyno_builder_form_get_valid (fixture->form));
-  g_assert_nonnull (shown_error (field (fixture, "filter-error")));
+  g_assert_nonnull (shown_error (field (fixture, "filter_error")));
 }
 
 static void
 test_text_mode_round_trip (Fixture       *fixture,
                            gconstpointer  data)
 {
-  GtkWidget *text_mode = field (fixture, "text-mode");
-  GtkWidget *key_text = field (fixture, "key-condition-text");
+  GtkWidget *text_mode = field (fixture, "text_mode_switch");
+  GtkWidget *key_text = field (fixture, "key_text_entry");
   g_autoptr(DynoRequest) request = NULL;
   g_autoptr(DynoPrintedRequest) printed = NULL;
   g_auto(GStrv) options = NULL;
   guint selected;
 
-  type_text (field (fixture, "partition-key"), "TENANT#acme");
-  dropdown_choose (field (fixture, "sort-key-condition"), "begins with");
-  type_text (field (fixture, "sort-key"), "USER#");
+  type_text (field (fixture, "pk_entry"), "TENANT#acme");
+  dropdown_choose (field (fixture, "sk_op_dropdown"), "begins with");
+  type_text (field (fixture, "sk_entry"), "USER#");
 
   /* form -> text: the same condition in the inline syntax */
   gtk_switch_set_active (GTK_SWITCH (text_mode), TRUE);
@@ -625,7 +625,7 @@ test_text_mode_round_trip (Fixture       *fixture,
   /* a syntax error stays in text mode, with the message under the text */
   type_text (key_text, "pk = \"TENANT#acme\" AND sk BETWEEN");
   g_assert_false (dyno_builder_form_get_valid (fixture->form));
-  g_assert_nonnull (shown_error (field (fixture, "key-condition-text-error")));
+  g_assert_nonnull (shown_error (field (fixture, "key_text_error")));
 
   /* text -> form */
   type_text (key_text, "pk = \"TENANT#acme\" AND "
@@ -634,14 +634,14 @@ test_text_mode_round_trip (Fixture       *fixture,
   gtk_switch_set_active (GTK_SWITCH (text_mode), FALSE);
   drain_main_context ();
   g_assert_false (gtk_switch_get_active (GTK_SWITCH (text_mode)));
-  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field (fixture, "partition-key"))), ==,
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field (fixture, "pk_entry"))), ==,
                    "TENANT#acme");
-  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field (fixture, "sort-key"))), ==,
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field (fixture, "sk_entry"))), ==,
                    "INVOICE#2026-0001");
-  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field (fixture, "sort-key-upper"))), ==,
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field (fixture, "sk_entry2"))), ==,
                    "INVOICE#2026-0020");
-  options = dropdown_options (field (fixture, "sort-key-condition"));
-  selected = gtk_drop_down_get_selected (GTK_DROP_DOWN (field (fixture, "sort-key-condition")));
+  options = dropdown_options (field (fixture, "sk_op_dropdown"));
+  selected = gtk_drop_down_get_selected (GTK_DROP_DOWN (field (fixture, "sk_op_dropdown")));
   g_assert_cmpstr (options[selected], ==, "between");
 
   request = dyno_builder_form_dup_request (fixture->form);
@@ -654,13 +654,13 @@ static void
 test_text_mode_keeps_what_the_form_cannot_show (Fixture       *fixture,
                                                 gconstpointer  data)
 {
-  GtkWidget *text_mode = field (fixture, "text-mode");
+  GtkWidget *text_mode = field (fixture, "text_mode_switch");
 
-  type_text (field (fixture, "partition-key"), "TENANT#acme");
+  type_text (field (fixture, "pk_entry"), "TENANT#acme");
   gtk_switch_set_active (GTK_SWITCH (text_mode), TRUE);
   drain_main_context ();
   /* a nested group: the form has only one level of AND/OR */
-  type_text (field (fixture, "filter-text"),
+  type_text (field (fixture, "filter_text_entry"),
              "(status = \"open\" OR status = \"late\") AND total > 10");
   g_assert_true (dyno_builder_form_get_valid (fixture->form));
   gtk_switch_set_active (GTK_SWITCH (text_mode), FALSE);
@@ -668,9 +668,9 @@ test_text_mode_keeps_what_the_form_cannot_show (Fixture       *fixture,
 
   /* it stays as text, nothing lost, and says why */
   g_assert_true (gtk_switch_get_active (GTK_SWITCH (text_mode)));
-  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field (fixture, "filter-text"))), ==,
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field (fixture, "filter_text_entry"))), ==,
                    "(status = \"open\" OR status = \"late\") AND total > 10");
-  g_assert_nonnull (shown_error (field (fixture, "general-error")));
+  g_assert_nonnull (shown_error (field (fixture, "general_error")));
 }
 
 static void
@@ -695,13 +695,14 @@ test_load_request (Fixture       *fixture,
   dyno_builder_form_load_request (fixture->form, pasted);
   drain_main_context ();
 
-  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field (fixture, "partition-key"))), ==,
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field (fixture, "pk_entry"))), ==,
                    "STATUS#open");
-  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field (fixture, "sort-key"))), ==,
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field (fixture, "sk_entry"))), ==,
                    "2026-07-01");
-  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field (fixture, "filter-path"))), ==,
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field (fixture, "path_entry"))), ==,
                    "total");
-  g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (field (fixture, "descending"))));
+  g_assert_true (gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (field (fixture,
+                                                                         "descending_button"))));
   g_assert_true (dyno_builder_form_get_valid (fixture->form));
 
   /* what the form builds is what was pasted */
@@ -716,13 +717,13 @@ test_get_item_needs_the_whole_key (Fixture       *fixture,
 {
   g_autoptr(DynoRequest) request = NULL;
 
-  dropdown_choose (field (fixture, "operation"), "Get item");
-  type_text (field (fixture, "partition-key"), "TENANT#acme");
+  dropdown_choose (field (fixture, "operation_dropdown"), "Get item");
+  type_text (field (fixture, "pk_entry"), "TENANT#acme");
   g_assert_false (dyno_builder_form_get_valid (fixture->form));
   g_assert_nonnull (strstr (dyno_builder_form_get_reason (fixture->form), "sk"));
-  g_assert_false (gtk_widget_get_visible (field (fixture, "sort-key-condition")));
+  g_assert_false (gtk_widget_get_visible (field (fixture, "sk_op_dropdown")));
 
-  type_text (field (fixture, "sort-key"), "PROFILE");
+  type_text (field (fixture, "sk_entry"), "PROFILE");
   g_assert_true (dyno_builder_form_get_valid (fixture->form));
   request = dyno_builder_form_dup_request (fixture->form);
   g_assert_cmpint (request->operation, ==, DYNO_OP_GET_ITEM);
@@ -738,7 +739,7 @@ test_entity_prefix (Fixture       *fixture,
   g_autoptr(DynoRequest) request = NULL;
   g_autoptr(DynoPrintedRequest) printed = NULL;
 
-  type_text (field (fixture, "partition-key"), "TENANT#acme");
+  type_text (field (fixture, "pk_entry"), "TENANT#acme");
   dyno_builder_form_set_sort_key_prefix (fixture->form, "INVOICE#");
   g_assert_true (dyno_builder_form_get_valid (fixture->form));
   request = dyno_builder_form_dup_request (fixture->form);

@@ -157,7 +157,7 @@ wait_idle (DynoRun *run)
 static GListModel *
 view_rows (Fixture *fixture)
 {
-  GtkWidget *column_view = get_named (GTK_WIDGET (fixture->view), "results");
+  GtkWidget *column_view = get_by_id (GTK_WIDGET (fixture->view), "column_view");
 
   return G_LIST_MODEL (gtk_column_view_get_model (GTK_COLUMN_VIEW (column_view)));
 }
@@ -165,7 +165,7 @@ view_rows (Fixture *fixture)
 static GStrv
 column_titles (Fixture *fixture)
 {
-  GtkWidget *column_view = get_named (GTK_WIDGET (fixture->view), "results");
+  GtkWidget *column_view = get_by_id (GTK_WIDGET (fixture->view), "column_view");
   GListModel *columns = gtk_column_view_get_columns (GTK_COLUMN_VIEW (column_view));
   GStrvBuilder *builder = g_strv_builder_new ();
   GStrv titles;
@@ -259,7 +259,7 @@ test_grouped_in_server_order (Fixture       *fixture,
   g_assert_true (g_strv_contains ((const char * const *) titles, "entityType"));
 
   /* flat: every item is a row of its own, and the partition key has its column again */
-  gtk_switch_set_active (GTK_SWITCH (get_named (GTK_WIDGET (fixture->view), "group-by-partition")),
+  gtk_switch_set_active (GTK_SWITCH (get_by_id (GTK_WIDGET (fixture->view), "group_switch")),
                          FALSE);
   drain_main_context ();
   rows = view_rows (fixture);
@@ -284,7 +284,7 @@ static void
 test_entity_chips (Fixture       *fixture,
                    gconstpointer  data)
 {
-  GtkWidget *chips = get_named (GTK_WIDGET (fixture->view), "entity-chips");
+  GtkWidget *chips = get_by_id (GTK_WIDGET (fixture->view), "chips");
   g_autoptr(GHashTable) expected = expected_entities (fixture->items);
   g_autofree char *activated = NULL;
   GtkWidget *invoice = NULL;
@@ -359,8 +359,8 @@ static char *
 detail_text (Fixture *fixture)
 {
   GtkWidget *detail = dyno_collection_view_get_detail_widget (fixture->view);
-  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (get_named (detail,
-                                                                              "item-detail")));
+  GtkTextBuffer *buffer = gtk_text_view_get_buffer (GTK_TEXT_VIEW (get_by_id (detail,
+                                                                              "detail_view")));
   GtkTextIter start, end;
 
   gtk_text_buffer_get_bounds (buffer, &start, &end);
@@ -402,8 +402,8 @@ test_item_detail (Fixture       *fixture,
   g_assert_cmpuint (dyno_item_get_size (shown), ==, dyno_item_get_size (want));
 
   /* or as plain JSON */
-  dropdown_choose (get_named (dyno_collection_view_get_detail_widget (fixture->view),
-                              "item-format"), "Plain JSON");
+  dropdown_choose (get_by_id (dyno_collection_view_get_detail_widget (fixture->view),
+                              "detail_format"), "Plain JSON");
   drain_main_context ();
   plain = detail_text (fixture);
   g_assert_null (strstr (plain, "{\"S\""));

@@ -64,7 +64,7 @@ static GtkWidget *
 field (Fixture    *fixture,
        const char *name)
 {
-  return get_named (GTK_WIDGET (fixture->page), name);
+  return get_by_id (GTK_WIDGET (fixture->page), name);
 }
 
 /* Spins the main loop until @label shows @prefix (the run is asynchronous), or fails. */
@@ -88,13 +88,13 @@ test_paste_then_run (Fixture       *fixture,
                      gconstpointer  data)
 {
   GdkClipboard *clipboard = gtk_widget_get_clipboard (GTK_WIDGET (fixture->page));
-  GtkWidget *status = field (fixture, "run-status");
+  GtkWidget *status = field (fixture, "status_label");
   gint64 deadline;
 
   /* an untouched tab says what Run needs */
   g_assert_false (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "query.run", NULL) &&
                   test_backend_get_n_calls (fixture->backend) > 0);
-  g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (field (fixture, "run-reason"))),
+  g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (field (fixture, "reason_label"))),
                             "partition key"));
 
   /* paste a request JSON, as copied from code or the AWS CLI */
@@ -105,18 +105,18 @@ test_paste_then_run (Fixture       *fixture,
                           "\"Limit\": 2}");
   gtk_widget_activate_action (GTK_WIDGET (fixture->page), "query.paste-request", NULL);
   deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-  while (!g_str_equal (gtk_editable_get_text (GTK_EDITABLE (field (fixture, "sort-key"))),
+  while (!g_str_equal (gtk_editable_get_text (GTK_EDITABLE (field (fixture, "sk_entry"))),
                        "USER#"))
     {
       g_assert_cmpint (g_get_monotonic_time (), <, deadline);
       g_main_context_iteration (NULL, FALSE);
     }
-  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field (fixture, "partition-key"))), ==,
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field (fixture, "pk_entry"))), ==,
                    "TENANT#acme");
   g_assert_cmpint (gtk_spin_button_get_value_as_int (GTK_SPIN_BUTTON (field (fixture,
-                                                                            "page-size"))), ==, 2);
+                                                                            "limit_spin"))), ==, 2);
   drain_main_context ();
-  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (field (fixture, "run-reason"))), ==, "");
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (field (fixture, "reason_label"))), ==, "");
 
   /* Run (Ctrl+Enter does the same): the first page, and Load More is offered */
   g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "query.run", NULL));
@@ -144,7 +144,7 @@ test_paste_rejects_other_text (Fixture       *fixture,
       g_usleep (1000);
     }
   /* nothing was loaded: the form is as it was */
-  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field (fixture, "partition-key"))), ==,
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (field (fixture, "pk_entry"))), ==,
                    "");
 }
 
@@ -171,22 +171,22 @@ test_code_view_marks_refused (Fixture       *fixture,
                               gconstpointer  data)
 {
   DynoCodeView *code_view = find_code_view (GTK_WIDGET (fixture->page));
-  GtkWidget *banner = field (fixture, "code-refused");
-  GtkWidget *copy = field (fixture, "copy-code");
+  GtkWidget *banner = field (fixture, "refused_banner");
+  GtkWidget *copy = field (fixture, "copy_button");
 
   g_assert_nonnull (code_view);
   /* nothing built yet: nothing marked */
   g_assert_false (gtk_widget_get_visible (banner));
 
-  type_text (field (fixture, "partition-key"), "TENANT#acme");
+  type_text (field (fixture, "pk_entry"), "TENANT#acme");
   drain_main_context ();
   g_assert_false (gtk_widget_get_visible (banner));
   g_assert_true (gtk_widget_get_sensitive (copy));
   g_assert_nonnull (dyno_code_view_get_code (code_view));
 
   /* a filter on the sort key: the form builds the request, validation refuses it */
-  type_text (field (fixture, "filter-path"), "sk");
-  type_text (field (fixture, "filter-value"), "x");
+  type_text (field (fixture, "path_entry"), "sk");
+  type_text (field (fixture, "value_entry"), "x");
   drain_main_context ();
   g_assert_true (gtk_widget_get_visible (banner));
   g_assert_true (g_str_has_prefix (gtk_label_get_label (GTK_LABEL (banner)), "Refused: "));
@@ -196,7 +196,7 @@ test_code_view_marks_refused (Fixture       *fixture,
   g_assert_null (dyno_code_view_get_code (code_view));
 
   /* fixed: working code again */
-  type_text (field (fixture, "filter-path"), "age");
+  type_text (field (fixture, "path_entry"), "age");
   drain_main_context ();
   g_assert_false (gtk_widget_get_visible (banner));
   g_assert_true (gtk_widget_get_sensitive (copy));

@@ -42,6 +42,40 @@ get_named (GtkWidget  *root,
   return widget;
 }
 
+/* The first descendant of @root (or @root) built from a template or .ui file with the id @id
+ * (its buildable id: "pk_entry" in <object class="GtkEntry" id="pk_entry">), or NULL.  The
+ * widgets of templates are found by what they are in the template, not by widget names. */
+static inline GtkWidget *
+find_by_id (GtkWidget  *root,
+            const char *id)
+{
+  if (g_strcmp0 (gtk_buildable_get_buildable_id (GTK_BUILDABLE (root)), id) == 0)
+    return root;
+
+  for (GtkWidget *child = gtk_widget_get_first_child (root);
+       child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_by_id (child, id);
+
+      if (found != NULL)
+        return found;
+    }
+
+  return NULL;
+}
+
+static inline GtkWidget *
+get_by_id (GtkWidget  *root,
+           const char *id)
+{
+  GtkWidget *widget = find_by_id (root, id);
+
+  if (widget == NULL)
+    g_error ("no widget with the id “%s”", id);
+  return widget;
+}
+
 /* The options a GtkDropDown of strings offers. */
 static inline GStrv
 dropdown_options (GtkWidget *dropdown)
