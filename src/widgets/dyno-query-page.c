@@ -8,6 +8,7 @@
 
 #include "dyno-application.h"
 #include "dyno-builder-form.h"
+#include "dyno-capacity.h"
 #include "dyno-code-view.h"
 #include "dyno-collection-view.h"
 #include "dyno-delete-items.h"
@@ -66,6 +67,17 @@ struct _DynoQueryPage
   DynoCodeView       *code_view;
   DynoPageLedger     *ledger;
   GtkWidget          *views;           /* code, pages, item */
+
+  /* capacity: the estimate of what the form asks, before running, and a month of it */
+  GtkWidget          *cost_button;
+  GtkWidget          *estimate_label;
+  GtkWidget          *rate_spin;
+  GtkWidget          *price_spin;
+  GtkWidget          *cost_label;
+  DynoReadEstimate    estimate;        /* of the form's request; basis UNKNOWN when none */
+  gboolean            has_estimate;
+  double              run_estimate;    /* the estimate of the run on screen; -1: none */
+  guint               run_estimate_pages;
 
   /* saved queries and history (NULL without a DynoApplication) */
   DynoQueryStore     *store;
@@ -135,6 +147,129 @@ update_subtitle (DynoQueryPage *self)
     self->subtitle = g_strdup (keys ? keys : where ? where : "");
 }
 
+
+/* ---- capacity ---------------------------------------------------------------------------- */
+
+/* The items on screen, when they are this table's: what the estimate counts among. */
+static GPtrArray *
+loaded_sample (DynoQueryPage *self)
+{
+  GPtrArray *items = g_ptr_array_new_with_free_func ((GDestroyNotify) dyno_item_unref);
+  guint n = self->run != NULL ? dyno_run_get_n_items (self->run) : 0;
+
+  /* enough to judge sizes and selectivity; counting millions would cost a frame */
+  n = MIN (n, 20000);
+  for (guint i = 0; i < n; i++)
+    g_ptr_array_add (items, dyno_item_ref (dyno_run_get_item (self->run, i)));
+  return items;
+}
+
+static char *
+describe_estimate (const DynoReadEstimate *e,
+                   guint                   n_loaded)
+{
+  if (e->basis == DYNO_CAPACITY_BASIS_UNKNOWN)
+    /* Translators: the read capacity units of one full page (1 MB) */
+    return g_strdup_printf (_("Not enough is known to estimate this read: each page costs at "
+                              "most %g RCU (1 MB read). Run it once, or load items of the "
+                              "table, and the estimate follows."), e->first_page_units);
+  if (e->basis == DYNO_CAPACITY_BASIS_SAMPLED)
+    {
+      /* Translators: the read capacity units, then the pages */
+      g_autofree char *cost = g_strdup_printf (g_dngettext (NULL, "About %g RCU in %u page",
+                                                            "About %g RCU in %u pages",
+                                                            e->pages),
+                                               e->units, e->pages);
+      g_autofree char *basis = NULL;
+
+      if (e->upper_bound)
+        /* Translators: the items counted, then the items on screen they were counted among */
+        basis = g_strdup_printf (g_dngettext (NULL, "at most %llu of the %u item loaded match "
+                                              "the key",
+                                              "at most %llu of the %u items loaded match the "
+                                              "key", n_loaded),
+                                 (unsigned long long) e->items, n_loaded);
+      else
+        /* Translators: the items counted, then the items on screen they were counted among */
+        basis = g_strdup_printf (g_dngettext (NULL, "%llu of the %u item loaded match the key",
+                                              "%llu of the %u items loaded match the key",
+                                              n_loaded),
+                                 (unsigned long long) e->items, n_loaded);
+      /* Translators: "About 2.5 RCU in 1 page", then "10 of the 200 items loaded match the
+       * key" */
+      return g_strdup_printf (_("%s: %s."), cost, basis);
+    }
+  {
+    /* Translators: the read capacity units, then the pages */
+    g_autofree char *cost = g_strdup_printf (g_dngettext (NULL, "About %g RCU in %u page",
+                                                          "About %g RCU in %u pages", e->pages),
+                                             e->units, e->pages);
+
+    /* Translators: "About 64 RCU in 3 pages", then the item count DescribeTable gives */
+    return g_strdup_printf (_("%s: the whole table, %llu items by DescribeTable (updated about "
+                              "every six hours on AWS)."), cost, (unsigned long long) e->items);
+  }
+}
+
+/* Units per request: the run's own figure when there is one, else the estimate. */
+static void
+update_cost (DynoQueryPage *self)
+{
+  double rate = gtk_spin_button_get_value (GTK_SPIN_BUTTON (self->rate_spin));
+  double price = gtk_spin_button_get_value (GTK_SPIN_BUTTON (self->price_spin));
+  double actual = self->run != NULL ? dyno_run_get_consumed_capacity (self->run) : -1;
+  double units = actual >= 0 && dyno_run_get_n_pages (self->run) > 0 ? actual
+                 : self->has_estimate && self->estimate.basis != DYNO_CAPACITY_BASIS_UNKNOWN
+                 ? self->estimate.units : -1;
+  g_autofree char *text = NULL;
+
+  if (units < 0)
+    text = g_strdup (_("The monthly cost follows from a run or an estimate."));
+  else
+    /* Translators: dollars a month, the read units a month, then the read units of one
+     * request and where that figure comes from */
+    text = g_strdup_printf (_("≈ $%.2f a month (%.3g million read units; %g RCU a request, %s)"),
+                            dyno_capacity_monthly_cost (units, rate, price),
+                            dyno_capacity_monthly_units (units, rate) / 1e6, units,
+                            actual >= 0 && dyno_run_get_n_pages (self->run) > 0
+                            ? _("as read") : _("as estimated"));
+  gtk_label_set_label (GTK_LABEL (self->cost_label), text);
+}
+
+static void
+cost_inputs_changed_cb (DynoQueryPage *self)
+{
+  update_cost (self);
+}
+
+static void
+update_estimate (DynoQueryPage     *self,
+                 const DynoRequest *request)
+{
+  g_autoptr(GPtrArray) sample = NULL;
+  g_autofree char *text = NULL;
+  DynoReadShape shape;
+
+  self->has_estimate = request != NULL && (request->operation == DYNO_OP_QUERY ||
+                                           request->operation == DYNO_OP_SCAN);
+  if (!self->has_estimate)
+    {
+      gtk_label_set_label (GTK_LABEL (self->estimate_label),
+                           request != NULL && request->operation == DYNO_OP_GET_ITEM
+                           ? _("A GetItem reads one item: 0.5 RCU up to 4 KB, 1 RCU strongly "
+                               "consistent.")
+                           : _("Estimates are for a Query or a Scan."));
+      update_cost (self);
+      return;
+    }
+  sample = loaded_sample (self);
+  dyno_capacity_shape_for_request (request, self->info, sample, &shape);
+  dyno_capacity_estimate_read (&shape, &self->estimate);
+  text = describe_estimate (&self->estimate, sample->len);
+  gtk_label_set_label (GTK_LABEL (self->estimate_label), text);
+  update_cost (self);
+}
+
 static void
 update_status (DynoQueryPage *self)
 {
@@ -156,6 +291,13 @@ update_status (DynoQueryPage *self)
           g_string_append (status, " · ");
           /* Translators: read capacity units */
           g_string_append_printf (status, _("%g RCU"), rcu);
+          if (self->run_estimate >= 0)
+            /* Translators: after the RCU a run read: what was estimated before it ran, for
+             * how many pages */
+            g_string_append_printf (status, g_dngettext (NULL, " (estimated %g in %u page)",
+                                                         " (estimated %g in %u pages)",
+                                                         self->run_estimate_pages),
+                                    self->run_estimate, self->run_estimate_pages);
         }
       if (dyno_run_get_write_capacity (self->run) >= 0)
         {
@@ -184,7 +326,12 @@ update_status (DynoQueryPage *self)
         }
     }
 
+  if (self->run == NULL && self->has_estimate &&
+      self->estimate.basis != DYNO_CAPACITY_BASIS_UNKNOWN)
+    /* Translators: before running: the read capacity units the request should cost */
+    g_string_append_printf (status, _("Estimate: about %g RCU"), self->estimate.units);
   gtk_label_set_label (GTK_LABEL (self->status_label), status->str);
+  update_cost (self);
   /* the whole line when it is ellipsized; on the bar, since a label's tooltip would replace
    * its accessible description */
   gtk_widget_set_tooltip_text (self->status_bar, status->len > 0 ? status->str : NULL);
@@ -295,6 +442,13 @@ run_notify_cb (DynoQueryPage *self)
            dyno_run_get_n_pages (self->run) > 0)
     gtk_stack_set_visible_child_name (GTK_STACK (self->results_stack), "no-results");
 
+  /* the items on screen are what the next estimate counts among */
+  if (self->run != NULL && !dyno_run_get_loading (self->run) && dyno_builder_form_get_valid (self->form))
+    {
+      g_autoptr(DynoRequest) request = dyno_builder_form_dup_request (self->form);
+
+      update_estimate (self, request);
+    }
   update_status (self);
   update_item_actions (self);
   record_run (self);
@@ -309,6 +463,8 @@ form_changed_cb (DynoQueryPage *self)
   const char *reason = dyno_builder_form_get_reason (self->form);
 
   dyno_code_view_set_request (self->code_view, request, endpoint_url (self), region (self));
+  update_estimate (self, valid ? request : NULL);
+  update_status (self);
   /* a request validation refuses is not shown as working code */
   dyno_code_view_set_refused (self->code_view,
                               valid ? NULL : reason ? reason : _("A field needs attention."));
@@ -401,6 +557,13 @@ run_activated (GtkWidget  *widget,
   if (request == NULL)
     return;
 
+  /* what was expected, to show beside what it cost (the estimate counts the items on screen,
+   * which clear_run() drops) */
+  update_estimate (self, request);
+  self->run_estimate = self->has_estimate &&
+                       self->estimate.basis != DYNO_CAPACITY_BASIS_UNKNOWN
+                       ? self->estimate.units : -1;
+  self->run_estimate_pages = self->estimate.pages;
   clear_run (self);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
@@ -2037,6 +2200,11 @@ dyno_query_page_class_init (DynoQueryPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, collection);
   gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, status_label);
   gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, status_bar);
+  gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, cost_button);
+  gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, estimate_label);
+  gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, rate_spin);
+  gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, price_spin);
+  gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, cost_label);
   gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, spinner);
   gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, load_more_button);
   gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, load_all_button);
@@ -2050,6 +2218,7 @@ dyno_query_page_class_init (DynoQueryPageClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, saved_list);
   gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, history_list);
   gtk_widget_class_bind_template_callback (widget_class, folded_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, cost_inputs_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, form_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, queries_popover_show_cb);
   gtk_widget_class_bind_template_callback (widget_class, saved_search_changed_cb);
@@ -2102,8 +2271,10 @@ static void
 dyno_query_page_init (DynoQueryPage *self)
 {
   self->cancellable = g_cancellable_new ();
+  self->run_estimate = -1;
   gtk_widget_init_template (GTK_WIDGET (self));
   build_ui (self);
+  dyno_widget_expose_activate (self->cost_button);
 }
 
 DynoQueryPage *

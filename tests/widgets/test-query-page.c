@@ -128,6 +128,26 @@ test_paste_then_run (Fixture       *fixture,
                                              NULL));
   wait_label_prefix (status, "3 items · 2 pages · 2 RCU · 5 scanned · complete");
   g_assert_cmpuint (test_backend_get_n_calls (fixture->backend), ==, 2);
+
+  /* With items on screen the same query is estimated before it runs: the 3 items match the
+   * key, each well under 4 KB, 2 a page (Limit): 2 pages of 0.5 RCU */
+  {
+    const char *estimate = gtk_label_get_label (GTK_LABEL (field (fixture, "estimate_label")));
+
+    g_assert_cmpstr (estimate, ==, "About 1 RCU in 2 pages: 3 of the 3 items loaded match the "
+                                   "key.");
+  }
+  test_backend_queue_reply (fixture->backend, 200, page1);
+  g_assert_true (gtk_widget_activate_action (GTK_WIDGET (fixture->page), "query.run", NULL));
+  wait_label_prefix (status, "2 items · 1 page · 0.5 RCU (estimated 1 in 2 pages)");
+
+  /* a month of it at 10 requests a second, at the default price: 0.5 x 10 x 3600 x 730 =
+   * 13.14 million read units, $1.64 at $0.125 per million */
+  gtk_spin_button_set_value (GTK_SPIN_BUTTON (field (fixture, "rate_spin")), 10);
+  g_assert_cmpfloat (gtk_spin_button_get_value (GTK_SPIN_BUTTON (field (fixture, "price_spin"))),
+                     ==, 0.125);
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (field (fixture, "cost_label"))), ==,
+                   "≈ $1.64 a month (13.1 million read units; 0.5 RCU a request, as read)");
 }
 
 static void
