@@ -9,6 +9,7 @@
 #include "dyno-application.h"
 #include "dyno-connection-dialog.h"
 #include "dyno-delete-table-dialog.h"
+#include "dyno-iac-dialog.h"
 #include "dyno-keyring.h"
 #include "dyno-query-page.h"
 #include "dyno-sidebar-node.h"
@@ -278,6 +279,7 @@ update_row_labels (GtkListItem     *list_item,
       g_autoptr(GMenuItem) add_index = g_menu_item_new (_("Add _Global Secondary Index…"), NULL);
       g_autoptr(GMenuItem) import = g_menu_item_new (_("_Import Items…"), NULL);
       g_autoptr(GMenuItem) delete = g_menu_item_new (_("_Delete Table…"), NULL);
+      g_autoptr(GMenuItem) iac = g_menu_item_new (_("Infrastructure as _Code…"), NULL);
       g_autofree char *menu_name = NULL;
 
       g_menu_item_set_action_and_target_value (add_index, "win.add-index",
@@ -286,8 +288,11 @@ update_row_labels (GtkListItem     *list_item,
                                                g_variant_new ("(ss)", id, table));
       g_menu_item_set_action_and_target_value (delete, "win.delete-table",
                                                g_variant_new ("(ss)", id, table));
+      g_menu_item_set_action_and_target_value (iac, "win.table-iac",
+                                               g_variant_new ("(ss)", id, table));
       g_menu_append_item (data, add_index);
       g_menu_append_item (data, import);
+      g_menu_append_item (data, iac);
       g_menu_append_item (danger, delete);
       g_menu_append_section (menu, NULL, G_MENU_MODEL (data));
       g_menu_append_section (menu, NULL, G_MENU_MODEL (danger));
@@ -1048,6 +1053,24 @@ delete_table_activated (GtkWidget  *widget,
 }
 
 static void
+table_iac_activated (GtkWidget  *widget,
+                     const char *action_name,
+                     GVariant   *param)
+{
+  DynoWindow *self = DYNO_WINDOW (widget);
+  DynoSidebarNode *connection_node = NULL;
+  DynoSidebarNode *node = ready_table_node (self, param, &connection_node, FALSE);
+
+  if (node == NULL)
+    return;
+  present_dialog (self,
+                  dyno_iac_dialog_new (GTK_WINDOW (self),
+                                       dyno_sidebar_node_get_backend (connection_node),
+                                       dyno_sidebar_node_get_table_name (node)),
+                  connection_node, NULL, NULL);
+}
+
+static void
 sample_open_table_cb (DialogContext *ctx,
                       const char    *table_name,
                       GtkWidget     *dialog)
@@ -1338,6 +1361,7 @@ dyno_window_class_init (DynoWindowClass *klass)
                                    import_items_activated);
   gtk_widget_class_install_action (widget_class, "win.delete-table", "(ss)",
                                    delete_table_activated);
+  gtk_widget_class_install_action (widget_class, "win.table-iac", "(ss)", table_iac_activated);
   gtk_widget_class_install_action (widget_class, "win.close-tab", NULL, close_tab_activated);
 }
 

@@ -132,6 +132,28 @@ def main():
             shot(app, "playground-query")
 
         check("a query on the Playground answers in sort-key order", seed_query)
+
+        def infrastructure_as_code():
+            dynogui.open_menu(app, "Menu of table file-tree")
+            click(find(app.root, role="menu item", name="Infrastructure as Code…"))
+            window = window_named(app, "file-tree as Code")
+            code = find(window, role="text", name="Infrastructure as code")
+            wait_for(lambda: 'TableName: "file-tree"' in text_of(code),
+                     what="the CloudFormation of file-tree")
+            text = text_of(code)
+            assert 'Type: "AWS::DynamoDB::Table"' in text, text
+            assert '- AttributeName: "PK"' in text and "BillingMode:" in text, text
+            # the Playground does not keep tags: said, not left out silently
+            notes = find(window, role="label", name_contains="Left out")
+            assert "tags" in text_of(notes), text_of(notes)
+            dynogui.screenshot(os.path.join(ARTIFACTS, "playground-iac.png"), window)
+            choose(window, "Format", "Terraform (HCL)")
+            wait_for(lambda: 'resource "aws_dynamodb_table" "file_tree"' in text_of(code),
+                     what="the Terraform of file-tree")
+            dynogui.key("Escape")
+            window_gone(app, "file-tree as Code")
+
+        check("a table's menu shows it as CloudFormation and Terraform", infrastructure_as_code)
     finally:
         app.stop()
 
