@@ -26,19 +26,19 @@
 #include "dyno-cli-request.h"
 #include "dyno-cli-session.h"
 #include "dyno-json.h"
-#include "dyno-run.h"
+#include "dyno-pattern-check.h"
 
 #define DEFAULT_MAX_ITEMS 10000
 
 typedef struct {
-  DynoCliSession  s;
-  char          **params;     /* ":name=JSON" */
-  gint64          max_items;
-  char          **rest;
+  DynoCliSession    s;
+  char            **params;     /* ":name=JSON" */
+  gint64            max_items;
+  char            **rest;
 
-  GHashTable     *schemas;    /* table name -> DynoTableInfo */
-  gboolean        done;
-  GError         *error;
+  GHashTable       *schemas;    /* table name -> DynoTableInfo */
+  DynoPatternCheck *check;      /* of the pattern last run */
+  GError           *error;
 } Check;
 
 static void
@@ -48,6 +48,7 @@ check_clear (Check *c)
   g_strfreev (c->params);
   g_strfreev (c->rest);
   g_clear_pointer (&c->schemas, g_hash_table_unref);
+  g_clear_pointer (&c->check, dyno_pattern_check_free);
   g_clear_error (&c->error);
 }
 
@@ -88,43 +89,13 @@ parse_params (Check *c)
 }
 
 static void
-described_cb (GObject      *source,
-              GAsyncResult *result,
-              gpointer      user_data)
-{
-  Check *c = user_data;
-  DynoTableInfo *info;
-
-  info = dyno_backend_describe_table_finish (DYNO_BACKEND (source), result, &c->error);
-  if (info != NULL)
-    g_hash_table_replace (c->schemas, g_strdup (dyno_table_info_get_name (info)), info);
-  c->done = TRUE;
-  g_main_loop_quit (c->s.loop);
-}
-
-/* DescribeTable once a table; NULL with c->error set when it fails. */
-static DynoTableInfo *
-schema_of (Check      *c,
-           const char *table)
-{
-  DynoTableInfo *info = g_hash_table_lookup (c->schemas, table);
-
-  if (info != NULL)
-    return info;
-  g_clear_error (&c->error);
-  dyno_backend_describe_table_async (c->s.backend, table, c->s.cancellable, described_cb, c);
-  g_main_loop_run (c->s.loop);
-  return g_hash_table_lookup (c->schemas, table);
-}
-
-static void
-loaded_cb (GObject      *source,
-           GAsyncResult *result,
-           gpointer      user_data)
+checked_cb (GObject      *source,
+            GAsyncResult *result,
+            gpointer      user_data)
 {
   Check *c = user_data;
 
-  dyno_run_load_all_finish (DYNO_RUN (source), result, &c->error);
+  c->check = dyno_pattern_check_finish (DYNO_BACKEND (source), result, &c->error);
   g_main_loop_quit (c->s.loop);
 }
 
@@ -136,67 +107,38 @@ print_sentences (GPtrArray  *sentences,
     printf ("     %s%s\n", mark, (const char *) g_ptr_array_index (sentences, i));
 }
 
-/* Runs one pattern; FALSE when it could not run (the error is printed as its verdict). */
+/* Runs one pattern and prints its verdict; FALSE when interrupted. */
 static gboolean
 check_pattern (Check             *c,
                DynoAccessPattern *pattern,
                gboolean          *out_passed)
 {
-  g_autoptr(DynoRequest) request = dyno_request_copy (pattern->request);
-  g_autoptr(DynoRun) run = NULL;
-  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func ((GDestroyNotify) dyno_item_unref);
-  g_autoptr(DynoPatternVerdict) verdict = NULL;
-  g_autoptr(GPtrArray) issues = NULL;
-  DynoTableInfo *schema;
-  DynoPatternRun figures = { 0, };
   g_autofree char *rcu = NULL;
+  DynoPatternCheck *check;
 
   *out_passed = FALSE;
-  schema = schema_of (c, request->table_name);
-  if (schema == NULL)
+  g_clear_error (&c->error);
+  g_clear_pointer (&c->check, dyno_pattern_check_free);
+  dyno_pattern_check_async (c->s.backend, pattern, c->schemas, (guint64) c->max_items,
+                            c->s.cancellable, checked_cb, c);
+  g_main_loop_run (c->s.loop);
+  if (c->check == NULL)
+    return FALSE;   /* only cancellation fails the call */
+  check = c->check;
+  if (check->verdict == NULL)
     {
-      printf ("FAIL %s: %s\n", pattern->name, c->error->message);
-      return !g_error_matches (c->error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
-    }
-  issues = dyno_request_validate (request, schema);
-  if (issues->len > 0)
-    {
-      DynoIssue *issue = g_ptr_array_index (issues, 0);
-
-      printf ("FAIL %s: %s: %s\n", pattern->name, issue->field, issue->message);
+      printf ("FAIL %s: %s\n", pattern->name, check->error);
       return TRUE;
     }
 
-  if (request->return_consumed_capacity == DYNO_CONSUMED_UNSET)
-    request->return_consumed_capacity = DYNO_CONSUMED_TOTAL;
-  run = dyno_run_new (c->s.backend, request);
-  dyno_run_set_max_items (run, (guint64) c->max_items);
-  g_clear_error (&c->error);
-  dyno_run_load_all_async (run, loaded_cb, c);
-  g_main_loop_run (c->s.loop);
-  if (c->error != NULL)
-    {
-      printf ("FAIL %s: %s\n", pattern->name, c->error->message);
-      return !g_error_matches (c->error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
-    }
-
-  for (guint i = 0; i < dyno_run_get_n_items (run); i++)
-    g_ptr_array_add (items, dyno_item_ref (dyno_run_get_item (run, i)));
-  figures.items = dyno_run_get_n_items (run);
-  figures.scanned = (guint64) MAX (dyno_run_get_scanned_count (run), 0);
-  figures.pages = dyno_run_get_n_pages (run);
-  figures.rcu = dyno_run_get_consumed_capacity (run);
-  figures.complete = !dyno_run_get_has_more (run);
-
-  verdict = dyno_access_pattern_judge (pattern, schema, items, &figures);
-  rcu = figures.rcu >= 0 ? g_strdup_printf (", %g RCU", figures.rcu) : g_strdup ("");
+  rcu = check->run.rcu >= 0 ? g_strdup_printf (", %g RCU", check->run.rcu) : g_strdup ("");
   printf ("%s %s: %s: %" G_GUINT64_FORMAT " %s, %u %s, %" G_GUINT64_FORMAT " read%s\n",
-          verdict->passed ? "PASS" : "FAIL", pattern->name, verdict->plan, figures.items,
-          figures.items == 1 ? "item" : "items", figures.pages,
-          figures.pages == 1 ? "page" : "pages", figures.scanned, rcu);
-  print_sentences (verdict->problems, "");
-  print_sentences (verdict->notes, "note: ");
-  *out_passed = verdict->passed;
+          check->verdict->passed ? "PASS" : "FAIL", pattern->name, check->verdict->plan,
+          check->run.items, check->run.items == 1 ? "item" : "items", check->run.pages,
+          check->run.pages == 1 ? "page" : "pages", check->run.scanned, rcu);
+  print_sentences (check->verdict->problems, "");
+  print_sentences (check->verdict->notes, "note: ");
+  *out_passed = check->verdict->passed;
   return TRUE;
 }
 
