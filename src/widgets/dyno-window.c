@@ -10,6 +10,7 @@
 #include "dyno-connection-dialog.h"
 #include "dyno-delete-table-dialog.h"
 #include "dyno-iac-dialog.h"
+#include "dyno-patterns-dialog.h"
 #include "dyno-keyring.h"
 #include "dyno-query-page.h"
 #include "dyno-sidebar-node.h"
@@ -256,6 +257,13 @@ update_row_labels (GtkListItem     *list_item,
         g_menu_item_set_action_and_target_value (model, "win.import-model",
                                                  g_variant_new_string (id));
         g_menu_append_item (tables, model);
+      }
+      {
+        g_autoptr(GMenuItem) patterns = g_menu_item_new (_("Check _Access Patterns…"), NULL);
+
+        g_menu_item_set_action_and_target_value (patterns, "win.check-patterns",
+                                                 g_variant_new_string (id));
+        g_menu_append_item (tables, patterns);
       }
       /* a Playground has nothing to edit: it is its workspace file */
       if (dyno_connection_get_kind (dyno_sidebar_node_get_connection (node)) !=
@@ -1119,6 +1127,24 @@ import_model_activated (GtkWidget  *widget,
 }
 
 static void
+check_patterns_activated (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *param)
+{
+  DynoWindow *self = DYNO_WINDOW (widget);
+  DynoSidebarNode *node = connection_node_for_param (self, param, NULL);
+
+  if (!require_backend (self, node))
+    return;
+  present_dialog (self,
+                  dyno_patterns_dialog_new (GTK_WINDOW (self),
+                                            dyno_sidebar_node_get_backend (node),
+                                            dyno_connection_get_name (
+                                              dyno_sidebar_node_get_connection (node))),
+                  node, NULL, NULL);
+}
+
+static void
 import_items_activated (GtkWidget  *widget,
                         const char *action_name,
                         GVariant   *param)
@@ -1354,6 +1380,8 @@ dyno_window_class_init (DynoWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.new-table-here", NULL, new_table_activated);
   gtk_widget_class_install_action (widget_class, "win.load-samples", "s", load_samples_activated);
   gtk_widget_class_install_action (widget_class, "win.import-model", "s", import_model_activated);
+  gtk_widget_class_install_action (widget_class, "win.check-patterns", "s",
+                                   check_patterns_activated);
   gtk_widget_class_install_action (widget_class, "win.load-samples-here", NULL,
                                    load_samples_activated);
   gtk_widget_class_install_action (widget_class, "win.add-index", "(ss)", add_index_activated);

@@ -154,6 +154,36 @@ def main():
             window_gone(app, "file-tree as Code")
 
         check("a table's menu shows it as CloudFormation and Terraform", infrastructure_as_code)
+
+        def access_patterns():
+            import json
+            import tempfile
+            patterns = {"format": "dynotable-patterns", "version": 1, "patterns": [
+                {"name": "photos", "description": "A folder and what is under it, in path order",
+                 "request": {"TableName": "file-tree",
+                             "KeyConditionExpression": "PK = :d AND begins_with(SK, :p)"},
+                 "parameters": {":d": {"S": "DRIVE#a91"}, ":p": {"S": "root/photos/"}},
+                 "expect": {"order": "ascending", "minItems": 1}},
+                {"name": "every-tenant", "request": {"TableName": "tenant"}}]}
+            path = os.path.join(tempfile.mkdtemp(prefix="dyno-patterns-"), "patterns.json")
+            with open(path, "w") as f:
+                json.dump(patterns, f)
+            dynogui.open_menu(app, "Connection menu")
+            click(find(app.root, role="menu item", name="Check Access Patterns…"))
+            window = window_named(app, "Check Access Patterns")
+            set_text(find(window, role="text", name="Pattern set file"), path)
+            click(find(window, role="push button", name="Check the patterns"))
+            wait_for(lambda: any(text_of(l) == "1 of 2 patterns passed"
+                                 for l in dynogui.find_all(window, role="label")),
+                     timeout=60, what="the patterns' summary")
+            names = [text_of(l) for l in dynogui.find_all(window, role="label")]
+            assert "Passed: photos" in names, names
+            assert "Failed: every-tenant" in names, names
+            dynogui.screenshot(os.path.join(ARTIFACTS, "playground-patterns.png"), window)
+            dynogui.key("Escape")
+            window_gone(app, "Check Access Patterns")
+
+        check("Check Access Patterns runs a pattern set on the Playground", access_patterns)
     finally:
         app.stop()
 
