@@ -77,6 +77,7 @@ struct _DynoQueryPage
   DynoReadEstimate    estimate;        /* of the form's request; basis UNKNOWN when none */
   gboolean            has_estimate;
   double              run_estimate;    /* the estimate of the run on screen; -1: none */
+  const char         *get_item_status; /* what a GetItem on screen found (static), or NULL */
   guint               run_estimate_pages;
 
   /* saved queries and history (NULL without a DynoApplication) */
@@ -326,8 +327,10 @@ update_status (DynoQueryPage *self)
         }
     }
 
-  if (self->run == NULL && self->has_estimate &&
-      self->estimate.basis != DYNO_CAPACITY_BASIS_UNKNOWN)
+  if (self->run == NULL && self->get_item_status != NULL)
+    g_string_append (status, self->get_item_status);
+  else if (self->run == NULL && self->has_estimate &&
+           self->estimate.basis != DYNO_CAPACITY_BASIS_UNKNOWN)
     /* Translators: before running: the read capacity units the request should cost */
     g_string_append_printf (status, _("Estimate: about %g RCU"), self->estimate.units);
   gtk_label_set_label (GTK_LABEL (self->status_label), status->str);
@@ -525,7 +528,8 @@ get_item_cb (GObject      *object,
     if (item_node == NULL)
       {
         gtk_stack_set_visible_child_name (GTK_STACK (self->results_stack), "no-results");
-        gtk_label_set_label (GTK_LABEL (self->status_label), _("No item with this key"));
+        self->get_item_status = _("No item with this key");
+        gtk_label_set_label (GTK_LABEL (self->status_label), self->get_item_status);
         return;
       }
 
@@ -537,7 +541,8 @@ get_item_cb (GObject      *object,
       }
     dyno_collection_view_show_item (self->collection, item, self->info);
     gtk_stack_set_visible_child_name (GTK_STACK (self->results_stack), "results");
-    gtk_label_set_label (GTK_LABEL (self->status_label), _("1 item"));
+    self->get_item_status = _("1 item");
+    gtk_label_set_label (GTK_LABEL (self->status_label), self->get_item_status);
   }
 }
 
@@ -564,6 +569,7 @@ run_activated (GtkWidget  *widget,
                        self->estimate.basis != DYNO_CAPACITY_BASIS_UNKNOWN
                        ? self->estimate.units : -1;
   self->run_estimate_pages = self->estimate.pages;
+  self->get_item_status = NULL;
   clear_run (self);
   g_cancellable_cancel (self->cancellable);
   g_clear_object (&self->cancellable);
