@@ -274,8 +274,16 @@ update_row_labels (GtkListItem     *list_item,
       g_menu_append_section (menu, NULL, G_MENU_MODEL (settings));
       gtk_menu_button_set_menu_model (GTK_MENU_BUTTON (menu_button), G_MENU_MODEL (menu));
       gtk_widget_set_tooltip_text (menu_button, _("Connection Menu"));
-      gtk_accessible_update_property (GTK_ACCESSIBLE (menu_button), GTK_ACCESSIBLE_PROPERTY_LABEL,
-                                      _("Connection menu"), -1);
+      {
+        /* Translators: the accessible name of the menu button of one connection in the
+         * sidebar: which connection it is about */
+        g_autofree char *connection_menu_name =
+          g_strdup_printf (_("Menu of connection %s"),
+                           dyno_connection_get_name (dyno_sidebar_node_get_connection (node)));
+
+        gtk_accessible_update_property (GTK_ACCESSIBLE (menu_button),
+                                        GTK_ACCESSIBLE_PROPERTY_LABEL, connection_menu_name, -1);
+      }
     }
   else if (dyno_sidebar_node_get_kind (node) == DYNO_SIDEBAR_TABLE)
     {

@@ -154,7 +154,7 @@ def main():
 
         # 1. Sample schemas in one click, on the current connection.
         def samples():
-            open_menu(app, "Connection menu")
+            open_menu(app, "Menu of connection DynamoDB Local")
             click(find(app.root, role="menu item", name="Load Sample Schemas…"))
             window = window_named(app, "Sample Schemas")
             shot("samples-dialog", whole_screen=True)
@@ -195,7 +195,7 @@ def main():
 
         # 2. The table designer: every rule shown before sending, then the table as designed.
         def designer_validation():
-            open_menu(app, "Connection menu")
+            open_menu(app, "Menu of connection DynamoDB Local")
             click(find(app.root, role="menu item", name="New Table…"))
             window = window_named(app, "New Table")
             create = find(window, role="push button", name="Create table")

@@ -365,7 +365,7 @@ def main():
         def remove_connection():
             # the built-in Playground comes first, then the DynamoDB Local connection
             for name in ("Playground", "DynamoDB Local"):
-                menu = find(app.root, role="push button", name="Connection menu")
+                menu = find(app.root, role="push button", name="Menu of connection " + name)
                 click(next(n for n in dynogui.walk(menu)
                            if n is not menu and n.getRoleName() in ("push button",
                                                                     "toggle button")))

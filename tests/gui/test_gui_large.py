@@ -88,7 +88,13 @@ def large(endpoint, table):
         wait_for(lambda: "complete" in text_of(status), timeout=900,
                  what="all 200,000 items to be read")
         text = text_of(status)
-        assert re.search(r"200,?000 items · \d+ pages · .* RCU · complete", text), text
+        # what was read, beside what was estimated from DescribeTable before it ran
+        match = re.search(r"200,?000 items · (\d+) pages · ([\d.]+) RCU "
+                          r"\(estimated ([\d.]+) in (\d+) pages\) · complete", text)
+        assert match, text
+        read, estimated = float(match.group(2)), float(match.group(3))
+        assert abs(read - estimated) <= 0.05 * read, text
+        assert match.group(1) == match.group(4), text
         dynogui.screenshot(os.path.join(ARTIFACTS, "large-200000.png"), app.frame)
         layout.inside(app, WIDTH)
     finally:

@@ -83,7 +83,7 @@ def main():
                           log_path=os.path.join(ARTIFACTS, "app-model.log"))
 
         def shows_the_model():
-            open_menu(app, "Connection menu")
+            open_menu(app, "Menu of connection DynamoDB Local")
             click(find(app.root, role="menu item", name="Import NoSQL Workbench Model…"))
             window = window_named(app, TITLE)
             create = find(window, role="push button", name="Create tables")

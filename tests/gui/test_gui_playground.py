@@ -168,7 +168,7 @@ def main():
             path = os.path.join(tempfile.mkdtemp(prefix="dyno-patterns-"), "patterns.json")
             with open(path, "w") as f:
                 json.dump(patterns, f)
-            dynogui.open_menu(app, "Connection menu")
+            dynogui.open_menu(app, "Menu of connection Playground")
             click(find(app.root, role="menu item", name="Check Access Patterns…"))
             window = window_named(app, "Check Access Patterns")
             set_text(find(window, role="text", name="Pattern set file"), path)
