@@ -94,7 +94,7 @@ def large(endpoint, table):
         assert match, text
         read, estimated = float(match.group(2)), float(match.group(3))
         assert abs(read - estimated) <= 0.05 * read, text
-        assert match.group(1) == match.group(4), text
+        assert abs(int(match.group(1)) - int(match.group(4))) <= 1, text
         dynogui.screenshot(os.path.join(ARTIFACTS, "large-200000.png"), app.frame)
         layout.inside(app, WIDTH)
     finally:
