@@ -138,6 +138,13 @@ def labels(window):
 
 def start(args, log_name):
     os.makedirs(ARTIFACTS, exist_ok=True)
+    # this test works on DynamoDB Local only: without the Playground (and its empty state) the
+    # sidebar keeps every table it opens in view
+    config = os.path.join(os.environ.get("XDG_CONFIG_HOME",
+                                         os.path.expanduser("~/.config")), "dynotable")
+    os.makedirs(config, exist_ok=True)
+    with open(os.path.join(config, "connections.ini"), "w") as f:
+        f.write("[store]\nplayground-removed=true\n")
     return dynogui.App(APP, args, env=dict(os.environ),
                        log_path=os.path.join(ARTIFACTS, log_name + ".log"))
 
