@@ -169,64 +169,22 @@ setup_row_cb (GtkSignalListItemFactory *factory,
   gtk_list_item_set_child (list_item, expander);
 }
 
-static void
-update_row_labels (GtkListItem     *list_item,
-                   DynoSidebarNode *node)
+static GtkWidget *
+row_menu_button (GtkListItem *list_item)
 {
   GtkWidget *expander = gtk_list_item_get_child (list_item);
   GtkWidget *row = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander));
-  GtkWidget *box = gtk_widget_get_first_child (row);
-  GtkWidget *menu_button = gtk_widget_get_next_sibling (box);
-  GtkWidget *title = gtk_widget_get_first_child (box);
-  GtkWidget *subtitle = gtk_widget_get_next_sibling (title);
-  GtkWidget *action_button = gtk_widget_get_next_sibling (subtitle);
-  const char *subtitle_text = dyno_sidebar_node_get_subtitle (node);
-  const char *action_label = dyno_sidebar_node_get_action_label (node);
-  gboolean is_message = dyno_sidebar_node_get_kind (node) == DYNO_SIDEBAR_MESSAGE;
-  gboolean is_connection = dyno_sidebar_node_get_kind (node) == DYNO_SIDEBAR_CONNECTION;
-  g_autofree char *accessible = NULL;
 
-  gtk_widget_set_visible (action_button, action_label != NULL);
-  if (action_label != NULL)
-    {
-      gtk_button_set_label (GTK_BUTTON (action_button), action_label);
-      /* the target first: the action takes a parameter */
-      gtk_actionable_set_action_target_value (GTK_ACTIONABLE (action_button),
-                                              dyno_sidebar_node_get_action_target (node));
-      gtk_actionable_set_action_name (GTK_ACTIONABLE (action_button),
-                                      dyno_sidebar_node_get_action_name (node));
-    }
-  else
-    {
-      gtk_actionable_set_action_name (GTK_ACTIONABLE (action_button), NULL);
-      gtk_actionable_set_action_target_value (GTK_ACTIONABLE (action_button), NULL);
-    }
-  /* A message is read whole, and a connection's subtitle names the key and region it signs
-   * with (two lines at most); a table's key schema fits one line. */
-  gtk_label_set_wrap (GTK_LABEL (subtitle), is_message || is_connection);
-  gtk_label_set_wrap_mode (GTK_LABEL (subtitle), PANGO_WRAP_WORD_CHAR);
-  gtk_label_set_lines (GTK_LABEL (subtitle), is_connection ? 2 : -1);
-  gtk_label_set_ellipsize (GTK_LABEL (subtitle), is_message ? PANGO_ELLIPSIZE_NONE
-                                                            : PANGO_ELLIPSIZE_END);
-  gtk_label_set_ellipsize (GTK_LABEL (title), is_message ? PANGO_ELLIPSIZE_NONE
-                                                         : PANGO_ELLIPSIZE_END);
-  if (is_connection)
-    {
-      DynoConnection *connection = dyno_sidebar_node_get_connection (node);
-      g_autofree char *tooltip = NULL;
+  return gtk_widget_get_next_sibling (gtk_widget_get_first_child (row));
+}
 
-      if (dyno_connection_get_signed_source (connection) != NULL)
-        /* Translators: a connection's tooltip: the access key ID, where it came from (such as
-         * "environment" or "profile dev (~/.aws/credentials)"), then the region */
-        tooltip = g_strdup_printf (_("Signs as %s, from %s, in %s"),
-                                   dyno_connection_get_signed_key_id (connection),
-                                   dyno_connection_get_signed_source (connection),
-                                   dyno_connection_get_signed_region (connection));
-      gtk_widget_set_tooltip_text (box, tooltip);
-    }
-  else
-    gtk_widget_set_tooltip_text (box, NULL);
-
+/* The menu is built when a row is bound, not when its labels change: a new menu model
+ * replaces the popover, and would close one the person has open (a table's subtitle
+ * changes when its description arrives). */
+static void
+update_row_menu (GtkWidget       *menu_button,
+                 DynoSidebarNode *node)
+{
   gtk_widget_set_visible (menu_button,
                           dyno_sidebar_node_get_kind (node) == DYNO_SIDEBAR_CONNECTION ||
                           dyno_sidebar_node_get_kind (node) == DYNO_SIDEBAR_TABLE);
@@ -319,6 +277,64 @@ update_row_labels (GtkListItem     *list_item,
       gtk_accessible_update_property (GTK_ACCESSIBLE (menu_button), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                       menu_name, -1);
     }
+}
+
+static void
+update_row_labels (GtkListItem     *list_item,
+                   DynoSidebarNode *node)
+{
+  GtkWidget *expander = gtk_list_item_get_child (list_item);
+  GtkWidget *row = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander));
+  GtkWidget *box = gtk_widget_get_first_child (row);
+  GtkWidget *title = gtk_widget_get_first_child (box);
+  GtkWidget *subtitle = gtk_widget_get_next_sibling (title);
+  GtkWidget *action_button = gtk_widget_get_next_sibling (subtitle);
+  const char *subtitle_text = dyno_sidebar_node_get_subtitle (node);
+  const char *action_label = dyno_sidebar_node_get_action_label (node);
+  gboolean is_message = dyno_sidebar_node_get_kind (node) == DYNO_SIDEBAR_MESSAGE;
+  gboolean is_connection = dyno_sidebar_node_get_kind (node) == DYNO_SIDEBAR_CONNECTION;
+  g_autofree char *accessible = NULL;
+
+  gtk_widget_set_visible (action_button, action_label != NULL);
+  if (action_label != NULL)
+    {
+      gtk_button_set_label (GTK_BUTTON (action_button), action_label);
+      /* the target first: the action takes a parameter */
+      gtk_actionable_set_action_target_value (GTK_ACTIONABLE (action_button),
+                                              dyno_sidebar_node_get_action_target (node));
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (action_button),
+                                      dyno_sidebar_node_get_action_name (node));
+    }
+  else
+    {
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (action_button), NULL);
+      gtk_actionable_set_action_target_value (GTK_ACTIONABLE (action_button), NULL);
+    }
+  /* A message is read whole, and a connection's subtitle names the key and region it signs
+   * with (two lines at most); a table's key schema fits one line. */
+  gtk_label_set_wrap (GTK_LABEL (subtitle), is_message || is_connection);
+  gtk_label_set_wrap_mode (GTK_LABEL (subtitle), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_lines (GTK_LABEL (subtitle), is_connection ? 2 : -1);
+  gtk_label_set_ellipsize (GTK_LABEL (subtitle), is_message ? PANGO_ELLIPSIZE_NONE
+                                                            : PANGO_ELLIPSIZE_END);
+  gtk_label_set_ellipsize (GTK_LABEL (title), is_message ? PANGO_ELLIPSIZE_NONE
+                                                         : PANGO_ELLIPSIZE_END);
+  if (is_connection)
+    {
+      DynoConnection *connection = dyno_sidebar_node_get_connection (node);
+      g_autofree char *tooltip = NULL;
+
+      if (dyno_connection_get_signed_source (connection) != NULL)
+        /* Translators: a connection's tooltip: the access key ID, where it came from (such as
+         * "environment" or "profile dev (~/.aws/credentials)"), then the region */
+        tooltip = g_strdup_printf (_("Signs as %s, from %s, in %s"),
+                                   dyno_connection_get_signed_key_id (connection),
+                                   dyno_connection_get_signed_source (connection),
+                                   dyno_connection_get_signed_region (connection));
+      gtk_widget_set_tooltip_text (box, tooltip);
+    }
+  else
+    gtk_widget_set_tooltip_text (box, NULL);
 
   gtk_label_set_label (GTK_LABEL (title), dyno_sidebar_node_get_title (node));
   gtk_label_set_label (GTK_LABEL (subtitle), subtitle_text ? subtitle_text : "");
@@ -364,6 +380,9 @@ node_notify_cb (DynoSidebarNode *node,
                 GtkListItem     *list_item)
 {
   update_row_labels (list_item, node);
+  /* the menu's accessible name says whose it is */
+  if (g_strcmp0 (pspec->name, "title") == 0)
+    update_row_menu (row_menu_button (list_item), node);
 }
 
 static void
@@ -377,6 +396,7 @@ bind_row_cb (GtkSignalListItemFactory *factory,
 
   gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), row);
   update_row_labels (list_item, node);
+  update_row_menu (row_menu_button (list_item), node);
   g_signal_connect_object (node, "notify::subtitle", G_CALLBACK (node_notify_cb), list_item, 0);
   g_signal_connect_object (node, "notify::title", G_CALLBACK (node_notify_cb), list_item, 0);
 

@@ -157,10 +157,22 @@ LLVMFuzzerTestOneInput (const guint8 *data,
     if (paths != NULL)
       {
         g_autoptr(DynoExprPrinter) printer = dyno_expr_printer_new ();
+        g_autoptr(GHashTable) names = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                             g_free);
+        g_autoptr(GHashTable) values = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                                              (GDestroyNotify) dyno_value_free);
         g_autofree char *printed = dyno_expr_printer_print_projection (printer, paths);
+        g_autoptr(GPtrArray) back = NULL;
         g_autoptr(DynoRequest) request = dyno_request_new (DYNO_OP_SCAN, "T");
         g_autoptr(GPtrArray) issues = NULL;
 
+        fill_maps (printer, names, values);
+        back = dyno_expr_parse_projection (printed, DYNO_SYNTAX_DYNAMODB, names, NULL, NULL,
+                                           &error);
+        if (back == NULL)
+          g_error ("printed projection does not parse back: %s (%s)", printed, error->message);
+        if (back->len != paths->len)
+          g_error ("printed projection %s has %u paths, not %u", printed, back->len, paths->len);
         request->projection = g_ptr_array_ref (paths);
         issues = dyno_request_validate (request, fuzz_schema);
       }
