@@ -14,6 +14,7 @@
 
 #include "dyno-designer-index-row.h"
 #include "dyno-http-error.h"
+#include "dyno-pattern-plan.h"
 #include "dyno-widget-util.h"
 
 /* One input and the error label under it.  @field is the validator's field id (for index
@@ -82,6 +83,12 @@ struct _DynoTableDesigner
   GtkWidget       *progress;
   GtkWidget       *progress_spinner;
   GtkWidget       *progress_label;
+  GtkWidget       *patterns_path;
+  GtkWidget       *patterns_status;
+  GtkWidget       *pattern_list;
+
+  GtkFileChooserNative *patterns_chooser;
+  GPtrArray       *patterns;         /* DynoAccessPattern*, or NULL: none read */
 
   Field            fields[N_TABLE_FIELDS];
   GPtrArray       *rows;             /* IndexRow* */
@@ -97,6 +104,7 @@ enum {
 static guint signals[N_SIGNALS];
 
 static void update (DynoTableDesigner *self);
+static void update_patterns (DynoTableDesigner *self);
 static void poll_table (DynoTableDesigner *self);
 
 static const DynoValueType key_types[] = { DYNO_VALUE_S, DYNO_VALUE_N, DYNO_VALUE_B };
@@ -326,6 +334,207 @@ update (DynoTableDesigner *self)
 
   json = dyno_table_design_to_json_text (self->design);
   gtk_label_set_label (GTK_LABEL (self->request_label), json);
+  update_patterns (self);
+}
+
+/* ---- access patterns ------------------------------------------------------------------- */
+
+static void
+show_patterns_status (DynoTableDesigner *self,
+                      const char        *text,
+                      gboolean           is_error)
+{
+  gtk_label_set_label (GTK_LABEL (self->patterns_status), text ? text : "");
+  gtk_widget_set_visible (self->patterns_status, text != NULL);
+  if (is_error)
+    {
+      gtk_widget_add_css_class (self->patterns_status, "error");
+      gtk_widget_add_css_class (self->patterns_path, "error");
+    }
+  else
+    {
+      gtk_widget_remove_css_class (self->patterns_status, "error");
+      gtk_widget_remove_css_class (self->patterns_path, "error");
+    }
+}
+
+static GtkWidget *
+pattern_label (const char *text,
+               const char *css_class)
+{
+  GtkWidget *label = gtk_label_new (text);
+
+  gtk_label_set_xalign (GTK_LABEL (label), 0);
+  gtk_label_set_wrap (GTK_LABEL (label), TRUE);
+  gtk_label_set_wrap_mode (GTK_LABEL (label), PANGO_WRAP_WORD_CHAR);
+  gtk_label_set_selectable (GTK_LABEL (label), TRUE);
+  if (css_class != NULL)
+    gtk_widget_add_css_class (label, css_class);
+  return label;
+}
+
+/* One pattern: its name and description, the plan, and what is worth knowing about it. */
+static GtkWidget *
+pattern_row (const DynoAccessPattern *pattern,
+             const DynoPatternPlan   *plan)
+{
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 3);
+  gboolean good = plan->kind == DYNO_PATTERN_PLAN_QUERY && plan->order_served &&
+                  plan->projection_served;
+  g_autofree char *title = pattern->description != NULL
+                           /* Translators: a pattern's name, then its description */
+                           ? g_strdup_printf (_("%s — %s"), pattern->name, pattern->description)
+                           : g_strdup (pattern->name);
+
+  gtk_box_append (GTK_BOX (box), pattern_label (title, "heading"));
+  gtk_box_append (GTK_BOX (box), pattern_label (plan->summary, good ? "success" : "warning"));
+  for (guint i = 0; i < plan->notes->len; i++)
+    {
+      /* Translators: one note under a pattern's plan, as a list item */
+      g_autofree char *note = g_strdup_printf (_("• %s"),
+                                               (const char *) g_ptr_array_index (plan->notes, i));
+
+      gtk_box_append (GTK_BOX (box), pattern_label (note, "caption"));
+    }
+  return box;
+}
+
+/* Each pattern of this table, read against the design as it stands. */
+static void
+update_patterns (DynoTableDesigner *self)
+{
+  GtkWidget *child;
+  guint shown = 0;
+  guint others = 0;
+
+  while ((child = gtk_widget_get_first_child (self->pattern_list)) != NULL)
+    gtk_box_remove (GTK_BOX (self->pattern_list), child);
+  if (self->patterns == NULL || self->design == NULL)
+    return;
+  for (guint i = 0; i < self->patterns->len; i++)
+    {
+      const DynoAccessPattern *pattern = g_ptr_array_index (self->patterns, i);
+      g_autoptr(DynoPatternPlan) plan = NULL;
+
+      if (!dyno_pattern_reads_design (pattern, self->design))
+        {
+          others++;
+          continue;
+        }
+      plan = dyno_pattern_plan_for_design (pattern, self->design);
+      gtk_box_append (GTK_BOX (self->pattern_list), pattern_row (pattern, plan));
+      shown++;
+    }
+  if (shown == 0)
+    {
+      const char *table = dyno_table_design_get_table_name (self->design);
+      g_autofree char *text =
+        table != NULL && *table != '\0'
+        /* Translators: %s is the table's name */
+        ? g_strdup_printf (_("No pattern of this set reads table “%s”."), table)
+        : g_strdup (_("Name the table to see the patterns that read it."));
+
+      show_patterns_status (self, text, FALSE);
+    }
+  else if (others > 0)
+    {
+      g_autofree char *text =
+        g_strdup_printf (ngettext ("%u pattern reads another table: not shown.",
+                                   "%u patterns read other tables: not shown.", others),
+                         others);
+
+      show_patterns_status (self, text, FALSE);
+    }
+  else
+    show_patterns_status (self, NULL, FALSE);
+}
+
+/* Reads the pattern set at the entry's path; @quiet: a path that names no file yet (being
+ * typed) is not an error. */
+static void
+load_patterns (DynoTableDesigner *self,
+               gboolean           quiet)
+{
+  const char *path = gtk_editable_get_text (GTK_EDITABLE (self->patterns_path));
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  g_autoptr(GPtrArray) patterns = NULL;
+  gsize length;
+
+  g_clear_pointer (&self->patterns, g_ptr_array_unref);
+  if (*path == '\0' || (quiet && !g_file_test (path, G_FILE_TEST_IS_REGULAR)))
+    {
+      show_patterns_status (self, NULL, FALSE);
+      update_patterns (self);
+      return;
+    }
+  if (!g_file_get_contents (path, &contents, &length, &error))
+    {
+      show_patterns_status (self, error->message, TRUE);
+      update_patterns (self);
+      return;
+    }
+  patterns = dyno_access_patterns_from_json (contents, length, NULL, &error);
+  if (patterns == NULL)
+    {
+      show_patterns_status (self, error->message, TRUE);
+      update_patterns (self);
+      return;
+    }
+  self->patterns = g_steal_pointer (&patterns);
+  show_patterns_status (self, NULL, FALSE);
+  update_patterns (self);
+}
+
+static void
+patterns_path_changed_cb (DynoTableDesigner *self)
+{
+  load_patterns (self, TRUE);
+}
+
+static void
+patterns_path_activate_cb (DynoTableDesigner *self)
+{
+  load_patterns (self, FALSE);
+}
+
+static void
+patterns_chooser_response_cb (GtkNativeDialog   *chooser,
+                              int                response,
+                              DynoTableDesigner *self)
+{
+  if (response == GTK_RESPONSE_ACCEPT)
+    {
+      g_autoptr(GFile) file = gtk_file_chooser_get_file (GTK_FILE_CHOOSER (chooser));
+      g_autofree char *path = file != NULL ? g_file_get_path (file) : NULL;
+
+      if (path != NULL)
+        {
+          gtk_editable_set_text (GTK_EDITABLE (self->patterns_path), path);
+          load_patterns (self, FALSE);
+        }
+    }
+  g_clear_object (&self->patterns_chooser);
+}
+
+static void
+choose_patterns_clicked_cb (DynoTableDesigner *self)
+{
+  g_autoptr(GtkFileFilter) filter = gtk_file_filter_new ();
+
+  if (self->patterns_chooser != NULL)
+    return;
+  self->patterns_chooser = gtk_file_chooser_native_new (_("Choose a Pattern Set"),
+                                                        GTK_WINDOW (self),
+                                                        GTK_FILE_CHOOSER_ACTION_OPEN,
+                                                        NULL, NULL);
+  gtk_file_filter_set_name (filter, _("Pattern sets (JSON)"));
+  gtk_file_filter_add_pattern (filter, "*.json");
+  gtk_file_chooser_add_filter (GTK_FILE_CHOOSER (self->patterns_chooser), filter);
+  gtk_native_dialog_set_modal (GTK_NATIVE_DIALOG (self->patterns_chooser), TRUE);
+  g_signal_connect (self->patterns_chooser, "response",
+                    G_CALLBACK (patterns_chooser_response_cb), self);
+  gtk_native_dialog_show (GTK_NATIVE_DIALOG (self->patterns_chooser));
 }
 
 /* ---- callbacks ------------------------------------------------------------------------- */
@@ -767,6 +976,12 @@ dyno_table_designer_dispose (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_handle_id (&self->poll_id, g_source_remove);
   g_clear_object (&self->backend);
+  if (self->patterns_chooser != NULL)
+    {
+      g_signal_handlers_disconnect_by_data (self->patterns_chooser, self);
+      gtk_native_dialog_destroy (GTK_NATIVE_DIALOG (self->patterns_chooser));
+      g_clear_object (&self->patterns_chooser);
+    }
 
   G_OBJECT_CLASS (dyno_table_designer_parent_class)->dispose (object);
 }
@@ -779,6 +994,7 @@ dyno_table_designer_finalize (GObject *object)
   g_clear_pointer (&self->existing, dyno_table_info_unref);
   g_clear_pointer (&self->design, dyno_table_design_unref);
   g_clear_pointer (&self->rows, g_ptr_array_unref);
+  g_clear_pointer (&self->patterns, g_ptr_array_unref);
 
   G_OBJECT_CLASS (dyno_table_designer_parent_class)->finalize (object);
 }
@@ -821,6 +1037,9 @@ dyno_table_designer_class_init (DynoTableDesignerClass *klass)
   BIND (progress_label);
   BIND (request_expander);
   BIND (request_label);
+  BIND (patterns_path);
+  BIND (patterns_status);
+  BIND (pattern_list);
 #undef BIND
   /* the table's fields, found by their ids (see build()) */
   for (guint i = 0; i < INDEXES; i++)
@@ -835,6 +1054,9 @@ dyno_table_designer_class_init (DynoTableDesignerClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, create_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, add_index_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, copy_request_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, patterns_path_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, patterns_path_activate_cb);
+  gtk_widget_class_bind_template_callback (widget_class, choose_patterns_clicked_cb);
 }
 
 static void

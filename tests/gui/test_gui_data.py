@@ -226,6 +226,24 @@ def main():
             set_text(find(window, role="text", name="Index sort key name"), "orderDate")
             create = find(window, role="push button", name="Create table")
             wait_for(lambda: is_sensitive(create), what="Create to be sensitive")
+            # the access patterns the design must serve, read against it before it exists
+            patterns = os.path.join(tempfile.mkdtemp(prefix="dyno-gui-patterns-"), "p.json")
+            with open(patterns, "w") as f:
+                json.dump({"format": "dynotable-patterns", "version": 1, "patterns": [
+                    {"name": "open-orders", "description": "open orders, oldest first",
+                     "request": {"TableName": designed,
+                                 "FilterExpression": "#s = :s AND orderDate > :d",
+                                 "ExpressionAttributeNames": {"#s": "status"},
+                                 "ExpressionAttributeValues": {":s": {"S": "OPEN"},
+                                                               ":d": {"S": "2026"}}}},
+                    {"name": "by-total", "request": {
+                        "TableName": designed, "FilterExpression": "amount = :t",
+                        "ExpressionAttributeValues": {":t": {"N": "5"}}}}]}, f)
+            set_text(find(window, role="text", name="Pattern set file"), patterns)
+            find(window, role="label",
+                 name="Query on index byStatus: #status = :s AND orderDate > :d")
+            find(window, role="label",
+                 name="Needs a Scan: no key of this design has amount as its partition key")
             shot("designer-valid", whole_screen=True)
             click(create)
             window_gone(app, "New Table", timeout=60)

@@ -9,6 +9,7 @@
 #include "config.h"
 
 #include <adwaita.h>
+#include <glib/gstdio.h>
 #include <string.h>
 
 #include "dyno-backend.h"
@@ -537,6 +538,97 @@ test_load_sample (void)
   drain_main_context ();
 }
 
+/* ---- tests: access patterns read against the design ------------------------------------ */
+
+/* The labels of the pattern rows, one string per row ("name — description|summary|• note"). */
+static char *
+pattern_rows (GtkWidget *designer)
+{
+  GString *text = g_string_new (NULL);
+
+  for (GtkWidget *row = gtk_widget_get_first_child (get_named (designer, "pattern_list"));
+       row != NULL; row = gtk_widget_get_next_sibling (row))
+    {
+      for (GtkWidget *l = gtk_widget_get_first_child (row); l != NULL;
+           l = gtk_widget_get_next_sibling (l))
+        g_string_append_printf (text, "%s|", gtk_label_get_label (GTK_LABEL (l)));
+      g_string_append_c (text, '\n');
+    }
+  return g_string_free (text, FALSE);
+}
+
+static void
+test_patterns (void)
+{
+  g_autoptr(DesignServer) backend = design_server_new ();
+  GtkWidget *designer = new_designer (backend, NULL);
+  g_autofree char *dir = g_dir_make_tmp ("dyno-designer-XXXXXX", NULL);
+  g_autofree char *path = g_build_filename (dir, "patterns.json", NULL);
+  g_autofree char *bad = g_build_filename (dir, "bad.json", NULL);
+  GtkWidget *entry = get_named (designer, "patterns_path");
+  GtkWidget *status = get_named (designer, "patterns_status");
+  const char *set =
+    "{\"format\":\"dynotable-patterns\",\"version\":1,\"patterns\":["
+    " {\"name\":\"orders-of-customer\",\"description\":\"newest first\","
+    "  \"request\":{\"TableName\":\"orders\",\"KeyConditionExpression\":\"pk = :c\","
+    "   \"ExpressionAttributeValues\":{\":c\":{\"S\":\"C#1\"}}},"
+    "  \"expect\":{\"order\":\"descending\"}},"
+    " {\"name\":\"open-orders\",\"request\":{\"TableName\":\"orders\","
+    "   \"FilterExpression\":\"phase = :o\","
+    "   \"ExpressionAttributeValues\":{\":o\":{\"S\":\"OPEN\"}}}},"
+    " {\"name\":\"elsewhere\",\"request\":{\"TableName\":\"other\","
+    "   \"KeyConditionExpression\":\"pk = :c\","
+    "   \"ExpressionAttributeValues\":{\":c\":{\"S\":\"x\"}}}}]}";
+  g_autofree char *rows = NULL;
+
+  g_assert_true (g_file_set_contents (path, set, -1, NULL));
+  g_assert_true (g_file_set_contents (bad, "{\"format\":\"dynotable-patterns\"", -1, NULL));
+  fill_valid_table (designer);
+
+  /* a path being typed is no error; Enter on a missing file is */
+  type_text (entry, "/nonexistent/pat");
+  g_assert_false (gtk_widget_get_visible (status));
+  g_signal_emit_by_name (entry, "activate");
+  g_assert_true (gtk_widget_get_visible (status));
+  g_assert_true (gtk_widget_has_css_class (status, "error"));
+
+  /* a broken set says where */
+  type_text (entry, bad);
+  g_assert_true (gtk_widget_get_visible (status));
+  g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (status)), "line"));
+  g_assert_null (gtk_widget_get_first_child (get_named (designer, "pattern_list")));
+
+  type_text (entry, path);
+  rows = pattern_rows (designer);
+  g_assert_cmpstr (rows, ==,
+                   "orders-of-customer — newest first|Query on the table: pk = :c|"
+                   "• Newest (highest) first: ScanIndexForward false|\n"
+                   "open-orders|Needs a Scan: no key of this design has phase as its partition "
+                   "key|• Reads every item of the table, then filters phase = :o|\n");
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (status)), ==,
+                   "1 pattern reads another table: not shown.");
+
+  /* a GSI on phase: the second pattern becomes a Query on it, as the design changes */
+  click (get_named (designer, "add_index_button"));
+  type_text (index_part (designer, 0, "name"), "byPhase");
+  type_text (index_part (designer, 0, "partition_key_name"), "phase");
+  g_clear_pointer (&rows, g_free);
+  rows = pattern_rows (designer);
+  g_assert_nonnull (strstr (rows, "\nopen-orders|Query on index byPhase: phase = :o|\n"));
+
+  /* another table name: none of the set's patterns read it */
+  type_text (get_named (designer, "table_name"), "invoices");
+  g_assert_null (gtk_widget_get_first_child (get_named (designer, "pattern_list")));
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (status)), ==,
+                   "No pattern of this set reads table “invoices”.");
+
+  gtk_window_destroy (GTK_WINDOW (designer));
+  drain_main_context ();
+  g_unlink (path);
+  g_unlink (bad);
+  g_rmdir (dir);
+}
+
 /* ---- tests: a GSI on an existing table ------------------------------------------------- */
 
 static DynoTableInfo *
@@ -698,6 +790,7 @@ main (int    argc,
   g_test_add_func ("/table-designer/cancel-waiting", test_cancel_waiting);
   g_test_add_func ("/table-designer/load-sample", test_load_sample);
   g_test_add_func ("/table-designer/add-index", test_add_index);
+  g_test_add_func ("/table-designer/patterns", test_patterns);
   g_test_add_func ("/delete-table-dialog/confirm-and-delete", test_delete_table);
 
   return g_test_run ();

@@ -414,6 +414,10 @@ dyno_pattern_plan_for_design (const DynoAccessPattern *pattern,
                                              "its partition key"), names);
         }
       plan->filter = print_and (terms);
+      if (plan->filter != NULL)
+        add_note (plan->notes,
+                  g_strdup_printf (_("Reads every item of the table, then filters %s"),
+                                   plan->filter));
       plan->order_served = pattern->order == DYNO_PATTERN_ORDER_ANY;
       plan->projection_served = TRUE;
       {
