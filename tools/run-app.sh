@@ -1,13 +1,18 @@
 #!/bin/bash
 # run-app.sh: install what is missing, build DynoTable and start it.
 #
-#   tools/run-app.sh [ARGS…]
+#   tools/run-app.sh                 the app, on its Playground
+#   tools/run-app.sh --ddb-local     the app on a private DynamoDB Local with the samples
+#   tools/run-app.sh ARGS…           the app with these arguments (e.g. --endpoint-url URL
+#                                    --table T, or --profile P --region R)
 #
-# With no arguments, a newcomer lands on real data: DynamoDB Local starts from the project's
-# pinned npm package (in memory, -sharedDb, loopback, telemetry off), the four sample tables
-# are loaded, and the app opens on it; the server stops when the app exits.  Without Java or
-# the package it says exactly what is missing and opens the app anyway.  With arguments they
-# are passed to the app (e.g. --endpoint-url URL --table T, or --profile P --region R).
+# With no arguments a newcomer needs nothing but DynoTable: the app opens on its Playground,
+# the embedded DynamoDB engine (no server, no Java, no Node.js; only the build's Debian
+# packages are installed), whose empty sidebar offers the sample schemas in one click.
+# --ddb-local starts DynamoDB Local from the project's pinned npm package instead (in memory,
+# -sharedDb, loopback, telemetry off), loads the four sample tables and opens the app on it;
+# the server stops when the app exits.  Without Java or the package it says exactly what is
+# missing and opens the app anyway.
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 set -euo pipefail
@@ -15,7 +20,14 @@ set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 cd "$root"
 
-"$root/tools/setup-deps.sh"
+ddb_local=false
+if [[ "${1:-}" == --ddb-local ]]; then
+  ddb_local=true
+  shift
+  "$root/tools/setup-deps.sh"
+else
+  "$root/tools/setup-deps.sh" --app
+fi
 
 gui=false
 if [[ "$(dpkg-query -W -f='${db:Status-Abbrev}' libgtk-4-dev 2>/dev/null || true)" == ii* ]]; then
@@ -41,7 +53,7 @@ done
 if [[ -n "$app" ]]; then
   rm -f "$log"; trap - EXIT
   export GSETTINGS_SCHEMA_DIR="$root/_build/data${GSETTINGS_SCHEMA_DIR:+:$GSETTINGS_SCHEMA_DIR}"
-  if (($# > 0)); then
+  if (($# > 0)) || ! $ddb_local; then
     exec "$app" "$@"
   fi
   if ! command -v java >/dev/null 2>&1; then

@@ -4,6 +4,10 @@
 # Idempotent: apt is skipped when every package in tools/debian-packages.txt is already
 # installed, and `npm ci` is skipped when tests/node_modules matches the lockfile.
 #
+#   tools/setup-deps.sh          everything: the build, the tests' servers and peer clients
+#   tools/setup-deps.sh --app    only what building and running the app needs (the "Build"
+#                                section of the list): no Java, no Node.js, no npm packages
+#
 # SPDX-License-Identifier: GPL-3.0-or-later
 set -euo pipefail
 
@@ -13,16 +17,28 @@ list="$here/debian-packages.txt"
 
 log () { printf 'setup-deps: %s\n' "$*" >&2; }
 
-mapfile -t wanted < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' "$list" | grep -v '^$')
+app_only=false
+case "${1:-}" in
+  --app) app_only=true ;;
+  "") ;;
+  *) echo "usage: $0 [--app]" >&2; exit 2 ;;
+esac
 
-# Java runs DynamoDB Local; Node runs npm and the JS SDK.  Use what the machine has if present.
-if ! command -v java >/dev/null 2>&1; then
-  wanted+=(openjdk-17-jre-headless)
-fi
-if ! command -v node >/dev/null 2>&1; then
-  wanted+=(nodejs npm)
-elif ! command -v npm >/dev/null 2>&1; then
-  wanted+=(npm)
+if $app_only; then
+  # the lines of the "# Build" section, up to the first blank line
+  mapfile -t wanted < <(sed -n '/^# Build$/,/^$/p' "$list" | sed -e 's/#.*//' -e 's/[[:space:]]//g' |
+                        grep -v '^$')
+else
+  mapfile -t wanted < <(sed -e 's/#.*//' -e 's/[[:space:]]//g' "$list" | grep -v '^$')
+  # Java runs DynamoDB Local; Node runs npm and the JS SDK.  Use what the machine has if present.
+  if ! command -v java >/dev/null 2>&1; then
+    wanted+=(openjdk-17-jre-headless)
+  fi
+  if ! command -v node >/dev/null 2>&1; then
+    wanted+=(nodejs npm)
+  elif ! command -v npm >/dev/null 2>&1; then
+    wanted+=(npm)
+  fi
 fi
 
 missing=()
@@ -50,6 +66,8 @@ if ((${#missing[@]} > 0)); then
 else
   log "all ${#wanted[@]} Debian packages are installed"
 fi
+
+$app_only && exit 0
 
 # npm test dependencies (DynamoDB Local, dynalite, AWS SDK for JavaScript v3) under tests/.
 # The stamp records the lockfile it was installed from, so a re-run is instant.
