@@ -599,9 +599,10 @@ dyno_engine_op_transact_write_items (DynoEngine *self,
             goto failed;
           break;
         case DYNO_TRANSACT_CONDITION_CHECK:
-          /* a check is charged as a write of the item it reads */
-          cap->table += dyno_engine_write_units_for (action->old
-                                                     ? dyno_item_get_size (action->old) : 0);
+          /* a check reads its item: a strongly consistent read, doubled below */
+          cap->table += dyno_engine_read_units_for (action->old
+                                                    ? dyno_item_get_size (action->old) : 0,
+                                                    TRUE);
           break;
         default:
           g_assert_not_reached ();
@@ -665,8 +666,10 @@ dyno_engine_op_transact_get_items (DynoEngine *self,
         shown = action->request->projection
                 ? dyno_eval_project (action->request->projection, action->old)
                 : dyno_item_ref (action->old);
+      /* a missing item is {}; an item the projection leaves nothing of is {"Item":{}} (as
+       * DynamoDB Local answers; GetItem then has no Item at all) */
       g_string_append (responses, i ? ",{" : "{");
-      if (shown != NULL && dyno_item_get_n_attributes (shown) > 0)
+      if (shown != NULL)
         write_item_member (responses, shown);
       g_string_append_c (responses, '}');
     }

@@ -891,6 +891,7 @@ test_transact_get (void)
     g_string_append_c (big, 'x');
   g_string_append (big, "\"}}");
   put (engine, big->str);
+  put (engine, "{\"pk\":{\"S\":\"a\"},\"sk\":{\"S\":\"2\"}}");
   put (engine, "{\"pk\":{\"S\":\"a\"},\"sk\":{\"S\":\"1\"},\"n\":{\"N\":\"1\"},"
        "\"m\":{\"M\":{\"x\":{\"S\":\"y\"},\"z\":{\"S\":\"w\"}}}}");
   got = qcall (engine, "TransactGetItems", "{'ReturnConsumedCapacity':'TOTAL','TransactItems':["
@@ -898,13 +899,16 @@ test_transact_get (void)
                "{'Get':{'TableName':'things','Key':{'pk':{'S':'a'},'sk':{'S':'1'}},"
                "'ProjectionExpression':'#m.x, n','ExpressionAttributeNames':{'#m':'m'}}},"
                "{'Get':{'TableName':'things','Key':{'pk':{'S':'big'},'sk':{'S':'1'}},"
-               "'ProjectionExpression':'pk'}}]}");
+               "'ProjectionExpression':'pk'}},"
+               "{'Get':{'TableName':'things','Key':{'pk':{'S':'a'},'sk':{'S':'2'}},"
+               "'ProjectionExpression':'nothing'}}]}");
   responses = member_text (got, "Responses");
   g_assert_cmpstr (responses, ==, "[{},{\"Item\":{\"m\":{\"M\":{\"x\":{\"S\":\"y\"}}},"
-                   "\"n\":{\"N\":\"1\"}}},{\"Item\":{\"pk\":{\"S\":\"big\"}}}]");
-  /* 2 units per 4 KB read, whole items: 2 + 2 + 4 */
+                   "\"n\":{\"N\":\"1\"}}},{\"Item\":{\"pk\":{\"S\":\"big\"}}},"
+                   "{\"Item\":{}}]");
+  /* 2 units per 4 KB read, whole items: 2 + 2 + 4 + 2 */
   capacity = member_text (got, "ConsumedCapacity");
-  g_assert_cmpstr (capacity, ==, "[{\"TableName\":\"things\",\"CapacityUnits\":8.0}]");
+  g_assert_cmpstr (capacity, ==, "[{\"TableName\":\"things\",\"CapacityUnits\":10.0}]");
   dup = qcall_fails (engine, "TransactGetItems", "{'TransactItems':["
                      "{'Get':{'TableName':'things','Key':{'pk':{'S':'a'},'sk':{'S':'1'}}}},"
                      "{'Get':{'TableName':'things','Key':{'pk':{'S':'a'},'sk':{'S':'1'}},"
