@@ -466,7 +466,10 @@ prepare (DynoEngine *self,
     return FALSE;
   if (!match)
     {
-      fail (reason, CONDITIONAL_CHECK_FAILED, "The conditional request failed");
+      /* a ConditionCheck's message ends with a full stop, the others' not (as DynamoDB
+       * Local words them) */
+      fail (reason, CONDITIONAL_CHECK_FAILED, "The conditional request failed%s",
+            action->action == DYNO_TRANSACT_CONDITION_CHECK ? "." : "");
       return FALSE;
     }
   switch (action->action)

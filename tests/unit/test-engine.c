@@ -747,8 +747,8 @@ test_transact_cancelled (void)
                       "'UpdateExpression':'SET n = :z','ConditionExpression':'n = :z',"
                       "'ExpressionAttributeValues':{':z':{'N':'0'}},"
                       "'ReturnValuesOnConditionCheckFailure':'ALL_OLD'}},"
-                      "{'Delete':{'TableName':'things','Key':{'pk':{'S':'c'},'sk':{'S':'1'}},"
-                      "'ConditionExpression':'attribute_not_exists(s)'}},"
+                      "{'ConditionCheck':{'TableName':'things','Key':{'pk':{'S':'c'},"
+                      "'sk':{'S':'1'}},'ConditionExpression':'attribute_not_exists(s)'}},"
                       "{'Delete':{'TableName':'things','Key':{'pk':{'S':'d'},'sk':{'S':'1'}},"
                       "'ConditionExpression':'attribute_exists(pk)',"
                       "'ReturnValuesOnConditionCheckFailure':'ALL_OLD'}}]}",
@@ -763,7 +763,7 @@ test_transact_cancelled (void)
                    "failed\",\"Item\":{\"pk\":{\"S\":\"b\"},\"sk\":{\"S\":\"1\"},"
                    "\"n\":{\"N\":\"5\"}}},"
                    "{\"Code\":\"ConditionalCheckFailed\",\"Message\":\"The conditional request "
-                   "failed\"},"
+                   "failed.\"},"
                    "{\"Code\":\"ConditionalCheckFailed\",\"Message\":\"The conditional request "
                    "failed\"}]");
   /* nothing applied */
