@@ -154,6 +154,9 @@ gboolean         dyno_engine_eval_condition  (const DynoExpr             *expr,
  * braces ("\"Item\":{…}"); taken.  Cleared when the next request starts. */
 void             dyno_engine_set_error_members (DynoEngine               *self,
                                                 char                     *members);
+/* The engine's ClientRequestTokens (string keys), created with @value_free on first use. */
+GHashTable      *dyno_engine_get_tokens      (DynoEngine                 *self,
+                                              GDestroyNotify              value_free);
 
 /* ---- dyno-engine-transact.c -------------------------------------------------------------- */
 

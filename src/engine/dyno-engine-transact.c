@@ -24,7 +24,6 @@
 /* A ClientRequestToken is remembered this long after its request succeeded. */
 #define TOKEN_LIFETIME_USEC (G_USEC_PER_SEC * 60 * 10)
 #define TOKEN_MAX_LENGTH 36
-#define TOKENS_KEY "dyno-engine-transact-tokens"
 
 #define RVOCCF "ReturnValuesOnConditionCheckFailure"
 
@@ -374,18 +373,11 @@ token_free (Token *token)
 static GHashTable *
 tokens_of (DynoEngine *self)
 {
-  GHashTable *tokens = g_object_get_data (G_OBJECT (self), TOKENS_KEY);
+  GHashTable *tokens = dyno_engine_get_tokens (self, (GDestroyNotify) token_free);
   GHashTableIter iter;
   Token *token;
   gint64 now = g_get_monotonic_time ();
 
-  if (tokens == NULL)
-    {
-      tokens = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
-                                      (GDestroyNotify) token_free);
-      g_object_set_data_full (G_OBJECT (self), TOKENS_KEY, tokens,
-                              (GDestroyNotify) g_hash_table_unref);
-    }
   g_hash_table_iter_init (&iter, tokens);
   while (g_hash_table_iter_next (&iter, NULL, (gpointer *) &token))
     if (token->expires <= now)

@@ -22,6 +22,7 @@ struct _DynoEngine {
   GHashTable  *tables;      /* name -> DynoEngineTable* */
   GHashTable  *statements;  /* SQL text -> sqlite3_stmt* */
   char        *error_members; /* the failed request's extra error members, or NULL */
+  GHashTable  *tokens;      /* ClientRequestToken -> dyno-engine-transact.c's record */
 };
 
 G_DEFINE_FINAL_TYPE (DynoEngine, dyno_engine, G_TYPE_OBJECT)
@@ -43,6 +44,7 @@ dyno_engine_finalize (GObject *object)
   g_clear_pointer (&self->statements, g_hash_table_unref);
   g_clear_pointer (&self->tables, g_hash_table_unref);
   g_clear_pointer (&self->error_members, g_free);
+  g_clear_pointer (&self->tokens, g_hash_table_unref);
   if (self->db != NULL)
     sqlite3_close (self->db);
   g_free (self->path);
@@ -2883,6 +2885,15 @@ dyno_engine_set_error_members (DynoEngine *self,
 {
   g_free (self->error_members);
   self->error_members = members;
+}
+
+GHashTable *
+dyno_engine_get_tokens (DynoEngine     *self,
+                        GDestroyNotify  value_free)
+{
+  if (self->tokens == NULL)
+    self->tokens = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, value_free);
+  return self->tokens;
 }
 
 /* ---- the entry point --------------------------------------------------------------------- */
