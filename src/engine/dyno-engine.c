@@ -2970,7 +2970,9 @@ dyno_engine_request_full (DynoEngine  *self,
       GString *out = g_string_new ("{\"__type\":");
 
       dyno_json_write_string (out, dyno_engine_error_wire_type (code), -1);
-      g_string_append (out, ",\"message\":");
+      /* a TransactionCanceledException's message is a member of its shape, "Message" */
+      g_string_append (out, code == DYNO_ENGINE_ERROR_TRANSACTION_CANCELED ? ",\"Message\":"
+                                                                         : ",\"message\":");
       dyno_json_write_string (out, local->message, -1);
       if (self->error_members != NULL)
         g_string_append_printf (out, ",%s", self->error_members);

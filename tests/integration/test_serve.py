@@ -427,7 +427,7 @@ def comparable(status, body):
     kind = body.get("__type", "").rsplit("#", 1)[-1]
     out = {"type": kind}
     if kind == "TransactionCanceledException":
-        out["message"] = body.get("message", body.get("Message"))
+        out["Message"] = body.get("Message")
     for member in ("CancellationReasons", "Item"):
         if member in body:
             out[member] = body[member]

@@ -659,7 +659,9 @@ qcall_fails (DynoEngine          *engine,
   object = json_node_get_object (node);
   g_assert_cmpstr (json_object_get_string_member (object, "__type"), ==,
                    dyno_engine_error_wire_type (code));
-  g_assert_cmpstr (json_object_get_string_member (object, "message"), ==, error->message);
+  g_assert_cmpstr (json_object_get_string_member (object,
+                                                  code == DYNO_ENGINE_ERROR_TRANSACTION_CANCELED
+                                                  ? "Message" : "message"), ==, error->message);
   return node;
 }
 
