@@ -57,30 +57,36 @@ call_free (Call *call)
   g_free (call);
 }
 
-/* The body and status DynamoDB would answer @error with. */
+/* The body and status DynamoDB would answer @error with: @engine_body (taken) when the
+ * engine gave one (it carries what some errors add: CancellationReasons, Item). */
 static GBytes *
 error_body (const GError *error,
+            char         *engine_body,
             guint        *status)
 {
   DynoEngineErrorCode code = error->domain == DYNO_ENGINE_ERROR
                              ? (DynoEngineErrorCode) error->code : DYNO_ENGINE_ERROR_INTERNAL;
-  GString *body = g_string_new ("{\"__type\":");
+  GString *body;
 
+  *status = dyno_engine_error_http_status (code);
+  if (engine_body != NULL)
+    return g_bytes_new_take (engine_body, strlen (engine_body));
+  body = g_string_new ("{\"__type\":");
   dyno_json_write_string (body, dyno_engine_error_wire_type (code), -1);
   g_string_append (body, ",\"message\":");
   dyno_json_write_string (body, error->message, -1);
   g_string_append_c (body, '}');
-  *status = dyno_engine_error_http_status (code);
   return g_string_free_to_bytes (body);
 }
 
 /* The engine's error as the service's: the body DynamoDB would send, read by the one place
  * that turns error bodies into GErrors. */
 static GError *
-service_error (const GError *error)
+service_error (const GError *error,
+               char         *engine_body)
 {
   guint status;
-  g_autoptr(GBytes) bytes = error_body (error, &status);
+  g_autoptr(GBytes) bytes = error_body (error, engine_body, &status);
 
   return dyno_http_error_new (status, NULL, bytes, NULL);
 }
@@ -96,18 +102,19 @@ call_thread (GTask        *task,
   g_autoptr(GError) error = NULL;
   gsize len;
   const char *body = g_bytes_get_data (call->body, &len);
+  char *engine_body = NULL;
   char *response;
 
   if (g_task_return_error_if_cancelled (task))
     return;
 
   g_mutex_lock (&self->lock);
-  response = dyno_engine_request (self->engine, call->operation, body != NULL ? body : "",
-                                  (gssize) len, &error);
+  response = dyno_engine_request_full (self->engine, call->operation, body != NULL ? body : "",
+                                       (gssize) len, &engine_body, &error);
   g_mutex_unlock (&self->lock);
 
   if (response == NULL)
-    g_task_return_error (task, service_error (error));
+    g_task_return_error (task, service_error (error, engine_body));
   else
     g_task_return_pointer (task, g_bytes_new_take (response, strlen (response)),
                            (GDestroyNotify) g_bytes_unref);
@@ -210,15 +217,16 @@ serve_thread (GTask        *task,
   g_autoptr(GError) error = NULL;
   gsize len;
   const char *body = g_bytes_get_data (served->body, &len);
+  char *engine_body = NULL;
   char *response;
 
   g_mutex_lock (&self->lock);
-  response = dyno_engine_request (self->engine, served->operation, len ? body : "{}",
-                                  len ? (gssize) len : 2, &error);
+  response = dyno_engine_request_full (self->engine, served->operation, len ? body : "{}",
+                                       len ? (gssize) len : 2, &engine_body, &error);
   g_mutex_unlock (&self->lock);
 
   if (response == NULL)
-    served->response = error_body (error, &served->status);
+    served->response = error_body (error, engine_body, &served->status);
   else
     {
       served->response = g_bytes_new_take (response, strlen (response));
@@ -261,7 +269,7 @@ handle_request (SoupServer        *server,
                                              DYNO_ENGINE_ERROR_UNKNOWN_OPERATION,
                                              "An unknown operation was requested");
       guint status;
-      g_autoptr(GBytes) body = error_body (error, &status);
+      g_autoptr(GBytes) body = error_body (error, NULL, &status);
 
       respond (msg, status, body);
       return;

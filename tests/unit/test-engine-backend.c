@@ -149,6 +149,32 @@ test_run_and_errors (void)
   g_assert_cmpuint (info->http_status, ==, 400);
   g_clear_error (&error);
 
+  /* a cancelled transaction: its reasons reach the client, the old item with them */
+  refused = call (backend, "TransactWriteItems",
+                  "{\"TransactItems\":[{\"Put\":{\"TableName\":\"orders\",\"Item\":"
+                  "{\"pk\":{\"S\":\"C#2\"},\"sk\":{\"N\":\"1\"}}}},"
+                  "{\"Delete\":{\"TableName\":\"orders\",\"Key\":{\"pk\":{\"S\":\"C#1\"},"
+                  "\"sk\":{\"N\":\"1\"}},\"ConditionExpression\":\"attribute_not_exists(sk)\","
+                  "\"ReturnValuesOnConditionCheckFailure\":\"ALL_OLD\"}}]}", &error);
+  g_assert_null (refused);
+  info = dyno_error_get_service_info (error);
+  g_assert_nonnull (info);
+  g_assert_cmpstr (info->type, ==, "TransactionCanceledException");
+  g_assert_nonnull (info->cancellation_reasons);
+  g_assert_cmpuint (info->cancellation_reasons->len, ==, 2);
+  {
+    DynoCancellationReason *none = g_ptr_array_index (info->cancellation_reasons, 0);
+    DynoCancellationReason *failed = g_ptr_array_index (info->cancellation_reasons, 1);
+
+    g_assert_cmpstr (none->code, ==, "None");
+    g_assert_null (none->item);
+    g_assert_cmpstr (failed->code, ==, "ConditionalCheckFailed");
+    g_assert_cmpstr (failed->message, ==, "The conditional request failed");
+    g_assert_nonnull (failed->item);
+    g_assert_nonnull (dyno_item_lookup (failed->item, "pad"));
+  }
+  g_clear_error (&error);
+
   refused = call (backend, "DescribeTable", "{\"TableName\":\"nope\"}", &error);
   g_assert_error (error, DYNO_ERROR, DYNO_ERROR_RESOURCE_NOT_FOUND);
 }
