@@ -29,6 +29,9 @@ static const struct {
     { "SerializationException", "com.amazon.coral.service#SerializationException", 400 },
   [DYNO_ENGINE_ERROR_INTERNAL] =
     { "InternalServerError", "com.amazonaws.dynamodb.v20120810#InternalServerError", 500 },
+  [DYNO_ENGINE_ERROR_LIMIT_EXCEEDED] =
+    { "LimitExceededException", "com.amazonaws.dynamodb.v20120810#LimitExceededException",
+      400 },
 };
 
 const char *
