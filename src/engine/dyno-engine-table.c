@@ -321,8 +321,7 @@ apply_update (const DynoEngineTable *table,
       on_demand = strcmp (billing, "PAY_PER_REQUEST") == 0;
       if (!on_demand && table->on_demand && pt == NULL)
         {
-          fail (error, VALIDATION, "One or more parameter values were invalid: "
-                "ProvisionedThroughput must be specified when BillingMode is PROVISIONED");
+          fail (error, VALIDATION, "No provisioned throughput specified for the table");
           return FALSE;
         }
       json_object_set_string_member (schema, "BillingMode", billing);
@@ -423,8 +422,7 @@ apply_update (const DynoEngineTable *table,
           name = object_string (action, "IndexName");
           if (dyno_engine_table_find_index (table, name) != NULL)
             {
-              fail (error, VALIDATION, "One or more parameter values were invalid: Attempting "
-                    "to create an index which already exists: %s", name);
+              fail (error, VALIDATION, "Attempting to create an index which already exists");
               return FALSE;
             }
           if (gsis != NULL && json_array_get_length (gsis) >= MAX_GSIS)
@@ -789,6 +787,11 @@ dyno_engine_op_update_time_to_live (DynoEngine *self,
   if (!enabled && table->ttl_attribute == NULL)
     {
       fail (error, VALIDATION, "TimeToLive is already disabled");
+      return NULL;
+    }
+  if (!enabled && strcmp (table->ttl_attribute, attribute) != 0)
+    {
+      fail (error, VALIDATION, "TimeToLive is active on a different AttributeName");
       return NULL;
     }
   if (!begin (self, error))

@@ -725,8 +725,7 @@ test_update_table_billing (void)
 
   call_fails (engine, "UpdateTable", "{\"TableName\":\"things\",\"BillingMode\":"
               "\"PROVISIONED\"}", DYNO_ENGINE_ERROR_VALIDATION,
-              "One or more parameter values were invalid: ProvisionedThroughput must be "
-              "specified when BillingMode is PROVISIONED");
+              "No provisioned throughput specified for the table");
   /* its GSI needs a throughput too */
   call_fails (engine, "UpdateTable", "{\"TableName\":\"things\",\"BillingMode\":"
               "\"PROVISIONED\",\"ProvisionedThroughput\":{\"ReadCapacityUnits\":5,"
@@ -800,7 +799,7 @@ test_update_table_errors (void)
   call_fails (engine, "UpdateTable", "{\"TableName\":\"things\",\"AttributeDefinitions\":"
               "[{\"AttributeName\":\"g\",\"AttributeType\":\"S\"}],"
               "\"GlobalSecondaryIndexUpdates\":[" CREATE_GSI ("byG", "g") "]}",
-              DYNO_ENGINE_ERROR_VALIDATION, NULL);
+              DYNO_ENGINE_ERROR_VALIDATION, "Attempting to create an index which already exists");
   call_fails (engine, "UpdateTable", "{\"TableName\":\"things\",\"AttributeDefinitions\":"
               "[{\"AttributeName\":\"x\",\"AttributeType\":\"S\"},{\"AttributeName\":\"y\","
               "\"AttributeType\":\"S\"}],\"GlobalSecondaryIndexUpdates\":["
@@ -880,6 +879,9 @@ test_ttl_settings (void)
   call_fails (engine, "DescribeTimeToLive", "{\"TableName\":\"nothing\"}",
               DYNO_ENGINE_ERROR_RESOURCE_NOT_FOUND,
               "Requested resource not found: Table: nothing not found");
+  call_fails (engine, "UpdateTimeToLive", "{\"TableName\":\"things\","
+              "\"TimeToLiveSpecification\":{\"Enabled\":false,\"AttributeName\":\"other\"}}",
+              DYNO_ENGINE_ERROR_VALIDATION, "TimeToLive is active on a different AttributeName");
   call_fails (engine, "UpdateTimeToLive", "{\"TableName\":\"things\"}",
               DYNO_ENGINE_ERROR_VALIDATION, "1 validation error detected: Value null at "
               "'timeToLiveSpecification' failed to satisfy constraint: Member must not be null");
