@@ -590,6 +590,29 @@ backfill (DynoEngine            *self,
   return rc == SQLITE_DONE || sql_failed (self, error);
 }
 
+/* The GlobalSecondaryIndexes entry named @name of @table's description, as it is now. */
+static JsonNode *
+described_index (DynoEngine            *self,
+                 const DynoEngineTable *table,
+                 const char            *name)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  g_autoptr(JsonNode) node = NULL;
+  JsonArray *gsis;
+
+  write_description (self, table, "ACTIVE", text);
+  node = dyno_json_parse (text->str, text->len, NULL);
+  gsis = member_array (json_node_get_object (node), "GlobalSecondaryIndexes");
+  for (guint i = 0; gsis && i < json_array_get_length (gsis); i++)
+    {
+      JsonObject *gsi = json_array_get_object_element (gsis, i);
+
+      if (g_strcmp0 (object_string (gsi, "IndexName"), name) == 0)
+        return json_node_copy (json_array_get_element (gsis, i));
+    }
+  return NULL;
+}
+
 static gboolean
 store_schema (DynoEngine            *self,
               const DynoEngineTable *table,
@@ -619,6 +642,7 @@ dyno_engine_op_update_table (DynoEngine *self,
   JsonObject *schema;
   DynoEngineTable *table, *updated;
   const char *name, *created, *deleted;
+  g_autoptr(JsonNode) deleting = NULL;
   GError *local = NULL;
   GString *out;
 
@@ -639,6 +663,9 @@ dyno_engine_op_update_table (DynoEngine *self,
   updated->size_bytes = table->size_bytes;
   updated->ttl_attribute = g_strdup (table->ttl_attribute);
 
+  /* DynamoDB's answer still lists a deleted index, DELETING */
+  if (deleted != NULL)
+    deleting = described_index (self, table, deleted);
   if (!begin (self, &local))
     goto failed;
   if (deleted != NULL
@@ -658,7 +685,29 @@ dyno_engine_op_update_table (DynoEngine *self,
   /* DynamoDB answers UPDATING, and a new index is CREATING until its backfill ends; here the
    * backfill is done within the request, so everything is ACTIVE at once. */
   out = g_string_new ("{\"TableDescription\":");
-  write_description (self, updated, "ACTIVE", out);
+  if (deleting == NULL)
+    write_description (self, updated, "ACTIVE", out);
+  else
+    {
+      g_autoptr(GString) text = g_string_new (NULL);
+      g_autoptr(JsonNode) description = NULL;
+      JsonObject *object;
+      JsonArray *gsis;
+
+      write_description (self, updated, "ACTIVE", text);
+      description = dyno_json_parse (text->str, text->len, NULL);
+      object = json_node_get_object (description);
+      gsis = member_array (object, "GlobalSecondaryIndexes");
+      if (gsis == NULL)
+        {
+          gsis = json_array_new ();
+          json_object_set_array_member (object, "GlobalSecondaryIndexes", gsis);
+        }
+      json_object_set_string_member (json_node_get_object (deleting), "IndexStatus",
+                                     "DELETING");
+      json_array_add_element (gsis, g_steal_pointer (&deleting));
+      dyno_json_write_node (out, description, FALSE);
+    }
   g_string_append_c (out, '}');
   return g_string_free (out, FALSE);
 
