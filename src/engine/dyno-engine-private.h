@@ -53,6 +53,8 @@ typedef struct {
   gint64          size_bytes;
   gboolean        counters_changed; /* item_count/size_bytes not yet written back */
   char           *ttl_attribute;  /* TimeToLive's attribute; NULL: TTL disabled */
+  double          on_demand_since; /* when it last became PAY_PER_REQUEST by UpdateTable; 0:
+                                    * never (then, on demand, since its creation) */
 } DynoEngineTable;
 
 void             dyno_engine_table_free      (DynoEngineTable *table);
@@ -177,8 +179,9 @@ char     *dyno_engine_op_update_time_to_live (DynoEngine *self,
                                               const char *body,
                                               gssize      len,
                                               GError    **error);
-/* Creates the TTL settings' table if needed and reads them into the loaded tables. */
-gboolean  dyno_engine_load_ttl               (DynoEngine *self,
+/* Creates dyno_table_settings if needed and reads it into the loaded tables (their TTL
+ * attribute and on_demand_since). */
+gboolean  dyno_engine_load_settings          (DynoEngine *self,
                                               GError    **error);
 /* TRUE when @item is past its TTL: its TTL attribute is a Number of epoch seconds before
  * now, and no more than five years before (DynamoDB ignores older values). */

@@ -73,6 +73,63 @@ run (DynoEngine   *self,
   return rc == SQLITE_DONE || sql_failed (self, error);
 }
 
+/* ---- settings ------------------------------------------------------------------------- */
+
+/* What the schema does not hold: dyno_table_settings (table_id, ttl_attribute,
+ * on_demand_since), one row per table that has either; the trigger drops a deleted table's. */
+gboolean
+dyno_engine_load_settings (DynoEngine *self,
+                           GError    **error)
+{
+  sqlite3_stmt *s;
+  int rc;
+
+  if (sqlite3_exec (self->db,
+                    "CREATE TABLE IF NOT EXISTS dyno_table_settings ("
+                    "  table_id INTEGER PRIMARY KEY, ttl_attribute TEXT, on_demand_since REAL);"
+                    "CREATE TRIGGER IF NOT EXISTS dyno_table_settings_dropped AFTER DELETE ON "
+                    "  dyno_tables BEGIN "
+                    "  DELETE FROM dyno_table_settings WHERE table_id = old.id; END;",
+                    NULL, NULL, NULL) != SQLITE_OK)
+    return sql_failed (self, error);
+  s = stmt (self, "SELECT t.name, s.ttl_attribute, s.on_demand_since FROM "
+            "dyno_table_settings s JOIN dyno_tables t ON t.id = s.table_id", error);
+  if (s == NULL)
+    return FALSE;
+  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
+    {
+      DynoEngineTable *table = g_hash_table_lookup (self->tables, sqlite3_column_text (s, 0));
+
+      if (table != NULL)
+        {
+          g_free (table->ttl_attribute);
+          table->ttl_attribute = g_strdup ((const char *) sqlite3_column_text (s, 1));
+          table->on_demand_since = sqlite3_column_double (s, 2);
+        }
+    }
+  sqlite3_reset (s);
+  return rc == SQLITE_DONE || sql_failed (self, error);
+}
+
+static gboolean
+store_settings (DynoEngine            *self,
+                const DynoEngineTable *table,
+                GError               **error)
+{
+  sqlite3_stmt *s = stmt (self, "INSERT OR REPLACE INTO dyno_table_settings "
+                          "(table_id, ttl_attribute, on_demand_since) VALUES (?1, ?2, ?3)",
+                          error);
+
+  if (s == NULL)
+    return FALSE;
+  sqlite3_bind_int64 (s, 1, table->id);
+  if (table->ttl_attribute != NULL)
+    sqlite3_bind_text (s, 2, table->ttl_attribute, -1, SQLITE_TRANSIENT);
+  if (table->on_demand_since > 0)
+    sqlite3_bind_double (s, 3, table->on_demand_since);
+  return run (self, s, error);
+}
+
 /* ---- UpdateTable ------------------------------------------------------------------------- */
 
 /* The GlobalSecondaryIndexes entry of @schema named @name, and its position. */
@@ -662,6 +719,14 @@ dyno_engine_op_update_table (DynoEngine *self,
   updated->item_count = table->item_count;
   updated->size_bytes = table->size_bytes;
   updated->ttl_attribute = g_strdup (table->ttl_attribute);
+  /* BillingModeSummary: shown once a table has been on demand, with the last time it became
+   * so */
+  if (updated->on_demand && !table->on_demand)
+    updated->on_demand_since = g_get_real_time () / 1e6;
+  else if (!updated->on_demand && table->on_demand && table->on_demand_since == 0)
+    updated->on_demand_since = table->created;
+  else
+    updated->on_demand_since = table->on_demand_since;
 
   /* DynamoDB's answer still lists a deleted index, DELETING */
   if (deleted != NULL)
@@ -677,7 +742,11 @@ dyno_engine_op_update_table (DynoEngine *self,
   if (created != NULL
       && !backfill (self, updated, dyno_engine_table_find_index (updated, created), &local))
     goto rolled;
-  if (!store_schema (self, updated, &local) || !commit (self, &local))
+  if (!store_schema (self, updated, &local)
+      || (updated->on_demand_since != table->on_demand_since
+          && !store_settings (self, updated, &local)))
+    goto rolled;
+  if (!commit (self, &local))
     goto failed;
   /* frees the old table */
   g_hash_table_replace (self->tables, updated->name, updated);
@@ -721,40 +790,6 @@ failed:
 
 /* ---- Time to Live ------------------------------------------------------------------------ */
 
-/* The tables' TTL settings: dyno_ttl (table_id, attribute), one row per table with TTL
- * enabled; the trigger drops a deleted table's row. */
-gboolean
-dyno_engine_load_ttl (DynoEngine *self,
-                      GError    **error)
-{
-  sqlite3_stmt *s;
-  int rc;
-
-  if (sqlite3_exec (self->db,
-                    "CREATE TABLE IF NOT EXISTS dyno_ttl ("
-                    "  table_id INTEGER PRIMARY KEY, attribute TEXT NOT NULL);"
-                    "CREATE TRIGGER IF NOT EXISTS dyno_ttl_table_deleted AFTER DELETE ON "
-                    "  dyno_tables BEGIN DELETE FROM dyno_ttl WHERE table_id = old.id; END;",
-                    NULL, NULL, NULL) != SQLITE_OK)
-    return sql_failed (self, error);
-  s = stmt (self, "SELECT t.name, l.attribute FROM dyno_ttl l JOIN dyno_tables t "
-            "ON t.id = l.table_id", error);
-  if (s == NULL)
-    return FALSE;
-  while ((rc = sqlite3_step (s)) == SQLITE_ROW)
-    {
-      DynoEngineTable *table = g_hash_table_lookup (self->tables, sqlite3_column_text (s, 0));
-
-      if (table != NULL)
-        {
-          g_free (table->ttl_attribute);
-          table->ttl_attribute = g_strdup ((const char *) sqlite3_column_text (s, 1));
-        }
-    }
-  sqlite3_reset (s);
-  return rc == SQLITE_DONE || sql_failed (self, error);
-}
-
 char *
 dyno_engine_op_describe_time_to_live (DynoEngine *self,
                                       const char *body,
@@ -794,8 +829,7 @@ dyno_engine_op_update_time_to_live (DynoEngine *self,
   JsonNode *enabled_node;
   DynoEngineTable *table;
   const char *name, *attribute;
-  gboolean enabled;
-  sqlite3_stmt *s;
+  gboolean enabled, ok;
   GString *out;
 
   if (request == NULL || !table_name_of (request, &name, error))
@@ -843,28 +877,26 @@ dyno_engine_op_update_time_to_live (DynoEngine *self,
       fail (error, VALIDATION, "TimeToLive is active on a different AttributeName");
       return NULL;
     }
-  if (!begin (self, error))
-    return NULL;
-  s = stmt (self, enabled ? "INSERT OR REPLACE INTO dyno_ttl (table_id, attribute) "
-                            "VALUES (?1, ?2)"
-                          : "DELETE FROM dyno_ttl WHERE table_id = ?1", error);
-  if (s == NULL)
-    {
-      rollback (self);
-      return NULL;
-    }
-  sqlite3_bind_int64 (s, 1, table->id);
-  if (enabled)
-    sqlite3_bind_text (s, 2, attribute, -1, SQLITE_TRANSIENT);
-  if (!run (self, s, error))
-    {
-      rollback (self);
-      return NULL;
-    }
-  if (!commit (self, error))
-    return NULL;
-  g_free (table->ttl_attribute);
-  table->ttl_attribute = enabled ? g_strdup (attribute) : NULL;
+  {
+    g_autofree char *before = g_steal_pointer (&table->ttl_attribute);
+
+    table->ttl_attribute = enabled ? g_strdup (attribute) : NULL;
+    if (!begin (self, error))
+      ok = FALSE;
+    else if (!store_settings (self, table, error))
+      {
+        rollback (self);
+        ok = FALSE;
+      }
+    else
+      ok = commit (self, error);
+    if (!ok)
+      {
+        g_free (table->ttl_attribute);
+        table->ttl_attribute = g_steal_pointer (&before);
+        return NULL;
+      }
+  }
 
   out = g_string_new ("{\"TimeToLiveSpecification\":{\"Enabled\":");
   g_string_append (out, enabled ? "true" : "false");

@@ -233,7 +233,7 @@ dyno_engine_new (const char *path,
       return NULL;
     }
   sqlite3_reset (s);
-  if (!load_tables (self, error) || !dyno_engine_load_ttl (self, error))
+  if (!load_tables (self, error) || !dyno_engine_load_settings (self, error))
     return NULL;
   return g_steal_pointer (&self);
 }
@@ -1038,13 +1038,17 @@ write_description (DynoEngine            *self,
   json_object_set_int_member (object, "TableSizeBytes", table->size_bytes);
   json_object_set_int_member (object, "ItemCount", table->item_count);
   json_object_set_string_member (object, "TableArn", arn);
-  if (table->on_demand)
+  if (table->on_demand || table->on_demand_since > 0)
     {
       JsonObject *billing = json_object_new ();
 
-      json_object_set_string_member (billing, "BillingMode", "PAY_PER_REQUEST");
+      json_object_set_string_member (billing, "BillingMode",
+                                     table->on_demand ? "PAY_PER_REQUEST" : "PROVISIONED");
       json_object_set_member (billing, "LastUpdateToPayPerRequestDateTime",
-                              json_node_init_double (json_node_alloc (), table->created));
+                              json_node_init_double (json_node_alloc (),
+                                                     table->on_demand_since > 0
+                                                     ? table->on_demand_since
+                                                     : table->created));
       json_object_set_object_member (object, "BillingModeSummary", billing);
     }
   for (int global = 1; global >= 0; global--)

@@ -615,17 +615,23 @@ class DifferentialTest(unittest.TestCase):
                 "IndexName": index, "KeySchema": [{"AttributeName": attr, "KeyType": "HASH"}],
                 "Projection": {"ProjectionType": "ALL"}}}])
 
-        def table_shape(response, index_throughput=True):
+        def table_shape(response, creating=False):
             if response[0] != "ok":
                 return response
             d = response[1].get("TableDescription") or response[1]["Table"]
+            # DynamoDB Local keeps showing an index's old throughput once the table is on
+            # demand (DynamoDB shows 0): compared on provisioned tables only
+            on_demand = d.get("BillingModeSummary", {}).get("BillingMode") == "PAY_PER_REQUEST"
+            index_throughput = not creating and not on_demand
             return {
                 "AttributeDefinitions": sorted(d["AttributeDefinitions"],
                                                key=lambda a: a["AttributeName"]),
                 "Billing": d.get("BillingModeSummary", {}).get("BillingMode"),
                 "Throughput": [d["ProvisionedThroughput"][k] for k in
                                ("ReadCapacityUnits", "WriteCapacityUnits")],
-                "Indexes": [(g["IndexName"], g["KeySchema"], g["Projection"],
+                "Indexes": [(g["IndexName"], None if creating else g.get("IndexStatus"),
+                             g["KeySchema"],
+                             g["Projection"],
                              [g["ProvisionedThroughput"][k] for k in
                               ("ReadCapacityUnits", "WriteCapacityUnits")]
                              if index_throughput else None)
@@ -641,8 +647,9 @@ class DifferentialTest(unittest.TestCase):
                     c.put_item(TableName=name, Item=item)
             # a new index, filled from the items there (the one with h a Number is skipped)
             ours, theirs = self.both("update_table", **create("byH", "h"))
-            # DynamoDB Local describes a CREATING index without its ProvisionedThroughput
-            self.assertEqual(table_shape(ours, False), table_shape(theirs, False))
+            # The engine builds the index within the request (ACTIVE), DynamoDB in the
+            # background (CREATING; DynamoDB Local then shows no ProvisionedThroughput)
+            self.assertEqual(table_shape(ours, True), table_shape(theirs, True))
             self.wait_for_indexes(name)
             query = dict(TableName=name, IndexName="byH", KeyConditionExpression="h = :h",
                          ExpressionAttributeValues={":h": {"S": "red"}})
