@@ -35,6 +35,16 @@ member_array (JsonObject *object,
   return node && JSON_NODE_HOLDS_ARRAY (node) ? json_node_get_array (node) : NULL;
 }
 
+/* An integer member, or -1. */
+static gint64
+member_int (JsonObject *object,
+            const char *name)
+{
+  JsonNode *node = object ? json_object_get_member (object, name) : NULL;
+
+  return node && json_node_get_value_type (node) == G_TYPE_INT64 ? json_node_get_int (node) : -1;
+}
+
 static gboolean
 table_name_of (JsonObject  *request,
                const char **out,
@@ -396,10 +406,8 @@ apply_update (const DynoEngineTable *table,
   if (pt != NULL)
     {
       if (!on_demand && !table->on_demand && billing == NULL
-          && json_object_has_member (pt, "ReadCapacityUnits")
-          && json_object_has_member (pt, "WriteCapacityUnits")
-          && json_object_get_int_member (pt, "ReadCapacityUnits") == table->rcu
-          && json_object_get_int_member (pt, "WriteCapacityUnits") == table->wcu
+          && member_int (pt, "ReadCapacityUnits") == table->rcu
+          && member_int (pt, "WriteCapacityUnits") == table->wcu
           && (updates == NULL || json_array_get_length (updates) == 0))
         {
           fail (error, VALIDATION, "The provisioned throughput for the table will not change. "

@@ -407,6 +407,13 @@ class ServeTest(unittest.TestCase):
         self.c.put_item(TableName=table, Item={"pk": {"S": "p"}, "sk": {"S": "old"},
                                                "h": {"S": "red"},
                                                "exp": {"N": str(now - 60)}})
+        self.c.update_table(TableName=table, BillingMode="PROVISIONED",
+                            ProvisionedThroughput={"ReadCapacityUnits": 3,
+                                                   "WriteCapacityUnits": 4},
+                            GlobalSecondaryIndexUpdates=[{"Update": {
+                                "IndexName": "byH",
+                                "ProvisionedThroughput": {"ReadCapacityUnits": 1,
+                                                          "WriteCapacityUnits": 2}}}])
         self.assertEqual(self.server.stop(signal.SIGTERM), 0, self.server.stderr)
 
         self.server = Serve(self.data)
@@ -418,7 +425,12 @@ class ServeTest(unittest.TestCase):
         r = self.c.query(TableName=table, IndexName="byH", KeyConditionExpression="h = :h",
                          ExpressionAttributeValues={":h": {"S": "red"}})
         self.assertEqual(sorted(i["sk"]["S"] for i in r["Items"]), ["s0", "s1"])
-        self.assertEqual(self.c.describe_table(TableName=table)["Table"]["ItemCount"], 4)
+        described = self.c.describe_table(TableName=table)["Table"]
+        self.assertEqual(described["ItemCount"], 4)
+        self.assertEqual(described["BillingModeSummary"]["BillingMode"], "PROVISIONED")
+        self.assertEqual(described["ProvisionedThroughput"]["ReadCapacityUnits"], 3)
+        self.assertEqual(described["GlobalSecondaryIndexes"][0]["ProvisionedThroughput"]
+                         ["WriteCapacityUnits"], 2)
         self.c.update_table(TableName=table, GlobalSecondaryIndexUpdates=[
             {"Delete": {"IndexName": "byH"}}])
         self.assertEqual(self.server.stop(signal.SIGTERM), 0, self.server.stderr)
