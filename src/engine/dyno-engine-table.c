@@ -992,15 +992,15 @@ dyno_engine_row_expired (DynoEngine            *self,
               || (index->non_key != NULL
                   && g_strv_contains ((const char * const *) index->non_key,
                                       table->ttl_attribute));
-  if (projected)
+  if (projected && !dyno_engine_item_expired (table, row))
+    return FALSE;
+  if (index == NULL)
     {
-      if (!dyno_engine_item_expired (table, row))
-        return FALSE;
       dyno_engine_expire (self, table, row);
       return TRUE;
     }
-  /* the index does not carry the TTL attribute: the table's item tells (and load_item expires
-   * it) */
+  /* an index row may hold part of the item only: the table's item tells (when the index does
+   * not carry the TTL attribute) and is what load_item expires */
   key = table_key_of (table, row);
   item = load_item (self, table, key, NULL);
   return item == NULL;
