@@ -1030,6 +1030,19 @@ test_ttl_expiry (void)
     g_assert_cmpint (item_count (engine), ==, 5);
     g_assert_cmpint (count_of (engine, "Query", query), ==, 4);
 
+    /* a write refused by its condition still leaves the expired item deleted */
+    g_clear_pointer (&item, g_free);
+    item = g_strdup_printf ("{\"TableName\":\"things\",\"Item\":{\"pk\":{\"S\":\"refused\"},"
+                            "\"sk\":{\"S\":\"s\"},\"g\":{\"S\":\"x\"},"
+                            "\"exp\":{\"N\":\"%s\"}}}", past);
+    node = call (engine, "PutItem", item);
+    g_clear_pointer (&node, json_node_unref);
+    g_assert_cmpint (item_count (engine), ==, 6);
+    call_fails (engine, "PutItem", "{\"TableName\":\"things\",\"Item\":{\"pk\":{\"S\":"
+                "\"refused\"},\"sk\":{\"S\":\"s\"}},\"ConditionExpression\":"
+                "\"attribute_exists(pk)\"}", DYNO_ENGINE_ERROR_CONDITIONAL_CHECK_FAILED, NULL);
+    g_assert_cmpint (item_count (engine), ==, 5);
+
     /* BatchGetItem leaves it out too */
     g_clear_pointer (&item, g_free);
     item = g_strdup_printf ("{\"TableName\":\"things\",\"Item\":{\"pk\":{\"S\":\"later\"},"
