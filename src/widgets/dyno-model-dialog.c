@@ -28,6 +28,10 @@ struct _DynoModelDialog
 
   /* template */
   GtkWidget          *intro_label;
+  GtkWidget          *file_box;
+  GtkWidget          *items_check;
+  GtkWidget          *requests_expander;
+  GtkWidget          *requests_view;
   GtkWidget          *path_entry;
   GtkWidget          *choose_button;
   GtkWidget          *model_label;
@@ -451,6 +455,16 @@ listed_cb (GObject      *source,
     }
 
   samples = dyno_samples_from_workbench_model (self->model);
+  if (gtk_widget_get_visible (self->items_check)
+      && !gtk_check_button_get_active (GTK_CHECK_BUTTON (self->items_check)))
+    for (guint i = 0; i < samples->len; i++)
+      {
+        DynoSample *sample = g_ptr_array_index (samples, i);
+
+        /* the tables only */
+        g_bytes_unref (sample->items_jsonl);
+        sample->items_jsonl = g_bytes_new_static ("", 0);
+      }
   g_clear_object (&self->loader);
   self->loader = dyno_sample_loader_new (self->backend, samples);
   dyno_sample_loader_set_polling (self->loader, self->poll_interval_ms, 240);
@@ -474,6 +488,48 @@ create_clicked_cb (DynoModelDialog *self)
   /* every table must be new: checked before anything is created */
   dyno_table_names_list_async (self->backend, self->cancellable, listed_cb,
                                dyno_weak_ref_new (self));
+}
+
+/* What Create sends, shown before it is sent: each CreateTable, then how the items go. */
+static void
+update_requests (DynoModelDialog *self)
+{
+  g_autoptr(GString) text = g_string_new (NULL);
+  gboolean items = gtk_check_button_get_active (GTK_CHECK_BUTTON (self->items_check));
+  guint64 n_items = 0, n_batches = 0;
+
+  if (self->model == NULL)
+    return;
+  for (guint t = 0; t < self->model->tables->len; t++)
+    {
+      const DynoWorkbenchTable *table = g_ptr_array_index (self->model->tables, t);
+      g_autoptr(JsonNode) create = dyno_workbench_table_to_create_table_json (table);
+      g_autofree char *json = json_to_string (create, TRUE);
+
+      g_string_append_printf (text, "CreateTable %s\n%s\n\n", json_node_get_string (
+                                json_object_get_member (json_node_get_object (create),
+                                                        "TableName")), json);
+      n_items += table->items->len;
+      n_batches += (table->items->len + 24) / 25;
+    }
+  if (items && n_items > 0)
+    g_string_append_printf (text,
+                            /* Translators: after the CreateTable requests of the tables */
+                            ngettext ("Then BatchWriteItem: %" G_GUINT64_FORMAT " item in %"
+                                      G_GUINT64_FORMAT " request.",
+                                      "Then BatchWriteItem: %" G_GUINT64_FORMAT " items in %"
+                                      G_GUINT64_FORMAT " requests of up to 25 items.", n_items),
+                            n_items, n_batches);
+  else
+    g_string_append (text, _("No items are written."));
+  gtk_text_buffer_set_text (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->requests_view)),
+                            text->str, -1);
+}
+
+static void
+items_toggled_cb (DynoModelDialog *self)
+{
+  update_requests (self);
 }
 
 static void
@@ -538,6 +594,10 @@ dyno_model_dialog_class_init (DynoModelDialogClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/com/dynotable/DynoTable/dyno-model-dialog.ui");
   gtk_widget_class_bind_template_child (widget_class, DynoModelDialog, intro_label);
+  gtk_widget_class_bind_template_child (widget_class, DynoModelDialog, file_box);
+  gtk_widget_class_bind_template_child (widget_class, DynoModelDialog, items_check);
+  gtk_widget_class_bind_template_child (widget_class, DynoModelDialog, requests_expander);
+  gtk_widget_class_bind_template_child (widget_class, DynoModelDialog, requests_view);
   gtk_widget_class_bind_template_child (widget_class, DynoModelDialog, path_entry);
   gtk_widget_class_bind_template_child (widget_class, DynoModelDialog, choose_button);
   gtk_widget_class_bind_template_child (widget_class, DynoModelDialog, model_label);
@@ -552,6 +612,7 @@ dyno_model_dialog_class_init (DynoModelDialogClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, choose_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, create_clicked_cb);
   gtk_widget_class_bind_template_callback (widget_class, close_clicked_cb);
+  gtk_widget_class_bind_template_callback (widget_class, items_toggled_cb);
 }
 
 static void
@@ -585,6 +646,37 @@ dyno_model_dialog_new (GtkWindow   *parent,
   gtk_label_set_text (GTK_LABEL (self->intro_label), intro);
   show_model (self);
   return GTK_WIDGET (self);
+}
+
+void
+dyno_model_dialog_set_model (DynoModelDialog    *self,
+                             DynoWorkbenchModel *model,
+                             const char         *source)
+{
+  g_autofree char *where = NULL;
+  g_autofree char *intro = NULL;
+
+  g_return_if_fail (DYNO_IS_MODEL_DIALOG (self));
+  g_return_if_fail (model != NULL);
+  g_return_if_fail (source != NULL);
+
+  g_clear_pointer (&self->model, dyno_workbench_model_free);
+  self->model = model;
+  gtk_window_set_title (GTK_WINDOW (self), _("Create Playground Tables Here"));
+  where = dyno_backend_dup_description (self->backend);
+  /* Translators: where the tables come from (the Playground), then where they are created */
+  intro = g_strdup_printf (_("Creates the tables of %s on %s with the same keys, indexes and "
+                             "billing, waits until they are active and, if you choose, writes "
+                             "their items. Every table must be new here. The requests are below."),
+                           source, where != NULL ? where : _("this connection"));
+  gtk_label_set_text (GTK_LABEL (self->intro_label), intro);
+  gtk_widget_set_visible (self->file_box, FALSE);
+  gtk_widget_set_visible (self->items_check, TRUE);
+  gtk_widget_set_visible (self->requests_expander, TRUE);
+  gtk_expander_set_expanded (GTK_EXPANDER (self->requests_expander), TRUE);
+  show_error (self, NULL);
+  show_model (self);
+  update_requests (self);
 }
 
 void

@@ -7,6 +7,7 @@
 #include <adwaita.h>
 
 #include "dyno-backend.h"
+#include "dyno-workbench-model.h"
 
 G_BEGIN_DECLS
 
@@ -25,6 +26,12 @@ GtkWidget  *dyno_model_dialog_new         (GtkWindow       *parent,
  * the dialog). */
 gboolean    dyno_model_dialog_load_file   (DynoModelDialog *self,
                                            GFile           *file);
+/* Shows @model (taken), read from another connection (@source: "the Playground"), in place
+ * of a file: "Create Playground Tables Here", with the requests shown first and the items
+ * optional. */
+void        dyno_model_dialog_set_model   (DynoModelDialog    *self,
+                                           DynoWorkbenchModel *model,
+                                           const char         *source);
 /* DescribeTable polling while a table is created (default 500 ms; tests shorten it). */
 void        dyno_model_dialog_set_poll_interval (DynoModelDialog *self,
                                                  guint            interval_ms);

@@ -17,6 +17,7 @@
 #include "dyno-sso-dialog.h"
 #include "dyno-table-designer.h"
 #include "dyno-model-dialog.h"
+#include "dyno-model-reader.h"
 #include "dyno-samples-dialog.h"
 #include "dyno-transfer-dialog.h"
 #include "dyno-window.h"
@@ -216,6 +217,16 @@ update_row_menu (GtkWidget       *menu_button,
                                                  g_variant_new_string (id));
         g_menu_append_item (tables, model);
       }
+      if (dyno_connection_get_kind (dyno_sidebar_node_get_connection (node)) !=
+          DYNO_CONNECTION_PLAYGROUND)
+        {
+          g_autoptr(GMenuItem) commit = g_menu_item_new (_("Create _Playground Tables Here…"),
+                                                         NULL);
+
+          g_menu_item_set_action_and_target_value (commit, "win.commit-playground",
+                                                   g_variant_new_string (id));
+          g_menu_append_item (tables, commit);
+        }
       {
         g_autoptr(GMenuItem) patterns = g_menu_item_new (_("Check _Access Patterns…"), NULL);
 
@@ -1155,6 +1166,108 @@ import_model_activated (GtkWidget  *widget,
   present_dialog (self, dialog, node, "tables-changed", G_CALLBACK (refresh_connection_cb));
 }
 
+/* ---- Create Playground Tables Here: the Playground's tables committed to a connection ---- */
+
+typedef struct {
+  GWeakRef  window;
+  char     *target_id;
+} CommitContext;
+
+static void
+commit_context_free (CommitContext *ctx)
+{
+  g_weak_ref_clear (&ctx->window);
+  g_free (ctx->target_id);
+  g_free (ctx);
+}
+
+static DynoSidebarNode *
+playground_node (DynoWindow *self)
+{
+  guint n = g_list_model_get_n_items (G_LIST_MODEL (self->connections));
+
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(DynoSidebarNode) node = g_list_model_get_item (G_LIST_MODEL (self->connections), i);
+
+      if (dyno_connection_get_kind (dyno_sidebar_node_get_connection (node)) ==
+          DYNO_CONNECTION_PLAYGROUND)
+        return node;  /* the list keeps it */
+    }
+  return NULL;
+}
+
+static void
+playground_read_cb (GObject      *source,
+                    GAsyncResult *result,
+                    gpointer      user_data)
+{
+  CommitContext *ctx = user_data;
+  g_autoptr(DynoWindow) self = g_weak_ref_get (&ctx->window);
+  g_autoptr(GError) error = NULL;
+  DynoWorkbenchModel *model = dyno_model_reader_read_finish (DYNO_BACKEND (source), result,
+                                                             &error);
+  DynoSidebarNode *node;
+  GtkWidget *dialog;
+
+  if (self == NULL || model == NULL)
+    {
+      if (self != NULL && !g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
+        {
+          /* Translators: what went wrong reading the Playground's tables */
+          g_autofree char *message = g_strdup_printf (_("Could not read the Playground: %s"),
+                                                      error->message);
+
+          dyno_window_add_toast (self, message);
+        }
+      if (model != NULL)
+        dyno_workbench_model_free (model);
+      commit_context_free (ctx);
+      return;
+    }
+  node = find_connection_node (self, ctx->target_id, NULL);
+  commit_context_free (ctx);
+  if (model->tables->len == 0)
+    {
+      dyno_workbench_model_free (model);
+      dyno_window_add_toast (self, _("The Playground has no tables"));
+      return;
+    }
+  if (!require_backend (self, node))
+    {
+      dyno_workbench_model_free (model);
+      return;
+    }
+  dialog = dyno_model_dialog_new (GTK_WINDOW (self), dyno_sidebar_node_get_backend (node));
+  dyno_model_dialog_set_model (DYNO_MODEL_DIALOG (dialog), model, _("the Playground"));
+  connect_dialog (self, dialog, node, "destroy", G_CALLBACK (refresh_connection_cb));
+  present_dialog (self, dialog, node, "tables-changed", G_CALLBACK (refresh_connection_cb));
+}
+
+static void
+commit_playground_activated (GtkWidget  *widget,
+                             const char *action_name,
+                             GVariant   *param)
+{
+  DynoWindow *self = DYNO_WINDOW (widget);
+  DynoSidebarNode *node = connection_node_for_param (self, param, NULL);
+  DynoSidebarNode *playground = playground_node (self);
+  CommitContext *ctx;
+
+  if (!require_backend (self, node))
+    return;
+  if (playground == NULL || dyno_sidebar_node_get_backend (playground) == NULL)
+    {
+      dyno_window_add_toast (self, _("The Playground is not open in this window"));
+      return;
+    }
+  ctx = g_new0 (CommitContext, 1);
+  g_weak_ref_init (&ctx->window, self);
+  ctx->target_id = g_strdup (g_variant_get_string (param, NULL));
+  dyno_model_reader_read_async (dyno_sidebar_node_get_backend (playground), "Playground",
+                                self->cancellable, playground_read_cb, ctx);
+}
+
 static void
 check_patterns_activated (GtkWidget  *widget,
                           const char *action_name,
@@ -1410,6 +1523,8 @@ dyno_window_class_init (DynoWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.new-table-here", NULL, new_table_activated);
   gtk_widget_class_install_action (widget_class, "win.load-samples", "s", load_samples_activated);
   gtk_widget_class_install_action (widget_class, "win.import-model", "s", import_model_activated);
+  gtk_widget_class_install_action (widget_class, "win.commit-playground", "s",
+                                   commit_playground_activated);
   gtk_widget_class_install_action (widget_class, "win.check-patterns", "s",
                                    check_patterns_activated);
   gtk_widget_class_install_action (widget_class, "win.load-samples-here", NULL,

@@ -237,6 +237,16 @@ def main():
     check("the workspace file holds every sample item, as `dynotable-cli serve` shows it",
           workspace_served)
 
+    # another connection: a second engine, empty, in memory, as a DynamoDB Local would be
+    target = subprocess.Popen([CLI, "serve", "--port", "0"], stdout=subprocess.PIPE, text=True)
+    target_url = target.stdout.readline().split()[-1]
+    config = os.path.join(os.environ.get("XDG_CONFIG_HOME", os.path.expanduser("~/.config")),
+                          "dynotable", "connections.ini")
+    os.makedirs(os.path.dirname(config), exist_ok=True)
+    with open(config, "a") as f:
+        f.write("\n[connection target]\nkind=local\nname=Target\nendpoint-url=%s\n"
+                "region=eu-west-1\n" % target_url)
+
     app = start("playground-again")
     try:
         def again():
@@ -244,8 +254,59 @@ def main():
             sidebar_has(app, "file-tree", "PK S · SK S")
 
         check("started again, the app lists the Playground's tables", again)
+
+        def commit_to_connection():
+            import boto3
+            dynogui.open_menu(app, "Menu of connection Target")
+            click(find(app.root, role="menu item", name="Create Playground Tables Here…"))
+            window = window_named(app, "Create Playground Tables Here")
+            # the requests, before anything is sent
+            requests = find(window, role="text", name="Requests to send")
+            wait_for(lambda: "CreateTable file-tree" in text_of(requests),
+                     what="the CreateTable requests")
+            text = text_of(requests)
+            assert '"TableName" : "tenant"' in text or '"TableName": "tenant"' in text, text
+            total = sum(samples.values())
+            assert f"{total} items" in text.replace(",", ""), text
+            c = boto3.client("dynamodb", endpoint_url=target_url, region_name="eu-west-1",
+                             aws_access_key_id="any", aws_secret_access_key="any")
+            assert c.list_tables()["TableNames"] == [], "nothing is sent before Create"
+            dynogui.screenshot(os.path.join(ARTIFACTS, "playground-commit.png"), window)
+            click(find(window, role="push button", name="Create tables"))
+            wait_for(lambda: sorted(c.list_tables()["TableNames"]) == sorted(samples),
+                     timeout=120, what="the tables on the other connection")
+
+            def counts():
+                out = {}
+                for name in samples:
+                    n, start_key = 0, None
+                    while True:
+                        page = c.scan(TableName=name, Select="COUNT",
+                                      **({"ExclusiveStartKey": start_key} if start_key else {}))
+                        n += page["Count"]
+                        start_key = page.get("LastEvaluatedKey")
+                        if not start_key:
+                            break
+                    out[name] = n
+                return out
+
+            wait_for(lambda: counts() == samples, timeout=120,
+                     what="every item on the other connection")
+            key_schema = c.describe_table(TableName="file-tree")["Table"]["KeySchema"]
+            assert [k["AttributeName"] for k in key_schema] == ["PK", "SK"], key_schema
+            click(find(window, role="push button", name="Close"))
+            window_gone(app, "Create Playground Tables Here")
+            sidebar = find(app.root, role="list", name="Tables")
+            wait_for(lambda: len([n for n in dynogui.find_all(sidebar)
+                                  if dynogui.name_of(n).startswith("tenant, ")]) == 2,
+                     what="tenant listed under both connections")
+
+        check("Create Playground Tables Here copies the Playground's tables and items to "
+              "another connection, showing the requests first", commit_to_connection)
     finally:
         app.stop()
+        target.terminate()
+        target.wait(timeout=30)
 
     print(f"1..{len(results)}", flush=True)
     return 0 if all(error is None for _, error in results) else 1
