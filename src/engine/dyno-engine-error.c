@@ -29,6 +29,8 @@ static const struct {
     { "SerializationException", "com.amazon.coral.service#SerializationException", 400 },
   [DYNO_ENGINE_ERROR_INTERNAL] =
     { "InternalServerError", "com.amazonaws.dynamodb.v20120810#InternalServerError", 500 },
+  [DYNO_ENGINE_ERROR_DUPLICATE_ITEM] =
+    { "DuplicateItemException", "com.amazonaws.dynamodb.v20120810#DuplicateItemException", 400 },
 };
 
 const char *

@@ -20,6 +20,7 @@ typedef enum {
   DYNO_ENGINE_ERROR_UNKNOWN_OPERATION,          /* UnknownOperationException */
   DYNO_ENGINE_ERROR_SERIALIZATION,              /* SerializationException (body not JSON) */
   DYNO_ENGINE_ERROR_INTERNAL,                   /* InternalServerError (the storage failed) */
+  DYNO_ENGINE_ERROR_DUPLICATE_ITEM,             /* DuplicateItemException (PartiQL INSERT) */
 } DynoEngineErrorCode;
 
 GQuark      dyno_engine_error_quark        (void);

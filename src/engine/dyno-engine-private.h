@@ -7,6 +7,7 @@
 #include <json-glib/json-glib.h>
 #include <sqlite3.h>
 
+#include "dyno-engine.h"
 #include "dyno-engine-error.h"
 #include "dyno-expr.h"
 #include "dyno-table-info.h"
@@ -71,5 +72,16 @@ void             dyno_engine_encode_key      (const DynoValue *value,
 
 /* A value as DynamoDB writes it in messages: {S:abc}, {N:1}. */
 char            *dyno_engine_value_display   (const DynoValue *value);
+
+/* The table named @name, or NULL with DynamoDB's ResourceNotFoundException. */
+DynoEngineTable *dyno_engine_find_table      (DynoEngine      *self,
+                                              const char      *name,
+                                              GError         **error);
+
+/* ExecuteStatement (dyno-engine-partiql.c): PartiQL run through dyno_engine_request(). */
+char            *dyno_engine_execute_statement (DynoEngine    *self,
+                                                const char    *body,
+                                                gssize         len,
+                                                GError       **error);
 
 G_END_DECLS

@@ -266,6 +266,14 @@ find_table (DynoEngine *self,
   return table;
 }
 
+DynoEngineTable *
+dyno_engine_find_table (DynoEngine *self,
+                        const char *name,
+                        GError    **error)
+{
+  return find_table (self, name, error);
+}
+
 static void
 write_units (GString *out,
              double   units)
@@ -2723,6 +2731,7 @@ static const struct {
   { "Scan", op_scan },
   { "BatchGetItem", op_batch_get_item },
   { "BatchWriteItem", op_batch_write_item },
+  { "ExecuteStatement", dyno_engine_execute_statement },
 };
 
 char *

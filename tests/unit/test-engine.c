@@ -611,6 +611,186 @@ test_workspace_file (void)
   g_rmdir (dir);
 }
 
+/* ---- ExecuteStatement -------------------------------------------------------------------- */
+
+/* The response of ExecuteStatement @statement (with Parameters @params, JSON, or NULL; and the
+ * extra members @extra, "" for none), as compact JSON. */
+static char *
+pql (DynoEngine *engine,
+     const char *statement,
+     const char *params,
+     const char *extra)
+{
+  g_autoptr(GString) body = g_string_new ("{\"Statement\":");
+  g_autoptr(JsonNode) node = NULL;
+
+  dyno_json_write_string (body, statement, -1);
+  if (params)
+    g_string_append_printf (body, ",\"Parameters\":%s", params);
+  g_string_append_printf (body, "%s}", extra ? extra : "");
+  node = call (engine, "ExecuteStatement", body->str);
+  return dyno_json_node_to_string (node, FALSE);
+}
+
+static void
+pql_fails (DynoEngine          *engine,
+           const char          *statement,
+           const char          *params,
+           DynoEngineErrorCode  code,
+           const char          *message)
+{
+  g_autoptr(GString) body = g_string_new ("{\"Statement\":");
+
+  dyno_json_write_string (body, statement, -1);
+  if (params)
+    g_string_append_printf (body, ",\"Parameters\":%s", params);
+  g_string_append_c (body, '}');
+  call_fails (engine, "ExecuteStatement", body->str, code, message);
+}
+
+#define PQL_EXPECT(engine, statement, params, expected) \
+  G_STMT_START { \
+    g_autofree char *_r = pql (engine, statement, params, NULL); \
+    g_assert_cmpstr (_r, ==, expected); \
+  } G_STMT_END
+
+static void
+test_partiql_select (void)
+{
+  g_autoptr(DynoEngine) engine = engine_with_table ("N");
+  g_autofree char *page = NULL;
+
+  put (engine, "{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"},\"n\":{\"N\":\"5\"},"
+               "\"m\":{\"M\":{\"x\":{\"BOOL\":true}}},"
+               "\"l\":{\"L\":[{\"S\":\"p\"},{\"S\":\"q\"}]}}");
+  put (engine, "{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"2\"},\"g\":{\"S\":\"x\"}}");
+  put (engine, "{\"pk\":{\"S\":\"b\"},\"sk\":{\"N\":\"1\"},\"n\":{\"N\":\"7\"}}");
+
+  /* a Query on the partition key, with the sort key and a filter */
+  PQL_EXPECT (engine, "SELECT sk FROM \"things\" WHERE pk = 'a'", NULL,
+              "{\"Items\":[{\"sk\":{\"N\":\"1\"}},{\"sk\":{\"N\":\"2\"}}]}");
+  PQL_EXPECT (engine, "SELECT sk FROM things WHERE pk = 'a' ORDER BY sk DESC", NULL,
+              "{\"Items\":[{\"sk\":{\"N\":\"2\"}},{\"sk\":{\"N\":\"1\"}}]}");
+  PQL_EXPECT (engine, "select sk from things where pk = ? and sk >= ? and n = 5",
+              "[{\"S\":\"a\"},{\"N\":\"1\"}]", "{\"Items\":[{\"sk\":{\"N\":\"1\"}}]}");
+  /* projected paths are named by their last part */
+  PQL_EXPECT (engine, "SELECT pk, m.x, l[1], nothing FROM things WHERE pk = 'a' AND sk = 1",
+              NULL, "{\"Items\":[{\"pk\":{\"S\":\"a\"},\"x\":{\"BOOL\":true},"
+                    "\"l[1]\":{\"S\":\"q\"}}]}");
+  /* two conditions on the sort key, IN, OR: a Scan with a filter */
+  PQL_EXPECT (engine, "SELECT sk FROM things WHERE pk = 'a' AND sk > 1 AND sk < 5", NULL,
+              "{\"Items\":[{\"sk\":{\"N\":\"2\"}}]}");
+  PQL_EXPECT (engine, "SELECT pk FROM things WHERE n IS NOT MISSING AND (n = 7 OR sk = 9)",
+              NULL, "{\"Items\":[{\"pk\":{\"S\":\"b\"}}]}");
+  PQL_EXPECT (engine, "SELECT pk, sk FROM things WHERE pk IN ['b', 'c'] OR g IS NOT MISSING",
+              NULL, "{\"Items\":[{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"2\"}},"
+                    "{\"pk\":{\"S\":\"b\"},\"sk\":{\"N\":\"1\"}}]}");
+  /* a key value of another type matches nothing */
+  PQL_EXPECT (engine, "SELECT * FROM things WHERE pk = 1", NULL, "{\"Items\":[]}");
+  PQL_EXPECT (engine, "SELECT * FROM \"things\".\"byG\" WHERE g = 'x'", NULL,
+              "{\"Items\":[{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"2\"},\"g\":{\"S\":\"x\"}}]}");
+
+  /* pages: NextToken carries on where Limit stopped */
+  {
+    g_autoptr(GString) extra = g_string_new (NULL);
+    g_autoptr(JsonNode) node = NULL;
+    const char *token;
+
+    page = pql (engine, "SELECT sk FROM things", NULL, ",\"Limit\":2");
+    node = dyno_json_parse (page, -1, NULL);
+    token = json_object_get_string_member (json_node_get_object (node), "NextToken");
+    g_assert_nonnull (token);
+    g_string_append_printf (extra, ",\"Limit\":2,\"NextToken\":\"%s\"", token);
+    g_free (page);
+    page = pql (engine, "SELECT sk FROM things", NULL, extra->str);
+    g_assert_cmpstr (page, ==, "{\"Items\":[{\"sk\":{\"N\":\"1\"}}]}");
+  }
+  call_fails (engine, "ExecuteStatement",
+              "{\"Statement\":\"SELECT * FROM things\",\"NextToken\":\"garbage\"}",
+              DYNO_ENGINE_ERROR_VALIDATION, "Invalid NextToken");
+
+  pql_fails (engine, "SELECT * FROM nothing", NULL, DYNO_ENGINE_ERROR_RESOURCE_NOT_FOUND,
+             NULL);
+  pql_fails (engine, "SELECT * FROM things.nope", NULL, DYNO_ENGINE_ERROR_VALIDATION,
+             "The table does not have the specified index: nope");
+  pql_fails (engine, "SELECT * FROM things ORDER BY sk", NULL, DYNO_ENGINE_ERROR_VALIDATION,
+             "Must have WHERE clause in the statement when using ORDER BY clause.");
+  pql_fails (engine, "SELECT * FROM things WHERE n = 1 ORDER BY sk", NULL,
+             DYNO_ENGINE_ERROR_VALIDATION, "Must have at least one non-optional hash key "
+             "condition in WHERE clause when using ORDER BY clause.");
+  pql_fails (engine, "SELECT * FROM things WHERE pk = 'a' ORDER BY n", NULL,
+             DYNO_ENGINE_ERROR_VALIDATION,
+             "Variable reference n in ORDER BY clause must be part of the primary key");
+  pql_fails (engine, "SELECT * FROM things WHERE", NULL, DYNO_ENGINE_ERROR_VALIDATION,
+             "Statement wasn't well formed, can't be processed: Unexpected end of statement");
+  pql_fails (engine, "SELECT * FROM things WHERE pk = ?", NULL, DYNO_ENGINE_ERROR_VALIDATION,
+             "Number of parameters in request and statement don't match.");
+  call_fails (engine, "ExecuteStatement", "{}", DYNO_ENGINE_ERROR_VALIDATION,
+              "1 validation error detected: Value null at 'statement' failed to satisfy "
+              "constraint: Member must not be null");
+}
+
+static void
+test_partiql_writes (void)
+{
+  g_autoptr(DynoEngine) engine = engine_with_table ("N");
+
+  PQL_EXPECT (engine, "INSERT INTO things VALUE {'pk': 'a', 'sk': 1, 'l': [1, 'x'], "
+              "'s': <<'a', 'b'>>, 'm': {'k': null}}", NULL, "{\"Items\":[]}");
+  PQL_EXPECT (engine, "SELECT * FROM things WHERE pk = 'a' AND sk = 1", NULL,
+              "{\"Items\":[{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"},"
+              "\"l\":{\"L\":[{\"N\":\"1\"},{\"S\":\"x\"}]},\"s\":{\"SS\":[\"a\",\"b\"]},"
+              "\"m\":{\"M\":{\"k\":{\"NULL\":true}}}}]}");
+  pql_fails (engine, "INSERT INTO things VALUE {'pk': 'a', 'sk': 1}", NULL,
+             DYNO_ENGINE_ERROR_DUPLICATE_ITEM, "Duplicate primary key exists in table");
+  pql_fails (engine, "INSERT INTO things VALUE {'pk': 'a'}", NULL, DYNO_ENGINE_ERROR_VALIDATION,
+             "Key attribute should be present in the item: Key sk");
+  pql_fails (engine, "INSERT INTO things VALUE {'pk': 'a', 'sk': 'x'}", NULL,
+             DYNO_ENGINE_ERROR_VALIDATION,
+             "Key attribute's data type should match its data type in table's schema: Key sk");
+
+  /* UPDATE: the whole key, an existing item, the rest of the WHERE as a condition */
+  PQL_EXPECT (engine, "UPDATE things SET n = 1, m.k = ? REMOVE l SET s = set_add(s, <<'c'>>) "
+              "WHERE pk = 'a' AND sk = 1", "[{\"S\":\"v\"}]", "{\"Items\":[]}");
+  PQL_EXPECT (engine, "SELECT n, m, s, l FROM things WHERE pk = 'a'", NULL,
+              "{\"Items\":[{\"n\":{\"N\":\"1\"},\"m\":{\"M\":{\"k\":{\"S\":\"v\"}}},"
+              "\"s\":{\"SS\":[\"a\",\"b\",\"c\"]}}]}");
+  PQL_EXPECT (engine, "UPDATE things SET n = n + 1 WHERE pk = 'a' AND sk = 1 AND n = 1 "
+              "RETURNING ALL NEW *", NULL,
+              "{\"Items\":[{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"},"
+              "\"s\":{\"SS\":[\"a\",\"b\",\"c\"]},\"m\":{\"M\":{\"k\":{\"S\":\"v\"}}},"
+              "\"n\":{\"N\":\"2\"}}]}");
+  pql_fails (engine, "UPDATE things SET n = 3 WHERE pk = 'a' AND sk = 1 AND n = 1", NULL,
+             DYNO_ENGINE_ERROR_CONDITIONAL_CHECK_FAILED, "The conditional request failed");
+  pql_fails (engine, "UPDATE things SET n = 3 WHERE pk = 'zz' AND sk = 1", NULL,
+             DYNO_ENGINE_ERROR_CONDITIONAL_CHECK_FAILED, "The conditional request failed");
+  pql_fails (engine, "UPDATE things SET n = 3 WHERE pk = 'a'", NULL,
+             DYNO_ENGINE_ERROR_VALIDATION,
+             "Where clause does not contain a mandatory equality on all key attributes");
+  pql_fails (engine, "UPDATE things SET n = 3 WHERE pk = 'a' OR sk = 1", NULL,
+             DYNO_ENGINE_ERROR_VALIDATION,
+             "Where clause does not contain a mandatory equality on all key attributes");
+
+  /* DELETE: no item is no error, unless the rest of the WHERE asks for one */
+  pql_fails (engine, "DELETE FROM things WHERE pk = 'a' AND sk = 1 AND n = 5", NULL,
+             DYNO_ENGINE_ERROR_CONDITIONAL_CHECK_FAILED, "The conditional request failed");
+  PQL_EXPECT (engine, "DELETE FROM things WHERE pk = 'a' AND sk = 1 AND n = 2", NULL,
+              "{\"Items\":[]}");
+  PQL_EXPECT (engine, "DELETE FROM things WHERE sk = 1 AND pk = 'a'", NULL, "{\"Items\":[]}");
+  PQL_EXPECT (engine, "SELECT * FROM things", NULL, "{\"Items\":[]}");
+  pql_fails (engine, "DELETE FROM things WHERE pk = 'a'", NULL, DYNO_ENGINE_ERROR_VALIDATION,
+             "Where clause does not contain a mandatory equality on all key attributes");
+
+  /* capacity, as the operation it ran as reports it */
+  {
+    g_autofree char *r = pql (engine, "INSERT INTO things VALUE {'pk': 'c', 'sk': 3}", NULL,
+                              ",\"ReturnConsumedCapacity\":\"TOTAL\"");
+
+    g_assert_cmpstr (r, ==, "{\"Items\":[],\"ConsumedCapacity\":{\"TableName\":\"things\","
+                            "\"CapacityUnits\":1.0}}");
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -627,5 +807,7 @@ main (int    argc,
   g_test_add_func ("/engine/batches", test_batches);
   g_test_add_func ("/engine/create-table", test_create_table_rules);
   g_test_add_func ("/engine/workspace-file", test_workspace_file);
+  g_test_add_func ("/engine/partiql/select", test_partiql_select);
+  g_test_add_func ("/engine/partiql/writes", test_partiql_writes);
   return g_test_run ();
 }
