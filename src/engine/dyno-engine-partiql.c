@@ -532,12 +532,26 @@ find_key (Run             *run,
       const DynoExpr *c = g_ptr_array_index (conjuncts, i);
       const DynoValue *v;
 
-      if (*pk == NULL && (v = key_equality (c, table->pk.name)) != NULL)
+      const DynoEngineKey *key = NULL;
+
+      if ((v = key_equality (c, table->pk.name)) != NULL)
+        key = &table->pk;
+      else if (table->sk.name && (v = key_equality (c, table->sk.name)) != NULL)
+        key = &table->sk;
+      else
+        continue;
+      if ((key == &table->pk ? *pk : *sk) != NULL)
+        {
+          fail (error, VALIDATION, "Multiple conditions on same key %s. Only single item "
+                "Update/Insert/Delete are supported", key->name);
+          return FALSE;
+        }
+      if (key == &table->pk)
         {
           *pk = v;
           *pk_conjunct = c;
         }
-      else if (table->sk.name && *sk == NULL && (v = key_equality (c, table->sk.name)) != NULL)
+      else
         {
           *sk = v;
           *sk_conjunct = c;
@@ -638,7 +652,10 @@ run_update_or_delete (Run     *run,
     return NULL;
   if (st->returning != NULL && !update && strcmp (st->returning, "ALL_OLD") != 0)
     {
-      fail (error, VALIDATION, "Unsupported RETURNING clause for DELETE: only ALL OLD *");
+      fail (error, VALIDATION, "Invalid returning clause: RETURNING %s %s *. Only RETURNING "
+            "ALL OLD * is allowed in DELETE statements.",
+            g_str_has_prefix (st->returning, "ALL") ? "ALL" : "MODIFIED",
+            g_str_has_suffix (st->returning, "OLD") ? "OLD" : "NEW");
       return NULL;
     }
   /* an UPDATE changes an item that exists; a DELETE of no item succeeds unless the rest of

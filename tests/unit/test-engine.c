@@ -778,6 +778,12 @@ test_partiql_writes (void)
               "{\"Items\":[]}");
   PQL_EXPECT (engine, "DELETE FROM things WHERE sk = 1 AND pk = 'a'", NULL, "{\"Items\":[]}");
   PQL_EXPECT (engine, "SELECT * FROM things", NULL, "{\"Items\":[]}");
+  pql_fails (engine, "DELETE FROM things WHERE pk = 'a' AND sk = 1 AND sk = 2", NULL,
+             DYNO_ENGINE_ERROR_VALIDATION, "Multiple conditions on same key sk. Only single "
+             "item Update/Insert/Delete are supported");
+  pql_fails (engine, "DELETE FROM things WHERE pk = 'a' AND sk = 1 RETURNING MODIFIED NEW *",
+             NULL, DYNO_ENGINE_ERROR_VALIDATION, "Invalid returning clause: RETURNING MODIFIED "
+             "NEW *. Only RETURNING ALL OLD * is allowed in DELETE statements.");
   pql_fails (engine, "DELETE FROM things WHERE pk = 'a'", NULL, DYNO_ENGINE_ERROR_VALIDATION,
              "Where clause does not contain a mandatory equality on all key attributes");
 

@@ -260,6 +260,9 @@ test_errors (void)
                 NWF "Unexpected term pk (at column 22)", 22);
   assert_error ("INSERT INTO t VALUES {'pk': 'q'}", NULL, DYNO_ERROR_SYNTAX,
                 NWF "Unexpected term VALUES (at column 15)", 15);
+  assert_error ("INSERT INTO t VALUE ?", NULL, DYNO_ERROR_VALIDATION,
+                "Unsupported format in item expression. Please use struct format {...} to "
+                "express item values for insert statement.", 21);
   assert_error ("UPDATE t WHERE pk = 'a'", NULL, DYNO_ERROR_SYNTAX,
                 NWF "Unexpected term WHERE (at column 10)", 10);
   assert_error ("UPDATE t SET a = 1 WHERE pk = 'a' RETURNING ALL *", NULL, DYNO_ERROR_SYNTAX,
