@@ -5,7 +5,8 @@
  * A statement is parsed (core's dyno-partiql.h) and translated into one request of the
  * engine's: a SELECT whose WHERE has an equality on the partition key (and at most one
  * key-condition on the sort key) into a Query with the rest as its FilterExpression, any other
- * SELECT into a Scan with the WHERE as its FilterExpression; INSERT into a PutItem with
+ * SELECT into a Scan with the WHERE as its FilterExpression (a Scan visits partitions in
+ * key order, DynamoDB in an order of its own); INSERT into a PutItem with
  * attribute_not_exists(pk); UPDATE into an UpdateItem on the key of its WHERE with
  * attribute_exists(pk) and the rest of the WHERE as its condition; DELETE into a DeleteItem
  * with the rest of the WHERE as its condition.  Conditions are printed back with generated
@@ -131,6 +132,58 @@ is_sort_condition (const DynoExpr      *conjunct,
     default:
       return FALSE;
     }
+}
+
+/* A comparison of @key with a value of another type (pk = 1 on an S key) anywhere in @expr,
+ * which DynamoDB refuses: with one message in a top-level condition of a WHERE (@top), with
+ * another below it. */
+static gboolean
+check_key_type_full (const DynoExpr      *expr,
+                     const DynoEngineKey *key,
+                     gboolean             top,
+                     GError             **error)
+{
+  const DynoExpr *e = dyno_expr_skip_parens (expr);
+  guint n = e->kind == DYNO_EXPR_COMPARE ? 2 : e->kind == DYNO_EXPR_BETWEEN ? 3 : 0;
+  gboolean ours = FALSE, other = FALSE;
+
+  if (key->name == NULL)
+    return TRUE;
+  if (e->kind == DYNO_EXPR_AND || e->kind == DYNO_EXPR_OR || e->kind == DYNO_EXPR_NOT)
+    {
+      for (guint i = 0; i < e->args->len; i++)
+        if (!check_key_type_full (g_ptr_array_index (e->args, i), key, FALSE, error))
+          return FALSE;
+      return TRUE;
+    }
+  for (guint i = 0; i < n; i++)
+    {
+      const DynoExpr *a = g_ptr_array_index (e->args, i);
+
+      if (is_attribute (a, key->name))
+        ours = TRUE;
+      else if (a->kind == DYNO_EXPR_VALUE && dyno_value_get_kind (a->value) != key->type)
+        other = TRUE;
+    }
+  if (ours && other)
+    {
+      if (top)
+        fail (error, VALIDATION, "Key attribute's data type should match its data type in "
+              "table's schema: Key %s", key->name);
+      else
+        fail (error, VALIDATION, "One or more parameter values were invalid: Condition "
+              "parameter type does not match schema type");
+      return FALSE;
+    }
+  return TRUE;
+}
+
+static gboolean
+check_key_type (const DynoExpr      *conjunct,
+                const DynoEngineKey *key,
+                GError             **error)
+{
+  return check_key_type_full (conjunct, key, TRUE, error);
 }
 
 /* @first (taken; may be NULL) AND the conjuncts of @all but @skip1 and @skip2, copied, in
@@ -376,6 +429,10 @@ run_select (Run     *run,
     }
   if (st->where != NULL)
     collect_conjuncts (st->where, conjuncts);
+  for (guint i = 0; i < conjuncts->len; i++)
+    if (!check_key_type (g_ptr_array_index (conjuncts, i), pk, error)
+        || !check_key_type (g_ptr_array_index (conjuncts, i), sk, error))
+      return NULL;
   for (guint i = 0; i < conjuncts->len && pk_conjunct == NULL; i++)
     {
       const DynoValue *v = key_equality (g_ptr_array_index (conjuncts, i), pk->name);
@@ -531,8 +588,10 @@ find_key (Run             *run,
     {
       const DynoExpr *c = g_ptr_array_index (conjuncts, i);
       const DynoValue *v;
-
       const DynoEngineKey *key = NULL;
+
+      if (!check_key_type (c, &table->pk, error) || !check_key_type (c, &table->sk, error))
+        return FALSE;
 
       if ((v = key_equality (c, table->pk.name)) != NULL)
         key = &table->pk;

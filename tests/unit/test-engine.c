@@ -685,8 +685,17 @@ test_partiql_select (void)
   PQL_EXPECT (engine, "SELECT pk, sk FROM things WHERE pk IN ['b', 'c'] OR g IS NOT MISSING",
               NULL, "{\"Items\":[{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"2\"}},"
                     "{\"pk\":{\"S\":\"b\"},\"sk\":{\"N\":\"1\"}}]}");
-  /* a key value of another type matches nothing */
-  PQL_EXPECT (engine, "SELECT * FROM things WHERE pk = 1", NULL, "{\"Items\":[]}");
+  /* a key compared with a value of another type: refused, with another message below the
+   * top of the WHERE */
+  pql_fails (engine, "SELECT * FROM things WHERE n = 1 AND pk = 1", NULL,
+             DYNO_ENGINE_ERROR_VALIDATION,
+             "Key attribute's data type should match its data type in table's schema: Key pk");
+  pql_fails (engine, "SELECT * FROM things WHERE pk = 'a' AND sk BETWEEN 'a' AND 'b'", NULL,
+             DYNO_ENGINE_ERROR_VALIDATION,
+             "Key attribute's data type should match its data type in table's schema: Key sk");
+  pql_fails (engine, "SELECT * FROM things WHERE n = 1 OR NOT (pk = 1)", NULL,
+             DYNO_ENGINE_ERROR_VALIDATION, "One or more parameter values were invalid: "
+             "Condition parameter type does not match schema type");
   PQL_EXPECT (engine, "SELECT * FROM \"things\".\"byG\" WHERE g = 'x'", NULL,
               "{\"Items\":[{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"2\"},\"g\":{\"S\":\"x\"}}]}");
 

@@ -1139,7 +1139,8 @@ dyno_partiql_parse (const char         *text,
   if (peek (&p)->kind != T_EOF)
     return unexpected (&p, peek (&p));
   st->n_parameters = p.n_params;
-  if (p.n_params != (parameters ? parameters->len : 0))
+  /* (DynamoDB Local ignores parameters beyond the statement's ?s: so does this) */
+  if (p.n_params > (parameters ? parameters->len : 0))
     {
       g_set_error_literal (error, DYNO_ERROR, DYNO_ERROR_VALIDATION,
                            "Number of parameters in request and statement don't match.");

@@ -35,7 +35,7 @@ typedef struct {
 } DynoPartiqlStatement;
 
 /* Parses @text, binding each `?` to the next of @parameters (DynoValue*, may be NULL for
- * none).  Keywords are case-insensitive; names are bare or "double quoted"; strings are
+ * none; too few is an error, more are not used).  Keywords are case-insensitive; names are bare or "double quoted"; strings are
  * 'single quoted' ('' is a quote); literals: numbers, true, false, null, [lists], {'maps': 1},
  * <<sets>>.
  *
