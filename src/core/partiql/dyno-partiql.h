@@ -35,9 +35,9 @@ typedef struct {
 } DynoPartiqlStatement;
 
 /* Parses @text, binding each `?` to the next of @parameters (DynoValue*, may be NULL for
- * none; too few is an error, more are not used).  Keywords are case-insensitive; names are bare or "double quoted"; strings are
- * 'single quoted' ('' is a quote); literals: numbers, true, false, null, [lists], {'maps': 1},
- * <<sets>>.
+ * none; too few is an error, more are not used).  Keywords are case-insensitive; names are
+ * bare or "double quoted"; strings are 'single quoted' ('' is a quote); literals: numbers,
+ * true, false, null, [lists], {'maps': 1}, <<sets>>.
  *
  * On error, DynamoDB's ValidationException text: DYNO_ERROR_SYNTAX for a statement that does
  * not parse ("Statement wasn't well formed, can't be processed: …", with where it is as
