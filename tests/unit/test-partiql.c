@@ -219,6 +219,35 @@ test_delete (void)
   g_assert_null (st->returning);
 }
 
+/* What core's PartiQL code generation writes (test-codegen.c) reads back. */
+static void
+test_codegen_statements (void)
+{
+  static const char * const statements[] = {
+    "SELECT * FROM \"file-tree\" WHERE \"PK\" = 'DRIVE#a91' "
+    "AND begins_with(\"SK\", 'root/photos/')",
+    "UPDATE \"tenant\" SET \"count\" = \"count\" + 1 "
+    "SET \"lineItems\" = list_append(\"lineItems\", "
+    "[{'sku': 'X'}]) REMOVE \"obsolete\" WHERE \"pk\" = 'TENANT#acme' AND \"sk\" = "
+    "'INVOICE#2026-0014' AND \"pk\" IS NOT MISSING AND \"version\" = 7 RETURNING ALL NEW *",
+    "SELECT * FROM \"t\" WHERE \"pk\" = 'it''s' AND \"sk\" > 'b' "
+    "AND (NOT (\"x\" IS NOT MISSING) OR "
+    "\"a\" IN [<<'x'>>, {'k': [true, null]}]) ORDER BY \"sk\" DESC",
+    "SELECT \"pk\", \"status\", \"name\" FROM \"tenant\".\"gsi1\" "
+    "WHERE \"gsi1pk\" = 'STATUS#open' AND "
+    "\"status\" = 'open' AND (\"amount\" > -12.5 OR \"name\" IS NOT MISSING) AND size(\"name\") < 40",
+    "INSERT INTO \"t\" VALUE {'pk': 'a', 'n': <<1, 2>>}",
+    "DELETE FROM \"t\" WHERE \"pk\" = 'a' RETURNING ALL OLD *",
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (statements); i++)
+    {
+      g_autoptr(DynoPartiqlStatement) st = parse_ok (statements[i], NULL);
+
+      g_assert_nonnull (st->table);
+    }
+}
+
 /* ---- errors ------------------------------------------------------------------------------ */
 
 #define NWF "Statement wasn't well formed, can't be processed: "
@@ -288,6 +317,7 @@ main (int argc, char *argv[])
   g_test_add_func ("/partiql/insert", test_insert);
   g_test_add_func ("/partiql/update", test_update);
   g_test_add_func ("/partiql/delete", test_delete);
+  g_test_add_func ("/partiql/codegen-statements", test_codegen_statements);
   g_test_add_func ("/partiql/errors", test_errors);
   return g_test_run ();
 }
