@@ -235,7 +235,8 @@ test_codegen_statements (void)
     "\"a\" IN [<<'x'>>, {'k': [true, null]}]) ORDER BY \"sk\" DESC",
     "SELECT \"pk\", \"status\", \"name\" FROM \"tenant\".\"gsi1\" "
     "WHERE \"gsi1pk\" = 'STATUS#open' AND "
-    "\"status\" = 'open' AND (\"amount\" > -12.5 OR \"name\" IS NOT MISSING) AND size(\"name\") < 40",
+    "\"status\" = 'open' AND (\"amount\" > -12.5 OR \"name\" IS NOT MISSING) "
+    "AND size(\"name\") < 40",
     "INSERT INTO \"t\" VALUE {'pk': 'a', 'n': <<1, 2>>}",
     "DELETE FROM \"t\" WHERE \"pk\" = 'a' RETURNING ALL OLD *",
   };
