@@ -442,8 +442,11 @@ run_select (Run     *run,
     }
   if (pk_conjunct != NULL)
     {
-      /* a Query's FilterExpression may not name a key attribute: with more than one condition
-       * on the sort key, or another on the partition key, the statement runs as a Scan */
+      /* a Query's FilterExpression may not name a key attribute (the table's nor the
+       * index's): with more than one condition on the sort key, another on the partition key
+       * or one on the table's key in a SELECT from an index, the statement runs as a Scan */
+      const DynoEngineTable *table = run->table;
+
       query = TRUE;
       for (guint i = 0; i < conjuncts->len && query; i++)
         {
@@ -452,6 +455,14 @@ run_select (Run     *run,
           if (c == pk_conjunct)
             continue;
           if (references (c, pk->name))
+            query = FALSE;
+          else if (st->index != NULL
+                   && ((sk->name == NULL || strcmp (table->pk.name, sk->name) != 0)
+                       && references (c, table->pk.name)))
+            query = FALSE;
+          else if (st->index != NULL && table->sk.name != NULL
+                   && (sk->name == NULL || strcmp (table->sk.name, sk->name) != 0)
+                   && references (c, table->sk.name))
             query = FALSE;
           else if (sk->name != NULL && references (c, sk->name))
             {

@@ -599,6 +599,8 @@ class DifferentialTest(unittest.TestCase):
                 ("SELECT * FROM %s.\"byG\" WHERE g = 'g1'" % t, None, False),
                 ("SELECT pk, sk FROM %s.\"byG\" WHERE g = 'g0' AND sk >= 4" % t, None, False),
                 ("SELECT sk FROM %s WHERE pk = 'p1' AND sk > 1 AND sk < 9" % t, None, False),
+                ("SELECT pk, sk FROM %s.\"byG\" WHERE g = 'g1' AND pk = 'p1'" % t, None,
+                 True),
                 ("SELECT * FROM %s WHERE pk = 1" % t, None, False),
                 ("SELECT * FROM %s WHERE pk = 'p1' AND sk = 'x'" % t, None, False),
                 ("SELECT * FROM %s WHERE n = 1 OR pk = 1" % t, None, False),

@@ -698,6 +698,9 @@ test_partiql_select (void)
              "Condition parameter type does not match schema type");
   PQL_EXPECT (engine, "SELECT * FROM \"things\".\"byG\" WHERE g = 'x'", NULL,
               "{\"Items\":[{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"2\"},\"g\":{\"S\":\"x\"}}]}");
+  /* the table's key in a SELECT from an index: not a Query's filter, so a Scan */
+  PQL_EXPECT (engine, "SELECT sk FROM \"things\".\"byG\" WHERE g = 'x' AND sk = 2 AND pk <> 'b'",
+              NULL, "{\"Items\":[{\"sk\":{\"N\":\"2\"}}]}");
 
   /* pages: NextToken carries on where Limit stopped */
   {
