@@ -294,6 +294,19 @@ test_errors (void)
   assert_error ("INSERT INTO t VALUE ?", NULL, DYNO_ERROR_VALIDATION,
                 "Unsupported format in item expression. Please use struct format {...} to "
                 "express item values for insert statement.", 21);
+  {
+    g_autoptr(GPtrArray) one = params_new ("{\"N\":\"1\"}", NULL);
+
+    assert_error ("INSERT INTO t VALUE {'pk': 'q', 'l': [1, ?]}", one, DYNO_ERROR_VALIDATION,
+                  "Unsupported data type: Parameter under key root.1", 42);
+    assert_error ("INSERT INTO t VALUE {'pk': 'q', 'm': {'a': ?}}", one, DYNO_ERROR_VALIDATION,
+                  "Unsupported data type: Parameter under key root.a", 44);
+    assert_error ("SELECT * FROM t WHERE a = [?]", one, DYNO_ERROR_VALIDATION,
+                  "Unsupported data type: Parameter under key root.0", 28);
+    assert_error ("INSERT INTO t VALUE {'pk': 'q', 's': <<?>>}", one, DYNO_ERROR_VALIDATION,
+                  "Unsupported data type in Bag. DynamoDB only supports either numbers or "
+                  "strings in bags", 38);
+  }
   assert_error ("UPDATE t WHERE pk = 'a'", NULL, DYNO_ERROR_SYNTAX,
                 NWF "Unexpected term WHERE (at column 10)", 10);
   assert_error ("UPDATE t SET a = 1 WHERE pk = 'a' RETURNING ALL *", NULL, DYNO_ERROR_SYNTAX,

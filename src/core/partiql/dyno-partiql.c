@@ -53,6 +53,12 @@ typedef struct {
   guint               pos;
   GPtrArray          *params;
   guint               n_params;     /* ? seen so far */
+  /* literals: how deep in lists and maps the value being read is, how deep a ? may be (0 as an
+   * operand, 1 in an INSERT's VALUE), and the key or index it is under */
+  guint               depth;
+  guint               param_depth;
+  const char         *slot_key;
+  guint               slot_index;
   DynoParseLocation  *loc;
   GError            **error;
 } Parser;
@@ -402,9 +408,12 @@ parse_set (Parser           *p,
   if (peek (p)->kind != T_RBAG)
     do
       {
-        DynoValue *v = parse_value_new (p);
+        DynoValue *v;
 
-        if (v == NULL)
+        if (peek (p)->kind == T_PARAM)  /* (DynamoDB Local's words) */
+          return invalid (p, start, "Unsupported data type in Bag. DynamoDB only supports "
+                          "either numbers or strings in bags") != NULL;
+        if ((v = parse_value_new (p)) == NULL)
           return FALSE;
         g_ptr_array_add (elements, v);
       }
@@ -474,8 +483,19 @@ parse_value (Parser           *p,
       }
     case T_PARAM:
       {
-        const DynoValue *v = next_param (p);
+        const DynoValue *v;
 
+        /* (DynamoDB Local's words: DynamoDB binds parameters only where a whole value goes,
+         * not inside a literal list or map) */
+        if (p->depth > p->param_depth)
+          {
+            if (p->slot_key)
+              return invalid (p, t, "Unsupported data type: Parameter under key root.%s",
+                              p->slot_key) != NULL;
+            return invalid (p, t, "Unsupported data type: Parameter under key root.%u",
+                            p->slot_index) != NULL;
+          }
+        v = next_param (p);
         advance (p);
         if (v)
           dyno_value_builder_add_value (b, v);
@@ -487,10 +507,20 @@ parse_value (Parser           *p,
       advance (p);
       dyno_value_builder_begin (b, DYNO_VALUE_L);
       if (peek (p)->kind != T_RBRACKET)
-        do
-          if (!parse_value (p, b))
-            return FALSE;
-        while (accept (p, T_COMMA));
+        {
+          guint n = 0;
+
+          p->depth++;
+          do
+            {
+              p->slot_key = NULL;
+              p->slot_index = n++;
+              if (!parse_value (p, b))
+                return FALSE;
+            }
+          while (accept (p, T_COMMA));
+          p->depth--;
+        }
       if (!expect (p, T_RBRACKET))
         return FALSE;
       break;
@@ -498,20 +528,25 @@ parse_value (Parser           *p,
       advance (p);
       dyno_value_builder_begin (b, DYNO_VALUE_M);
       if (peek (p)->kind != T_RBRACE)
-        do
-          {
-            Token *key = peek (p);
+        {
+          p->depth++;
+          do
+            {
+              Token *key = peek (p);
 
-            if (key->kind != T_STRING)
-              return unexpected (p, key) != NULL;
-            advance (p);
-            if (!expect (p, T_COLON))
-              return FALSE;
-            dyno_value_builder_key (b, key->text, key->text_len);
-            if (!parse_value (p, b))
-              return FALSE;
-          }
-        while (accept (p, T_COMMA));
+              if (key->kind != T_STRING)
+                return unexpected (p, key) != NULL;
+              advance (p);
+              if (!expect (p, T_COLON))
+                return FALSE;
+              dyno_value_builder_key (b, key->text, key->text_len);
+              p->slot_key = key->text;
+              if (!parse_value (p, b))
+                return FALSE;
+            }
+          while (accept (p, T_COMMA));
+          p->depth--;
+        }
       if (!expect (p, T_RBRACE))
         return FALSE;
       break;
@@ -943,9 +978,10 @@ parse_insert (Parser               *p,
                     "{...} to express item values for insert statement.") != NULL;
   if (t->kind != T_LBRACE)
     return unexpected (p, t) != NULL;
-  /* (DynamoDB Local refuses a ? inside a list or map of the VALUE, "Unsupported data type:
-   * Parameter under key root.0"; DynamoDB's documentation has no such rule: they are bound) */
-  return (st->item = parse_value_new (p)) != NULL;
+  p->param_depth = 1;
+  st->item = parse_value_new (p);
+  p->param_depth = 0;
+  return st->item != NULL;
 }
 
 /* The right-hand side of SET path = …: an operand, operand + operand, operand - operand,
@@ -1102,7 +1138,8 @@ dyno_partiql_parse (const char         *text,
 {
   g_autoptr(DynoPartiqlStatement) st = g_new0 (DynoPartiqlStatement, 1);
   g_autoptr(GArray) tokens = g_array_new (FALSE, TRUE, sizeof (Token));
-  Parser p = { text, tokens, 0, parameters, 0, loc, error };
+  Parser p = { .text = text, .tokens = tokens, .params = parameters, .loc = loc,
+               .error = error };
   Token *first;
   gboolean ok;
 
