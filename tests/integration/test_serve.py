@@ -620,6 +620,9 @@ class DifferentialTest(unittest.TestCase):
                 ("SELECT * FROM %s.\"nope\"" % t, None, False),
                 ("SELECT * FROM \"no-such-table\"", None, False),
                 ("SELECT * FROM %s WHERE foo(pk)" % t, None, False),
+                ("SELECT value FROM %s WHERE pk = 'p1'" % t, None, False),
+                ("SELECT \"value\", \"date\" FROM %s WHERE pk = 'p1' AND \"count\" IS MISSING"
+                 % t, None, False),
                 ("UPDATE %s SET n = n + 100, m.k2 = 'w', s = set_add(s, <<'c'>>) REMOVE l "
                  "WHERE pk = 'p0' AND sk = 0" % t, None, False),
                 ("UPDATE %s SET n = 1 WHERE pk = 'p0' AND sk = 0 AND n = 5" % t, None, False),

@@ -674,7 +674,7 @@ test_partiql_select (void)
   PQL_EXPECT (engine, "select sk from things where pk = ? and sk >= ? and n = 5",
               "[{\"S\":\"a\"},{\"N\":\"1\"}]", "{\"Items\":[{\"sk\":{\"N\":\"1\"}}]}");
   /* projected paths are named by their last part */
-  PQL_EXPECT (engine, "SELECT pk, m.x, l[1], nothing FROM things WHERE pk = 'a' AND sk = 1",
+  PQL_EXPECT (engine, "SELECT pk, m.x, l[1], absent FROM things WHERE pk = 'a' AND sk = 1",
               NULL, "{\"Items\":[{\"pk\":{\"S\":\"a\"},\"x\":{\"BOOL\":true},"
                     "\"l[1]\":{\"S\":\"q\"}}]}");
   /* two conditions on the sort key, IN, OR: a Scan with a filter */
@@ -721,7 +721,7 @@ test_partiql_select (void)
               "{\"Statement\":\"SELECT * FROM things\",\"NextToken\":\"garbage\"}",
               DYNO_ENGINE_ERROR_VALIDATION, "Invalid NextToken");
 
-  pql_fails (engine, "SELECT * FROM nothing", NULL, DYNO_ENGINE_ERROR_RESOURCE_NOT_FOUND,
+  pql_fails (engine, "SELECT * FROM no_such_table", NULL, DYNO_ENGINE_ERROR_RESOURCE_NOT_FOUND,
              NULL);
   pql_fails (engine, "SELECT * FROM things.nope", NULL, DYNO_ENGINE_ERROR_VALIDATION,
              "The table does not have the specified index: nope");

@@ -315,6 +315,20 @@ test_errors (void)
                 NWF "Unexpected term t (at column 8)", 8);
   assert_error ("SELECT * FROM t WHERE a IS MISSIN", NULL, DYNO_ERROR_SYNTAX,
                 NWF "Unexpected term MISSIN (at column 28)", 28);
+  /* reserved words are names only when quoted */
+  assert_error ("SELECT value FROM t", NULL, DYNO_ERROR_SYNTAX,
+                NWF "Unexpected keyword value (at column 8)", 8);
+  assert_error ("SELECT * FROM t WHERE a.Date = 1", NULL, DYNO_ERROR_SYNTAX,
+                NWF "Unexpected keyword Date (at column 25)", 25);
+  assert_error ("UPDATE t SET count = 1 WHERE pk = 'a'", NULL, DYNO_ERROR_SYNTAX,
+                NWF "Unexpected keyword count (at column 14)", 14);
+  {
+    g_autoptr(DynoPartiqlStatement) st =
+      parse_ok ("SELECT \"value\", name, status FROM t WHERE \"date\" = 1 AND m['key'] = 2",
+                NULL);
+
+    assert_where (st, "date = 1 AND m.key = 2");
+  }
   /* columns count characters, not bytes */
   assert_error ("SELECT * FROM t WHERE a = 'é' b", NULL, DYNO_ERROR_SYNTAX,
                 NWF "Unexpected term b (at column 31)", 31);

@@ -580,12 +580,58 @@ parse_value (Parser           *p,
 
 /* ---- paths and operands ------------------------------------------------------------------ */
 
+/* The words DynamoDB's PartiQL does not take as a bare name (they must be "quoted"), in byte
+ * order: SQL's reserved words and PartiQL's own, as far as DynamoDB Local refuses them. */
+static const char * const reserved[] = {
+  "absolute", "action", "add", "all", "allocate", "alter", "and", "any", "are", "as", "asc",
+  "assertion", "at", "authorization", "avg", "bag", "begin", "between", "bit", "bit_length",
+  "blob", "bool", "boolean", "by", "cascade", "cascaded", "case", "cast", "catalog", "char",
+  "char_length", "character", "character_length", "check", "clob", "close", "coalesce", "collate",
+  "collation", "column", "commit", "conflict", "connect", "connection", "constraint",
+  "constraints", "continue", "convert", "corresponding", "count", "create", "cross", "current",
+  "current_date", "current_time", "current_timestamp", "current_user", "cursor", "date",
+  "date_add", "date_diff", "deallocate", "dec", "decimal", "declare", "default", "deferrable",
+  "deferred", "delete", "desc", "describe", "descriptor", "diagnostics", "disconnect", "distinct",
+  "do", "domain", "double", "drop", "else", "end", "escape", "except", "exception", "exec",
+  "execute", "exists", "external", "extract", "false", "fetch", "first", "float", "for",
+  "foreign", "found", "from", "full", "get", "global", "go", "goto", "grant", "group", "having",
+  "identity", "immediate", "in", "index", "indicator", "initially", "inner", "input",
+  "insensitive", "insert", "int", "integer", "intersect", "interval", "into", "is", "isolation",
+  "join", "key", "language", "last", "left", "let", "level", "like", "limit", "list", "local",
+  "lower", "match", "max", "min", "missing", "modified", "module", "names", "national", "natural",
+  "nchar", "new", "next", "no", "not", "nothing", "null", "nullif", "numeric", "octet_length",
+  "of", "old", "on", "only", "open", "option", "or", "order", "outer", "output", "overlaps",
+  "pad", "partial", "pivot", "position", "precision", "prepare", "preserve", "primary", "prior",
+  "privileges", "procedure", "public", "read", "real", "references", "relative", "remove",
+  "restrict", "returning", "revoke", "right", "rollback", "rows", "schema", "scroll", "section",
+  "select", "session", "session_user", "set", "sexp", "size", "smallint", "some", "space", "sql",
+  "sqlcode", "sqlerror", "sqlstate", "string", "struct", "substring", "sum", "symbol",
+  "system_user", "table", "temporary", "then", "time", "timestamp", "to", "transaction",
+  "translate", "translation", "trim", "true", "tuple", "union", "unique", "unknown", "unpivot",
+  "update", "upper", "usage", "user", "using", "value", "values", "varchar", "varying", "view",
+  "when", "whenever", "where", "with", "work", "write", "zone",
+};
+
+static int
+compare_word (const void *a,
+              const void *b)
+{
+  return strcmp (a, *(const char * const *) b);
+}
+
+static gboolean
+is_reserved (const char *name)
+{
+  g_autofree char *lower = g_ascii_strdown (name, -1);
+
+  return bsearch (lower, reserved, G_N_ELEMENTS (reserved), sizeof reserved[0],
+                  compare_word) != NULL;
+}
+
 static gboolean
 is_name (const Token *t)
 {
-  return t->kind == T_QIDENT
-         || (t->kind == T_IDENT && !is_kw (t, "true") && !is_kw (t, "false")
-             && !is_kw (t, "null") && !is_kw (t, "missing") && !is_kw (t, "not"));
+  return t->kind == T_QIDENT || (t->kind == T_IDENT && !is_reserved (t->text));
 }
 
 static char *
@@ -593,6 +639,12 @@ parse_name (Parser *p)
 {
   Token *t = peek (p);
 
+  if (t->kind == T_IDENT && is_reserved (t->text))
+    {
+      g_autofree char *detail = g_strdup_printf ("Unexpected keyword %s", t->text);
+
+      return fail_at (p, t, detail);
+    }
   if (!is_name (t))
     return unexpected (p, t);
   advance (p);
