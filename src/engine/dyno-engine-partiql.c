@@ -774,6 +774,7 @@ read_parameters (JsonObject  *object,
       return FALSE;
     }
   array = json_node_get_array (node);
+  /* (DynamoDB's constraint on Parameters; DynamoDB Local takes an empty list) */
   if (json_array_get_length (array) == 0)
     {
       fail (error, VALIDATION, "1 validation error detected: Value '[]' at 'parameters' failed "
@@ -862,6 +863,12 @@ dyno_engine_execute_statement (DynoEngine *self,
     {
       fail (error, VALIDATION, "1 validation error detected: Value null at 'statement' failed "
             "to satisfy constraint: Member must not be null");
+      return NULL;
+    }
+  if (g_utf8_strlen (statement, -1) > 8192)
+    {
+      /* (DynamoDB Local's words) */
+      fail (error, VALIDATION, "Member must have length less than or equal to 8192");
       return NULL;
     }
   if (!read_parameters (object, &params, error))

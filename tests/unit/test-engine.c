@@ -737,6 +737,20 @@ test_partiql_select (void)
              "Statement wasn't well formed, can't be processed: Unexpected end of statement");
   pql_fails (engine, "SELECT * FROM things WHERE pk = ?", NULL, DYNO_ENGINE_ERROR_VALIDATION,
              "Number of parameters in request and statement don't match.");
+  {
+    g_autofree char *filler = g_strnfill (8192 - strlen ("SELECT * FROM things WHERE pk = ''"),
+                                          'x');
+    g_autofree char *longest = g_strdup_printf ("SELECT * FROM things WHERE pk = '%s'", filler);
+    g_autofree char *longer = g_strdup_printf ("SELECT * FROM things WHERE pk = '%sx'", filler);
+    g_autofree char *r = pql (engine, longest, NULL, NULL);
+
+    g_assert_cmpstr (r, ==, "{\"Items\":[]}");
+    pql_fails (engine, longer, NULL, DYNO_ENGINE_ERROR_VALIDATION,
+               "Member must have length less than or equal to 8192");
+  }
+  pql_fails (engine, "SELECT * FROM things", "[]", DYNO_ENGINE_ERROR_VALIDATION,
+             "1 validation error detected: Value '[]' at 'parameters' failed to satisfy "
+             "constraint: Member must have length greater than or equal to 1");
   call_fails (engine, "ExecuteStatement", "{}", DYNO_ENGINE_ERROR_VALIDATION,
               "1 validation error detected: Value null at 'statement' failed to satisfy "
               "constraint: Member must not be null");
