@@ -609,6 +609,13 @@ class DifferentialTest(unittest.TestCase):
                 ("SELECT pk, sk FROM %s WHERE size(l) = 2 AND m.k <> 'v3' AND NOT n < 4" % t,
                  None, True),
                 ("SELECT pk FROM %s WHERE z IS NOT MISSING OR n IS MISSING" % t, None, True),
+                ("SELECT pk, sk FROM %s WHERE z IS NULL OR (l IS LIST AND m.k IS NOT STRING)"
+                 % t, None, True),
+                ("SELECT sk FROM %s WHERE pk = 'p1' AND n IS NOT NULL AND b IS BOOLEAN;" % t,
+                 None, False),
+                ("SELECT sk FROM %s WHERE pk = 'p1' AND n IS INT" % t, None, False),
+                ("SELECT sk FROM %s WHERE pk = 'p1' AND n + 1 = 2" % t, None, False),
+                ("SELECT sk AS x FROM %s WHERE pk = 'p1'" % t, None, False),
                 ("SELECT sk FROM %s WHERE pk IN ['p0', 'p2'] AND attribute_exists(g)" % t,
                  None, True),
                 ("SELECT * FROM %s WHERE" % t, None, False),

@@ -131,6 +131,12 @@ test_conditions (void)
     { "m.x[1] = true AND z = null", "m.x[1] = true AND z = null" },
     { "s = 'it''s'", "s = \"it's\"" },
     { "BEGINS_WITH(sk, 'x')", "begins_with(sk, \"x\")" },
+    { "a IS NULL OR b IS NOT STRING",
+      "attribute_type(a, \"NULL\") OR NOT attribute_type(b, \"S\")" },
+    { "a IS numeric AND b IS bool AND c IS blob AND d IS struct AND e IS list",
+      "attribute_type(a, \"N\") AND attribute_type(b, \"BOOL\") AND attribute_type(c, \"B\") "
+      "AND attribute_type(d, \"M\") AND attribute_type(e, \"L\")" },
+    { "pk = 'a';", "pk = \"a\"" },
   };
 
   for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -315,6 +321,25 @@ test_errors (void)
                 NWF "Unexpected term t (at column 8)", 8);
   assert_error ("SELECT * FROM t WHERE a IS MISSIN", NULL, DYNO_ERROR_SYNTAX,
                 NWF "Unexpected term MISSIN (at column 28)", 28);
+  assert_error ("SELECT * FROM t WHERE a IS int", NULL, DYNO_ERROR_VALIDATION,
+                "Unsupported data type for IS operator: INTEGER. Supported data types are "
+                "[MISSING, NULL, BOOLEAN, BLOB, STRING, NUMERIC, STRUCT, TUPLE, LIST]", 28);
+  assert_error ("SELECT * FROM t WHERE a IS MAP", NULL, DYNO_ERROR_SYNTAX,
+                NWF "Unexpected term MAP (at column 28)", 28);
+  assert_error ("SELECT * FROM t WHERE a + 1 = 2", NULL, DYNO_ERROR_VALIDATION,
+                "Unsupported operator in Condition Expression. Operator: +", 25);
+  assert_error ("SELECT * FROM t WHERE a LIKE 'x%'", NULL, DYNO_ERROR_VALIDATION,
+                "Unsupported operator in Condition Expression. Operator: like", 25);
+  assert_error ("SELECT DISTINCT a FROM t", NULL, DYNO_ERROR_VALIDATION,
+                "Unsupported token in expression: DISTINCT", 8);
+  assert_error ("SELECT a AS b FROM t", NULL, DYNO_ERROR_VALIDATION,
+                "Aliasing is not supported", 10);
+  assert_error ("SELECT a FROM t AS q", NULL, DYNO_ERROR_VALIDATION,
+                "Aliasing is not supported", 17);
+  assert_error ("SELECT a FROM t q", NULL, DYNO_ERROR_VALIDATION,
+                "Aliasing is not supported", 17);
+  assert_error ("SELECT a FROM t; x", NULL, DYNO_ERROR_SYNTAX,
+                NWF "Unexpected term x (at column 18)", 18);
   /* reserved words are names only when quoted */
   assert_error ("SELECT value FROM t", NULL, DYNO_ERROR_SYNTAX,
                 NWF "Unexpected keyword value (at column 8)", 8);

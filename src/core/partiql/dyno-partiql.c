@@ -37,6 +37,7 @@ typedef enum {
   T_GE,
   T_PLUS,
   T_MINUS,
+  T_SEMI,      /* ; (only at the end) */
 } TokenKind;
 
 typedef struct {
@@ -259,7 +260,7 @@ lex (Parser *p)
             { "(", T_LPAREN }, { ")", T_RPAREN }, { "[", T_LBRACKET }, { "]", T_RBRACKET },
             { "{", T_LBRACE }, { "}", T_RBRACE }, { ",", T_COMMA }, { ".", T_DOT },
             { ":", T_COLON }, { "*", T_STAR }, { "+", T_PLUS }, { "-", T_MINUS },
-            { "?", T_PARAM },
+            { "?", T_PARAM }, { ";", T_SEMI },
           };
           guint k;
 
@@ -848,15 +849,60 @@ parse_predicate (Parser *p)
     }
   if (is_kw (t, "is"))
     {
+      /* IS [NOT] MISSING, and IS [NOT] type: DynamoDB's attribute_type */
+      static const struct {
+        const char *name;
+        const char *type;   /* NULL: a type DynamoDB names in its message and refuses */
+      } types[] = {
+        { "null", "NULL" }, { "string", "S" }, { "numeric", "N" }, { "boolean", "BOOL" },
+        { "bool", "BOOL" }, { "blob", "B" }, { "struct", "M" }, { "tuple", "M" },
+        { "list", "L" }, { "decimal", NULL }, { "int", NULL }, { "integer", NULL },
+        { "bag", NULL },
+      };
+      Token *type;
+      DynoExpr *check;
+      guint i;
+
       advance (p);
       negated = accept_kw (p, "not");
-      if (!expect_kw (p, "missing"))
-        return NULL;
+      type = peek (p);
+      if (accept_kw (p, "missing"))
+        {
+          if (left->kind != DYNO_EXPR_PATH)
+            return unexpected (p, start);
+          return located (dyno_expr_new_function (negated ? DYNO_FUNCTION_ATTRIBUTE_EXISTS
+                                                          : DYNO_FUNCTION_ATTRIBUTE_NOT_EXISTS,
+                                                  g_steal_pointer (&left), NULL), p, start);
+        }
+      for (i = 0; i < G_N_ELEMENTS (types); i++)
+        if (is_kw (type, types[i].name))
+          break;
+      if (i == G_N_ELEMENTS (types))
+        return unexpected (p, type);
+      if (types[i].type == NULL)
+        {
+          g_autofree char *upper = g_ascii_strup (is_kw (type, "int") ? "integer" : type->text,
+                                                  -1);
+
+          return invalid (p, type, "Unsupported data type for IS operator: %s. Supported data "
+                          "types are [MISSING, NULL, BOOLEAN, BLOB, STRING, NUMERIC, STRUCT, "
+                          "TUPLE, LIST]", upper);
+        }
+      advance (p);
       if (left->kind != DYNO_EXPR_PATH)
         return unexpected (p, start);
-      return located (dyno_expr_new_function (negated ? DYNO_FUNCTION_ATTRIBUTE_EXISTS
-                                                      : DYNO_FUNCTION_ATTRIBUTE_NOT_EXISTS,
-                                              g_steal_pointer (&left), NULL), p, start);
+      check = dyno_expr_new_function (DYNO_FUNCTION_ATTRIBUTE_TYPE, g_steal_pointer (&left),
+                                      dyno_expr_new_value (dyno_value_new_string (types[i].type,
+                                                                                  -1)),
+                                      NULL);
+      located (check, p, start);
+      return negated ? located (dyno_expr_new_not (check), p, start) : check;
+    }
+  if (t->kind == T_PLUS || t->kind == T_MINUS || is_kw (t, "like"))
+    {
+      g_autofree char *op = g_ascii_strdown (p->text + t->offset, t->length);
+
+      return invalid (p, t, "Unsupported operator in Condition Expression. Operator: %s", op);
     }
   if (is_kw (t, "not") && (is_kw (peek_at (p, 1), "between") || is_kw (peek_at (p, 1), "in")))
     {
@@ -989,6 +1035,8 @@ static gboolean
 parse_select (Parser               *p,
               DynoPartiqlStatement *st)
 {
+  if (is_kw (peek (p), "distinct"))
+    return invalid (p, peek (p), "Unsupported token in expression: DISTINCT") != NULL;
   if (!accept (p, T_STAR))
     {
       st->projection = dyno_projection_new ();
@@ -999,10 +1047,16 @@ parse_select (Parser               *p,
           if (path == NULL)
             return FALSE;
           g_ptr_array_add (st->projection, path);
+          if (is_kw (peek (p), "as"))
+            return invalid (p, peek (p), "Aliasing is not supported") != NULL;
         }
       while (accept (p, T_COMMA));
     }
-  if (!expect_kw (p, "from") || !parse_table (p, st, TRUE) || !parse_where (p, st))
+  if (!expect_kw (p, "from") || !parse_table (p, st, TRUE))
+    return FALSE;
+  if (is_kw (peek (p), "as") || (peek (p)->kind == T_IDENT && !is_reserved (peek (p)->text)))
+    return invalid (p, peek (p), "Aliasing is not supported") != NULL;
+  if (!parse_where (p, st))
     return FALSE;
   if (accept_kw (p, "order"))
     {
@@ -1225,6 +1279,7 @@ dyno_partiql_parse (const char         *text,
     ok = fail_at (&p, first, "Expected data manipulation") != NULL;
   if (!ok)
     return NULL;
+  accept (&p, T_SEMI);
   if (peek (&p)->kind != T_EOF)
     return unexpected (&p, peek (&p));
   st->n_parameters = p.n_params;
