@@ -882,6 +882,16 @@ dyno_engine_execute_statement (DynoEngine *self,
   run.st = st;
   if ((run.table = dyno_engine_find_table (self, st->table, error)) == NULL)
     return NULL;
+  /* ReturnValuesOnConditionCheckFailure is checked, not yet acted on: the engine's
+   * ConditionalCheckFailedException carries no item */
+  token = dyno_json_object_peek_string (object, "ReturnValuesOnConditionCheckFailure");
+  if (token != NULL && strcmp (token, "ALL_OLD") != 0 && strcmp (token, "NONE") != 0)
+    {
+      fail (error, VALIDATION, "1 validation error detected: Value '%s' at "
+            "'returnValuesOnConditionCheckFailure' failed to satisfy constraint: Member must "
+            "satisfy enum value set: [ALL_OLD, NONE]", token);
+      return NULL;
+    }
   run.capacity = dyno_json_object_peek_string (object, "ReturnConsumedCapacity");
   member = json_object_get_member (object, "ConsistentRead");
   run.consistent = member && JSON_NODE_HOLDS_VALUE (member)

@@ -751,6 +751,11 @@ test_partiql_select (void)
   pql_fails (engine, "SELECT * FROM things", "[]", DYNO_ENGINE_ERROR_VALIDATION,
              "1 validation error detected: Value '[]' at 'parameters' failed to satisfy "
              "constraint: Member must have length greater than or equal to 1");
+  call_fails (engine, "ExecuteStatement", "{\"Statement\":\"SELECT * FROM things\","
+              "\"ReturnValuesOnConditionCheckFailure\":\"ALL_NEW\"}", DYNO_ENGINE_ERROR_VALIDATION,
+              "1 validation error detected: Value 'ALL_NEW' at "
+              "'returnValuesOnConditionCheckFailure' failed to satisfy constraint: Member must "
+              "satisfy enum value set: [ALL_OLD, NONE]");
   call_fails (engine, "ExecuteStatement", "{}", DYNO_ENGINE_ERROR_VALIDATION,
               "1 validation error detected: Value null at 'statement' failed to satisfy "
               "constraint: Member must not be null");
