@@ -293,6 +293,23 @@ test_errors (void)
                 "strings in bags", 38);
   assert_error ("INSERT INTO t VALUE {'pk': 'q', 's': <<1, 1.0>>}", NULL, DYNO_ERROR_VALIDATION,
                 "Input collection contains duplicates", 38);
+  assert_error ("INSERT INTO t VALUE {'pk': 'q', 'm': {'a': 1, 'a': 2}}", NULL,
+                DYNO_ERROR_VALIDATION, "Duplicate keys in tuple. Key: a under root", 47);
+  assert_error ("INSERT INTO t VALUE {'pk': 'q', '': 1}", NULL, DYNO_ERROR_VALIDATION,
+                "Path component cannot be an empty string", 33);
+  assert_error ("INSERT INTO t VALUE {'pk': 'q', 'n': -0.00e5}", NULL, DYNO_ERROR_VALIDATION,
+                "Negative zero decimal is not supported under key root", 38);
+  assert_error ("INSERT INTO t VALUE {'pk': 'q', 'n': 1234567890123456789012345678901234567.89}",
+                NULL, DYNO_ERROR_VALIDATION, "DynamoDB only supports precision up to 38 digits",
+                38);
+  assert_error ("INSERT INTO t VALUE {'pk': 'q', 'n': 1e200}", NULL, DYNO_ERROR_VALIDATION,
+                "Number overflow. Attempting to store a number with magnitude larger than "
+                "supported range", 38);
+  {
+    g_autoptr(DynoPartiqlStatement) st =
+      parse_ok ("INSERT INTO t VALUE {'n': 00012345678901234567890123456789012345678.000e-3, "
+                "'y': 0.0}", NULL);
+  }
   assert_error ("INSERT INTO t VALUE {pk: 'q'}", NULL, DYNO_ERROR_SYNTAX,
                 NWF "Unexpected term pk (at column 22)", 22);
   assert_error ("INSERT INTO t VALUES {'pk': 'q'}", NULL, DYNO_ERROR_SYNTAX,

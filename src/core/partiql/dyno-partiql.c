@@ -474,6 +474,25 @@ parse_value (Parser           *p,
             advance (p);
           }
         number = g_strconcat (start->kind == T_MINUS ? "-" : "", t->text, NULL);
+        {
+          /* the mantissa's significant digits, for DynamoDB's words on too many of them */
+          gsize end = strcspn (t->text, "eE");
+          g_autofree char *digits = g_strndup (t->text, end);
+          char *d;
+
+          while ((d = strchr (digits, '.')) != NULL)
+            memmove (d, d + 1, strlen (d));
+          g_strchomp (digits);
+          d = digits + strspn (digits, "0");
+          while (*d != '\0' && digits[strlen (digits) - 1] == '0')
+            digits[strlen (digits) - 1] = '\0';
+          if (strlen (d) > 38)
+            return invalid (p, start, "DynamoDB only supports precision up to 38 digits")
+                   != NULL;
+          if (*d == '\0' && start->kind == T_MINUS)
+            return invalid (p, start, "Negative zero decimal is not supported under key root")
+                   != NULL;
+        }
         if (!dyno_value_builder_add_number (b, number, -1, &local))
           {
             invalid (p, start, "%s", local->message);
@@ -530,6 +549,8 @@ parse_value (Parser           *p,
       dyno_value_builder_begin (b, DYNO_VALUE_M);
       if (peek (p)->kind != T_RBRACE)
         {
+          g_autoptr(GHashTable) keys = g_hash_table_new (g_str_hash, g_str_equal);
+
           p->depth++;
           do
             {
@@ -537,6 +558,12 @@ parse_value (Parser           *p,
 
               if (key->kind != T_STRING)
                 return unexpected (p, key) != NULL;
+              /* (DynamoDB Local's words) */
+              if (key->text_len == 0)
+                return invalid (p, key, "Path component cannot be an empty string") != NULL;
+              if (!g_hash_table_add (keys, key->text))
+                return invalid (p, key, "Duplicate keys in tuple. Key: %s under root",
+                                key->text) != NULL;
               advance (p);
               if (!expect (p, T_COLON))
                 return FALSE;
