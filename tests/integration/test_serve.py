@@ -12,6 +12,7 @@
 import copy
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -589,6 +590,13 @@ class DifferentialTest(unittest.TestCase):
                 ("INSERT INTO %s VALUE {'pk': 'p0'}" % t, None, False),
                 ("INSERT INTO %s VALUE {'pk': 'p0', 'sk': 'x'}" % t, None, False),
                 ("INSERT INTO %s VALUE {'pk': 'q', 'sk': 1, 's': <<>>}" % t, None, False),
+                ("INSERT INTO %s VALUE {'pk': 'q', 'sk': 1, 'm': {'a': 1, 'a': 2}}" % t, None,
+                 False),
+                ("INSERT INTO %s VALUE {'pk': 'q', 'sk': -0.0}" % t, None, False),
+                ("INSERT INTO %s VALUE {'pk': 'q', 'sk': 1, 'l': [?]}" % t, [{"N": "1"}],
+                 False),
+                ("INSERT INTO %s VALUE ?" % t, [{"M": {"pk": {"S": "q"}}}], False),
+                ("INSERT INTO %s VALUE {'pk': '', 'sk': 1}" % t, None, False),
                 ("SELECT * FROM %s WHERE pk = 'p1'" % t, None, False),
                 ("SELECT * FROM %s WHERE pk = ?" % t, [{"S": "p9"}], False),
                 ("select sk, n from %s where pk = 'p1' and sk > 3" % t, None, False),
@@ -659,6 +667,46 @@ class DifferentialTest(unittest.TestCase):
                     if theirs == ("error", "DuplicateItem"):
                         theirs = ("error", "DuplicateItemException")
                     self.assertEqual(ours, theirs)
+
+            # DynamoDB's own words, where DynamoDB Local's are DynamoDB's (less the position
+            # it adds to some: " at 1:46:3")
+            for statement, params in [
+                    ("UPDATE %s SET n = 1 WHERE pk = 'p0'" % t, None),
+                    ("UPDATE %s SET n = 1 WHERE pk = 'p0' AND sk = 0 AND sk = 3" % t, None),
+                    ("UPDATE %s SET n = 1 WHERE pk = 'zz' AND sk = 0" % t, None),
+                    ("DELETE FROM %s WHERE pk = 'p0' AND sk = 3 RETURNING ALL NEW *" % t, None),
+                    ("SELECT * FROM %s WHERE pk = ? AND sk = ?" % t, [{"S": "a"}]),
+                    ("SELECT * FROM %s ORDER BY sk" % t, None),
+                    ("SELECT * FROM %s WHERE n = 1 ORDER BY sk" % t, None),
+                    ("SELECT * FROM %s WHERE pk = 'p1' ORDER BY n" % t, None),
+                    ("SELECT * FROM %s WHERE pk = 1" % t, None),
+                    ("SELECT * FROM %s WHERE n = 1 OR pk = 1" % t, None),
+                    ("SELECT * FROM %s.\"nope\"" % t, None),
+                    ("SELECT * FROM %s WHERE foo(pk)" % t, None),
+                    ("SELECT sk AS x FROM %s WHERE pk = 'p1'" % t, None),
+                    ("SELECT DISTINCT sk FROM %s WHERE pk = 'p1'" % t, None),
+                    ("SELECT sk FROM %s WHERE pk = 'p1' AND n + 1 = 2" % t, None),
+                    ("SELECT sk FROM %s WHERE pk = 'p1' AND n IS INT" % t, None),
+                    ("INSERT INTO %s VALUE {'pk': 'p0', 'sk': 0}" % t, None),
+                    ("INSERT INTO %s VALUE {'pk': 'p0'}" % t, None),
+                    ("INSERT INTO %s VALUE {'pk': 'p0', 'sk': 'x'}" % t, None),
+                    ("INSERT INTO %s VALUE {'pk': 'q', 'sk': 1, 's': <<>>}" % t, None),
+                    ("INSERT INTO %s VALUE {'pk': 'q', 'sk': 1, 's': <<1, 'a'>>}" % t, None),
+                    ("INSERT INTO %s VALUE {'pk': 'q', 'sk': 1, 's': <<1, 1>>}" % t, None),
+                    ("INSERT INTO %s VALUE {'pk': 'q', 'sk': 1, 'm': {'a': 1, 'a': 2}}" % t,
+                     None),
+                    ("INSERT INTO %s VALUE {'pk': 'q', 'sk': -0.0}" % t, None),
+                    ("INSERT INTO %s VALUE {'pk': 'q', 'sk': 1, 'l': [?]}" % t, [{"N": "1"}]),
+                    ("INSERT INTO %s VALUE ?" % t, [{"M": {"pk": {"S": "q"}}}])]:
+                messages = []
+                for c in (self.ours, self.local):
+                    kw = {"Parameters": params} if params else {}
+                    with self.assertRaises(c.exceptions.ClientError) as cm:
+                        c.execute_statement(Statement=statement, **kw)
+                    messages.append(re.sub(r" at \d+:\d+:\d+$", "",
+                                           cm.exception.response["Error"]["Message"]))
+                with self.subTest(statement=statement):
+                    self.assertEqual(messages[0], messages[1])
 
             # ORDER BY … DESC: DynamoDB Local fails with InternalFailure; DynamoDB reads the
             # partition backwards
