@@ -335,7 +335,8 @@ write_capacity (GString    *out,
 /* ---- SELECT ------------------------------------------------------------------------------ */
 
 /* The name DynamoDB gives a projected path in the result: its last name with the list
- * indexes after it (m.x -> x, l[0] -> l[0]). */
+ * indexes after it (m.x -> x, l[0] -> l[0]), as DynamoDB Local answers (DynamoDB's
+ * documentation does not say); an item without any of the paths is an empty item. */
 static char *
 projected_name (const DynoPath *path)
 {
