@@ -677,6 +677,7 @@ test_partiql_select (void)
   PQL_EXPECT (engine, "SELECT pk, m.x, l[1], absent FROM things WHERE pk = 'a' AND sk = 1",
               NULL, "{\"Items\":[{\"pk\":{\"S\":\"a\"},\"x\":{\"BOOL\":true},"
                     "\"l[1]\":{\"S\":\"q\"}}]}");
+  PQL_EXPECT (engine, "SELECT absent FROM things WHERE pk = 'b'", NULL, "{\"Items\":[{}]}");
   /* two conditions on the sort key, IN, OR: a Scan with a filter */
   PQL_EXPECT (engine, "SELECT sk FROM things WHERE pk = 'a' AND sk > 1 AND sk < 5", NULL,
               "{\"Items\":[{\"sk\":{\"N\":\"2\"}}]}");
