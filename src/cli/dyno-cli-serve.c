@@ -8,22 +8,18 @@
 
 #include <glib-unix.h>
 #include <glib/gi18n-lib.h>
-#include <libsoup/soup.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "dyno-cli-io.h"
-#include "dyno-engine.h"
-#include "dyno-json.h"
+#include "dyno-engine-backend.h"
 
 #define EXIT_OK          0
 #define EXIT_FAILURE_RUN 1
 #define EXIT_USAGE       2
 
-#define TARGET_PREFIX "DynamoDB_20120810."
-#define CONTENT_TYPE "application/x-amz-json-1.0"
 
 static void
 print_serve_usage (FILE *out)
@@ -44,109 +40,10 @@ print_serve_usage (FILE *out)
            "SIGINT stops the server cleanly.\n"), out);
 }
 
-typedef struct {
-  DynoEngine *engine;
-  GMainLoop  *loop;
-} Serve;
-
-static guint32 crc_table[256];
-
-static void
-crc_init (void)
-{
-  for (guint32 i = 0; i < 256; i++)
-    {
-      guint32 c = i;
-
-      for (int k = 0; k < 8; k++)
-        c = c & 1 ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-      crc_table[i] = c;
-    }
-}
-
-static guint32
-crc32_of (const char *data,
-          gsize       len)
-{
-  guint32 c = 0xFFFFFFFFu;
-
-  for (gsize i = 0; i < len; i++)
-    c = crc_table[(c ^ (guint8) data[i]) & 0xFF] ^ (c >> 8);
-  return c ^ 0xFFFFFFFFu;
-}
-
-static void
-respond (SoupServerMessage *msg,
-         guint              status,
-         char              *body)
-{
-  SoupMessageHeaders *headers = soup_server_message_get_response_headers (msg);
-  gsize len = strlen (body);
-  char crc[16];
-  g_autofree char *id = g_uuid_string_random ();
-
-  g_snprintf (crc, sizeof crc, "%u", crc32_of (body, len));
-  soup_message_headers_replace (headers, "x-amz-crc32", crc);
-  soup_message_headers_replace (headers, "x-amzn-RequestId", id);
-  soup_server_message_set_status (msg, status, NULL);
-  soup_server_message_set_response (msg, CONTENT_TYPE, SOUP_MEMORY_TAKE, body, len);
-}
-
-static void
-respond_error (SoupServerMessage *msg,
-               const GError      *error)
-{
-  DynoEngineErrorCode code = error->domain == DYNO_ENGINE_ERROR ? (DynoEngineErrorCode) error->code
-                                                                : DYNO_ENGINE_ERROR_INTERNAL;
-  GString *body = g_string_new ("{\"__type\":");
-
-  dyno_json_write_string (body, dyno_engine_error_wire_type (code), -1);
-  g_string_append (body, ",\"message\":");
-  dyno_json_write_string (body, error->message, -1);
-  g_string_append_c (body, '}');
-  respond (msg, dyno_engine_error_http_status (code), g_string_free (body, FALSE));
-}
-
-static void
-handle_request (SoupServer        *server,
-                SoupServerMessage *msg,
-                const char        *path,
-                GHashTable        *query,
-                gpointer           user_data)
-{
-  Serve *serve = user_data;
-  SoupMessageHeaders *headers = soup_server_message_get_request_headers (msg);
-  const char *target = soup_message_headers_get_one (headers, "X-Amz-Target");
-  g_autoptr(GError) error = NULL;
-  g_autoptr(GBytes) bytes = NULL;
-  const char *body;
-  gsize len;
-  char *response;
-
-  if (target == NULL || !g_str_has_prefix (target, TARGET_PREFIX)
-      || strcmp (soup_server_message_get_method (msg), "POST") != 0)
-    {
-      g_set_error (&error, DYNO_ENGINE_ERROR, DYNO_ENGINE_ERROR_UNKNOWN_OPERATION,
-                   "An unknown operation was requested");
-      respond_error (msg, error);
-      return;
-    }
-  bytes = soup_message_body_flatten (soup_server_message_get_request_body (msg));
-  body = g_bytes_get_data (bytes, &len);
-  response = dyno_engine_request (serve->engine, target + strlen (TARGET_PREFIX),
-                                  len ? body : "{}", len ? (gssize) len : 2, &error);
-  if (response == NULL)
-    respond_error (msg, error);
-  else
-    respond (msg, SOUP_STATUS_OK, response);
-}
-
 static gboolean
 on_signal (gpointer user_data)
 {
-  Serve *serve = user_data;
-
-  g_main_loop_quit (serve->loop);
+  g_main_loop_quit (user_data);
   return G_SOURCE_CONTINUE;
 }
 
@@ -187,10 +84,8 @@ dyno_cli_serve (int    argc,
   const char *data = NULL, *port_text = "8000", *host = "127.0.0.1";
   g_autoptr(GError) error = NULL;
   g_autoptr(GInetAddress) address = NULL;
-  g_autoptr(GSocketAddress) socket_address = NULL;
-  g_autoptr(SoupServer) server = NULL;
-  GSList *listeners;
-  Serve serve = { 0 };
+  g_autoptr(DynoEngineBackend) backend = NULL;
+  GMainLoop *loop;
   guint64 port;
   guint sigterm, sigint;
   int i;
@@ -252,52 +147,32 @@ dyno_cli_serve (int    argc,
       dyno_cli_print_error ("serve", message);
     }
 
-  serve.engine = dyno_engine_new (data, &error);
-  if (serve.engine == NULL)
+  backend = dyno_engine_backend_new (data, &error);
+  if (backend == NULL)
     {
       dyno_cli_print_error ("serve", error->message);
       return EXIT_FAILURE_RUN;
     }
-  crc_init ();
   /* before the first line: whoever reads it may stop the server at once */
-  serve.loop = g_main_loop_new (NULL, FALSE);
-  sigterm = g_unix_signal_add (SIGTERM, on_signal, &serve);
-  sigint = g_unix_signal_add (SIGINT, on_signal, &serve);
-  server = soup_server_new ("server-header", NULL, NULL);
-  soup_server_add_handler (server, NULL, handle_request, &serve, NULL);
-  socket_address = g_inet_socket_address_new (address, (guint16) port);
-  if (!soup_server_listen (server, socket_address, 0, &error))
+  loop = g_main_loop_new (NULL, FALSE);
+  sigterm = g_unix_signal_add (SIGTERM, on_signal, loop);
+  sigint = g_unix_signal_add (SIGINT, on_signal, loop);
+  if (!dyno_engine_backend_serve (backend, host, (guint) port, &error))
     {
       dyno_cli_print_error ("serve", error->message);
       g_source_remove (sigterm);
       g_source_remove (sigint);
-      g_main_loop_unref (serve.loop);
-      g_object_unref (serve.engine);
+      g_main_loop_unref (loop);
       return EXIT_FAILURE_RUN;
     }
-  /* the port the system gave (--port 0); not soup_server_get_uris(), which leaks in 3.2 */
-  listeners = soup_server_get_listeners (server);
-  if (listeners != NULL)
-    {
-      g_autoptr(GSocketAddress) local = g_socket_get_local_address (listeners->data, NULL);
-
-      if (local != NULL)
-        port = g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (local));
-    }
-  g_slist_free (listeners);
-  if (g_inet_address_get_family (address) == G_SOCKET_FAMILY_IPV6)
-    printf ("listening on http://[%s]:%u\n", host, (guint) port);
-  else
-    printf ("listening on http://%s:%u\n", host, (guint) port);
+  printf ("listening on %s\n", dyno_engine_backend_get_served_url (backend));
   fflush (stdout);
 
-  g_main_loop_run (serve.loop);
+  g_main_loop_run (loop);
   g_source_remove (sigterm);
   g_source_remove (sigint);
 
-  soup_server_disconnect (server);
-  g_clear_object (&server);
-  g_main_loop_unref (serve.loop);
-  g_object_unref (serve.engine);
+  dyno_engine_backend_stop_serving (backend);
+  g_main_loop_unref (loop);
   return EXIT_OK;
 }

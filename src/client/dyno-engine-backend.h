@@ -22,4 +22,17 @@ DynoEngineBackend *dyno_engine_backend_new      (const char        *path,
                                                  GError           **error);
 const char        *dyno_engine_backend_get_path (DynoEngineBackend *self);
 
+/* Also answers DynamoDB's JSON protocol over HTTP on @host (an IP address, or "localhost")
+ * and @port (0: a free port), on the thread-default main context, so the AWS CLI, the SDKs
+ * and copied code reach the same tables; any signature and any key are accepted, as DynamoDB
+ * Local does.  There is no authentication: callers keep @host a loopback address unless the
+ * user said otherwise.  Serving again first stops the previous server.  The URL is the
+ * "served-url" property. */
+gboolean           dyno_engine_backend_serve              (DynoEngineBackend  *self,
+                                                           const char         *host,
+                                                           guint               port,
+                                                           GError            **error);
+void               dyno_engine_backend_stop_serving       (DynoEngineBackend  *self);
+const char        *dyno_engine_backend_get_served_url     (DynoEngineBackend  *self);
+
 G_END_DECLS

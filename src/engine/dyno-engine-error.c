@@ -29,6 +29,12 @@ static const struct {
     { "SerializationException", "com.amazon.coral.service#SerializationException", 400 },
   [DYNO_ENGINE_ERROR_INTERNAL] =
     { "InternalServerError", "com.amazonaws.dynamodb.v20120810#InternalServerError", 500 },
+  [DYNO_ENGINE_ERROR_TRANSACTION_CANCELED] =
+    { "TransactionCanceledException",
+      "com.amazonaws.dynamodb.v20120810#TransactionCanceledException", 400 },
+  [DYNO_ENGINE_ERROR_IDEMPOTENT_PARAMETER_MISMATCH] =
+    { "IdempotentParameterMismatchException",
+      "com.amazonaws.dynamodb.v20120810#IdempotentParameterMismatchException", 400 },
   [DYNO_ENGINE_ERROR_DUPLICATE_ITEM] =
     { "DuplicateItemException", "com.amazonaws.dynamodb.v20120810#DuplicateItemException", 400 },
 };

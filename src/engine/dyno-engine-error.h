@@ -20,6 +20,8 @@ typedef enum {
   DYNO_ENGINE_ERROR_UNKNOWN_OPERATION,          /* UnknownOperationException */
   DYNO_ENGINE_ERROR_SERIALIZATION,              /* SerializationException (body not JSON) */
   DYNO_ENGINE_ERROR_INTERNAL,                   /* InternalServerError (the storage failed) */
+  DYNO_ENGINE_ERROR_TRANSACTION_CANCELED,       /* TransactionCanceledException */
+  DYNO_ENGINE_ERROR_IDEMPOTENT_PARAMETER_MISMATCH, /* IdempotentParameterMismatchException */
   DYNO_ENGINE_ERROR_DUPLICATE_ITEM,             /* DuplicateItemException (PartiQL INSERT) */
 } DynoEngineErrorCode;
 

@@ -10,6 +10,7 @@
 #include "dyno-engine.h"
 #include "dyno-engine-error.h"
 #include "dyno-expr.h"
+#include "dyno-request.h"
 #include "dyno-table-info.h"
 #include "dyno-value.h"
 
@@ -73,12 +74,114 @@ void             dyno_engine_encode_key      (const DynoValue *value,
 /* A value as DynamoDB writes it in messages: {S:abc}, {N:1}. */
 char            *dyno_engine_value_display   (const DynoValue *value);
 
-/* The table named @name, or NULL with DynamoDB's ResourceNotFoundException. */
-DynoEngineTable *dyno_engine_find_table      (DynoEngine      *self,
-                                              const char      *name,
-                                              GError         **error);
+/* ---- shared by dyno-engine.c and the files that add operations to it ---------------------- */
 
-/* ExecuteStatement (dyno-engine-partiql.c): PartiQL run through dyno_engine_request(). */
+/* Capacity consumed by one request on one table: the table's share and each index's. */
+typedef struct {
+  double  table;
+  double *indexes;  /* parallel to table->indexes */
+} DynoEngineCapacity;
+
+/* ResourceNotFoundException when there is no such table. */
+DynoEngineTable *dyno_engine_find_table      (DynoEngine                 *self,
+                                              const char                 *name,
+                                              GError                    **error);
+void             dyno_engine_capacity_init   (DynoEngineCapacity         *cap,
+                                              const DynoEngineTable      *table);
+void             dyno_engine_capacity_clear  (DynoEngineCapacity         *cap);
+/* One ConsumedCapacity object ({"TableName":…,"CapacityUnits":…[,"Table":…,indexes]}). */
+void             dyno_engine_write_capacity  (GString                    *out,
+                                              const DynoEngineTable      *table,
+                                              const DynoEngineCapacity   *cap,
+                                              DynoReturnConsumedCapacity  mode);
+gboolean         dyno_engine_wants_capacity  (DynoReturnConsumedCapacity  mode);
+double           dyno_engine_write_units_for (gsize                       size);
+double           dyno_engine_read_units_for  (gsize                       size,
+                                              gboolean                    consistent);
+/* The table's key attributes of @item. */
+DynoItem        *dyno_engine_table_key_of    (const DynoEngineTable      *table,
+                                              const DynoItem             *item);
+/* A Key parameter: exactly the table's key (DynamoDB's messages). */
+gboolean         dyno_engine_check_key       (const DynoEngineTable      *table,
+                                              const DynoItem             *key,
+                                              GError                    **error);
+/* An item to be written (keys, index keys, size); @update: UpdateItem's size message. */
+gboolean         dyno_engine_check_item      (const DynoEngineTable      *table,
+                                              const DynoItem             *item,
+                                              gboolean                    update,
+                                              GError                    **error);
+/* The stored item with @key, or NULL (no error when absent). */
+DynoItem        *dyno_engine_load_item       (DynoEngine                 *self,
+                                              const DynoEngineTable      *table,
+                                              const DynoItem             *key,
+                                              GError                    **error);
+/* Replaces @old (or nothing) by @new (NULL: deletes), indexes and counters included; adds
+ * the write units to @cap (may be NULL).  Inside dyno_engine_begin() … commit/rollback. */
+gboolean         dyno_engine_store_item      (DynoEngine                 *self,
+                                              DynoEngineTable            *table,
+                                              const DynoItem             *old,
+                                              const DynoItem             *new,
+                                              DynoEngineCapacity         *cap,
+                                              GError                    **error);
+gboolean         dyno_engine_begin           (DynoEngine                 *self,
+                                              GError                    **error);
+/* Writes the counters and commits; on failure rolls back. */
+gboolean         dyno_engine_commit          (DynoEngine                 *self,
+                                              GError                    **error);
+void             dyno_engine_rollback        (DynoEngine                 *self);
+/* Takes @local (core's errors) and sets @error as DynamoDB words it; returns FALSE. */
+gboolean         dyno_engine_to_engine_error (GError                     *local,
+                                              GError                    **error);
+DynoRequest     *dyno_engine_parse_request   (const char                 *body,
+                                              gssize                      len,
+                                              DynoOperation               op,
+                                              GError                    **error);
+/* The body as a JSON object (SerializationException otherwise); *@out_node owns it. */
+JsonObject      *dyno_engine_parse_object    (const char                 *body,
+                                              gssize                      len,
+                                              JsonNode                  **out_node,
+                                              GError                    **error);
+DynoReturnConsumedCapacity dyno_engine_object_capacity (JsonObject       *object);
+gboolean         dyno_engine_check_condition (const DynoExpr             *expr,
+                                              DynoExprRole                role,
+                                              GError                    **error);
+gboolean         dyno_engine_eval_condition  (const DynoExpr             *expr,
+                                              DynoExprRole                role,
+                                              const DynoItem             *item,
+                                              gboolean                   *match,
+                                              GError                    **error);
+/* Extra members of the error body of the request being answered, as JSON text without
+ * braces ("\"Item\":{…}"); taken.  Cleared when the next request starts. */
+void             dyno_engine_set_error_members (DynoEngine               *self,
+                                                char                     *members);
+/* The engine's ClientRequestTokens (string keys), created with @value_free on first use. */
+GHashTable      *dyno_engine_get_tokens      (DynoEngine                 *self,
+                                              GDestroyNotify              value_free);
+
+/* ---- dyno-engine-transact.c -------------------------------------------------------------- */
+
+/* A PutItem, UpdateItem or DeleteItem request, with ReturnValuesOnConditionCheckFailure
+ * (which core's parser takes only at NONE) read here: *@out_all_old is TRUE for ALL_OLD. */
+DynoRequest     *dyno_engine_parse_write_request (const char     *body,
+                                                  gssize          len,
+                                                  DynoOperation   op,
+                                                  gboolean       *out_all_old,
+                                                  GError        **error);
+/* A ConditionalCheckFailedException's "Item" member: @old (nothing when NULL). */
+void             dyno_engine_set_error_item  (DynoEngine                 *self,
+                                              const DynoItem             *old);
+char            *dyno_engine_op_transact_write_items (DynoEngine *self,
+                                                      const char *body,
+                                                      gssize      len,
+                                                      GError    **error);
+char            *dyno_engine_op_transact_get_items   (DynoEngine *self,
+                                                      const char *body,
+                                                      gssize      len,
+                                                      GError    **error);
+
+/* ---- dyno-engine-partiql.c --------------------------------------------------------------- */
+
+/* ExecuteStatement: PartiQL run through dyno_engine_request(). */
 char            *dyno_engine_execute_statement (DynoEngine    *self,
                                                 const char    *body,
                                                 gssize         len,

@@ -21,6 +21,8 @@ struct _DynoEngine {
   sqlite3     *db;
   GHashTable  *tables;      /* name -> DynoEngineTable* */
   GHashTable  *statements;  /* SQL text -> sqlite3_stmt* */
+  char        *error_members; /* the failed request's extra error members, or NULL */
+  GHashTable  *tokens;      /* ClientRequestToken -> dyno-engine-transact.c's record */
 };
 
 G_DEFINE_FINAL_TYPE (DynoEngine, dyno_engine, G_TYPE_OBJECT)
@@ -41,6 +43,8 @@ dyno_engine_finalize (GObject *object)
 
   g_clear_pointer (&self->statements, g_hash_table_unref);
   g_clear_pointer (&self->tables, g_hash_table_unref);
+  g_clear_pointer (&self->error_members, g_free);
+  g_clear_pointer (&self->tokens, g_hash_table_unref);
   if (self->db != NULL)
     sqlite3_close (self->db);
   g_free (self->path);
@@ -266,14 +270,6 @@ find_table (DynoEngine *self,
   return table;
 }
 
-DynoEngineTable *
-dyno_engine_find_table (DynoEngine *self,
-                        const char *name,
-                        GError    **error)
-{
-  return find_table (self, name, error);
-}
-
 static void
 write_units (GString *out,
              double   units)
@@ -283,11 +279,7 @@ write_units (GString *out,
   g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.1f", units));
 }
 
-/* Capacity consumed by one request on one table: the table's share and each index's. */
-typedef struct {
-  double  table;
-  double *indexes;  /* parallel to table->indexes */
-} Capacity;
+typedef DynoEngineCapacity Capacity;
 
 static void
 capacity_init (Capacity              *cap,
@@ -1365,7 +1357,9 @@ op_put_item (DynoEngine *self,
              gssize      len,
              GError    **error)
 {
-  g_autoptr(DynoRequest) request = parse_request (body, len, DYNO_OP_PUT_ITEM, error);
+  gboolean all_old = FALSE;
+  g_autoptr(DynoRequest) request = dyno_engine_parse_write_request (body, len, DYNO_OP_PUT_ITEM,
+                                                                    &all_old, error);
   g_autoptr(DynoItem) old = NULL;
   DynoEngineTable *table;
   Capacity cap;
@@ -1402,6 +1396,8 @@ op_put_item (DynoEngine *self,
   if (!match)
     {
       fail (&local, CONDITIONAL_CHECK_FAILED, "The conditional request failed");
+      if (all_old)
+        dyno_engine_set_error_item (self, old);
       goto failed;
     }
   if (!store_item (self, table, old, request->item, &cap, &local) || !commit (self, &local))
@@ -1425,7 +1421,9 @@ op_delete_item (DynoEngine *self,
                 gssize      len,
                 GError    **error)
 {
-  g_autoptr(DynoRequest) request = parse_request (body, len, DYNO_OP_DELETE_ITEM, error);
+  gboolean all_old = FALSE;
+  g_autoptr(DynoRequest) request = dyno_engine_parse_write_request (body, len, DYNO_OP_DELETE_ITEM,
+                                                                    &all_old, error);
   g_autoptr(DynoItem) old = NULL;
   DynoEngineTable *table;
   Capacity cap;
@@ -1452,6 +1450,8 @@ op_delete_item (DynoEngine *self,
   if (!match)
     {
       fail (&local, CONDITIONAL_CHECK_FAILED, "The conditional request failed");
+      if (all_old)
+        dyno_engine_set_error_item (self, old);
       goto failed;
     }
   if (old != NULL && !store_item (self, table, old, NULL, &cap, &local))
@@ -1496,7 +1496,9 @@ op_update_item (DynoEngine *self,
                 gssize      len,
                 GError    **error)
 {
-  g_autoptr(DynoRequest) request = parse_request (body, len, DYNO_OP_UPDATE_ITEM, error);
+  gboolean all_old = FALSE;
+  g_autoptr(DynoRequest) request = dyno_engine_parse_write_request (body, len, DYNO_OP_UPDATE_ITEM,
+                                                                    &all_old, error);
   g_autoptr(DynoItem) old = NULL;
   g_autoptr(DynoItem) new = NULL;
   g_autoptr(DynoItem) returned = NULL;
@@ -1531,6 +1533,8 @@ op_update_item (DynoEngine *self,
   if (!match)
     {
       fail (&local, CONDITIONAL_CHECK_FAILED, "The conditional request failed");
+      if (all_old)
+        dyno_engine_set_error_item (self, old);
       goto failed;
     }
   if (request->update != NULL)
@@ -2711,6 +2715,187 @@ fail:
   return NULL;
 }
 
+/* ---- shared with the other files of the engine (dyno-engine-private.h) ------------------ */
+
+DynoEngineTable *
+dyno_engine_find_table (DynoEngine *self,
+                        const char *name,
+                        GError    **error)
+{
+  return find_table (self, name, error);
+}
+
+void
+dyno_engine_capacity_init (DynoEngineCapacity    *cap,
+                           const DynoEngineTable *table)
+{
+  capacity_init (cap, table);
+}
+
+void
+dyno_engine_capacity_clear (DynoEngineCapacity *cap)
+{
+  capacity_clear (cap);
+}
+
+void
+dyno_engine_write_capacity (GString                    *out,
+                            const DynoEngineTable      *table,
+                            const DynoEngineCapacity   *cap,
+                            DynoReturnConsumedCapacity  mode)
+{
+  write_capacity (out, table, cap, mode);
+}
+
+gboolean
+dyno_engine_wants_capacity (DynoReturnConsumedCapacity mode)
+{
+  return wants_capacity (mode);
+}
+
+double
+dyno_engine_write_units_for (gsize size)
+{
+  return write_units_for (size);
+}
+
+double
+dyno_engine_read_units_for (gsize    size,
+                            gboolean consistent)
+{
+  return read_units_for (size, consistent);
+}
+
+DynoItem *
+dyno_engine_table_key_of (const DynoEngineTable *table,
+                          const DynoItem        *item)
+{
+  return table_key_of (table, item);
+}
+
+gboolean
+dyno_engine_check_key (const DynoEngineTable *table,
+                       const DynoItem        *key,
+                       GError               **error)
+{
+  return check_key (table, key, error);
+}
+
+gboolean
+dyno_engine_check_item (const DynoEngineTable *table,
+                        const DynoItem        *item,
+                        gboolean               update,
+                        GError               **error)
+{
+  return check_item (table, item, update, error);
+}
+
+DynoItem *
+dyno_engine_load_item (DynoEngine            *self,
+                       const DynoEngineTable *table,
+                       const DynoItem        *key,
+                       GError               **error)
+{
+  return load_item (self, table, key, error);
+}
+
+gboolean
+dyno_engine_store_item (DynoEngine         *self,
+                        DynoEngineTable    *table,
+                        const DynoItem     *old,
+                        const DynoItem     *new,
+                        DynoEngineCapacity *cap,
+                        GError            **error)
+{
+  return store_item (self, table, old, new, cap, error);
+}
+
+gboolean
+dyno_engine_begin (DynoEngine *self,
+                   GError    **error)
+{
+  return begin (self, error);
+}
+
+gboolean
+dyno_engine_commit (DynoEngine *self,
+                    GError    **error)
+{
+  return commit (self, error);
+}
+
+void
+dyno_engine_rollback (DynoEngine *self)
+{
+  rollback (self);
+}
+
+gboolean
+dyno_engine_to_engine_error (GError  *local,
+                             GError **error)
+{
+  return to_engine_error (local, error);
+}
+
+DynoRequest *
+dyno_engine_parse_request (const char    *body,
+                           gssize         len,
+                           DynoOperation  op,
+                           GError       **error)
+{
+  return parse_request (body, len, op, error);
+}
+
+JsonObject *
+dyno_engine_parse_object (const char *body,
+                          gssize      len,
+                          JsonNode  **out_node,
+                          GError    **error)
+{
+  return parse_object (body, len, out_node, error);
+}
+
+DynoReturnConsumedCapacity
+dyno_engine_object_capacity (JsonObject *object)
+{
+  return object_capacity (object);
+}
+
+gboolean
+dyno_engine_check_condition (const DynoExpr *expr,
+                             DynoExprRole    role,
+                             GError        **error)
+{
+  return check_condition (expr, role, error);
+}
+
+gboolean
+dyno_engine_eval_condition (const DynoExpr *expr,
+                            DynoExprRole    role,
+                            const DynoItem *item,
+                            gboolean       *match,
+                            GError        **error)
+{
+  return eval_condition (expr, role, item, match, error);
+}
+
+void
+dyno_engine_set_error_members (DynoEngine *self,
+                               char       *members)
+{
+  g_free (self->error_members);
+  self->error_members = members;
+}
+
+GHashTable *
+dyno_engine_get_tokens (DynoEngine     *self,
+                        GDestroyNotify  value_free)
+{
+  if (self->tokens == NULL)
+    self->tokens = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, value_free);
+  return self->tokens;
+}
+
 /* ---- the entry point --------------------------------------------------------------------- */
 
 typedef char *(*OperationFunc) (DynoEngine *self, const char *body, gssize len, GError **error);
@@ -2731,6 +2916,8 @@ static const struct {
   { "Scan", op_scan },
   { "BatchGetItem", op_batch_get_item },
   { "BatchWriteItem", op_batch_write_item },
+  { "TransactWriteItems", dyno_engine_op_transact_write_items },
+  { "TransactGetItems", dyno_engine_op_transact_get_items },
   { "ExecuteStatement", dyno_engine_execute_statement },
 };
 
@@ -2741,17 +2928,59 @@ dyno_engine_request (DynoEngine *self,
                      gssize      len,
                      GError    **error)
 {
+  return dyno_engine_request_full (self, operation, body, len, NULL, error);
+}
+
+char *
+dyno_engine_request_full (DynoEngine  *self,
+                          const char  *operation,
+                          const char  *body,
+                          gssize       len,
+                          char       **out_error_body,
+                          GError     **error)
+{
+  GError *local = NULL;
+  char *response = NULL;
+  gboolean known = FALSE;
+
   g_return_val_if_fail (DYNO_IS_ENGINE (self), NULL);
   g_return_val_if_fail (operation != NULL, NULL);
 
+  if (out_error_body != NULL)
+    *out_error_body = NULL;
   if (body == NULL)
     {
       body = "{}";
       len = 2;
     }
-  for (guint i = 0; i < G_N_ELEMENTS (operations); i++)
+  g_clear_pointer (&self->error_members, g_free);
+  for (guint i = 0; i < G_N_ELEMENTS (operations) && !known; i++)
     if (strcmp (operations[i].name, operation) == 0)
-      return operations[i].func (self, body, len, error);
-  fail (error, UNKNOWN_OPERATION, "An unknown operation was requested: %s", operation);
+      {
+        known = TRUE;
+        response = operations[i].func (self, body, len, &local);
+      }
+  if (!known)
+    fail (&local, UNKNOWN_OPERATION, "An unknown operation was requested: %s", operation);
+  if (response != NULL)
+    return response;
+  if (out_error_body != NULL)
+    {
+      DynoEngineErrorCode code = local->domain == DYNO_ENGINE_ERROR
+                                 ? (DynoEngineErrorCode) local->code : DYNO_ENGINE_ERROR_INTERNAL;
+      GString *out = g_string_new ("{\"__type\":");
+
+      dyno_json_write_string (out, dyno_engine_error_wire_type (code), -1);
+      /* a TransactionCanceledException's message is a member of its shape, "Message" */
+      g_string_append (out, code == DYNO_ENGINE_ERROR_TRANSACTION_CANCELED ? ",\"Message\":"
+                                                                         : ",\"message\":");
+      dyno_json_write_string (out, local->message, -1);
+      if (self->error_members != NULL)
+        g_string_append_printf (out, ",%s", self->error_members);
+      g_string_append_c (out, '}');
+      *out_error_body = g_string_free (out, FALSE);
+    }
+  g_clear_pointer (&self->error_members, g_free);
+  g_propagate_error (error, local);
   return NULL;
 }

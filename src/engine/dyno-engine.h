@@ -29,6 +29,19 @@ char       *dyno_engine_request (DynoEngine  *self,
                                  gssize       len,
                                  GError     **error);
 
+/* dyno_engine_request(), and on failure also the error body DynamoDB sends, in
+ * *@out_error_body (may be NULL; set to NULL on success): {"__type": the wire type,
+ * "message": the error's message ("Message" for TransactionCanceledException, as DynamoDB
+ * spells it there)} plus the members some errors carry — a
+ * TransactionCanceledException's "CancellationReasons", a ConditionalCheckFailedException's
+ * "Item" (ReturnValuesOnConditionCheckFailure ALL_OLD).  A server sends that body as is. */
+char       *dyno_engine_request_full (DynoEngine  *self,
+                                      const char  *operation,
+                                      const char  *body,
+                                      gssize       len,
+                                      char       **out_error_body,
+                                      GError     **error);
+
 /* The workspace file, or NULL in memory. */
 const char *dyno_engine_get_path (DynoEngine *self);
 

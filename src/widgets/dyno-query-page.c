@@ -12,6 +12,7 @@
 #include "dyno-code-view.h"
 #include "dyno-collection-view.h"
 #include "dyno-delete-items.h"
+#include "dyno-engine-backend.h"
 #include "dyno-http-backend.h"
 #include "dyno-http-error.h"
 #include "dyno-import.h"
@@ -117,6 +118,9 @@ endpoint_url (DynoQueryPage *self)
   if (DYNO_IS_HTTP_BACKEND (self->backend) && self->connection != NULL &&
       dyno_connection_get_kind (self->connection) == DYNO_CONNECTION_LOCAL)
     return dyno_http_backend_get_endpoint_url (DYNO_HTTP_BACKEND (self->backend));
+  /* the Playground, where it is served while the app runs: copied code runs against it */
+  if (DYNO_IS_ENGINE_BACKEND (self->backend))
+    return dyno_engine_backend_get_served_url (DYNO_ENGINE_BACKEND (self->backend));
 
   return self->connection ? dyno_connection_get_endpoint_url (self->connection) : NULL;
 }

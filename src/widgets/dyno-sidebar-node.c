@@ -6,6 +6,7 @@
 
 #include <glib/gi18n.h>
 
+#include "dyno-engine-backend.h"
 #include "dyno-sidebar-node.h"
 #include "dyno-table-names.h"
 #include "dyno-widget-util.h"
@@ -36,6 +37,9 @@ struct _DynoSidebarNode
    * refresh and by dispose; linked to the caller's cancellable */
   GCancellable        *cancellable;
   GCancellable        *caller_cancellable;
+
+  /* the Playground's node: serves its engine on loopback while the setting says so */
+  GSettings           *settings;
   gulong               caller_cancelled_id;
 };
 
@@ -297,6 +301,92 @@ list_tables_cb (GObject      *object,
   }
 }
 
+/* The connection's own subtitle, and where a Playground is served. */
+static char *
+dup_connection_subtitle (DynoSidebarNode *self)
+{
+  g_autofree char *subtitle = dyno_connection_dup_subtitle (self->connection);
+  const char *url = DYNO_IS_ENGINE_BACKEND (self->backend)
+                    ? dyno_engine_backend_get_served_url (DYNO_ENGINE_BACKEND (self->backend))
+                    : NULL;
+
+  if (url == NULL)
+    return g_steal_pointer (&subtitle);
+  /* Translators: the Playground's subtitle, then the address it is served at while the app
+   * runs ("Built in · playground.db · http://127.0.0.1:8100"). */
+  return g_strdup_printf (_("%s · %s"), subtitle, url);
+}
+
+static void
+update_connection_subtitle (DynoSidebarNode *self)
+{
+  g_autofree char *subtitle = dup_connection_subtitle (self);
+
+  set_subtitle (self, subtitle);
+}
+
+/* The Playground answers DynamoDB's protocol on loopback while the app runs, so the code the
+ * code view shows runs against it as is: on the port of the settings, or on a free one when
+ * that is taken (another window, DynamoDB Local...).  The subtitle says where. */
+static void
+update_serving (DynoSidebarNode *self)
+{
+  DynoEngineBackend *engine;
+  g_autoptr(GError) error = NULL;
+  guint port;
+
+  if (!DYNO_IS_ENGINE_BACKEND (self->backend) || self->settings == NULL)
+    return;
+  engine = DYNO_ENGINE_BACKEND (self->backend);
+  if (!g_settings_get_boolean (self->settings, "serve-playground"))
+    dyno_engine_backend_stop_serving (engine);
+  else
+    {
+      port = (guint) g_settings_get_int (self->settings, "playground-port");
+      if (dyno_engine_backend_get_served_url (engine) == NULL
+          && !dyno_engine_backend_serve (engine, "127.0.0.1", port, &error)
+          && port != 0)
+        {
+          g_debug ("Playground: port %u: %s; serving on a free port", port, error->message);
+          g_clear_error (&error);
+          dyno_engine_backend_serve (engine, "127.0.0.1", 0, &error);
+        }
+      if (error != NULL)
+        g_warning ("The Playground cannot be served on loopback: %s", error->message);
+    }
+  update_connection_subtitle (self);
+}
+
+static gboolean
+update_serving_idle (gpointer user_data)
+{
+  g_autoptr(DynoSidebarNode) self = dyno_weak_ref_steal (user_data);
+
+  if (self != NULL)
+    update_serving (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+serve_setting_changed_cb (GSettings       *settings,
+                          const char      *key,
+                          DynoSidebarNode *self)
+{
+  if (g_str_equal (key, "playground-port") && DYNO_IS_ENGINE_BACKEND (self->backend))
+    dyno_engine_backend_stop_serving (DYNO_ENGINE_BACKEND (self->backend));
+  /* The setting is usually changed from this row's own menu, which is closing: the row's
+   * subtitle (and size) changes once it is closed.  GTK 4.8 crashes in
+   * gdk_surface_request_motion() when a closing popover's row is resized under it. */
+  g_idle_add (update_serving_idle, dyno_weak_ref_new (self));
+}
+
+static void
+stop_serving (DynoSidebarNode *self)
+{
+  if (DYNO_IS_ENGINE_BACKEND (self->backend) && self->kind == DYNO_SIDEBAR_CONNECTION)
+    dyno_engine_backend_stop_serving (DYNO_ENGINE_BACKEND (self->backend));
+}
+
 static void
 open_connection_cb (GObject      *object,
                     GAsyncResult *result,
@@ -320,14 +410,30 @@ open_connection_cb (GObject      *object,
       return;
     }
 
+  stop_serving (self);
   g_clear_object (&self->backend);
   self->backend = g_steal_pointer (&backend);
 
-  /* now it says which key and region it signs with */
-  {
-    g_autofree char *subtitle = dyno_connection_dup_subtitle (self->connection);
-    set_subtitle (self, subtitle);
-  }
+  if (DYNO_IS_ENGINE_BACKEND (self->backend) && self->settings == NULL)
+    {
+      GSettingsSchemaSource *source = g_settings_schema_source_get_default ();
+      g_autoptr(GSettingsSchema) schema = source != NULL
+        ? g_settings_schema_source_lookup (source, APP_ID, TRUE) : NULL;
+
+      /* (unit tests run without the app's schema: nothing is served there) */
+      if (schema != NULL)
+        {
+          self->settings = g_settings_new (APP_ID);
+          g_signal_connect_object (self->settings, "changed::serve-playground",
+                                   G_CALLBACK (serve_setting_changed_cb), self, 0);
+          g_signal_connect_object (self->settings, "changed::playground-port",
+                                   G_CALLBACK (serve_setting_changed_cb), self, 0);
+        }
+    }
+  update_serving (self);
+
+  /* now it says which key and region it signs with (and where a Playground is served) */
+  update_connection_subtitle (self);
 
   dyno_table_names_list_async (self->backend, self->cancellable, list_tables_cb,
                                dyno_weak_ref_new (self));
@@ -388,6 +494,8 @@ dyno_sidebar_node_dispose (GObject *object)
   DynoSidebarNode *self = DYNO_SIDEBAR_NODE (object);
 
   cancel_refresh (self);
+  stop_serving (self);
+  g_clear_object (&self->settings);
   g_clear_weak_pointer (&self->parent);
   g_clear_object (&self->children);
   g_clear_object (&self->connection);
@@ -683,11 +791,8 @@ dyno_sidebar_node_reload (DynoSidebarNode *self,
       self->title = g_strdup (dyno_connection_get_name (self->connection));
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_TITLE]);
     }
-  {
-    g_autofree char *subtitle = dyno_connection_dup_subtitle (self->connection);
-    set_subtitle (self, subtitle);
-  }
-
+  stop_serving (self);
   g_clear_object (&self->backend);
+  update_connection_subtitle (self);
   dyno_sidebar_node_refresh (self, cancellable);
 }

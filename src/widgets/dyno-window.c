@@ -227,6 +227,7 @@ update_row_menu (GtkWidget       *menu_button,
       if (dyno_connection_get_kind (dyno_sidebar_node_get_connection (node)) !=
           DYNO_CONNECTION_PLAYGROUND)
         g_menu_append_item (settings, edit);
+
       g_menu_append_item (settings, remove);
       g_menu_append_section (menu, NULL, G_MENU_MODEL (tables));
       g_menu_append_section (menu, NULL, G_MENU_MODEL (settings));
@@ -1395,6 +1396,7 @@ dyno_window_class_init (DynoWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.add-connection", NULL,
                                    add_connection_activated);
   gtk_widget_class_install_action (widget_class, "win.refresh", NULL, refresh_activated);
+
   gtk_widget_class_install_action (widget_class, "win.sso-sign-in", "s",
                                    sso_sign_in_activated);
   gtk_widget_class_install_action (widget_class, "win.edit-connection", "s",
@@ -1479,6 +1481,14 @@ dyno_window_init (DynoWindow *self)
   g_settings_bind (self->settings, "window-maximized", self, "maximized", G_SETTINGS_BIND_DEFAULT);
 
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "win.close-tab", FALSE);
+  {
+    /* the main menu's check item: the Playground served on loopback, or not.  Not in the
+     * Playground row's own menu: GTK 4.8 crashes (gdk_surface_request_motion) when an item
+     * of a list row's popover that opens no window is activated while a table is open. */
+    g_autoptr(GAction) serve = g_settings_create_action (self->settings, "serve-playground");
+
+    g_action_map_add_action (G_ACTION_MAP (self), serve);
+  }
 }
 
 DynoWindow *

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "dyno-engine-backend.h"
+#include "dyno-http-backend.h"
 #include "dyno-http-error.h"
 #include "dyno-json.h"
 #include "dyno-run.h"
@@ -148,6 +149,32 @@ test_run_and_errors (void)
   g_assert_cmpuint (info->http_status, ==, 400);
   g_clear_error (&error);
 
+  /* a cancelled transaction: its reasons reach the client, the old item with them */
+  refused = call (backend, "TransactWriteItems",
+                  "{\"TransactItems\":[{\"Put\":{\"TableName\":\"orders\",\"Item\":"
+                  "{\"pk\":{\"S\":\"C#2\"},\"sk\":{\"N\":\"1\"}}}},"
+                  "{\"Delete\":{\"TableName\":\"orders\",\"Key\":{\"pk\":{\"S\":\"C#1\"},"
+                  "\"sk\":{\"N\":\"1\"}},\"ConditionExpression\":\"attribute_not_exists(sk)\","
+                  "\"ReturnValuesOnConditionCheckFailure\":\"ALL_OLD\"}}]}", &error);
+  g_assert_null (refused);
+  info = dyno_error_get_service_info (error);
+  g_assert_nonnull (info);
+  g_assert_cmpstr (info->type, ==, "TransactionCanceledException");
+  g_assert_nonnull (info->cancellation_reasons);
+  g_assert_cmpuint (info->cancellation_reasons->len, ==, 2);
+  {
+    DynoCancellationReason *none = g_ptr_array_index (info->cancellation_reasons, 0);
+    DynoCancellationReason *failed = g_ptr_array_index (info->cancellation_reasons, 1);
+
+    g_assert_cmpstr (none->code, ==, "None");
+    g_assert_null (none->item);
+    g_assert_cmpstr (failed->code, ==, "ConditionalCheckFailed");
+    g_assert_cmpstr (failed->message, ==, "The conditional request failed");
+    g_assert_nonnull (failed->item);
+    g_assert_nonnull (dyno_item_lookup (failed->item, "pad"));
+  }
+  g_clear_error (&error);
+
   refused = call (backend, "DescribeTable", "{\"TableName\":\"nope\"}", &error);
   g_assert_error (error, DYNO_ERROR, DYNO_ERROR_RESOURCE_NOT_FOUND);
 }
@@ -192,6 +219,55 @@ test_workspace_survives (void)
   g_rmdir (dir);
 }
 
+/* The app serves its Playground on loopback while it runs: what an SDK sends over HTTP and
+ * what the app does in process meet in the same tables; errors keep DynamoDB's body. */
+static void
+test_served (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynoEngineBackend) engine = dyno_engine_backend_new (NULL, &error);
+  g_autoptr(DynoCredentials) credentials = dyno_credentials_new ("AKIDANY", "any", NULL,
+                                                                         NULL);
+  g_autoptr(DynoHttpBackend) http = NULL;
+  g_autoptr(JsonNode) got = NULL;
+  g_autoptr(JsonNode) missing = NULL;
+  const char *url;
+
+  g_assert_no_error (error);
+  g_assert_null (dyno_engine_backend_get_served_url (engine));
+  g_assert_true (dyno_engine_backend_serve (engine, "localhost", 0, &error));
+  g_assert_no_error (error);
+  url = dyno_engine_backend_get_served_url (engine);
+  g_assert_true (g_str_has_prefix (url, "http://127.0.0.1:"));
+  g_assert_cmpstr (url, !=, "http://127.0.0.1:0");
+
+  http = dyno_http_backend_new_for_endpoint (url, "eu-west-3", credentials, &error);
+  g_assert_no_error (error);
+  make_orders (DYNO_BACKEND (http));  /* over HTTP */
+
+  /* in process, the items written over HTTP */
+  got = call (DYNO_BACKEND (engine), "GetItem",
+              "{\"TableName\":\"orders\",\"Key\":{\"pk\":{\"S\":\"C#1\"},"
+              "\"sk\":{\"N\":\"29\"}}}", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (json_object_get_member (json_node_get_object (got), "Item"));
+
+  /* an engine error reaches the SDK as DynamoDB's */
+  missing = call (DYNO_BACKEND (http), "DescribeTable", "{\"TableName\":\"nope\"}", &error);
+  g_assert_null (missing);
+  g_assert_nonnull (error);
+  g_assert_cmpstr (dyno_error_get_service_info (error)->type, ==, "ResourceNotFoundException");
+  g_clear_error (&error);
+
+  /* a wrong address is said plainly */
+  g_assert_false (dyno_engine_backend_serve (engine, "not-an-address", 0, &error));
+  g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
+  g_clear_error (&error);
+
+  dyno_engine_backend_stop_serving (engine);
+  g_assert_null (dyno_engine_backend_get_served_url (engine));
+}
+
 int
 main (int    argc,
       char **argv)
@@ -200,6 +276,7 @@ main (int    argc,
 
   g_test_add_func ("/engine-backend/run-and-errors", test_run_and_errors);
   g_test_add_func ("/engine-backend/workspace-survives", test_workspace_survives);
+  g_test_add_func ("/engine-backend/served", test_served);
 
   return g_test_run ();
 }

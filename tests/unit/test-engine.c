@@ -611,6 +611,356 @@ test_workspace_file (void)
   g_rmdir (dir);
 }
 
+/* ---- transactions ---------------------------------------------------------------------- */
+
+/* JSON written with ' for " (the requests below are long). */
+static char *
+q (const char *text)
+{
+  char *out = g_strdup (text);
+
+  g_strdelimit (out, "'", '"');
+  return out;
+}
+
+static JsonNode *
+qcall (DynoEngine *engine,
+       const char *op,
+       const char *body)
+{
+  g_autofree char *json = q (body);
+
+  return call (engine, op, json);
+}
+
+/* Fails with @code and @message; returns the error body the engine gives for it. */
+static JsonNode *
+qcall_fails (DynoEngine          *engine,
+             const char          *op,
+             const char          *body,
+             DynoEngineErrorCode  code,
+             const char          *message)
+{
+  g_autofree char *json = q (body);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *error_body = NULL;
+  g_autofree char *response = dyno_engine_request_full (engine, op, json, -1, &error_body,
+                                                        &error);
+  JsonNode *node;
+  JsonObject *object;
+
+  g_assert_null (response);
+  g_assert_error (error, DYNO_ENGINE_ERROR, (int) code);
+  if (message != NULL)
+    g_assert_cmpstr (error->message, ==, message);
+  g_assert_nonnull (error_body);
+  node = dyno_json_parse (error_body, -1, NULL);
+  g_assert_nonnull (node);
+  object = json_node_get_object (node);
+  g_assert_cmpstr (json_object_get_string_member (object, "__type"), ==,
+                   dyno_engine_error_wire_type (code));
+  g_assert_cmpstr (json_object_get_string_member (object,
+                                                  code == DYNO_ENGINE_ERROR_TRANSACTION_CANCELED
+                                                  ? "Message" : "message"), ==, error->message);
+  return node;
+}
+
+/* A member of a response as compact JSON ("" when absent). */
+static char *
+member_text (JsonNode   *node,
+             const char *name)
+{
+  JsonObject *object = json_node_get_object (node);
+
+  if (!json_object_has_member (object, name))
+    return g_strdup ("");
+  return dyno_json_node_to_string (json_object_get_member (object, name), FALSE);
+}
+
+/* The item with partition key @pk and sort key "1", compact, or "" when there is none. */
+static char *
+item_text (DynoEngine *engine,
+           const char *pk)
+{
+  g_autofree char *body = g_strdup_printf ("{'TableName':'things','Key':{'pk':{'S':'%s'},"
+                                           "'sk':{'S':'1'}}}", pk);
+  g_autoptr(JsonNode) got = qcall (engine, "GetItem", body);
+
+  return member_text (got, "Item");
+}
+
+static void
+test_transact_write (void)
+{
+  g_autoptr(DynoEngine) engine = engine_with_table ("S");
+  g_autoptr(JsonNode) done = NULL;
+  g_autofree char *capacity = NULL;
+  g_autofree char *a = NULL, *b = NULL, *c = NULL, *d = NULL;
+
+  put (engine, "{\"pk\":{\"S\":\"b\"},\"sk\":{\"S\":\"1\"},\"n\":{\"N\":\"1\"}}");
+  put (engine, "{\"pk\":{\"S\":\"c\"},\"sk\":{\"S\":\"1\"}}");
+  put (engine, "{\"pk\":{\"S\":\"d\"},\"sk\":{\"S\":\"1\"},\"ok\":{\"BOOL\":true}}");
+  done = qcall (engine, "TransactWriteItems", "{'ReturnConsumedCapacity':'INDEXES',"
+                "'TransactItems':["
+                "{'Put':{'TableName':'things','Item':{'pk':{'S':'a'},'sk':{'S':'1'},"
+                "'g':{'S':'x'}},'ConditionExpression':'attribute_not_exists(pk)'}},"
+                "{'Update':{'TableName':'things','Key':{'pk':{'S':'b'},'sk':{'S':'1'}},"
+                "'UpdateExpression':'SET n = n + :one','ConditionExpression':'n = :one',"
+                "'ExpressionAttributeValues':{':one':{'N':'1'}}}},"
+                "{'Delete':{'TableName':'things','Key':{'pk':{'S':'c'},'sk':{'S':'1'}}}},"
+                "{'ConditionCheck':{'TableName':'things','Key':{'pk':{'S':'d'},'sk':{'S':'1'}},"
+                "'ConditionExpression':'#o = :t','ExpressionAttributeNames':{'#o':'ok'},"
+                "'ExpressionAttributeValues':{':t':{'BOOL':true}}}}]}");
+  /* each action's units doubled (prepare and commit): 4 table writes of 1 unit, the index
+   * entry of the Put */
+  capacity = member_text (done, "ConsumedCapacity");
+  g_assert_cmpstr (capacity, ==, "[{\"TableName\":\"things\",\"CapacityUnits\":10.0,"
+                   "\"Table\":{\"CapacityUnits\":8.0},"
+                   "\"GlobalSecondaryIndexes\":{\"byG\":{\"CapacityUnits\":2.0}}}]");
+  a = item_text (engine, "a");
+  b = item_text (engine, "b");
+  c = item_text (engine, "c");
+  d = item_text (engine, "d");
+  g_assert_cmpstr (a, ==, "{\"pk\":{\"S\":\"a\"},\"sk\":{\"S\":\"1\"},\"g\":{\"S\":\"x\"}}");
+  g_assert_cmpstr (b, ==, "{\"pk\":{\"S\":\"b\"},\"sk\":{\"S\":\"1\"},\"n\":{\"N\":\"2\"}}");
+  g_assert_cmpstr (c, ==, "");
+  g_assert_cmpstr (d, ==, "{\"pk\":{\"S\":\"d\"},\"sk\":{\"S\":\"1\"},\"ok\":{\"BOOL\":true}}");
+
+  /* without ReturnConsumedCapacity: an empty answer */
+  g_clear_pointer (&done, json_node_unref);
+  done = qcall (engine, "TransactWriteItems", "{'TransactItems':[{'Delete':{'TableName':"
+                "'things','Key':{'pk':{'S':'a'},'sk':{'S':'1'}}}}]}");
+  g_assert_cmpuint (json_object_get_size (json_node_get_object (done)), ==, 0);
+}
+
+static void
+test_transact_cancelled (void)
+{
+  g_autoptr(DynoEngine) engine = engine_with_table ("S");
+  g_autoptr(JsonNode) body = NULL;
+  g_autofree char *reasons = NULL;
+  g_autofree char *a = NULL, *b = NULL, *c = NULL;
+
+  put (engine, "{\"pk\":{\"S\":\"b\"},\"sk\":{\"S\":\"1\"},\"n\":{\"N\":\"5\"}}");
+  put (engine, "{\"pk\":{\"S\":\"c\"},\"sk\":{\"S\":\"1\"},\"s\":{\"S\":\"text\"}}");
+  body = qcall_fails (engine, "TransactWriteItems", "{'TransactItems':["
+                      "{'Put':{'TableName':'things','Item':{'pk':{'S':'a'},'sk':{'S':'1'}}}},"
+                      "{'Update':{'TableName':'things','Key':{'pk':{'S':'b'},'sk':{'S':'1'}},"
+                      "'UpdateExpression':'SET n = :z','ConditionExpression':'n = :z',"
+                      "'ExpressionAttributeValues':{':z':{'N':'0'}},"
+                      "'ReturnValuesOnConditionCheckFailure':'ALL_OLD'}},"
+                      "{'ConditionCheck':{'TableName':'things','Key':{'pk':{'S':'c'},"
+                      "'sk':{'S':'1'}},'ConditionExpression':'attribute_not_exists(s)'}},"
+                      "{'Delete':{'TableName':'things','Key':{'pk':{'S':'d'},'sk':{'S':'1'}},"
+                      "'ConditionExpression':'attribute_exists(pk)',"
+                      "'ReturnValuesOnConditionCheckFailure':'ALL_OLD'}}]}",
+                      DYNO_ENGINE_ERROR_TRANSACTION_CANCELED,
+                      "Transaction cancelled, please refer cancellation reasons for specific "
+                      "reasons [None, ConditionalCheckFailed, ConditionalCheckFailed, "
+                      "ConditionalCheckFailed]");
+  /* the old item only where ALL_OLD was asked and there was one */
+  reasons = member_text (body, "CancellationReasons");
+  g_assert_cmpstr (reasons, ==, "[{\"Code\":\"None\"},"
+                   "{\"Code\":\"ConditionalCheckFailed\",\"Message\":\"The conditional request "
+                   "failed\",\"Item\":{\"pk\":{\"S\":\"b\"},\"sk\":{\"S\":\"1\"},"
+                   "\"n\":{\"N\":\"5\"}}},"
+                   "{\"Code\":\"ConditionalCheckFailed\",\"Message\":\"The conditional request "
+                   "failed.\"},"
+                   "{\"Code\":\"ConditionalCheckFailed\",\"Message\":\"The conditional request "
+                   "failed\"}]");
+  /* nothing applied */
+  a = item_text (engine, "a");
+  b = item_text (engine, "b");
+  c = item_text (engine, "c");
+  g_assert_cmpstr (a, ==, "");
+  g_assert_cmpstr (b, ==, "{\"pk\":{\"S\":\"b\"},\"sk\":{\"S\":\"1\"},\"n\":{\"N\":\"5\"}}");
+  g_assert_cmpstr (c, ==, "{\"pk\":{\"S\":\"c\"},\"sk\":{\"S\":\"1\"},\"s\":{\"S\":\"text\"}}");
+
+  /* an update that cannot apply to the item is a ValidationError reason */
+  g_clear_pointer (&body, json_node_unref);
+  g_clear_pointer (&reasons, g_free);
+  body = qcall_fails (engine, "TransactWriteItems", "{'TransactItems':["
+                      "{'Put':{'TableName':'things','Item':{'pk':{'S':'a'},'sk':{'S':'1'}}}},"
+                      "{'Update':{'TableName':'things','Key':{'pk':{'S':'c'},'sk':{'S':'1'}},"
+                      "'UpdateExpression':'SET s = s + :one',"
+                      "'ExpressionAttributeValues':{':one':{'N':'1'}}}}]}",
+                      DYNO_ENGINE_ERROR_TRANSACTION_CANCELED,
+                      "Transaction cancelled, please refer cancellation reasons for specific "
+                      "reasons [None, ValidationError]");
+  reasons = member_text (body, "CancellationReasons");
+  g_assert_true (g_str_has_prefix (reasons, "[{\"Code\":\"None\"},{\"Code\":\"ValidationError\","
+                                   "\"Message\":\"An operand in the update expression has an "
+                                   "incorrect data type"));
+  g_clear_pointer (&a, g_free);
+  a = item_text (engine, "a");
+  g_assert_cmpstr (a, ==, "");
+}
+
+static void
+test_transact_rules (void)
+{
+  g_autoptr(DynoEngine) engine = engine_with_table ("S");
+  g_autoptr(GString) many = g_string_new ("{'TransactItems':[");
+  g_autoptr(JsonNode) e1 = NULL;
+  g_autoptr(JsonNode) e2 = NULL;
+  g_autoptr(JsonNode) e3 = NULL;
+  g_autoptr(JsonNode) e4 = NULL;
+  g_autoptr(JsonNode) e5 = NULL;
+  g_autoptr(JsonNode) e6 = NULL;
+  g_autofree char *a = NULL;
+
+  /* a Put and a ConditionCheck on one item */
+  e1 = qcall_fails (engine, "TransactWriteItems", "{'TransactItems':["
+                    "{'Put':{'TableName':'things','Item':{'pk':{'S':'a'},'sk':{'S':'1'}}}},"
+                    "{'ConditionCheck':{'TableName':'things','Key':{'sk':{'S':'1'},"
+                    "'pk':{'S':'a'}},'ConditionExpression':'attribute_not_exists(pk)'}}]}",
+                    DYNO_ENGINE_ERROR_VALIDATION,
+                    "Transaction request cannot include multiple operations on one item");
+  for (guint i = 0; i < 101; i++)
+    g_string_append_printf (many, "%s{'Put':{'TableName':'things','Item':{'pk':{'S':'k%u'},"
+                            "'sk':{'S':'1'}}}}", i ? "," : "", i);
+  g_string_append (many, "]}");
+  e2 = qcall_fails (engine, "TransactWriteItems", many->str, DYNO_ENGINE_ERROR_VALIDATION,
+                    NULL);
+  /* validation inside an action: as its single request */
+  e3 = qcall_fails (engine, "TransactWriteItems", "{'TransactItems':["
+                    "{'Delete':{'TableName':'things','Key':{'pk':{'S':'a'}}}}]}",
+                    DYNO_ENGINE_ERROR_VALIDATION,
+                    "The provided key element does not match the schema");
+  e4 = qcall_fails (engine, "TransactWriteItems", "{'TransactItems':["
+                    "{'Put':{'TableName':'nope','Item':{'pk':{'S':'a'},'sk':{'S':'1'}}}}]}",
+                    DYNO_ENGINE_ERROR_RESOURCE_NOT_FOUND, "Requested resource not found");
+  e5 = qcall_fails (engine, "TransactWriteItems", "{'TransactItems':["
+                    "{'Put':{'TableName':'things','Item':{'pk':{'S':'a'},'sk':{'S':'1'}}},"
+                    "'Delete':{'TableName':'things','Key':{'pk':{'S':'b'},'sk':{'S':'1'}}}}]}",
+                    DYNO_ENGINE_ERROR_VALIDATION,
+                    "TransactItems can only contain one of Check, Put, Update or Delete");
+  e6 = qcall_fails (engine, "TransactWriteItems", "{'TransactItems':["
+                    "{'Update':{'TableName':'things','Key':{'pk':{'S':'a'},'sk':{'S':'1'}},"
+                    "'UpdateExpression':'SET #x = :v','ExpressionAttributeValues':"
+                    "{':v':{'N':'1'}}}}]}", DYNO_ENGINE_ERROR_VALIDATION, NULL);
+  a = item_text (engine, "a");
+  g_assert_cmpstr (a, ==, "");
+}
+
+static void
+test_transact_token (void)
+{
+  g_autoptr(DynoEngine) engine = engine_with_table ("S");
+  static const char request[] =
+    "{'ClientRequestToken':'t-1','ReturnConsumedCapacity':'TOTAL','TransactItems':["
+    "{'Update':{'TableName':'things','Key':{'pk':{'S':'a'},'sk':{'S':'1'}},"
+    "'UpdateExpression':'ADD n :one','ExpressionAttributeValues':{':one':{'N':'1'}}}}]}";
+  g_autoptr(JsonNode) first = qcall (engine, "TransactWriteItems", request);
+  g_autoptr(JsonNode) again = qcall (engine, "TransactWriteItems", request);
+  g_autoptr(JsonNode) other = NULL;
+  g_autoptr(JsonNode) mismatch = NULL;
+  g_autofree char *first_capacity = member_text (first, "ConsumedCapacity");
+  g_autofree char *again_capacity = member_text (again, "ConsumedCapacity");
+  g_autofree char *a = item_text (engine, "a");
+
+  /* made once; the second answer counts the read of the item, not writes */
+  g_assert_cmpstr (a, ==, "{\"pk\":{\"S\":\"a\"},\"sk\":{\"S\":\"1\"},\"n\":{\"N\":\"1\"}}");
+  g_assert_cmpstr (first_capacity, ==, "[{\"TableName\":\"things\",\"CapacityUnits\":2.0}]");
+  g_assert_cmpstr (again_capacity, ==, "[{\"TableName\":\"things\",\"CapacityUnits\":1.0}]");
+  mismatch = qcall_fails (engine, "TransactWriteItems",
+                          "{'ClientRequestToken':'t-1','TransactItems':["
+                          "{'Delete':{'TableName':'things','Key':{'pk':{'S':'a'},"
+                          "'sk':{'S':'1'}}}}]}",
+                          DYNO_ENGINE_ERROR_IDEMPOTENT_PARAMETER_MISMATCH, NULL);
+  /* another token: made again */
+  other = qcall (engine, "TransactWriteItems", "{'ClientRequestToken':'t-2','TransactItems':["
+                 "{'Update':{'TableName':'things','Key':{'pk':{'S':'a'},'sk':{'S':'1'}},"
+                 "'UpdateExpression':'ADD n :one','ExpressionAttributeValues':"
+                 "{':one':{'N':'1'}}}}]}");
+  g_clear_pointer (&a, g_free);
+  a = item_text (engine, "a");
+  g_assert_cmpstr (a, ==, "{\"pk\":{\"S\":\"a\"},\"sk\":{\"S\":\"1\"},\"n\":{\"N\":\"2\"}}");
+}
+
+static void
+test_transact_get (void)
+{
+  g_autoptr(DynoEngine) engine = engine_with_table ("S");
+  g_autoptr(JsonNode) got = NULL;
+  g_autoptr(JsonNode) dup = NULL;
+  g_autofree char *responses = NULL;
+  g_autofree char *capacity = NULL;
+  g_autoptr(GString) big = g_string_new ("{\"pk\":{\"S\":\"big\"},\"sk\":{\"S\":\"1\"},"
+                                         "\"blob\":{\"S\":\"");
+
+  for (guint i = 0; i < 5000; i++)
+    g_string_append_c (big, 'x');
+  g_string_append (big, "\"}}");
+  put (engine, big->str);
+  put (engine, "{\"pk\":{\"S\":\"a\"},\"sk\":{\"S\":\"2\"}}");
+  put (engine, "{\"pk\":{\"S\":\"a\"},\"sk\":{\"S\":\"1\"},\"n\":{\"N\":\"1\"},"
+       "\"m\":{\"M\":{\"x\":{\"S\":\"y\"},\"z\":{\"S\":\"w\"}}}}");
+  got = qcall (engine, "TransactGetItems", "{'ReturnConsumedCapacity':'TOTAL','TransactItems':["
+               "{'Get':{'TableName':'things','Key':{'pk':{'S':'zz'},'sk':{'S':'1'}}}},"
+               "{'Get':{'TableName':'things','Key':{'pk':{'S':'a'},'sk':{'S':'1'}},"
+               "'ProjectionExpression':'#m.x, n','ExpressionAttributeNames':{'#m':'m'}}},"
+               "{'Get':{'TableName':'things','Key':{'pk':{'S':'big'},'sk':{'S':'1'}},"
+               "'ProjectionExpression':'pk'}},"
+               "{'Get':{'TableName':'things','Key':{'pk':{'S':'a'},'sk':{'S':'2'}},"
+               "'ProjectionExpression':'nothing'}}]}");
+  responses = member_text (got, "Responses");
+  g_assert_cmpstr (responses, ==, "[{},{\"Item\":{\"m\":{\"M\":{\"x\":{\"S\":\"y\"}}},"
+                   "\"n\":{\"N\":\"1\"}}},{\"Item\":{\"pk\":{\"S\":\"big\"}}},"
+                   "{\"Item\":{}}]");
+  /* 2 units per 4 KB read, whole items: 2 + 2 + 4 + 2 */
+  capacity = member_text (got, "ConsumedCapacity");
+  g_assert_cmpstr (capacity, ==, "[{\"TableName\":\"things\",\"CapacityUnits\":10.0}]");
+  dup = qcall_fails (engine, "TransactGetItems", "{'TransactItems':["
+                     "{'Get':{'TableName':'things','Key':{'pk':{'S':'a'},'sk':{'S':'1'}}}},"
+                     "{'Get':{'TableName':'things','Key':{'pk':{'S':'a'},'sk':{'S':'1'}},"
+                     "'ProjectionExpression':'n'}}]}", DYNO_ENGINE_ERROR_VALIDATION,
+                     "Transaction request cannot include multiple operations on one item");
+}
+
+static void
+test_condition_failure_item (void)
+{
+  g_autoptr(DynoEngine) engine = engine_with_table ("S");
+  static const char * const requests[][2] = {
+    { "PutItem", "{'TableName':'things','Item':{'pk':{'S':'a'},'sk':{'S':'1'}},"
+      "'ConditionExpression':'attribute_not_exists(pk)',"
+      "'ReturnValuesOnConditionCheckFailure':'ALL_OLD'}" },
+    { "UpdateItem", "{'TableName':'things','Key':{'pk':{'S':'a'},'sk':{'S':'1'}},"
+      "'UpdateExpression':'SET v = :v','ConditionExpression':'v = :v',"
+      "'ExpressionAttributeValues':{':v':{'N':'2'}},"
+      "'ReturnValuesOnConditionCheckFailure':'ALL_OLD'}" },
+    { "DeleteItem", "{'TableName':'things','Key':{'pk':{'S':'a'},'sk':{'S':'1'}},"
+      "'ConditionExpression':'attribute_not_exists(v)',"
+      "'ReturnValuesOnConditionCheckFailure':'ALL_OLD'}" },
+  };
+
+  put (engine, "{\"pk\":{\"S\":\"a\"},\"sk\":{\"S\":\"1\"},\"v\":{\"N\":\"1\"}}");
+  for (guint i = 0; i < G_N_ELEMENTS (requests); i++)
+    {
+      g_autoptr(JsonNode) body = qcall_fails (engine, requests[i][0], requests[i][1],
+                                              DYNO_ENGINE_ERROR_CONDITIONAL_CHECK_FAILED,
+                                              "The conditional request failed");
+      g_autofree char *item = member_text (body, "Item");
+
+      g_assert_cmpstr (item, ==, "{\"pk\":{\"S\":\"a\"},\"sk\":{\"S\":\"1\"},\"v\":{\"N\":\"1\"}}");
+    }
+  {
+    /* NONE (or no member): no Item */
+    g_autoptr(JsonNode) body = qcall_fails (engine, "PutItem", "{'TableName':'things','Item':"
+                                            "{'pk':{'S':'a'},'sk':{'S':'1'}},"
+                                            "'ConditionExpression':'attribute_not_exists(pk)',"
+                                            "'ReturnValuesOnConditionCheckFailure':'NONE'}",
+                                            DYNO_ENGINE_ERROR_CONDITIONAL_CHECK_FAILED, NULL);
+    g_autoptr(JsonNode) bad = qcall_fails (engine, "PutItem", "{'TableName':'things','Item':"
+                                           "{'pk':{'S':'a'},'sk':{'S':'1'}},"
+                                           "'ReturnValuesOnConditionCheckFailure':'ALL_NEW'}",
+                                           DYNO_ENGINE_ERROR_VALIDATION, NULL);
+
+    g_assert_false (json_object_has_member (json_node_get_object (body), "Item"));
+  }
+}
+
 /* ---- ExecuteStatement -------------------------------------------------------------------- */
 
 /* The response of ExecuteStatement @statement (with Parameters @params, JSON, or NULL; and the
@@ -847,5 +1197,11 @@ main (int    argc,
   g_test_add_func ("/engine/workspace-file", test_workspace_file);
   g_test_add_func ("/engine/partiql/select", test_partiql_select);
   g_test_add_func ("/engine/partiql/writes", test_partiql_writes);
+  g_test_add_func ("/engine/transact/write", test_transact_write);
+  g_test_add_func ("/engine/transact/cancelled", test_transact_cancelled);
+  g_test_add_func ("/engine/transact/rules", test_transact_rules);
+  g_test_add_func ("/engine/transact/token", test_transact_token);
+  g_test_add_func ("/engine/transact/get", test_transact_get);
+  g_test_add_func ("/engine/condition-failure-item", test_condition_failure_item);
   return g_test_run ();
 }
