@@ -35,6 +35,9 @@ static const struct {
   [DYNO_ENGINE_ERROR_IDEMPOTENT_PARAMETER_MISMATCH] =
     { "IdempotentParameterMismatchException",
       "com.amazonaws.dynamodb.v20120810#IdempotentParameterMismatchException", 400 },
+  [DYNO_ENGINE_ERROR_LIMIT_EXCEEDED] =
+    { "LimitExceededException", "com.amazonaws.dynamodb.v20120810#LimitExceededException",
+      400 },
   [DYNO_ENGINE_ERROR_DUPLICATE_ITEM] =
     { "DuplicateItemException", "com.amazonaws.dynamodb.v20120810#DuplicateItemException", 400 },
 };

@@ -22,6 +22,7 @@ typedef enum {
   DYNO_ENGINE_ERROR_INTERNAL,                   /* InternalServerError (the storage failed) */
   DYNO_ENGINE_ERROR_TRANSACTION_CANCELED,       /* TransactionCanceledException */
   DYNO_ENGINE_ERROR_IDEMPOTENT_PARAMETER_MISMATCH, /* IdempotentParameterMismatchException */
+  DYNO_ENGINE_ERROR_LIMIT_EXCEEDED,             /* LimitExceededException */
   DYNO_ENGINE_ERROR_DUPLICATE_ITEM,             /* DuplicateItemException (PartiQL INSERT) */
 } DynoEngineErrorCode;
 

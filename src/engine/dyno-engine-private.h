@@ -53,6 +53,9 @@ typedef struct {
   gint64          item_count;
   gint64          size_bytes;
   gboolean        counters_changed; /* item_count/size_bytes not yet written back */
+  char           *ttl_attribute;  /* TimeToLive's attribute; NULL: TTL disabled */
+  double          on_demand_since; /* when it last became PAY_PER_REQUEST by UpdateTable; 0:
+                                    * never (then, on demand, since its creation) */
 } DynoEngineTable;
 
 void             dyno_engine_table_free      (DynoEngineTable *table);
@@ -74,7 +77,18 @@ void             dyno_engine_encode_key      (const DynoValue *value,
 /* A value as DynamoDB writes it in messages: {S:abc}, {N:1}. */
 char            *dyno_engine_value_display   (const DynoValue *value);
 
-/* ---- shared by dyno-engine.c and the files that add operations to it ---------------------- */
+/* ---- shared by dyno-engine.c and the operations in the other dyno-engine-*.c files ---- */
+
+struct _DynoEngine {
+  GObject      parent_instance;
+  char        *path;
+  sqlite3     *db;
+  GHashTable  *tables;      /* name -> DynoEngineTable* */
+  GHashTable  *statements;  /* SQL text -> sqlite3_stmt* */
+  GPtrArray   *expired;     /* DynoEngineExpired*: seen expired, deleted after the request */
+  char        *error_members; /* the failed request's extra error members, or NULL */
+  GHashTable  *tokens;      /* ClientRequestToken -> dyno-engine-transact.c's record */
+};
 
 /* Capacity consumed by one request on one table: the table's share and each index's. */
 typedef struct {
@@ -178,6 +192,119 @@ char            *dyno_engine_op_transact_get_items   (DynoEngine *self,
                                                       const char *body,
                                                       gssize      len,
                                                       GError    **error);
+
+/* dyno-engine-table.c and dyno-engine.c call it Capacity */
+typedef DynoEngineCapacity Capacity;
+
+
+gboolean      sql_failed        (DynoEngine *self,
+                                 GError    **error);
+sqlite3_stmt *stmt              (DynoEngine *self,
+                                 const char *sql,
+                                 GError    **error);
+void          bind_bytes        (sqlite3_stmt *s,
+                                 int           i,
+                                 GByteArray   *bytes);
+gboolean      begin             (DynoEngine *self,
+                                 GError    **error);
+gboolean      commit            (DynoEngine *self,
+                                 GError    **error);
+void          rollback          (DynoEngine *self);
+DynoEngineTable *find_table     (DynoEngine *self,
+                                 const char *name,
+                                 GError    **error);
+DynoItem     *table_key_of      (const DynoEngineTable *table,
+                                 const DynoItem        *item);
+gboolean      value_is_empty    (const DynoValue *value);
+gboolean      check_key_size    (const DynoValue *value,
+                                 gboolean         hash,
+                                 GError         **error);
+void          encode_opt        (const DynoItem *item,
+                                 const char     *name,
+                                 GByteArray     *out);
+GByteArray   *table_tk          (const DynoEngineTable *table,
+                                 const DynoItem        *item);
+DynoItem     *index_entry       (const DynoEngineTable *table,
+                                 const DynoEngineIndex *index,
+                                 const DynoItem        *item);
+DynoItem     *row_item          (sqlite3_stmt *s,
+                                 int           column,
+                                 GError      **error);
+/* The stored item with @key, or NULL; an item past its TTL is NULL too (see
+ * dyno_engine_expire). */
+DynoItem     *load_item         (DynoEngine            *self,
+                                 const DynoEngineTable *table,
+                                 const DynoItem        *key,
+                                 GError               **error);
+gboolean      put_row           (DynoEngine     *self,
+                                 gint64          table_id,
+                                 guint           index_id,
+                                 GByteArray     *pk,
+                                 GByteArray     *sk,
+                                 GByteArray     *tk,
+                                 const DynoItem *item,
+                                 gsize           size,
+                                 GError        **error);
+gboolean      delete_row        (DynoEngine *self,
+                                 gint64      table_id,
+                                 guint       index_id,
+                                 GByteArray *pk,
+                                 GByteArray *sk,
+                                 GByteArray *tk,
+                                 GError    **error);
+gboolean      store_item        (DynoEngine      *self,
+                                 DynoEngineTable *table,
+                                 const DynoItem  *old,
+                                 const DynoItem  *new,
+                                 Capacity        *cap,
+                                 GError         **error);
+JsonObject   *parse_object      (const char *body,
+                                 gssize      len,
+                                 JsonNode  **out_node,
+                                 GError    **error);
+const char   *object_string     (JsonObject *object,
+                                 const char *name);
+void          write_description (DynoEngine            *self,
+                                 const DynoEngineTable *table,
+                                 const char            *status,
+                                 GString               *out);
+
+/* ---- dyno-engine-table.c: UpdateTable and Time to Live ---- */
+
+char     *dyno_engine_op_update_table        (DynoEngine *self,
+                                              const char *body,
+                                              gssize      len,
+                                              GError    **error);
+char     *dyno_engine_op_describe_time_to_live (DynoEngine *self,
+                                                const char *body,
+                                                gssize      len,
+                                                GError    **error);
+char     *dyno_engine_op_update_time_to_live (DynoEngine *self,
+                                              const char *body,
+                                              gssize      len,
+                                              GError    **error);
+/* Creates dyno_table_settings if needed and reads it into the loaded tables (their TTL
+ * attribute and on_demand_since). */
+gboolean  dyno_engine_load_settings          (DynoEngine *self,
+                                              GError    **error);
+/* TRUE when @item is past its TTL: its TTL attribute is a Number of epoch seconds before
+ * now, and no more than five years before (DynamoDB ignores older values). */
+gboolean  dyno_engine_item_expired           (const DynoEngineTable *table,
+                                              const DynoItem        *item);
+/* @item (stored in @table) is past its TTL: remembers its key so that it is deleted after
+ * the request, and deletes it at once when a write transaction is open (the write that
+ * follows must see it gone). */
+void      dyno_engine_expire                 (DynoEngine      *self,
+                                              DynoEngineTable *table,
+                                              const DynoItem  *item);
+/* TRUE when the row @row of @table (an index row when @index is set) belongs to an item past
+ * its TTL, which is then expired as above. */
+gboolean  dyno_engine_row_expired            (DynoEngine            *self,
+                                              DynoEngineTable       *table,
+                                              const DynoEngineIndex *index,
+                                              const DynoItem        *row);
+/* Deletes the items dyno_engine_expire() remembered, in a transaction of their own. */
+void      dyno_engine_flush_expired          (DynoEngine *self);
 
 /* ---- dyno-engine-partiql.c --------------------------------------------------------------- */
 

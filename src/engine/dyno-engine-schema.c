@@ -43,6 +43,7 @@ dyno_engine_table_free (DynoEngineTable *table)
   g_free (table->sk.name);
   g_ptr_array_unref (table->attributes);
   g_ptr_array_unref (table->indexes);
+  g_free (table->ttl_attribute);
   g_free (table);
 }
 

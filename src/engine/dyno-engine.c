@@ -15,16 +15,6 @@
 
 #define FORMAT_VERSION "1"
 
-struct _DynoEngine {
-  GObject      parent_instance;
-  char        *path;
-  sqlite3     *db;
-  GHashTable  *tables;      /* name -> DynoEngineTable* */
-  GHashTable  *statements;  /* SQL text -> sqlite3_stmt* */
-  char        *error_members; /* the failed request's extra error members, or NULL */
-  GHashTable  *tokens;      /* ClientRequestToken -> dyno-engine-transact.c's record */
-};
-
 G_DEFINE_FINAL_TYPE (DynoEngine, dyno_engine, G_TYPE_OBJECT)
 
 #define fail(error, code, ...) \
@@ -42,6 +32,7 @@ dyno_engine_finalize (GObject *object)
   DynoEngine *self = DYNO_ENGINE (object);
 
   g_clear_pointer (&self->statements, g_hash_table_unref);
+  g_clear_pointer (&self->expired, g_ptr_array_unref);
   g_clear_pointer (&self->tables, g_hash_table_unref);
   g_clear_pointer (&self->error_members, g_free);
   g_clear_pointer (&self->tokens, g_hash_table_unref);
@@ -67,7 +58,7 @@ dyno_engine_init (DynoEngine *self)
 
 /* ---- SQLite ------------------------------------------------------------------------------ */
 
-static gboolean
+gboolean
 sql_failed (DynoEngine *self,
             GError    **error)
 {
@@ -87,7 +78,7 @@ exec (DynoEngine *self,
 }
 
 /* A prepared statement, kept for the engine's life; reset and unbound. */
-static sqlite3_stmt *
+sqlite3_stmt *
 stmt (DynoEngine *self,
       const char *sql,
       GError    **error)
@@ -109,7 +100,7 @@ stmt (DynoEngine *self,
   return s;
 }
 
-static void
+void
 bind_bytes (sqlite3_stmt *s,
             int           i,
             GByteArray   *bytes)
@@ -244,7 +235,7 @@ dyno_engine_new (const char *path,
       return NULL;
     }
   sqlite3_reset (s);
-  if (!load_tables (self, error))
+  if (!load_tables (self, error) || !dyno_engine_load_settings (self, error))
     return NULL;
   return g_steal_pointer (&self);
 }
@@ -258,7 +249,7 @@ dyno_engine_get_path (DynoEngine *self)
 
 /* ---- helpers ----------------------------------------------------------------------------- */
 
-static DynoEngineTable *
+DynoEngineTable *
 find_table (DynoEngine *self,
             const char *name,
             GError    **error)
@@ -278,8 +269,6 @@ write_units (GString *out,
 
   g_string_append (out, g_ascii_formatd (buf, sizeof buf, "%.1f", units));
 }
-
-typedef DynoEngineCapacity Capacity;
 
 static void
 capacity_init (Capacity              *cap,
@@ -386,7 +375,7 @@ item_subset (const DynoItem     *item,
   return dyno_item_new_take (dyno_value_builder_finish (builder));
 }
 
-static DynoItem *
+DynoItem *
 table_key_of (const DynoEngineTable *table,
               const DynoItem        *item)
 {
@@ -397,7 +386,7 @@ table_key_of (const DynoEngineTable *table,
 
 /* ---- key validation ---------------------------------------------------------------------- */
 
-static gboolean
+gboolean
 value_is_empty (const DynoValue *value)
 {
   gsize len = 0;
@@ -411,7 +400,7 @@ value_is_empty (const DynoValue *value)
   return len == 0;
 }
 
-static gboolean
+gboolean
 check_key_size (const DynoValue *value,
                 gboolean         hash,
                 GError         **error)
@@ -548,7 +537,7 @@ check_item (const DynoEngineTable *table,
 
 /* ---- rows -------------------------------------------------------------------------------- */
 
-static void
+void
 encode_opt (const DynoItem *item,
             const char     *name,
             GByteArray     *out)
@@ -560,7 +549,7 @@ encode_opt (const DynoItem *item,
 }
 
 /* The table row's tk for index rows: the table key, length-prefixed partition then sort. */
-static GByteArray *
+GByteArray *
 table_tk (const DynoEngineTable *table,
           const DynoItem        *item)
 {
@@ -581,7 +570,7 @@ table_tk (const DynoEngineTable *table,
 }
 
 /* The item's entry in @index (its projected attributes), or NULL when it has none there. */
-static DynoItem *
+DynoItem *
 index_entry (const DynoEngineTable *table,
              const DynoEngineIndex *index,
              const DynoItem        *item)
@@ -603,7 +592,7 @@ index_entry (const DynoEngineTable *table,
   return item_subset (item, (const char * const *) names->pdata, names->len);
 }
 
-static DynoItem *
+DynoItem *
 row_item (sqlite3_stmt *s,
           int           column,
           GError      **error)
@@ -619,7 +608,7 @@ row_item (sqlite3_stmt *s,
 }
 
 /* The stored item with @key (the table's key attributes), or NULL (with no error when absent). */
-static DynoItem *
+DynoItem *
 load_item (DynoEngine            *self,
            const DynoEngineTable *table,
            const DynoItem        *key,
@@ -645,10 +634,16 @@ load_item (DynoEngine            *self,
   else if (rc != SQLITE_DONE)
     sql_failed (self, error);
   sqlite3_reset (s);
+  if (item != NULL && dyno_engine_item_expired (table, item))
+    {
+      /* the table is the engine's own, only const here for the readers */
+      dyno_engine_expire (self, (DynoEngineTable *) table, item);
+      g_clear_pointer (&item, dyno_item_unref);
+    }
   return item;
 }
 
-static gboolean
+gboolean
 put_row (DynoEngine     *self,
          gint64          table_id,
          guint           index_id,
@@ -680,7 +675,7 @@ put_row (DynoEngine     *self,
   return rc == SQLITE_DONE || sql_failed (self, error);
 }
 
-static gboolean
+gboolean
 delete_row (DynoEngine *self,
             gint64      table_id,
             guint       index_id,
@@ -707,7 +702,7 @@ delete_row (DynoEngine *self,
 
 /* Replaces @old (may be NULL) by @new (NULL: deletes) in the table and its indexes, keeps the
  * table's counters, and adds the write units to @cap. */
-static gboolean
+gboolean
 store_item (DynoEngine      *self,
             DynoEngineTable *table,
             const DynoItem  *old,
@@ -844,14 +839,14 @@ reload_counters (DynoEngine *self)
   sqlite3_reset (s);
 }
 
-static gboolean
+gboolean
 begin (DynoEngine *self,
        GError    **error)
 {
   return exec (self, "BEGIN IMMEDIATE", error);
 }
 
-static gboolean
+gboolean
 commit (DynoEngine *self,
         GError    **error)
 {
@@ -862,7 +857,7 @@ commit (DynoEngine *self,
   return FALSE;
 }
 
-static void
+void
 rollback (DynoEngine *self)
 {
   exec (self, "ROLLBACK", NULL);
@@ -910,7 +905,7 @@ parse_request (const char     *body,
   return request;
 }
 
-static JsonObject *
+JsonObject *
 parse_object (const char *body,
               gssize      len,
               JsonNode  **out_node,
@@ -931,7 +926,7 @@ parse_object (const char *body,
   return json_node_get_object (node);
 }
 
-static const char *
+const char *
 object_string (JsonObject *object,
                const char *name)
 {
@@ -1009,7 +1004,7 @@ index_stats (DynoEngine            *self,
 }
 
 /* A TableDescription: the stored schema's members, then status, counts, ARNs. */
-static void
+void
 write_description (DynoEngine            *self,
                    const DynoEngineTable *table,
                    const char            *status,
@@ -1045,13 +1040,17 @@ write_description (DynoEngine            *self,
   json_object_set_int_member (object, "TableSizeBytes", table->size_bytes);
   json_object_set_int_member (object, "ItemCount", table->item_count);
   json_object_set_string_member (object, "TableArn", arn);
-  if (table->on_demand)
+  if (table->on_demand || table->on_demand_since > 0)
     {
       JsonObject *billing = json_object_new ();
 
-      json_object_set_string_member (billing, "BillingMode", "PAY_PER_REQUEST");
+      json_object_set_string_member (billing, "BillingMode",
+                                     table->on_demand ? "PAY_PER_REQUEST" : "PROVISIONED");
       json_object_set_member (billing, "LastUpdateToPayPerRequestDateTime",
-                              json_node_init_double (json_node_alloc (), table->created));
+                              json_node_init_double (json_node_alloc (),
+                                                     table->on_demand_since > 0
+                                                     ? table->on_demand_since
+                                                     : table->created));
       json_object_set_object_member (object, "BillingModeSummary", billing);
     }
   for (int global = 1; global >= 0; global--)
@@ -1985,6 +1984,8 @@ read_page (DynoEngine   *self,
 
       if (item == NULL)
         return FALSE;
+      if (dyno_engine_row_expired (self, page->target.table, page->target.index, item))
+        continue;
       page->scanned++;
       page->bytes += sqlite3_column_int64 (s, 1);
       if (page->fetch)
@@ -2918,6 +2919,9 @@ static const struct {
   { "BatchWriteItem", op_batch_write_item },
   { "TransactWriteItems", dyno_engine_op_transact_write_items },
   { "TransactGetItems", dyno_engine_op_transact_get_items },
+  { "UpdateTable", dyno_engine_op_update_table },
+  { "DescribeTimeToLive", dyno_engine_op_describe_time_to_live },
+  { "UpdateTimeToLive", dyno_engine_op_update_time_to_live },
   { "ExecuteStatement", dyno_engine_execute_statement },
 };
 
@@ -2959,6 +2963,8 @@ dyno_engine_request_full (DynoEngine  *self,
       {
         known = TRUE;
         response = operations[i].func (self, body, len, &local);
+        /* the items a read found past their TTL, deleted after the request */
+        dyno_engine_flush_expired (self);
       }
   if (!known)
     fail (&local, UNKNOWN_OPERATION, "An unknown operation was requested: %s", operation);

@@ -961,6 +961,470 @@ test_condition_failure_item (void)
   }
 }
 
+/* The TableDescription member of an UpdateTable answer. */
+static JsonObject *
+description_of (JsonNode *node)
+{
+  return json_object_get_object_member (json_node_get_object (node), "TableDescription");
+}
+
+static const char *
+index_names (JsonObject *description,
+             GString    *out)
+{
+  JsonArray *gsis = json_object_has_member (description, "GlobalSecondaryIndexes")
+                    ? json_object_get_array_member (description, "GlobalSecondaryIndexes") : NULL;
+
+  g_string_truncate (out, 0);
+  for (guint i = 0; gsis && i < json_array_get_length (gsis); i++)
+    {
+      JsonObject *gsi = json_array_get_object_element (gsis, i);
+
+      g_string_append_printf (out, "%s%s:%s:%" G_GINT64_FORMAT, i ? "," : "",
+                              json_object_get_string_member (gsi, "IndexName"),
+                              json_object_get_string_member (gsi, "IndexStatus"),
+                              json_object_get_int_member (gsi, "ItemCount"));
+    }
+  return out->str;
+}
+
+/* UpdateTable: a new GSI is filled from the items there (skipping those whose key attribute
+ * has another type), kept up to date after, and a deleted one is gone with its rows; the
+ * indexes after it keep their rows. */
+static void
+test_update_table_indexes (void)
+{
+  g_autoptr(DynoEngine) engine = engine_with_table ("N");
+  g_autoptr(GString) names = g_string_new (NULL);
+  g_autofree char *keys = NULL;
+
+  put (engine, "{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"},\"g\":{\"S\":\"x\"},"
+               "\"h\":{\"S\":\"red\"}}");
+  put (engine, "{\"pk\":{\"S\":\"b\"},\"sk\":{\"N\":\"2\"},\"g\":{\"S\":\"x\"},"
+               "\"h\":{\"S\":\"red\"}}");
+  put (engine, "{\"pk\":{\"S\":\"c\"},\"sk\":{\"N\":\"3\"},\"h\":{\"N\":\"7\"}}");
+  put (engine, "{\"pk\":{\"S\":\"d\"},\"sk\":{\"N\":\"4\"}}");
+  {
+    g_autoptr(JsonNode) node = call (engine, "UpdateTable",
+      "{\"TableName\":\"things\",\"AttributeDefinitions\":[{\"AttributeName\":\"h\","
+      "\"AttributeType\":\"S\"},{\"AttributeName\":\"sk\",\"AttributeType\":\"N\"}],"
+      "\"GlobalSecondaryIndexUpdates\":[{\"Create\":{\"IndexName\":\"byH\",\"KeySchema\":["
+      "{\"AttributeName\":\"h\",\"KeyType\":\"HASH\"},{\"AttributeName\":\"sk\","
+      "\"KeyType\":\"RANGE\"}],\"Projection\":{\"ProjectionType\":\"ALL\"}}}]}");
+    JsonObject *description = description_of (node);
+
+    g_assert_cmpstr (json_object_get_string_member (description, "TableStatus"), ==, "ACTIVE");
+    g_assert_cmpstr (index_names (description, names), ==, "byG:ACTIVE:2,byH:ACTIVE:2");
+    g_assert_cmpint (json_array_get_length (json_object_get_array_member (
+                       description, "AttributeDefinitions")), ==, 4);
+  }
+  keys = query_keys (engine, "{\"TableName\":\"things\",\"IndexName\":\"byH\","
+                     "\"KeyConditionExpression\":\"h = :h\","
+                     "\"ExpressionAttributeValues\":{\":h\":{\"S\":\"red\"}}}", NULL);
+  g_assert_cmpstr (keys, ==, "1,2");
+  g_clear_pointer (&keys, g_free);
+  /* maintained from now on, and its key type enforced */
+  put (engine, "{\"pk\":{\"S\":\"e\"},\"sk\":{\"N\":\"5\"},\"h\":{\"S\":\"red\"}}");
+  call_fails (engine, "PutItem", "{\"TableName\":\"things\",\"Item\":{\"pk\":{\"S\":\"f\"},"
+              "\"sk\":{\"N\":\"6\"},\"h\":{\"N\":\"1\"}}}", DYNO_ENGINE_ERROR_VALIDATION,
+              "One or more parameter values were invalid: Type mismatch for Index Key h "
+              "Expected: S Actual: N IndexName: byH");
+  keys = query_keys (engine, "{\"TableName\":\"things\",\"IndexName\":\"byH\","
+                     "\"KeyConditionExpression\":\"h = :h\","
+                     "\"ExpressionAttributeValues\":{\":h\":{\"S\":\"red\"}}}", NULL);
+  g_assert_cmpstr (keys, ==, "1,2,5");
+  g_clear_pointer (&keys, g_free);
+
+  /* deleting the first GSI: the second one (now at its place) keeps its rows */
+  {
+    g_autoptr(JsonNode) node = call (engine, "UpdateTable",
+      "{\"TableName\":\"things\",\"GlobalSecondaryIndexUpdates\":[{\"Delete\":"
+      "{\"IndexName\":\"byG\"}}]}");
+    JsonObject *description = description_of (node);
+
+    /* the answer still lists it, DELETING, as DynamoDB's does */
+    g_assert_cmpstr (index_names (description, names), ==, "byH:ACTIVE:3,byG:DELETING:2");
+    /* g's definition went with the index */
+    g_assert_cmpint (json_array_get_length (json_object_get_array_member (
+                       description, "AttributeDefinitions")), ==, 3);
+  }
+  {
+    g_autoptr(JsonNode) node = call (engine, "DescribeTable", "{\"TableName\":\"things\"}");
+
+    g_assert_cmpstr (index_names (json_object_get_object_member (json_node_get_object (node),
+                                                                 "Table"), names),
+                     ==, "byH:ACTIVE:3");
+  }
+  call_fails (engine, "Query", "{\"TableName\":\"things\",\"IndexName\":\"byG\","
+              "\"KeyConditionExpression\":\"g = :g\","
+              "\"ExpressionAttributeValues\":{\":g\":{\"S\":\"x\"}}}",
+              DYNO_ENGINE_ERROR_VALIDATION, "The table does not have the specified index: byG");
+  /* g is a plain attribute again */
+  put (engine, "{\"pk\":{\"S\":\"g\"},\"sk\":{\"N\":\"7\"},\"g\":{\"N\":\"1\"}}");
+  keys = query_keys (engine, "{\"TableName\":\"things\",\"IndexName\":\"byH\","
+                     "\"KeyConditionExpression\":\"h = :h\","
+                     "\"ExpressionAttributeValues\":{\":h\":{\"S\":\"red\"}}}", NULL);
+  g_assert_cmpstr (keys, ==, "1,2,5");
+  g_clear_pointer (&keys, g_free);
+  {
+    g_autoptr(JsonNode) node = call (engine, "Scan", "{\"TableName\":\"things\","
+                                     "\"IndexName\":\"byH\",\"Select\":\"COUNT\"}");
+
+    g_assert_cmpint (json_object_get_int_member (json_node_get_object (node), "Count"), ==, 3);
+  }
+}
+
+static void
+test_update_table_billing (void)
+{
+  g_autoptr(DynoEngine) engine = engine_with_table ("S");
+  g_autoptr(JsonNode) node = NULL;
+  JsonObject *description, *pt;
+
+  call_fails (engine, "UpdateTable", "{\"TableName\":\"things\",\"BillingMode\":"
+              "\"PROVISIONED\"}", DYNO_ENGINE_ERROR_VALIDATION,
+              "No provisioned throughput specified for the table");
+  /* its GSI needs a throughput too */
+  call_fails (engine, "UpdateTable", "{\"TableName\":\"things\",\"BillingMode\":"
+              "\"PROVISIONED\",\"ProvisionedThroughput\":{\"ReadCapacityUnits\":5,"
+              "\"WriteCapacityUnits\":6}}", DYNO_ENGINE_ERROR_VALIDATION,
+              "One or more parameter values were invalid: ProvisionedThroughput must be "
+              "specified for index: byG");
+  node = call (engine, "UpdateTable", "{\"TableName\":\"things\",\"BillingMode\":"
+               "\"PROVISIONED\",\"ProvisionedThroughput\":{\"ReadCapacityUnits\":5,"
+               "\"WriteCapacityUnits\":6},\"GlobalSecondaryIndexUpdates\":[{\"Update\":{"
+               "\"IndexName\":\"byG\",\"ProvisionedThroughput\":{\"ReadCapacityUnits\":2,"
+               "\"WriteCapacityUnits\":3}}}]}");
+  description = description_of (node);
+  /* once on demand, a table keeps a BillingModeSummary */
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (
+                     description, "BillingModeSummary"), "BillingMode"), ==, "PROVISIONED");
+  pt = json_object_get_object_member (description, "ProvisionedThroughput");
+  g_assert_cmpint (json_object_get_int_member (pt, "ReadCapacityUnits"), ==, 5);
+  g_assert_cmpint (json_object_get_int_member (pt, "WriteCapacityUnits"), ==, 6);
+  pt = json_object_get_object_member (json_array_get_object_element (
+         json_object_get_array_member (description, "GlobalSecondaryIndexes"), 0),
+         "ProvisionedThroughput");
+  g_assert_cmpint (json_object_get_int_member (pt, "ReadCapacityUnits"), ==, 2);
+  g_clear_pointer (&node, json_node_unref);
+
+  call_fails (engine, "UpdateTable", "{\"TableName\":\"things\",\"ProvisionedThroughput\":"
+              "{\"ReadCapacityUnits\":5,\"WriteCapacityUnits\":6}}",
+              DYNO_ENGINE_ERROR_VALIDATION, NULL);
+  node = call (engine, "UpdateTable", "{\"TableName\":\"things\",\"ProvisionedThroughput\":"
+               "{\"ReadCapacityUnits\":7,\"WriteCapacityUnits\":6}}");
+  pt = json_object_get_object_member (description_of (node), "ProvisionedThroughput");
+  g_assert_cmpint (json_object_get_int_member (pt, "ReadCapacityUnits"), ==, 7);
+  g_clear_pointer (&node, json_node_unref);
+
+  node = call (engine, "UpdateTable", "{\"TableName\":\"things\",\"BillingMode\":"
+               "\"PAY_PER_REQUEST\"}");
+  description = description_of (node);
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (
+                     description, "BillingModeSummary"), "BillingMode"), ==, "PAY_PER_REQUEST");
+  pt = json_object_get_object_member (description, "ProvisionedThroughput");
+  g_assert_cmpint (json_object_get_int_member (pt, "ReadCapacityUnits"), ==, 0);
+  g_clear_pointer (&node, json_node_unref);
+  call_fails (engine, "UpdateTable", "{\"TableName\":\"things\",\"ProvisionedThroughput\":"
+              "{\"ReadCapacityUnits\":5,\"WriteCapacityUnits\":6}}",
+              DYNO_ENGINE_ERROR_VALIDATION,
+              "One or more parameter values were invalid: Neither ReadCapacityUnits nor "
+              "WriteCapacityUnits can be specified when BillingMode is PAY_PER_REQUEST");
+  node = call (engine, "DescribeTable", "{\"TableName\":\"things\"}");
+  g_assert_true (json_object_has_member (json_object_get_object_member (
+                   json_node_get_object (node), "Table"), "BillingModeSummary"));
+}
+
+#define CREATE_GSI(name, attr) \
+  "{\"Create\":{\"IndexName\":\"" name "\",\"KeySchema\":[{\"AttributeName\":\"" attr "\"," \
+  "\"KeyType\":\"HASH\"}],\"Projection\":{\"ProjectionType\":\"KEYS_ONLY\"}}}"
+
+static void
+test_update_table_errors (void)
+{
+  g_autoptr(DynoEngine) engine = engine_with_table ("S");
+
+  call_fails (engine, "UpdateTable", "{\"TableName\":\"nothing\",\"BillingMode\":"
+              "\"PAY_PER_REQUEST\"}", DYNO_ENGINE_ERROR_RESOURCE_NOT_FOUND,
+              "Requested resource not found: Table: nothing not found");
+  call_fails (engine, "UpdateTable", "{\"TableName\":\"things\"}",
+              DYNO_ENGINE_ERROR_VALIDATION, "At least one of ProvisionedThroughput, "
+              "BillingMode, UpdateStreamEnabled, GlobalSecondaryIndexUpdates or "
+              "SSESpecification or ReplicaUpdates is required");
+  call_fails (engine, "UpdateTable", "{\"TableName\":\"things\","
+              "\"GlobalSecondaryIndexUpdates\":[]}", DYNO_ENGINE_ERROR_VALIDATION, NULL);
+  call_fails (engine, "UpdateTable", "{\"TableName\":\"things\","
+              "\"GlobalSecondaryIndexUpdates\":[{\"Delete\":{\"IndexName\":\"nope\"}}]}",
+              DYNO_ENGINE_ERROR_RESOURCE_NOT_FOUND, NULL);
+  call_fails (engine, "UpdateTable", "{\"TableName\":\"things\",\"AttributeDefinitions\":"
+              "[{\"AttributeName\":\"g\",\"AttributeType\":\"S\"}],"
+              "\"GlobalSecondaryIndexUpdates\":[" CREATE_GSI ("byG", "g") "]}",
+              DYNO_ENGINE_ERROR_VALIDATION, "Attempting to create an index which already exists");
+  call_fails (engine, "UpdateTable", "{\"TableName\":\"things\",\"AttributeDefinitions\":"
+              "[{\"AttributeName\":\"x\",\"AttributeType\":\"S\"},{\"AttributeName\":\"y\","
+              "\"AttributeType\":\"S\"}],\"GlobalSecondaryIndexUpdates\":["
+              CREATE_GSI ("byX", "x") "," CREATE_GSI ("byY", "y") "]}",
+              DYNO_ENGINE_ERROR_LIMIT_EXCEEDED, "Subscriber limit exceeded: Only 1 online "
+              "index can be created or deleted simultaneously per table");
+  call_fails (engine, "UpdateTable", "{\"TableName\":\"things\",\"AttributeDefinitions\":"
+              "[{\"AttributeName\":\"x\",\"AttributeType\":\"S\"}],"
+              "\"GlobalSecondaryIndexUpdates\":[" CREATE_GSI ("byX", "x") ","
+              "{\"Delete\":{\"IndexName\":\"byG\"}}]}", DYNO_ENGINE_ERROR_LIMIT_EXCEEDED, NULL);
+  /* the new key's attribute must be defined in the request */
+  call_fails (engine, "UpdateTable", "{\"TableName\":\"things\","
+              "\"GlobalSecondaryIndexUpdates\":[" CREATE_GSI ("byX", "x") "]}",
+              DYNO_ENGINE_ERROR_VALIDATION, "One or more parameter values were invalid: Some "
+              "index key attributes are not defined in AttributeDefinitions. Keys: [x], "
+              "AttributeDefinitions: []");
+  /* nor can a defined attribute change type */
+  call_fails (engine, "UpdateTable", "{\"TableName\":\"things\",\"AttributeDefinitions\":"
+              "[{\"AttributeName\":\"g\",\"AttributeType\":\"N\"}],"
+              "\"GlobalSecondaryIndexUpdates\":[" CREATE_GSI ("byG2", "g") "]}",
+              DYNO_ENGINE_ERROR_VALIDATION, NULL);
+  /* up to 20 GSIs */
+  for (int i = 2; i <= 21; i++)
+    {
+      g_autofree char *body = g_strdup_printf (
+        "{\"TableName\":\"things\",\"AttributeDefinitions\":[{\"AttributeName\":\"a%d\","
+        "\"AttributeType\":\"S\"}],\"GlobalSecondaryIndexUpdates\":[{\"Create\":{"
+        "\"IndexName\":\"index%d\",\"KeySchema\":[{\"AttributeName\":\"a%d\","
+        "\"KeyType\":\"HASH\"}],\"Projection\":{\"ProjectionType\":\"ALL\"}}}]}", i, i, i);
+
+      if (i <= 20)
+        {
+          g_autoptr(JsonNode) node = call (engine, "UpdateTable", body);
+        }
+      else
+        call_fails (engine, "UpdateTable", body, DYNO_ENGINE_ERROR_VALIDATION,
+                    "One or more parameter values were invalid: GlobalSecondaryIndex count "
+                    "exceeds the per-table limit of 20");
+    }
+}
+
+static void
+test_ttl_settings (void)
+{
+  g_autoptr(DynoEngine) engine = engine_with_table ("S");
+  g_autoptr(JsonNode) node = NULL;
+  g_autofree char *text = NULL;
+
+  node = call (engine, "DescribeTimeToLive", "{\"TableName\":\"things\"}");
+  text = dyno_json_node_to_string (node, FALSE);
+  g_assert_cmpstr (text, ==, "{\"TimeToLiveDescription\":{\"TimeToLiveStatus\":\"DISABLED\"}}");
+  g_clear_pointer (&text, g_free);
+  g_clear_pointer (&node, json_node_unref);
+  call_fails (engine, "UpdateTimeToLive", "{\"TableName\":\"things\","
+              "\"TimeToLiveSpecification\":{\"Enabled\":false,\"AttributeName\":\"exp\"}}",
+              DYNO_ENGINE_ERROR_VALIDATION, "TimeToLive is already disabled");
+  node = call (engine, "UpdateTimeToLive", "{\"TableName\":\"things\","
+               "\"TimeToLiveSpecification\":{\"Enabled\":true,\"AttributeName\":\"exp\"}}");
+  text = dyno_json_node_to_string (node, FALSE);
+  g_assert_cmpstr (text, ==, "{\"TimeToLiveSpecification\":{\"Enabled\":true,"
+                   "\"AttributeName\":\"exp\"}}");
+  g_clear_pointer (&text, g_free);
+  g_clear_pointer (&node, json_node_unref);
+  node = call (engine, "DescribeTimeToLive", "{\"TableName\":\"things\"}");
+  text = dyno_json_node_to_string (node, FALSE);
+  g_assert_cmpstr (text, ==, "{\"TimeToLiveDescription\":{\"TimeToLiveStatus\":\"ENABLED\","
+                   "\"AttributeName\":\"exp\"}}");
+  g_clear_pointer (&text, g_free);
+  g_clear_pointer (&node, json_node_unref);
+  call_fails (engine, "UpdateTimeToLive", "{\"TableName\":\"things\","
+              "\"TimeToLiveSpecification\":{\"Enabled\":true,\"AttributeName\":\"other\"}}",
+              DYNO_ENGINE_ERROR_VALIDATION, "TimeToLive is already enabled");
+  call_fails (engine, "UpdateTimeToLive", "{\"TableName\":\"nothing\","
+              "\"TimeToLiveSpecification\":{\"Enabled\":true,\"AttributeName\":\"exp\"}}",
+              DYNO_ENGINE_ERROR_RESOURCE_NOT_FOUND,
+              "Requested resource not found: Table: nothing not found");
+  call_fails (engine, "DescribeTimeToLive", "{\"TableName\":\"nothing\"}",
+              DYNO_ENGINE_ERROR_RESOURCE_NOT_FOUND,
+              "Requested resource not found: Table: nothing not found");
+  call_fails (engine, "UpdateTimeToLive", "{\"TableName\":\"things\","
+              "\"TimeToLiveSpecification\":{\"Enabled\":false,\"AttributeName\":\"other\"}}",
+              DYNO_ENGINE_ERROR_VALIDATION, "TimeToLive is active on a different AttributeName");
+  call_fails (engine, "UpdateTimeToLive", "{\"TableName\":\"things\"}",
+              DYNO_ENGINE_ERROR_VALIDATION, "1 validation error detected: Value null at "
+              "'timeToLiveSpecification' failed to satisfy constraint: Member must not be null");
+  node = call (engine, "UpdateTimeToLive", "{\"TableName\":\"things\","
+               "\"TimeToLiveSpecification\":{\"Enabled\":false,\"AttributeName\":\"exp\"}}");
+  g_clear_pointer (&node, json_node_unref);
+  node = call (engine, "DescribeTimeToLive", "{\"TableName\":\"things\"}");
+  text = dyno_json_node_to_string (node, FALSE);
+  g_assert_cmpstr (text, ==, "{\"TimeToLiveDescription\":{\"TimeToLiveStatus\":\"DISABLED\"}}");
+}
+
+static gint64
+count_of (DynoEngine *engine,
+          const char *op,
+          const char *body)
+{
+  g_autoptr(JsonNode) node = call (engine, op, body);
+
+  return json_object_get_int_member (json_node_get_object (node), "Count");
+}
+
+static gint64
+item_count (DynoEngine *engine)
+{
+  g_autoptr(JsonNode) node = call (engine, "DescribeTable", "{\"TableName\":\"things\"}");
+
+  return json_object_get_int_member (json_object_get_object_member (
+                                       json_node_get_object (node), "Table"), "ItemCount");
+}
+
+static gboolean
+has_item (DynoEngine *engine,
+          const char *pk)
+{
+  g_autofree char *body = g_strdup_printf ("{\"TableName\":\"things\",\"Key\":{\"pk\":{\"S\":"
+                                           "\"%s\"},\"sk\":{\"S\":\"s\"}}}", pk);
+  g_autoptr(JsonNode) node = call (engine, "GetItem", body);
+
+  return json_object_has_member (json_node_get_object (node), "Item");
+}
+
+/* Items past their TTL read as absent and are deleted with their index rows; the TTL setting
+ * and the deletions survive a restart on the same workspace. */
+static void
+test_ttl_expiry (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("dyno-engine-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "w.db", NULL);
+  gint64 now = g_get_real_time () / G_USEC_PER_SEC;
+  g_autofree char *past = g_strdup_printf ("%" G_GINT64_FORMAT, now - 3600);
+  g_autofree char *future = g_strdup_printf ("%" G_GINT64_FORMAT, now + 86400);
+  g_autofree char *ancient = g_strdup_printf ("%" G_GINT64_FORMAT, now - 6 * 366 * 86400);
+  const char *query = "{\"TableName\":\"things\",\"IndexName\":\"byG\","
+                      "\"KeyConditionExpression\":\"g = :g\","
+                      "\"ExpressionAttributeValues\":{\":g\":{\"S\":\"x\"}}}";
+
+  g_assert_no_error (error);
+  {
+    g_autoptr(DynoEngine) engine = dyno_engine_new (path, &error);
+    g_autoptr(JsonNode) node = NULL;
+    g_autofree char *item = NULL;
+
+    g_assert_no_error (error);
+    node = call (engine, "CreateTable",
+      "{\"TableName\":\"things\",\"BillingMode\":\"PAY_PER_REQUEST\","
+      "\"AttributeDefinitions\":[{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"},"
+      "{\"AttributeName\":\"sk\",\"AttributeType\":\"S\"},"
+      "{\"AttributeName\":\"g\",\"AttributeType\":\"S\"}],"
+      "\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"},"
+      "{\"AttributeName\":\"sk\",\"KeyType\":\"RANGE\"}],"
+      "\"GlobalSecondaryIndexes\":[{\"IndexName\":\"byG\",\"KeySchema\":"
+      "[{\"AttributeName\":\"g\",\"KeyType\":\"HASH\"}],"
+      "\"Projection\":{\"ProjectionType\":\"KEYS_ONLY\"}}]}");
+    g_clear_pointer (&node, json_node_unref);
+    node = call (engine, "UpdateTimeToLive", "{\"TableName\":\"things\","
+                 "\"TimeToLiveSpecification\":{\"Enabled\":true,\"AttributeName\":\"exp\"}}");
+    /* expired; not yet; ignored (more than 5 years old); not a Number; no TTL */
+    item = g_strdup_printf ("{\"pk\":{\"S\":\"old\"},\"sk\":{\"S\":\"s\"},\"g\":{\"S\":\"x\"},"
+                            "\"exp\":{\"N\":\"%s\"}}", past);
+    put (engine, item);
+    g_clear_pointer (&item, g_free);
+    item = g_strdup_printf ("{\"pk\":{\"S\":\"new\"},\"sk\":{\"S\":\"s\"},\"g\":{\"S\":\"x\"},"
+                            "\"exp\":{\"N\":\"%s\"}}", future);
+    put (engine, item);
+    g_clear_pointer (&item, g_free);
+    item = g_strdup_printf ("{\"pk\":{\"S\":\"ancient\"},\"sk\":{\"S\":\"s\"},"
+                            "\"g\":{\"S\":\"x\"},\"exp\":{\"N\":\"%s\"}}", ancient);
+    put (engine, item);
+    g_clear_pointer (&item, g_free);
+    item = g_strdup_printf ("{\"pk\":{\"S\":\"text\"},\"sk\":{\"S\":\"s\"},\"g\":{\"S\":\"x\"},"
+                            "\"exp\":{\"S\":\"%s\"}}", past);
+    put (engine, item);
+    put (engine, "{\"pk\":{\"S\":\"none\"},\"sk\":{\"S\":\"s\"},\"g\":{\"S\":\"x\"}}");
+  }
+  {
+    g_autoptr(DynoEngine) engine = dyno_engine_new (path, &error);
+    g_autoptr(JsonNode) node = NULL;
+    g_autofree char *item = NULL;
+
+    g_assert_no_error (error);
+    node = call (engine, "DescribeTimeToLive", "{\"TableName\":\"things\"}");
+    g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (
+                       json_node_get_object (node), "TimeToLiveDescription"),
+                       "AttributeName"), ==, "exp");
+    g_clear_pointer (&node, json_node_unref);
+    /* still stored until something reads it */
+    g_assert_cmpint (item_count (engine), ==, 5);
+    /* the index does not project exp: the table's item tells */
+    g_assert_cmpint (count_of (engine, "Query", query), ==, 4);
+    g_assert_cmpint (count_of (engine, "Scan", "{\"TableName\":\"things\"}"), ==, 4);
+    g_assert_false (has_item (engine, "old"));
+    g_assert_true (has_item (engine, "new"));
+    g_assert_true (has_item (engine, "ancient"));
+    g_assert_true (has_item (engine, "text"));
+    g_assert_true (has_item (engine, "none"));
+    /* deleted, with its index row */
+    g_assert_cmpint (item_count (engine), ==, 4);
+    node = call (engine, "Scan", "{\"TableName\":\"things\",\"IndexName\":\"byG\"}");
+    g_assert_cmpint (json_object_get_int_member (json_node_get_object (node), "ScannedCount"),
+                     ==, 4);
+    g_clear_pointer (&node, json_node_unref);
+
+    /* a condition sees an expired item as absent, and the write replaces it */
+    item = g_strdup_printf ("{\"TableName\":\"things\",\"Item\":{\"pk\":{\"S\":\"gone\"},"
+                            "\"sk\":{\"S\":\"s\"},\"g\":{\"S\":\"x\"},"
+                            "\"exp\":{\"N\":\"%s\"}}}", past);
+    node = call (engine, "PutItem", item);
+    g_clear_pointer (&node, json_node_unref);
+    g_assert_cmpint (item_count (engine), ==, 5);
+    node = call (engine, "PutItem", "{\"TableName\":\"things\",\"Item\":{\"pk\":{\"S\":\"gone\"},"
+                 "\"sk\":{\"S\":\"s\"},\"v\":{\"N\":\"1\"}},"
+                 "\"ConditionExpression\":\"attribute_not_exists(pk)\"}");
+    g_clear_pointer (&node, json_node_unref);
+    g_assert_true (has_item (engine, "gone"));
+    g_assert_cmpint (item_count (engine), ==, 5);
+    g_assert_cmpint (count_of (engine, "Query", query), ==, 4);
+
+    /* a write refused by its condition still leaves the expired item deleted */
+    g_clear_pointer (&item, g_free);
+    item = g_strdup_printf ("{\"TableName\":\"things\",\"Item\":{\"pk\":{\"S\":\"refused\"},"
+                            "\"sk\":{\"S\":\"s\"},\"g\":{\"S\":\"x\"},"
+                            "\"exp\":{\"N\":\"%s\"}}}", past);
+    node = call (engine, "PutItem", item);
+    g_clear_pointer (&node, json_node_unref);
+    g_assert_cmpint (item_count (engine), ==, 6);
+    call_fails (engine, "PutItem", "{\"TableName\":\"things\",\"Item\":{\"pk\":{\"S\":"
+                "\"refused\"},\"sk\":{\"S\":\"s\"}},\"ConditionExpression\":"
+                "\"attribute_exists(pk)\"}", DYNO_ENGINE_ERROR_CONDITIONAL_CHECK_FAILED, NULL);
+    g_assert_cmpint (item_count (engine), ==, 5);
+
+    /* BatchGetItem leaves it out too */
+    g_clear_pointer (&item, g_free);
+    item = g_strdup_printf ("{\"TableName\":\"things\",\"Item\":{\"pk\":{\"S\":\"later\"},"
+                            "\"sk\":{\"S\":\"s\"},\"exp\":{\"N\":\"%s\"}}}", past);
+    node = call (engine, "PutItem", item);
+    g_clear_pointer (&node, json_node_unref);
+    node = call (engine, "BatchGetItem", "{\"RequestItems\":{\"things\":{\"Keys\":["
+                 "{\"pk\":{\"S\":\"later\"},\"sk\":{\"S\":\"s\"}},"
+                 "{\"pk\":{\"S\":\"new\"},\"sk\":{\"S\":\"s\"}}]}}}");
+    g_assert_cmpint (json_array_get_length (json_object_get_array_member (
+                       json_object_get_object_member (json_node_get_object (node), "Responses"),
+                       "things")), ==, 1);
+  }
+  {
+    g_autoptr(DynoEngine) engine = dyno_engine_new (path, &error);
+
+    g_assert_no_error (error);
+    g_assert_cmpint (item_count (engine), ==, 5);
+    g_assert_cmpint (count_of (engine, "Scan", "{\"TableName\":\"things\"}"), ==, 5);
+    g_assert_cmpint (count_of (engine, "Query", query), ==, 4);
+  }
+  g_remove (path);
+  {
+    g_autofree char *wal = g_strconcat (path, "-wal", NULL);
+    g_autofree char *shm = g_strconcat (path, "-shm", NULL);
+
+    g_remove (wal);
+    g_remove (shm);
+  }
+  g_rmdir (dir);
+}
+
 /* ---- ExecuteStatement -------------------------------------------------------------------- */
 
 /* The response of ExecuteStatement @statement (with Parameters @params, JSON, or NULL; and the
@@ -1203,5 +1667,10 @@ main (int    argc,
   g_test_add_func ("/engine/transact/token", test_transact_token);
   g_test_add_func ("/engine/transact/get", test_transact_get);
   g_test_add_func ("/engine/condition-failure-item", test_condition_failure_item);
+  g_test_add_func ("/engine/update-table/indexes", test_update_table_indexes);
+  g_test_add_func ("/engine/update-table/billing", test_update_table_billing);
+  g_test_add_func ("/engine/update-table/errors", test_update_table_errors);
+  g_test_add_func ("/engine/ttl/settings", test_ttl_settings);
+  g_test_add_func ("/engine/ttl/expiry", test_ttl_expiry);
   return g_test_run ();
 }
