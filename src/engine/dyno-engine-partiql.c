@@ -9,7 +9,9 @@
  * key order, DynamoDB in an order of its own); INSERT into a PutItem with
  * attribute_not_exists(pk); UPDATE into an UpdateItem on the key of its WHERE with
  * attribute_exists(pk) and the rest of the WHERE as its condition; DELETE into a DeleteItem
- * with the rest of the WHERE as its condition.  Conditions are printed back with generated
+ * with the rest of the WHERE as its condition on an item that exists
+ * (ReturnValuesOnConditionCheckFailure goes to
+ * those two).  Conditions are printed back with generated
  * #name and :value placeholders, so nothing is lost on the way.
  */
 #include "config.h"
@@ -32,6 +34,7 @@ typedef struct {
   DynoPartiqlStatement       *st;
   const DynoEngineTable      *table;
   const char                 *capacity;     /* ReturnConsumedCapacity as sent, or NULL */
+  const char                 *on_failure;   /* ReturnValuesOnConditionCheckFailure, or NULL */
   gboolean                    consistent;
   gint64                      limit;        /* 0: none */
   JsonNode                   *start_key;    /* from NextToken, or NULL */
@@ -306,13 +309,41 @@ run_request (const Run   *run,
              GError     **error)
 {
   g_autofree char *response = NULL;
+  g_autofree char *error_body = NULL;
   JsonNode *node;
 
   g_string_append_c (request, '}');
-  response = dyno_engine_request (run->engine, operation, request->str, request->len, error);
+  response = dyno_engine_request_full (run->engine, operation, request->str, request->len,
+                                       &error_body, error);
   g_string_free (request, TRUE);
   if (response == NULL)
-    return NULL;
+    {
+      /* the error body's own members (a ConditionalCheckFailedException's Item) are the
+       * ExecuteStatement's: the inner request has cleared them, so they are set again */
+      g_autoptr(JsonNode) body = dyno_json_parse (error_body, -1, NULL);
+      g_autoptr(GString) members = g_string_new (NULL);
+      JsonObjectIter iter;
+      const char *name;
+      JsonNode *value;
+
+      if (body == NULL || !JSON_NODE_HOLDS_OBJECT (body))
+        return NULL;
+      json_object_iter_init (&iter, json_node_get_object (body));
+      while (json_object_iter_next (&iter, &name, &value))
+        {
+          if (strcmp (name, "__type") == 0 || g_ascii_strcasecmp (name, "message") == 0)
+            continue;
+          if (members->len > 0)
+            g_string_append_c (members, ',');
+          dyno_json_write_string (members, name, -1);
+          g_string_append_c (members, ':');
+          dyno_json_write_node (members, value, FALSE);
+        }
+      if (members->len > 0)
+        dyno_engine_set_error_members (run->engine, g_string_free (g_steal_pointer (&members),
+                                                                   FALSE));
+      return NULL;
+    }
   node = dyno_json_parse (response, -1, NULL);
   g_assert (node != NULL && JSON_NODE_HOLDS_OBJECT (node));
   *out_node = node;
@@ -729,14 +760,20 @@ run_update_or_delete (Run     *run,
             g_str_has_suffix (st->returning, "OLD") ? "OLD" : "NEW");
       return NULL;
     }
-  /* an UPDATE changes an item that exists; a DELETE of no item succeeds unless the rest of
-   * its WHERE says otherwise */
+  /* an UPDATE changes an item that exists; a DELETE of no item succeeds whatever the rest of
+   * its WHERE says (as DynamoDB Local answers), and of an item only if it holds */
   condition = and_of (conjuncts, pk_conjunct, sk_conjunct,
                       update ? dyno_expr_new_function (DYNO_FUNCTION_ATTRIBUTE_EXISTS,
                                                        dyno_expr_new_path (
                                                          dyno_path_new (run->table->pk.name)),
                                                        NULL)
                              : NULL);
+  if (!update && condition != NULL)
+    condition = dyno_expr_new_or (dyno_expr_new_function (DYNO_FUNCTION_ATTRIBUTE_NOT_EXISTS,
+                                                          dyno_expr_new_path (dyno_path_new (
+                                                            run->table->pk.name)),
+                                                          NULL),
+                                  dyno_expr_new_paren (g_steal_pointer (&condition)));
   dyno_expr_printer_set_alias_all (printer, TRUE);
   request = request_new (run);
   write_key (request, run->table, pk, sk);
@@ -750,6 +787,8 @@ run_update_or_delete (Run     *run,
   write_placeholders (request, printer);
   if (st->returning)
     write_member (request, "ReturnValues", st->returning);
+  if (run->on_failure)
+    write_member (request, "ReturnValuesOnConditionCheckFailure", run->on_failure);
   response = run_request (run, update ? "UpdateItem" : "DeleteItem", request, &node, error);
   if (response == NULL)
     return NULL;
@@ -883,8 +922,9 @@ dyno_engine_execute_statement (DynoEngine *self,
   run.st = st;
   if ((run.table = dyno_engine_find_table (self, st->table, error)) == NULL)
     return NULL;
-  /* ReturnValuesOnConditionCheckFailure is checked, not yet acted on: the engine's
-   * ConditionalCheckFailedException carries no item */
+  /* ReturnValuesOnConditionCheckFailure: passed on to an UPDATE's or DELETE's request, whose
+   * ConditionalCheckFailedException then carries the item (an INSERT's failure is a
+   * DuplicateItemException, without one) */
   token = dyno_json_object_peek_string (object, "ReturnValuesOnConditionCheckFailure");
   if (token != NULL && strcmp (token, "ALL_OLD") != 0 && strcmp (token, "NONE") != 0)
     {
@@ -893,6 +933,7 @@ dyno_engine_execute_statement (DynoEngine *self,
             "satisfy enum value set: [ALL_OLD, NONE]", token);
       return NULL;
     }
+  run.on_failure = token;
   run.capacity = dyno_json_object_peek_string (object, "ReturnConsumedCapacity");
   member = json_object_get_member (object, "ConsistentRead");
   run.consistent = member && JSON_NODE_HOLDS_VALUE (member)

@@ -760,6 +760,7 @@ class DifferentialTest(unittest.TestCase):
                 ("DELETE FROM %s WHERE pk = 'p0' AND sk = 3 RETURNING ALL NEW *" % t, None,
                  False),
                 ("DELETE FROM %s WHERE pk = 'none' AND sk = 1" % t, None, False),
+                ("DELETE FROM %s WHERE pk = 'none' AND sk = 1 AND n = 99" % t, None, False),
                 ("DELETE FROM %s WHERE pk = 'p0'" % t, None, False),
                 ("SELECT * FROM %s WHERE pk = 'p0'" % t, None, False),
                 ("SELEC * FROM %s" % t, None, False),
@@ -812,6 +813,22 @@ class DifferentialTest(unittest.TestCase):
                                            cm.exception.response["Error"]["Message"]))
                 with self.subTest(statement=statement):
                     self.assertEqual(messages[0], messages[1])
+
+            # ReturnValuesOnConditionCheckFailure: the item in the error, or none
+            for statement, on_failure in [
+                    ("UPDATE %s SET n = 1 WHERE pk = 'p1' AND sk = 1 AND n = 99" % t, "ALL_OLD"),
+                    ("DELETE FROM %s WHERE pk = 'p1' AND sk = 4 AND n = 99" % t, "ALL_OLD"),
+                    ("DELETE FROM %s WHERE pk = 'p1' AND sk = 4 AND n = 99" % t, "NONE")]:
+                answers = []
+                for c in (self.ours, self.local):
+                    with self.assertRaises(c.exceptions.ClientError) as cm:
+                        c.execute_statement(Statement=statement,
+                                            ReturnValuesOnConditionCheckFailure=on_failure)
+                    answers.append((cm.exception.response["Error"]["Code"],
+                                    cm.exception.response.get("Item")))
+                with self.subTest(statement=statement, on_failure=on_failure):
+                    self.assertEqual(answers[0], answers[1])
+                    self.assertEqual(answers[0][1] is not None, on_failure == "ALL_OLD")
 
             # ORDER BY … DESC: DynamoDB Local fails with InternalFailure; DynamoDB reads the
             # partition backwards

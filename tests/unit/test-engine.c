@@ -1617,9 +1617,33 @@ test_partiql_writes (void)
              DYNO_ENGINE_ERROR_VALIDATION,
              "Where clause does not contain a mandatory equality on all key attributes");
 
-  /* DELETE: no item is no error, unless the rest of the WHERE asks for one */
+  /* ReturnValuesOnConditionCheckFailure: the item in the error */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autofree char *error_body = NULL;
+    g_autofree char *response = dyno_engine_request_full (
+      engine, "ExecuteStatement", "{\"Statement\":\"UPDATE things SET n = 9 WHERE pk = 'a' "
+      "AND sk = 1 AND n = 7\",\"ReturnValuesOnConditionCheckFailure\":\"ALL_OLD\"}", -1,
+      &error_body, &error);
+    g_autoptr(JsonNode) node = NULL;
+    g_autofree char *item = NULL;
+
+    g_assert_null (response);
+    g_assert_error (error, DYNO_ENGINE_ERROR, DYNO_ENGINE_ERROR_CONDITIONAL_CHECK_FAILED);
+    node = dyno_json_parse (error_body, -1, NULL);
+    item = dyno_json_node_to_string (json_object_get_member (json_node_get_object (node),
+                                                             "Item"), FALSE);
+    g_assert_cmpstr (item, ==, "{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"},"
+                               "\"s\":{\"SS\":[\"a\",\"b\",\"c\"]},"
+                               "\"m\":{\"M\":{\"k\":{\"S\":\"v\"}}},\"n\":{\"N\":\"2\"}}");
+  }
+
+  /* DELETE: no item is no error, whatever the rest of the WHERE says; an item is deleted if
+   * it holds */
   pql_fails (engine, "DELETE FROM things WHERE pk = 'a' AND sk = 1 AND n = 5", NULL,
              DYNO_ENGINE_ERROR_CONDITIONAL_CHECK_FAILED, "The conditional request failed");
+  PQL_EXPECT (engine, "DELETE FROM things WHERE pk = 'zz' AND sk = 1 AND n = 5", NULL,
+              "{\"Items\":[]}");
   PQL_EXPECT (engine, "DELETE FROM things WHERE pk = 'a' AND sk = 1 AND n = 2", NULL,
               "{\"Items\":[]}");
   PQL_EXPECT (engine, "DELETE FROM things WHERE sk = 1 AND pk = 'a'", NULL, "{\"Items\":[]}");
