@@ -157,7 +157,8 @@ dyno_cli_serve (int    argc,
   loop = g_main_loop_new (NULL, FALSE);
   sigterm = g_unix_signal_add (SIGTERM, on_signal, loop);
   sigint = g_unix_signal_add (SIGINT, on_signal, loop);
-  if (!dyno_engine_backend_serve (backend, host, (guint) port, &error))
+  if (!dyno_engine_backend_serve (backend, host, (guint) port, DYNO_ENGINE_SERVE_INLINE,
+                                  &error))
     {
       dyno_cli_print_error ("serve", error->message);
       g_source_remove (sigterm);

@@ -28,6 +28,7 @@ struct _DynoEngineBackend
   /* dyno_engine_backend_serve(): DynamoDB's protocol over HTTP, on the main context */
   SoupServer *server;
   char       *served_url;
+  DynoEngineServeFlags serve_flags;
 };
 
 enum {
@@ -206,14 +207,11 @@ respond (SoupServerMessage *msg,
                                     len);
 }
 
+/* The engine's answer to @served, in @served. */
 static void
-serve_thread (GTask        *task,
-              gpointer      source,
-              gpointer      task_data,
-              GCancellable *cancellable)
+answer (DynoEngineBackend *self,
+        Served            *served)
 {
-  DynoEngineBackend *self = source;
-  Served *served = task_data;
   g_autoptr(GError) error = NULL;
   gsize len;
   const char *body = g_bytes_get_data (served->body, &len);
@@ -232,6 +230,15 @@ serve_thread (GTask        *task,
       served->response = g_bytes_new_take (response, strlen (response));
       served->status = SOUP_STATUS_OK;
     }
+}
+
+static void
+serve_thread (GTask        *task,
+              gpointer      source,
+              gpointer      task_data,
+              GCancellable *cancellable)
+{
+  answer (source, task_data);
   g_task_return_boolean (task, TRUE);
 }
 
@@ -275,13 +282,21 @@ handle_request (SoupServer        *server,
       return;
     }
 
-  /* the engine runs on a worker thread, as for the app's own calls: the server's main
-   * context (the app's) stays free */
   served = g_new0 (Served, 1);
   served->server = server;
   served->msg = g_object_ref (msg);
   served->operation = g_strdup (target + strlen (TARGET_PREFIX));
   served->body = soup_message_body_flatten (soup_server_message_get_request_body (msg));
+  if (self->serve_flags & DYNO_ENGINE_SERVE_INLINE)
+    {
+      answer (self, served);
+      respond (msg, served->status, served->response);
+      served_free (served);
+      return;
+    }
+
+  /* the engine runs on a worker thread, as for the app's own calls: the server's main
+   * context (the app's) stays free */
   task = g_task_new (self, NULL, serve_done, NULL);
   g_task_set_source_tag (task, handle_request);
   g_task_set_task_data (task, served, (GDestroyNotify) served_free);
@@ -290,10 +305,11 @@ handle_request (SoupServer        *server,
 }
 
 gboolean
-dyno_engine_backend_serve (DynoEngineBackend  *self,
-                           const char         *host,
-                           guint               port,
-                           GError            **error)
+dyno_engine_backend_serve (DynoEngineBackend     *self,
+                           const char            *host,
+                           guint                  port,
+                           DynoEngineServeFlags   flags,
+                           GError               **error)
 {
   g_autoptr(GInetAddress) address = NULL;
   g_autoptr(GSocketAddress) socket_address = NULL;
@@ -336,6 +352,7 @@ dyno_engine_backend_serve (DynoEngineBackend  *self,
   g_slist_free (listeners);
 
   address_text = g_inet_address_to_string (address);
+  self->serve_flags = flags;
   self->server = g_steal_pointer (&server);
   if (g_inet_address_get_family (address) == G_SOCKET_FAMILY_IPV6)
     self->served_url = g_strdup_printf ("http://[%s]:%u", address_text, port);

@@ -22,6 +22,13 @@ DynoEngineBackend *dyno_engine_backend_new      (const char        *path,
                                                  GError           **error);
 const char        *dyno_engine_backend_get_path (DynoEngineBackend *self);
 
+typedef enum {
+  DYNO_ENGINE_SERVE_NONE   = 0,
+  /* answer on the thread that runs the main context rather than on a worker thread: for a
+   * process that does nothing else (`dynotable-cli serve`), one thread hop less per request */
+  DYNO_ENGINE_SERVE_INLINE = 1 << 0,
+} DynoEngineServeFlags;
+
 /* Also answers DynamoDB's JSON protocol over HTTP on @host (an IP address, or "localhost")
  * and @port (0: a free port), on the thread-default main context, so the AWS CLI, the SDKs
  * and copied code reach the same tables; any signature and any key are accepted, as DynamoDB
@@ -31,6 +38,7 @@ const char        *dyno_engine_backend_get_path (DynoEngineBackend *self);
 gboolean           dyno_engine_backend_serve              (DynoEngineBackend  *self,
                                                            const char         *host,
                                                            guint               port,
+                                                           DynoEngineServeFlags flags,
                                                            GError            **error);
 void               dyno_engine_backend_stop_serving       (DynoEngineBackend  *self);
 const char        *dyno_engine_backend_get_served_url     (DynoEngineBackend  *self);

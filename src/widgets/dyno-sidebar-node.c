@@ -344,12 +344,14 @@ update_serving (DynoSidebarNode *self)
     {
       port = (guint) g_settings_get_int (self->settings, "playground-port");
       if (dyno_engine_backend_get_served_url (engine) == NULL
-          && !dyno_engine_backend_serve (engine, "127.0.0.1", port, &error)
+          && !dyno_engine_backend_serve (engine, "127.0.0.1", port,
+                                             DYNO_ENGINE_SERVE_NONE, &error)
           && port != 0)
         {
           g_debug ("Playground: port %u: %s; serving on a free port", port, error->message);
           g_clear_error (&error);
-          dyno_engine_backend_serve (engine, "127.0.0.1", 0, &error);
+          dyno_engine_backend_serve (engine, "127.0.0.1", 0, DYNO_ENGINE_SERVE_NONE,
+                                     &error);
         }
       if (error != NULL)
         g_warning ("The Playground cannot be served on loopback: %s", error->message);

@@ -235,7 +235,8 @@ test_served (void)
 
   g_assert_no_error (error);
   g_assert_null (dyno_engine_backend_get_served_url (engine));
-  g_assert_true (dyno_engine_backend_serve (engine, "localhost", 0, &error));
+  g_assert_true (dyno_engine_backend_serve (engine, "localhost", 0,
+                                                   DYNO_ENGINE_SERVE_NONE, &error));
   g_assert_no_error (error);
   url = dyno_engine_backend_get_served_url (engine);
   g_assert_true (g_str_has_prefix (url, "http://127.0.0.1:"));
@@ -260,9 +261,24 @@ test_served (void)
   g_clear_error (&error);
 
   /* a wrong address is said plainly */
-  g_assert_false (dyno_engine_backend_serve (engine, "not-an-address", 0, &error));
+  g_assert_false (dyno_engine_backend_serve (engine, "not-an-address", 0,
+                                                    DYNO_ENGINE_SERVE_NONE, &error));
   g_assert_error (error, G_IO_ERROR, G_IO_ERROR_INVALID_ARGUMENT);
   g_clear_error (&error);
+
+  /* answered on the main context's thread, as `dynotable-cli serve` does */
+  g_assert_true (dyno_engine_backend_serve (engine, "127.0.0.1", 0, DYNO_ENGINE_SERVE_INLINE,
+                                            &error));
+  g_clear_object (&http);
+  http = dyno_http_backend_new_for_endpoint (dyno_engine_backend_get_served_url (engine),
+                                             "eu-west-3", credentials, &error);
+  g_assert_no_error (error);
+  g_clear_pointer (&got, json_node_unref);
+  got = call (DYNO_BACKEND (http), "GetItem",
+              "{\"TableName\":\"orders\",\"Key\":{\"pk\":{\"S\":\"C#1\"},"
+              "\"sk\":{\"N\":\"3\"}}}", &error);
+  g_assert_no_error (error);
+  g_assert_nonnull (json_object_get_member (json_node_get_object (got), "Item"));
 
   dyno_engine_backend_stop_serving (engine);
   g_assert_null (dyno_engine_backend_get_served_url (engine));
