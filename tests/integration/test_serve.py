@@ -819,16 +819,13 @@ class DifferentialTest(unittest.TestCase):
                     ("UPDATE %s SET n = 1 WHERE pk = 'p1' AND sk = 1 AND n = 99" % t, "ALL_OLD"),
                     ("DELETE FROM %s WHERE pk = 'p1' AND sk = 4 AND n = 99" % t, "ALL_OLD"),
                     ("DELETE FROM %s WHERE pk = 'p1' AND sk = 4 AND n = 99" % t, "NONE")]:
-                answers = []
-                for c in (self.ours, self.local):
-                    with self.assertRaises(c.exceptions.ClientError) as cm:
-                        c.execute_statement(Statement=statement,
-                                            ReturnValuesOnConditionCheckFailure=on_failure)
-                    answers.append((cm.exception.response["Error"]["Code"],
-                                    cm.exception.response.get("Item")))
+                answers = self.raw_both(
+                    "execute_statement", Statement=statement,
+                    inject={"ReturnValuesOnConditionCheckFailure": on_failure})
                 with self.subTest(statement=statement, on_failure=on_failure):
                     self.assertEqual(answers[0], answers[1])
-                    self.assertEqual(answers[0][1] is not None, on_failure == "ALL_OLD")
+                    self.assertEqual(answers[0]["type"], "ConditionalCheckFailedException")
+                    self.assertEqual("Item" in answers[0], on_failure == "ALL_OLD")
 
             # ORDER BY … DESC: DynamoDB Local fails with InternalFailure; DynamoDB reads the
             # partition backwards
