@@ -3,10 +3,12 @@
  * SPDX-License-Identifier: GPL-3.0-or-later
  *
  * A statement is parsed (core's dyno-partiql.h) and translated into one request of the
- * engine's: a SELECT whose WHERE has an equality on the partition key (and at most one
- * key-condition on the sort key) into a Query with the rest as its FilterExpression, any other
- * SELECT into a Scan with the WHERE as its FilterExpression (a Scan visits partitions in
- * key order, DynamoDB in an order of its own); INSERT into a PutItem with
+ * engine's: a SELECT whose WHERE has an equality on the partition key into a Query (that and
+ * a condition on the sort key its key condition, the rest its FilterExpression), any other
+ * SELECT into a Scan with the WHERE as its FilterExpression (a Scan visits partitions in key
+ * order, DynamoDB in an order of its own).  Other conditions on key attributes, which a
+ * FilterExpression may not name, make it a Scan too, as in DynamoDB Local, but with ORDER BY:
+ * then they are checked here on the Query's items; INSERT into a PutItem with
  * attribute_not_exists(pk); UPDATE into an UpdateItem on the key of its WHERE with
  * attribute_exists(pk) and the rest of the WHERE as its condition; DELETE into a DeleteItem
  * with the rest of the WHERE as its condition on an item that exists
@@ -439,6 +441,9 @@ run_select (Run     *run,
   g_autoptr(GPtrArray) conjuncts = g_ptr_array_new ();
   g_autoptr(DynoExprPrinter) printer = dyno_expr_printer_new ();
   g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GPtrArray) filtered = g_ptr_array_new ();  /* the Query's FilterExpression */
+  g_autoptr(GPtrArray) here = g_ptr_array_new ();      /* checked on its items */
+  g_autoptr(DynoExpr) residual = NULL;
   const DynoExpr *pk_conjunct = NULL, *sk_conjunct = NULL;
   gboolean query = FALSE;
   JsonObject *response;
@@ -474,36 +479,33 @@ run_select (Run     *run,
     }
   if (pk_conjunct != NULL)
     {
-      /* a Query's FilterExpression may not name a key attribute (the table's nor the
-       * index's): with more than one condition on the sort key, another on the partition key
-       * or one on the table's key in a SELECT from an index, the statement runs as a Scan */
-      const DynoEngineTable *table = run->table;
+      /* a Query: the equality on the partition key and one condition on the sort key are its
+       * key condition; a Query's FilterExpression may not name a key attribute (the table's
+       * nor the index's), so the other conditions that do are checked here, on the items of
+       * the page (as a filter: after Limit, before the page is answered) */
+      const char *keys[] = { pk->name, sk->name, run->table->pk.name, run->table->sk.name };
 
       query = TRUE;
-      for (guint i = 0; i < conjuncts->len && query; i++)
+      for (guint i = 0; i < conjuncts->len; i++)
         {
           const DynoExpr *c = g_ptr_array_index (conjuncts, i);
+          gboolean key = FALSE;
 
           if (c == pk_conjunct)
             continue;
-          if (references (c, pk->name))
-            query = FALSE;
-          else if (st->index != NULL
-                   && ((sk->name == NULL || strcmp (table->pk.name, sk->name) != 0)
-                       && references (c, table->pk.name)))
-            query = FALSE;
-          else if (st->index != NULL && table->sk.name != NULL
-                   && (sk->name == NULL || strcmp (table->sk.name, sk->name) != 0)
-                   && references (c, table->sk.name))
-            query = FALSE;
-          else if (sk->name != NULL && references (c, sk->name))
+          if (sk_conjunct == NULL && sk->name != NULL && is_sort_condition (c, sk))
             {
-              if (sk_conjunct == NULL && is_sort_condition (c, sk))
-                sk_conjunct = c;
-              else
-                query = FALSE;
+              sk_conjunct = c;
+              continue;
             }
+          for (guint k = 0; k < G_N_ELEMENTS (keys) && !key; k++)
+            key = keys[k] != NULL && references (c, keys[k]);
+          g_ptr_array_add (key ? here : filtered, (gpointer) c);
         }
+      /* DynamoDB Local runs such a statement as a Scan (its pages with Limit are a Scan's):
+       * so does this, unless ORDER BY needs the Query */
+      if (here->len > 0 && st->order_by == NULL)
+        query = FALSE;
     }
   if (st->order_by != NULL)
     {
@@ -535,7 +537,7 @@ run_select (Run     *run,
   if (query)
     {
       g_autoptr(DynoExpr) key = dyno_expr_copy (pk_conjunct);
-      g_autoptr(DynoExpr) filter = and_of (conjuncts, pk_conjunct, sk_conjunct, NULL);
+      g_autoptr(DynoExpr) filter = and_of (filtered, NULL, NULL, NULL);
 
       if (sk_conjunct)
         key = dyno_expr_new_and (g_steal_pointer (&key), dyno_expr_copy (sk_conjunct));
@@ -556,17 +558,38 @@ run_select (Run     *run,
       g_string_append (request, ",\"ExclusiveStartKey\":");
       dyno_json_write_node (request, run->start_key, FALSE);
     }
+  residual = and_of (here, NULL, NULL, NULL);
+  if (residual != NULL && !dyno_engine_check_condition (residual, DYNO_EXPR_ROLE_FILTER, error))
+    {
+      g_string_free (request, TRUE);
+      return NULL;
+    }
   response = run_request (run, query ? "Query" : "Scan", request, &node, error);
   if (response == NULL)
     return NULL;
 
   out = g_string_new ("{\"Items\":[");
   items = json_object_get_array_member (response, "Items");
-  for (guint i = 0; i < json_array_get_length (items); i++)
+  for (guint i = 0, n = 0; i < json_array_get_length (items); i++)
     {
       JsonNode *item = json_array_get_element (items, i);
 
-      if (i > 0)
+      if (residual != NULL)
+        {
+          g_autoptr(DynoItem) found = dyno_item_from_json_node (item, error);
+          gboolean match = FALSE;
+
+          if (found == NULL
+              || !dyno_engine_eval_condition (residual, DYNO_EXPR_ROLE_FILTER, found, &match,
+                                              error))
+            {
+              g_string_free (out, TRUE);
+              return NULL;
+            }
+          if (!match)
+            continue;
+        }
+      if (n++ > 0)
         g_string_append_c (out, ',');
       if (st->projection == NULL)
         dyno_json_write_node (out, item, FALSE);

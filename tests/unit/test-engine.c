@@ -1492,9 +1492,26 @@ test_partiql_select (void)
               NULL, "{\"Items\":[{\"pk\":{\"S\":\"a\"},\"x\":{\"BOOL\":true},"
                     "\"l[1]\":{\"S\":\"q\"}}]}");
   PQL_EXPECT (engine, "SELECT absent FROM things WHERE pk = 'b'", NULL, "{\"Items\":[{}]}");
-  /* two conditions on the sort key, IN, OR: a Scan with a filter */
+  /* two conditions on the sort key: a Scan; with ORDER BY a Query on one, the other checked on
+   * its items, after Limit as a filter is */
   PQL_EXPECT (engine, "SELECT sk FROM things WHERE pk = 'a' AND sk > 1 AND sk < 5", NULL,
               "{\"Items\":[{\"sk\":{\"N\":\"2\"}}]}");
+  PQL_EXPECT (engine, "SELECT sk FROM things WHERE pk = 'a' AND sk > 0 AND sk < 5 "
+              "ORDER BY sk DESC", NULL,
+              "{\"Items\":[{\"sk\":{\"N\":\"2\"}},{\"sk\":{\"N\":\"1\"}}]}");
+  PQL_EXPECT (engine, "SELECT sk FROM things WHERE pk = 'a' AND pk = 'b'", NULL,
+              "{\"Items\":[]}");
+  {
+    g_autofree char *r = pql (engine, "SELECT sk FROM things WHERE pk = 'a' AND sk >= 1 "
+                              "AND sk <> 1 ORDER BY sk", NULL, ",\"Limit\":1");
+    g_autoptr(JsonNode) node = dyno_json_parse (r, -1, NULL);
+    JsonObject *object = json_node_get_object (node);
+
+    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (object, "Items")),
+                      ==, 0);
+    g_assert_true (json_object_has_member (object, "NextToken"));
+  }
+  /* IN, OR: a Scan with a filter */
   PQL_EXPECT (engine, "SELECT pk FROM things WHERE n IS NOT MISSING AND (n = 7 OR sk = 9)",
               NULL, "{\"Items\":[{\"pk\":{\"S\":\"b\"}}]}");
   PQL_EXPECT (engine, "SELECT pk, sk FROM things WHERE pk IN ['b', 'c'] OR g IS NOT MISSING",
