@@ -38,6 +38,8 @@ static const struct {
   [DYNO_ENGINE_ERROR_LIMIT_EXCEEDED] =
     { "LimitExceededException", "com.amazonaws.dynamodb.v20120810#LimitExceededException",
       400 },
+  [DYNO_ENGINE_ERROR_DUPLICATE_ITEM] =
+    { "DuplicateItemException", "com.amazonaws.dynamodb.v20120810#DuplicateItemException", 400 },
 };
 
 const char *

@@ -23,6 +23,7 @@ typedef enum {
   DYNO_ENGINE_ERROR_TRANSACTION_CANCELED,       /* TransactionCanceledException */
   DYNO_ENGINE_ERROR_IDEMPOTENT_PARAMETER_MISMATCH, /* IdempotentParameterMismatchException */
   DYNO_ENGINE_ERROR_LIMIT_EXCEEDED,             /* LimitExceededException */
+  DYNO_ENGINE_ERROR_DUPLICATE_ITEM,             /* DuplicateItemException (PartiQL INSERT) */
 } DynoEngineErrorCode;
 
 GQuark      dyno_engine_error_quark        (void);

@@ -306,4 +306,12 @@ gboolean  dyno_engine_row_expired            (DynoEngine            *self,
 /* Deletes the items dyno_engine_expire() remembered, in a transaction of their own. */
 void      dyno_engine_flush_expired          (DynoEngine *self);
 
+/* ---- dyno-engine-partiql.c --------------------------------------------------------------- */
+
+/* ExecuteStatement: PartiQL run through dyno_engine_request(). */
+char            *dyno_engine_execute_statement (DynoEngine    *self,
+                                                const char    *body,
+                                                gssize         len,
+                                                GError       **error);
+
 G_END_DECLS

@@ -2922,6 +2922,7 @@ static const struct {
   { "UpdateTable", dyno_engine_op_update_table },
   { "DescribeTimeToLive", dyno_engine_op_describe_time_to_live },
   { "UpdateTimeToLive", dyno_engine_op_update_time_to_live },
+  { "ExecuteStatement", dyno_engine_execute_statement },
 };
 
 char *

@@ -1425,6 +1425,265 @@ test_ttl_expiry (void)
   g_rmdir (dir);
 }
 
+/* ---- ExecuteStatement -------------------------------------------------------------------- */
+
+/* The response of ExecuteStatement @statement (with Parameters @params, JSON, or NULL; and the
+ * extra members @extra, "" for none), as compact JSON. */
+static char *
+pql (DynoEngine *engine,
+     const char *statement,
+     const char *params,
+     const char *extra)
+{
+  g_autoptr(GString) body = g_string_new ("{\"Statement\":");
+  g_autoptr(JsonNode) node = NULL;
+
+  dyno_json_write_string (body, statement, -1);
+  if (params)
+    g_string_append_printf (body, ",\"Parameters\":%s", params);
+  g_string_append_printf (body, "%s}", extra ? extra : "");
+  node = call (engine, "ExecuteStatement", body->str);
+  return dyno_json_node_to_string (node, FALSE);
+}
+
+static void
+pql_fails (DynoEngine          *engine,
+           const char          *statement,
+           const char          *params,
+           DynoEngineErrorCode  code,
+           const char          *message)
+{
+  g_autoptr(GString) body = g_string_new ("{\"Statement\":");
+
+  dyno_json_write_string (body, statement, -1);
+  if (params)
+    g_string_append_printf (body, ",\"Parameters\":%s", params);
+  g_string_append_c (body, '}');
+  call_fails (engine, "ExecuteStatement", body->str, code, message);
+}
+
+#define PQL_EXPECT(engine, statement, params, expected) \
+  G_STMT_START { \
+    g_autofree char *_r = pql (engine, statement, params, NULL); \
+    g_assert_cmpstr (_r, ==, expected); \
+  } G_STMT_END
+
+static void
+test_partiql_select (void)
+{
+  g_autoptr(DynoEngine) engine = engine_with_table ("N");
+  g_autofree char *page = NULL;
+
+  put (engine, "{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"},\"n\":{\"N\":\"5\"},"
+               "\"m\":{\"M\":{\"x\":{\"BOOL\":true}}},"
+               "\"l\":{\"L\":[{\"S\":\"p\"},{\"S\":\"q\"}]}}");
+  put (engine, "{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"2\"},\"g\":{\"S\":\"x\"}}");
+  put (engine, "{\"pk\":{\"S\":\"b\"},\"sk\":{\"N\":\"1\"},\"n\":{\"N\":\"7\"}}");
+
+  /* a Query on the partition key, with the sort key and a filter */
+  PQL_EXPECT (engine, "SELECT sk FROM \"things\" WHERE pk = 'a'", NULL,
+              "{\"Items\":[{\"sk\":{\"N\":\"1\"}},{\"sk\":{\"N\":\"2\"}}]}");
+  PQL_EXPECT (engine, "SELECT sk FROM things WHERE pk = 'a' ORDER BY sk DESC", NULL,
+              "{\"Items\":[{\"sk\":{\"N\":\"2\"}},{\"sk\":{\"N\":\"1\"}}]}");
+  PQL_EXPECT (engine, "select sk from things where pk = ? and sk >= ? and n = 5",
+              "[{\"S\":\"a\"},{\"N\":\"1\"}]", "{\"Items\":[{\"sk\":{\"N\":\"1\"}}]}");
+  /* projected paths are named by their last part */
+  PQL_EXPECT (engine, "SELECT pk, m.x, l[1], absent FROM things WHERE pk = 'a' AND sk = 1",
+              NULL, "{\"Items\":[{\"pk\":{\"S\":\"a\"},\"x\":{\"BOOL\":true},"
+                    "\"l[1]\":{\"S\":\"q\"}}]}");
+  PQL_EXPECT (engine, "SELECT absent FROM things WHERE pk = 'b'", NULL, "{\"Items\":[{}]}");
+  /* two conditions on the sort key: a Scan; with ORDER BY a Query on one, the other checked on
+   * its items, after Limit as a filter is */
+  PQL_EXPECT (engine, "SELECT sk FROM things WHERE pk = 'a' AND sk > 1 AND sk < 5", NULL,
+              "{\"Items\":[{\"sk\":{\"N\":\"2\"}}]}");
+  PQL_EXPECT (engine, "SELECT sk FROM things WHERE pk = 'a' AND sk > 0 AND sk < 5 "
+              "ORDER BY sk DESC", NULL,
+              "{\"Items\":[{\"sk\":{\"N\":\"2\"}},{\"sk\":{\"N\":\"1\"}}]}");
+  PQL_EXPECT (engine, "SELECT sk FROM things WHERE pk = 'a' AND pk = 'b'", NULL,
+              "{\"Items\":[]}");
+  {
+    g_autofree char *r = pql (engine, "SELECT sk FROM things WHERE pk = 'a' AND sk >= 1 "
+                              "AND sk <> 1 ORDER BY sk", NULL, ",\"Limit\":1");
+    g_autoptr(JsonNode) node = dyno_json_parse (r, -1, NULL);
+    JsonObject *object = json_node_get_object (node);
+
+    g_assert_cmpuint (json_array_get_length (json_object_get_array_member (object, "Items")),
+                      ==, 0);
+    g_assert_true (json_object_has_member (object, "NextToken"));
+  }
+  /* IN, OR: a Scan with a filter */
+  PQL_EXPECT (engine, "SELECT pk FROM things WHERE n IS NOT MISSING AND (n = 7 OR sk = 9)",
+              NULL, "{\"Items\":[{\"pk\":{\"S\":\"b\"}}]}");
+  PQL_EXPECT (engine, "SELECT pk, sk FROM things WHERE pk IN ['b', 'c'] OR g IS NOT MISSING",
+              NULL, "{\"Items\":[{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"2\"}},"
+                    "{\"pk\":{\"S\":\"b\"},\"sk\":{\"N\":\"1\"}}]}");
+  /* a key compared with a value of another type: refused, with another message below the
+   * top of the WHERE */
+  pql_fails (engine, "SELECT * FROM things WHERE n = 1 AND pk = 1", NULL,
+             DYNO_ENGINE_ERROR_VALIDATION,
+             "Key attribute's data type should match its data type in table's schema: Key pk");
+  pql_fails (engine, "SELECT * FROM things WHERE pk = 'a' AND sk BETWEEN 'a' AND 'b'", NULL,
+             DYNO_ENGINE_ERROR_VALIDATION,
+             "Key attribute's data type should match its data type in table's schema: Key sk");
+  pql_fails (engine, "SELECT * FROM things WHERE n = 1 OR NOT (pk = 1)", NULL,
+             DYNO_ENGINE_ERROR_VALIDATION, "One or more parameter values were invalid: "
+             "Condition parameter type does not match schema type");
+  PQL_EXPECT (engine, "SELECT * FROM \"things\".\"byG\" WHERE g = 'x'", NULL,
+              "{\"Items\":[{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"2\"},\"g\":{\"S\":\"x\"}}]}");
+  /* the table's key in a SELECT from an index: not a Query's filter, so a Scan */
+  PQL_EXPECT (engine, "SELECT sk FROM \"things\".\"byG\" WHERE g = 'x' AND sk = 2 AND pk <> 'b'",
+              NULL, "{\"Items\":[{\"sk\":{\"N\":\"2\"}}]}");
+
+  /* pages: NextToken carries on where Limit stopped */
+  {
+    g_autoptr(GString) extra = g_string_new (NULL);
+    g_autoptr(JsonNode) node = NULL;
+    const char *token;
+
+    page = pql (engine, "SELECT sk FROM things", NULL, ",\"Limit\":2");
+    node = dyno_json_parse (page, -1, NULL);
+    token = json_object_get_string_member (json_node_get_object (node), "NextToken");
+    g_assert_nonnull (token);
+    g_string_append_printf (extra, ",\"Limit\":2,\"NextToken\":\"%s\"", token);
+    g_free (page);
+    page = pql (engine, "SELECT sk FROM things", NULL, extra->str);
+    g_assert_cmpstr (page, ==, "{\"Items\":[{\"sk\":{\"N\":\"1\"}}]}");
+  }
+  call_fails (engine, "ExecuteStatement",
+              "{\"Statement\":\"SELECT * FROM things\",\"NextToken\":\"garbage\"}",
+              DYNO_ENGINE_ERROR_VALIDATION, "Invalid NextToken");
+
+  pql_fails (engine, "SELECT * FROM no_such_table", NULL, DYNO_ENGINE_ERROR_RESOURCE_NOT_FOUND,
+             NULL);
+  pql_fails (engine, "SELECT * FROM things.nope", NULL, DYNO_ENGINE_ERROR_VALIDATION,
+             "The table does not have the specified index: nope");
+  pql_fails (engine, "SELECT * FROM things ORDER BY sk", NULL, DYNO_ENGINE_ERROR_VALIDATION,
+             "Must have WHERE clause in the statement when using ORDER BY clause.");
+  pql_fails (engine, "SELECT * FROM things WHERE n = 1 ORDER BY sk", NULL,
+             DYNO_ENGINE_ERROR_VALIDATION, "Must have at least one non-optional hash key "
+             "condition in WHERE clause when using ORDER BY clause.");
+  pql_fails (engine, "SELECT * FROM things WHERE pk = 'a' ORDER BY n", NULL,
+             DYNO_ENGINE_ERROR_VALIDATION,
+             "Variable reference n in ORDER BY clause must be part of the primary key");
+  pql_fails (engine, "SELECT * FROM things WHERE", NULL, DYNO_ENGINE_ERROR_VALIDATION,
+             "Statement wasn't well formed, can't be processed: Unexpected end of statement");
+  pql_fails (engine, "SELECT * FROM things WHERE pk = ?", NULL, DYNO_ENGINE_ERROR_VALIDATION,
+             "Number of parameters in request and statement don't match.");
+  {
+    g_autofree char *filler = g_strnfill (8192 - strlen ("SELECT * FROM things WHERE pk = ''"),
+                                          'x');
+    g_autofree char *longest = g_strdup_printf ("SELECT * FROM things WHERE pk = '%s'", filler);
+    g_autofree char *longer = g_strdup_printf ("SELECT * FROM things WHERE pk = '%sx'", filler);
+    g_autofree char *r = pql (engine, longest, NULL, NULL);
+
+    g_assert_cmpstr (r, ==, "{\"Items\":[]}");
+    pql_fails (engine, longer, NULL, DYNO_ENGINE_ERROR_VALIDATION,
+               "Member must have length less than or equal to 8192");
+  }
+  pql_fails (engine, "SELECT * FROM things", "[]", DYNO_ENGINE_ERROR_VALIDATION,
+             "1 validation error detected: Value '[]' at 'parameters' failed to satisfy "
+             "constraint: Member must have length greater than or equal to 1");
+  call_fails (engine, "ExecuteStatement", "{\"Statement\":\"SELECT * FROM things\","
+              "\"ReturnValuesOnConditionCheckFailure\":\"ALL_NEW\"}", DYNO_ENGINE_ERROR_VALIDATION,
+              "1 validation error detected: Value 'ALL_NEW' at "
+              "'returnValuesOnConditionCheckFailure' failed to satisfy constraint: Member must "
+              "satisfy enum value set: [ALL_OLD, NONE]");
+  call_fails (engine, "ExecuteStatement", "{}", DYNO_ENGINE_ERROR_VALIDATION,
+              "1 validation error detected: Value null at 'statement' failed to satisfy "
+              "constraint: Member must not be null");
+}
+
+static void
+test_partiql_writes (void)
+{
+  g_autoptr(DynoEngine) engine = engine_with_table ("N");
+
+  PQL_EXPECT (engine, "INSERT INTO things VALUE {'pk': 'a', 'sk': 1, 'l': [1, 'x'], "
+              "'s': <<'a', 'b'>>, 'm': {'k': null}}", NULL, "{\"Items\":[]}");
+  PQL_EXPECT (engine, "SELECT * FROM things WHERE pk = 'a' AND sk = 1", NULL,
+              "{\"Items\":[{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"},"
+              "\"l\":{\"L\":[{\"N\":\"1\"},{\"S\":\"x\"}]},\"s\":{\"SS\":[\"a\",\"b\"]},"
+              "\"m\":{\"M\":{\"k\":{\"NULL\":true}}}}]}");
+  pql_fails (engine, "INSERT INTO things VALUE {'pk': 'a', 'sk': 1}", NULL,
+             DYNO_ENGINE_ERROR_DUPLICATE_ITEM, "Duplicate primary key exists in table");
+  pql_fails (engine, "INSERT INTO things VALUE {'pk': 'a'}", NULL, DYNO_ENGINE_ERROR_VALIDATION,
+             "Key attribute should be present in the item: Key sk");
+  pql_fails (engine, "INSERT INTO things VALUE {'pk': 'a', 'sk': 'x'}", NULL,
+             DYNO_ENGINE_ERROR_VALIDATION,
+             "Key attribute's data type should match its data type in table's schema: Key sk");
+
+  /* UPDATE: the whole key, an existing item, the rest of the WHERE as a condition */
+  PQL_EXPECT (engine, "UPDATE things SET n = 1, m.k = ? REMOVE l SET s = set_add(s, <<'c'>>) "
+              "WHERE pk = 'a' AND sk = 1", "[{\"S\":\"v\"}]", "{\"Items\":[]}");
+  PQL_EXPECT (engine, "SELECT n, m, s, l FROM things WHERE pk = 'a'", NULL,
+              "{\"Items\":[{\"n\":{\"N\":\"1\"},\"m\":{\"M\":{\"k\":{\"S\":\"v\"}}},"
+              "\"s\":{\"SS\":[\"a\",\"b\",\"c\"]}}]}");
+  PQL_EXPECT (engine, "UPDATE things SET n = n + 1 WHERE pk = 'a' AND sk = 1 AND n = 1 "
+              "RETURNING ALL NEW *", NULL,
+              "{\"Items\":[{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"},"
+              "\"s\":{\"SS\":[\"a\",\"b\",\"c\"]},\"m\":{\"M\":{\"k\":{\"S\":\"v\"}}},"
+              "\"n\":{\"N\":\"2\"}}]}");
+  pql_fails (engine, "UPDATE things SET n = 3 WHERE pk = 'a' AND sk = 1 AND n = 1", NULL,
+             DYNO_ENGINE_ERROR_CONDITIONAL_CHECK_FAILED, "The conditional request failed");
+  pql_fails (engine, "UPDATE things SET n = 3 WHERE pk = 'zz' AND sk = 1", NULL,
+             DYNO_ENGINE_ERROR_CONDITIONAL_CHECK_FAILED, "The conditional request failed");
+  pql_fails (engine, "UPDATE things SET n = 3 WHERE pk = 'a'", NULL,
+             DYNO_ENGINE_ERROR_VALIDATION,
+             "Where clause does not contain a mandatory equality on all key attributes");
+  pql_fails (engine, "UPDATE things SET n = 3 WHERE pk = 'a' OR sk = 1", NULL,
+             DYNO_ENGINE_ERROR_VALIDATION,
+             "Where clause does not contain a mandatory equality on all key attributes");
+
+  /* ReturnValuesOnConditionCheckFailure: the item in the error */
+  {
+    g_autoptr(GError) error = NULL;
+    g_autofree char *error_body = NULL;
+    g_autofree char *response = dyno_engine_request_full (
+      engine, "ExecuteStatement", "{\"Statement\":\"UPDATE things SET n = 9 WHERE pk = 'a' "
+      "AND sk = 1 AND n = 7\",\"ReturnValuesOnConditionCheckFailure\":\"ALL_OLD\"}", -1,
+      &error_body, &error);
+    g_autoptr(JsonNode) node = NULL;
+    g_autofree char *item = NULL;
+
+    g_assert_null (response);
+    g_assert_error (error, DYNO_ENGINE_ERROR, DYNO_ENGINE_ERROR_CONDITIONAL_CHECK_FAILED);
+    node = dyno_json_parse (error_body, -1, NULL);
+    item = dyno_json_node_to_string (json_object_get_member (json_node_get_object (node),
+                                                             "Item"), FALSE);
+    g_assert_cmpstr (item, ==, "{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"},"
+                               "\"s\":{\"SS\":[\"a\",\"b\",\"c\"]},"
+                               "\"m\":{\"M\":{\"k\":{\"S\":\"v\"}}},\"n\":{\"N\":\"2\"}}");
+  }
+
+  /* DELETE: no item is no error, whatever the rest of the WHERE says; an item is deleted if
+   * it holds */
+  pql_fails (engine, "DELETE FROM things WHERE pk = 'a' AND sk = 1 AND n = 5", NULL,
+             DYNO_ENGINE_ERROR_CONDITIONAL_CHECK_FAILED, "The conditional request failed");
+  PQL_EXPECT (engine, "DELETE FROM things WHERE pk = 'zz' AND sk = 1 AND n = 5", NULL,
+              "{\"Items\":[]}");
+  PQL_EXPECT (engine, "DELETE FROM things WHERE pk = 'a' AND sk = 1 AND n = 2", NULL,
+              "{\"Items\":[]}");
+  PQL_EXPECT (engine, "DELETE FROM things WHERE sk = 1 AND pk = 'a'", NULL, "{\"Items\":[]}");
+  PQL_EXPECT (engine, "SELECT * FROM things", NULL, "{\"Items\":[]}");
+  pql_fails (engine, "DELETE FROM things WHERE pk = 'a' AND sk = 1 AND sk = 2", NULL,
+             DYNO_ENGINE_ERROR_VALIDATION, "Multiple conditions on same key sk. Only single "
+             "item Update/Insert/Delete are supported");
+  pql_fails (engine, "DELETE FROM things WHERE pk = 'a' AND sk = 1 RETURNING MODIFIED NEW *",
+             NULL, DYNO_ENGINE_ERROR_VALIDATION, "Invalid returning clause: RETURNING MODIFIED "
+             "NEW *. Only RETURNING ALL OLD * is allowed in DELETE statements.");
+  pql_fails (engine, "DELETE FROM things WHERE pk = 'a'", NULL, DYNO_ENGINE_ERROR_VALIDATION,
+             "Where clause does not contain a mandatory equality on all key attributes");
+
+  /* capacity, as the operation it ran as reports it */
+  {
+    g_autofree char *r = pql (engine, "INSERT INTO things VALUE {'pk': 'c', 'sk': 3}", NULL,
+                              ",\"ReturnConsumedCapacity\":\"TOTAL\"");
+
+    g_assert_cmpstr (r, ==, "{\"Items\":[],\"ConsumedCapacity\":{\"TableName\":\"things\","
+                            "\"CapacityUnits\":1.0}}");
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1441,6 +1700,8 @@ main (int    argc,
   g_test_add_func ("/engine/batches", test_batches);
   g_test_add_func ("/engine/create-table", test_create_table_rules);
   g_test_add_func ("/engine/workspace-file", test_workspace_file);
+  g_test_add_func ("/engine/partiql/select", test_partiql_select);
+  g_test_add_func ("/engine/partiql/writes", test_partiql_writes);
   g_test_add_func ("/engine/transact/write", test_transact_write);
   g_test_add_func ("/engine/transact/cancelled", test_transact_cancelled);
   g_test_add_func ("/engine/transact/rules", test_transact_rules);
