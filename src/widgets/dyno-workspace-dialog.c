@@ -308,6 +308,9 @@ dyno_workspace_dialog_class_init (DynoWorkspaceDialogClass *klass)
 
   object_class->dispose = dyno_workspace_dialog_dispose;
   object_class->finalize = dyno_workspace_dialog_finalize;
+
+  gtk_widget_class_add_binding_action (GTK_WIDGET_CLASS (klass), GDK_KEY_Escape, 0,
+                                       "window.close", NULL);
 }
 
 static void
