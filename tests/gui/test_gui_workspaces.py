@@ -226,6 +226,26 @@ def main():
     check("the exported file holds the table (`dynotable-cli serve`) and the pattern set",
           exported_file)
 
+    def cli_checks_saved_set():
+        done = subprocess.run([CLI, "patterns", "check", "--workspace", SHARED],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0, (done.returncode, done.stdout, done.stderr)
+        assert done.stdout.startswith("PASS by-id: Query on orders"), done.stdout
+        # the duplicate carries it too
+        copy = os.path.join(DATA, "dynotable", "workspaces", "shared copy.dynotable")
+        done = subprocess.run([CLI, "patterns", "check", "--workspace", copy],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 0 and "PASS by-id" in done.stdout, (done.stdout, done.stderr)
+        # the default workspace has none saved: said, exit status 2
+        default = os.path.join(DATA, "dynotable", "playground.sqlite")
+        done = subprocess.run([CLI, "patterns", "check", "--workspace", default],
+                              capture_output=True, text=True, timeout=120)
+        assert done.returncode == 2, (done.returncode, done.stderr)
+        assert "no saved pattern set" in done.stderr, done.stderr
+
+    check("`dynotable-cli patterns check --workspace` checks the set saved in the file",
+          cli_checks_saved_set)
+
     print(f"1..{len(results)}", flush=True)
     return 0 if all(error is None for _, error in results) else 1
 
