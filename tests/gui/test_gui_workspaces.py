@@ -181,6 +181,20 @@ def main():
         check("the opened workspace brings its pattern set: checked with no file given",
               patterns_travel)
 
+        def designer_reads_saved_set():
+            open_menu(app, "Menu of connection shared")
+            click(find(app.root, role="menu item", name="New Table…"))
+            window = window_named(app, "New Table")
+            assert text_of(find(window, role="text", name="Pattern set file")) == ""
+            set_text(find(window, role="text", name="Table name"), "orders")
+            set_text(find(window, role="text", name="Partition key name"), "id")
+            find(window, role="label", name="Query on the table: id = :i")
+            click(find(window, role="push button", name="Cancel"))
+            window_gone(app, "New Table")
+
+        check("the table designer reads the workspace's saved pattern set when no file is given",
+              designer_reads_saved_set)
+
         def duplicate():
             open_menu(app, "Menu of connection shared")
             click(find(app.root, role="menu item", name="Duplicate Workspace…"))
