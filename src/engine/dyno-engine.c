@@ -6,7 +6,6 @@
 
 #include <errno.h>
 #include <glib/gstdio.h>
-#include <json-glib/json-glib.h>
 #include <math.h>
 #include <unistd.h>
 #include <string.h>
@@ -363,11 +362,10 @@ dyno_engine_set_patterns (DynoEngine  *self,
 
   if (json != NULL)
     {
-      g_autoptr(JsonParser) parser = json_parser_new ();
       g_autoptr(GError) local = NULL;
+      g_autoptr(JsonNode) root = dyno_json_parse (json, -1, &local);
 
-      if (!json_parser_load_from_data (parser, json, -1, &local)
-          || !JSON_NODE_HOLDS_OBJECT (json_parser_get_root (parser)))
+      if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
         {
           fail (error, VALIDATION, "The pattern set is not a JSON object%s%s",
                 local != NULL ? ": " : "", local != NULL ? local->message : "");

@@ -25,6 +25,7 @@ struct _DynoWorkspaceDialog
   GCancellable           *cancellable;
   GtkFileChooserNative   *chooser;
   GtkWindow              *parent;   /* weak: where the toasts go */
+  char                   *target;   /* the file being written (Duplicate, Export) */
 
   GtkWidget              *entry;
   GtkWidget              *choose_button;
@@ -107,7 +108,7 @@ exported_cb (GObject      *source,
 {
   g_autoptr(DynoWorkspaceDialog) self = user_data;
   g_autoptr(GError) error = NULL;
-  const char *path = g_object_get_data (G_OBJECT (self), "path");
+  const char *path = self->target;
 
   if (!dyno_engine_backend_export_finish (DYNO_ENGINE_BACKEND (source), result, &error))
     {
@@ -142,8 +143,8 @@ export_to (DynoWorkspaceDialog *self,
            const char          *path)
 {
   set_busy (self, TRUE);
-  /* the path travels with the result: the callback names the new file */
-  g_object_set_data_full (G_OBJECT (self), "path", g_strdup (path), g_free);
+  g_free (self->target);
+  self->target = g_strdup (path);
   dyno_engine_backend_export_async (self->backend, path, self->cancellable,
                                     exported_cb, g_object_ref (self));
 }
@@ -297,6 +298,7 @@ dyno_workspace_dialog_finalize (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_object (&self->store);
   g_clear_object (&self->backend);
+  g_clear_pointer (&self->target, g_free);
 
   G_OBJECT_CLASS (dyno_workspace_dialog_parent_class)->finalize (object);
 }
