@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "dyno-window.h"
 
@@ -149,6 +150,23 @@ export_to (DynoWorkspaceDialog *self,
                                     exported_cb, g_object_ref (self));
 }
 
+/* An empty file (a new workspace) or a SQLite database: anything else is refused before it
+ * becomes a Playground that cannot open. */
+static gboolean
+looks_like_workspace (const char *path)
+{
+  static const char magic[16] = "SQLite format 3";  /* and its NUL */
+  g_autoptr(GFile) file = g_file_new_for_path (path);
+  g_autoptr(GFileInputStream) stream = g_file_read (file, NULL, NULL);
+  char head[16];
+  gsize got = 0;
+
+  if (stream == NULL
+      || !g_input_stream_read_all (G_INPUT_STREAM (stream), head, sizeof head, &got, NULL, NULL))
+    return FALSE;
+  return got == 0 || (got == sizeof head && memcmp (head, magic, sizeof head) == 0);
+}
+
 static void
 action_clicked_cb (DynoWorkspaceDialog *self)
 {
@@ -202,6 +220,14 @@ action_clicked_cb (DynoWorkspaceDialog *self)
           show_error (self, message);
           return;
         }
+      if (!looks_like_workspace (path))
+        {
+          /* Translators: a file that is not a SQLite database. */
+          g_autofree char *message = g_strdup_printf (_("%s is not a workspace file"), path);
+
+          show_error (self, message);
+          return;
+        }
       if (add_workspace (self, path))
         gtk_window_destroy (GTK_WINDOW (self));
       return;
@@ -211,6 +237,17 @@ action_clicked_cb (DynoWorkspaceDialog *self)
     default:
       {
         g_autofree char *dir = g_path_get_dirname (path);
+
+        /* the copy replaces the file as a whole: never one a Playground has open */
+        if (dyno_connection_store_find_workspace (self->store, path) != NULL)
+          {
+            /* Translators: the file chosen to export a workspace to. */
+            g_autofree char *message =
+              g_strdup_printf (_("%s is an open workspace: choose another file"), path);
+
+            show_error (self, message);
+            return;
+          }
 
         if (g_mkdir_with_parents (dir, 0700) != 0)
           {

@@ -216,6 +216,12 @@ def main():
             open_menu(app, "Main Menu")
             click(find(app.root, role="menu item", name="Open Workspace…"))
             window = window_named(app, "Open Workspace")
+            # a file that is not a workspace: refused before it becomes a Playground
+            set_text(find(window, role="text", name="Workspace file"), patterns_file)
+            click(find(window, role="push button", name="Open workspace"))
+            wait_for(lambda: any("is not a workspace file" in text_of(l)
+                                 for l in find_all(window, role="label")),
+                     what="the file said not to be a workspace")
             set_text(find(window, role="text", name="Workspace file"), SHARED)
             click(find(window, role="push button", name="Open workspace"))
             wait_for(lambda: any("already open" in text_of(l)
@@ -224,7 +230,24 @@ def main():
             dynogui.key("Escape")
             window_gone(app, "Open Workspace")
 
-        check("a workspace already open is not opened twice", open_twice_refused)
+        check("a workspace already open is not opened twice, nor a file that is not one",
+              open_twice_refused)
+
+        def export_onto_open_refused():
+            size = os.path.getsize(SHOP)
+            open_menu(app, "Menu of connection shared")
+            click(find(app.root, role="menu item", name="Export Workspace…"))
+            window = window_named(app, "Export Workspace")
+            set_text(find(window, role="text", name="Export file"), SHOP)
+            click(find(window, role="push button", name="Export workspace"))
+            wait_for(lambda: any("is an open workspace" in text_of(l)
+                                 for l in find_all(window, role="label")),
+                     what="the export onto an open workspace refused")
+            dynogui.key("Escape")
+            window_gone(app, "Export Workspace")
+            assert os.path.getsize(SHOP) == size
+
+        check("a workspace is not exported onto another open one", export_onto_open_refused)
     finally:
         app.stop()
 
