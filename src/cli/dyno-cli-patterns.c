@@ -25,6 +25,7 @@
 #include "dyno-cli-io.h"
 #include "dyno-cli-request.h"
 #include "dyno-cli-session.h"
+#include "dyno-engine-backend.h"
 #include "dyno-json.h"
 #include "dyno-pattern-check.h"
 
@@ -35,6 +36,7 @@ typedef struct {
   char            **params;     /* ":name=JSON" */
   gint64            max_items;
   char            **rest;
+  char             *workspace;  /* --workspace FILE */
 
   GHashTable       *schemas;    /* table name -> DynoTableInfo */
   DynoPatternCheck *check;      /* of the pattern last run */
@@ -47,6 +49,7 @@ check_clear (Check *c)
   dyno_cli_session_clear (&c->s);
   g_strfreev (c->params);
   g_strfreev (c->rest);
+  g_free (c->workspace);
   g_clear_pointer (&c->schemas, g_hash_table_unref);
   g_clear_pointer (&c->check, dyno_pattern_check_free);
   g_clear_error (&c->error);
@@ -151,6 +154,7 @@ dyno_cli_patterns (int    argc,
   g_autoptr(GPtrArray) patterns = NULL;
   g_autoptr(GError) error = NULL;
   g_autofree char *contents = NULL;
+  const char *source;
   gsize length;
   guint failed = 0;
   GOptionEntry entries[] = {
@@ -159,6 +163,9 @@ dyno_cli_patterns (int    argc,
       ":NAME=VALUE" },
     { "max-items", 0, 0, G_OPTION_ARG_INT64, &c.max_items,
       _("Stop a pattern after N items (default 10000)"), "N" },
+    { "workspace", 0, 0, G_OPTION_ARG_FILENAME, &c.workspace,
+      _("Check on the Playground workspace FILE, in process (no server); with no pattern "
+        "file, the pattern set saved in the workspace"), "FILE" },
     { G_OPTION_REMAINING, 0, 0, G_OPTION_ARG_STRING_ARRAY, &c.rest, NULL, NULL },
     { NULL, },
   };
@@ -172,10 +179,12 @@ dyno_cli_patterns (int    argc,
                                  "many more read than returned fail it.  Exit status 1 when a "
                                  "pattern fails.")))
     return c.s.status;
-  if (c.rest == NULL || g_strcmp0 (c.rest[0], "check") != 0 || c.rest[1] == NULL ||
-      c.rest[2] != NULL)
+  if (c.rest == NULL || g_strcmp0 (c.rest[0], "check") != 0 ||
+      (c.rest[1] == NULL && c.workspace == NULL) || (c.rest[1] != NULL && c.rest[2] != NULL))
     {
-      dyno_cli_session_report (&c.s, NULL, _("usage: dynotable-cli patterns check FILE"));
+      dyno_cli_session_report (&c.s, NULL,
+                               _("usage: dynotable-cli patterns check FILE, or "
+                                 "dynotable-cli patterns check --workspace WORKSPACE [FILE]"));
       return EXIT_USAGE;
     }
   if (c.max_items < 1)
@@ -186,20 +195,55 @@ dyno_cli_patterns (int    argc,
   if ((overrides = parse_params (&c)) == NULL)
     return EXIT_USAGE;
 
-  if (!dyno_cli_read_input (c.rest[1], &contents, &length, &error))
+  if (c.workspace != NULL)
     {
-      dyno_cli_session_report (&c.s, c.rest[1], error->message);
-      return EXIT_USAGE;
+      DynoEngineBackend *engine;
+
+      /* an existing workspace only: a mistyped name is not a new empty one */
+      if (!g_file_test (c.workspace, G_FILE_TEST_IS_REGULAR))
+        {
+          dyno_cli_session_report (&c.s, c.workspace, _("no such workspace file"));
+          return EXIT_USAGE;
+        }
+      engine = dyno_engine_backend_new (c.workspace, &error);
+      if (engine == NULL)
+        {
+          dyno_cli_session_report (&c.s, c.workspace, error->message);
+          return EXIT_USAGE;
+        }
+      c.s.backend = DYNO_BACKEND (engine);
+    }
+
+  source = c.rest[1] != NULL ? c.rest[1] : c.workspace;
+  if (c.rest[1] != NULL)
+    {
+      if (!dyno_cli_read_input (c.rest[1], &contents, &length, &error))
+        {
+          dyno_cli_session_report (&c.s, c.rest[1], error->message);
+          return EXIT_USAGE;
+        }
+    }
+  else
+    {
+      contents = dyno_engine_backend_dup_patterns (DYNO_ENGINE_BACKEND (c.s.backend), &error);
+      if (contents == NULL)
+        {
+          dyno_cli_session_report (&c.s, c.workspace,
+                                   error != NULL ? error->message
+                                                 : _("the workspace has no saved pattern set"));
+          return EXIT_USAGE;
+        }
+      length = strlen (contents);
     }
   patterns = dyno_access_patterns_from_json (contents, length, overrides, &error);
   if (patterns == NULL)
     {
-      dyno_cli_session_report (&c.s, c.rest[1], error->message);
+      dyno_cli_session_report (&c.s, source, error->message);
       return EXIT_USAGE;
     }
   if (patterns->len == 0)
     {
-      dyno_cli_session_report (&c.s, c.rest[1], _("the pattern set has no patterns"));
+      dyno_cli_session_report (&c.s, source, _("the pattern set has no patterns"));
       return EXIT_USAGE;
     }
 

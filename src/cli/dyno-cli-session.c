@@ -133,7 +133,9 @@ dyno_cli_session_connect (DynoCliSession *s)
 {
   g_autoptr(GError) error = NULL;
 
-  s->backend = dyno_cli_connect (&s->settings, NULL, &error);
+  /* a command may have set its own backend (patterns check --workspace) */
+  if (s->backend == NULL)
+    s->backend = dyno_cli_connect (&s->settings, NULL, &error);
   if (s->backend == NULL)
     {
       dyno_cli_session_report (s, NULL, error->message);

@@ -45,7 +45,8 @@ gboolean dyno_cli_session_parse    (DynoCliSession *s,
                                     GOptionEntry   *entries,
                                     const char     *parameter,
                                     const char     *summary);
-/* The HTTP backend for the settings, the loop, and Ctrl+C/SIGTERM cancelling. */
+/* The HTTP backend for the settings (unless s->backend is set already), the loop, and
+ * Ctrl+C/SIGTERM cancelling. */
 gboolean dyno_cli_session_connect  (DynoCliSession *s);
 /* DescribeTable into s->schema, waiting on the session's loop. */
 gboolean dyno_cli_session_describe (DynoCliSession *s,

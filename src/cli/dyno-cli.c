@@ -80,6 +80,7 @@ print_usage (FILE *out)
            "  transact-get FILE|-         TransactGetItems, items as JSON lines\n"
            "  partiql STATEMENT           ExecuteStatement, every page of a SELECT\n"
            "  patterns check FILE         run and judge every access pattern of FILE\n"
+           "  patterns check --workspace W the pattern set saved in the Playground workspace W\n"
            "  iac TABLE… --format F       CloudFormation, CDK or Terraform of the tables\n"
            "  model import FILE [--apply] a NoSQL Workbench model: show it, or create its tables\n"
            "  model export TABLE… [-o F]  tables and their items as a NoSQL Workbench model\n"

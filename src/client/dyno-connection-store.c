@@ -316,6 +316,33 @@ dyno_connection_store_ensure_playground (DynoConnectionStore *self)
 }
 
 DynoConnection *
+dyno_connection_store_find_workspace (DynoConnectionStore *self,
+                                      const char          *path)
+{
+  g_autoptr(GFile) file = NULL;
+  guint n;
+
+  g_return_val_if_fail (DYNO_IS_CONNECTION_STORE (self), NULL);
+  g_return_val_if_fail (path != NULL, NULL);
+
+  file = g_file_new_for_path (path);
+  n = g_list_model_get_n_items (G_LIST_MODEL (self->connections));
+  for (guint i = 0; i < n; i++)
+    {
+      g_autoptr(DynoConnection) connection = g_list_model_get_item (G_LIST_MODEL (self->connections), i);
+      g_autoptr(GFile) other = NULL;
+
+      if (connection->kind != DYNO_CONNECTION_PLAYGROUND || connection->workspace == NULL)
+        continue;
+      other = g_file_new_for_path (connection->workspace);
+      if (g_file_equal (file, other))
+        return connection;  /* the store keeps it */
+    }
+
+  return NULL;
+}
+
+DynoConnection *
 dyno_connection_store_lookup (DynoConnectionStore *self,
                               const char          *id)
 {

@@ -31,4 +31,8 @@ gboolean             dyno_connection_store_has_playground (DynoConnectionStore *
  * remembered by save()).  TRUE when it added one. */
 gboolean             dyno_connection_store_ensure_playground (DynoConnectionStore *self);
 
+/* The Playground on the workspace file @path, if one is saved (paths compared as files). */
+DynoConnection      *dyno_connection_store_find_workspace (DynoConnectionStore *self,
+                                                          const char          *path);
+
 G_END_DECLS

@@ -224,6 +224,56 @@ dyno_connection_dup_default_workspace (void)
   return g_build_filename (g_get_user_data_dir (), "dynotable", "playground.sqlite", NULL);
 }
 
+char *
+dyno_connection_dup_workspaces_dir (void)
+{
+  return g_build_filename (g_get_user_data_dir (), "dynotable", "workspaces", NULL);
+}
+
+char *
+dyno_connection_dup_workspace_path_for_name (const char  *name,
+                                             GError     **error)
+{
+  g_autofree char *stripped = g_strstrip (g_strdup (name != NULL ? name : ""));
+  g_autofree char *dir = NULL;
+  g_autofree char *file = NULL;
+
+  if (stripped[0] == '\0' || stripped[0] == '.' || strchr (stripped, G_DIR_SEPARATOR) != NULL)
+    {
+      /* Translators: a workspace's name becomes a file name. */
+      g_set_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG,
+                   _("“%s” cannot be a workspace name: give a name without “/” that does not start with a dot"),
+                   stripped);
+      return NULL;
+    }
+  dir = dyno_connection_dup_workspaces_dir ();
+  file = g_strconcat (stripped, DYNO_WORKSPACE_EXTENSION, NULL);
+  return g_build_filename (dir, file, NULL);
+}
+
+char *
+dyno_connection_dup_workspace_name (const char *path)
+{
+  g_autofree char *base = g_path_get_basename (path);
+  char *dot = strrchr (base, '.');
+
+  if (dot != NULL && dot != base)
+    *dot = '\0';
+  return g_steal_pointer (&base);
+}
+
+DynoConnection *
+dyno_connection_new_playground (const char *workspace)
+{
+  DynoConnection *self = dyno_connection_new (DYNO_CONNECTION_PLAYGROUND);
+
+  g_return_val_if_fail (workspace != NULL, self);
+  g_free (self->workspace);
+  self->workspace = g_strdup (workspace);
+  self->name = dyno_connection_dup_workspace_name (workspace);
+  return self;
+}
+
 const char *
 dyno_connection_get_workspace (DynoConnection *self)
 {

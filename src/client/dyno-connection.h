@@ -50,6 +50,19 @@ void                dyno_connection_set_workspace     (DynoConnection     *self,
                                                        const char         *path);
 /* The default Playground's workspace file. */
 char               *dyno_connection_dup_default_workspace (void);
+
+/* Workspaces made in the app: $XDG_DATA_HOME/dynotable/workspaces/NAME.dynotable (any file
+ * can be opened as a workspace; .dynotable is the name DynoTable gives the ones it makes). */
+#define DYNO_WORKSPACE_EXTENSION ".dynotable"
+char               *dyno_connection_dup_workspaces_dir    (void);
+/* NAME.dynotable in that folder, or NULL with a DYNO_ERROR_CONFIG for an empty name, one
+ * with a "/" or one starting with a dot. */
+char               *dyno_connection_dup_workspace_path_for_name (const char  *name,
+                                                                 GError     **error);
+/* A workspace's name: its file's name without the extension. */
+char               *dyno_connection_dup_workspace_name    (const char         *path);
+/* A Playground on @workspace, named after the file. */
+DynoConnection     *dyno_connection_new_playground        (const char         *workspace);
 const char         *dyno_connection_get_region        (DynoConnection     *self);
 void                dyno_connection_set_region        (DynoConnection     *self,
                                                        const char         *region);

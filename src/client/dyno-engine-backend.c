@@ -167,6 +167,87 @@ dyno_engine_backend_iface_init (DynoBackendInterface *iface)
   iface->dup_description = dyno_engine_backend_dup_description;
 }
 
+/* ---- the workspace as a whole ------------------------------------------------------------ */
+
+static void
+export_thread (GTask        *task,
+               gpointer      source,
+               gpointer      task_data,
+               GCancellable *cancellable)
+{
+  DynoEngineBackend *self = source;
+  g_autoptr(GError) error = NULL;
+  gboolean done;
+
+  if (g_task_return_error_if_cancelled (task))
+    return;
+
+  g_mutex_lock (&self->lock);
+  done = dyno_engine_export_to (self->engine, task_data, &error);
+  g_mutex_unlock (&self->lock);
+
+  if (done)
+    g_task_return_boolean (task, TRUE);
+  else
+    g_task_return_error (task, g_steal_pointer (&error));
+}
+
+void
+dyno_engine_backend_export_async (DynoEngineBackend   *self,
+                                  const char          *path,
+                                  GCancellable        *cancellable,
+                                  GAsyncReadyCallback  callback,
+                                  gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+
+  g_return_if_fail (DYNO_IS_ENGINE_BACKEND (self));
+  g_return_if_fail (path != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, dyno_engine_backend_export_async);
+  g_task_set_task_data (task, g_strdup (path), g_free);
+  g_task_run_in_thread (task, export_thread);
+}
+
+gboolean
+dyno_engine_backend_export_finish (DynoEngineBackend  *self,
+                                   GAsyncResult       *result,
+                                   GError            **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), FALSE);
+  return g_task_propagate_boolean (G_TASK (result), error);
+}
+
+char *
+dyno_engine_backend_dup_patterns (DynoEngineBackend  *self,
+                                  GError            **error)
+{
+  char *json;
+
+  g_return_val_if_fail (DYNO_IS_ENGINE_BACKEND (self), NULL);
+
+  g_mutex_lock (&self->lock);
+  json = dyno_engine_dup_patterns (self->engine, NULL, error);
+  g_mutex_unlock (&self->lock);
+  return json;
+}
+
+gboolean
+dyno_engine_backend_set_patterns (DynoEngineBackend  *self,
+                                  const char         *json,
+                                  GError            **error)
+{
+  gboolean done;
+
+  g_return_val_if_fail (DYNO_IS_ENGINE_BACKEND (self), FALSE);
+
+  g_mutex_lock (&self->lock);
+  done = dyno_engine_set_patterns (self->engine, NULL, json, error);
+  g_mutex_unlock (&self->lock);
+  return done;
+}
+
 /* ---- serving: DynamoDB's JSON protocol over HTTP ------------------------------------------ */
 
 typedef struct {

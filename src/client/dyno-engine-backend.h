@@ -43,4 +43,24 @@ gboolean           dyno_engine_backend_serve              (DynoEngineBackend  *s
 void               dyno_engine_backend_stop_serving       (DynoEngineBackend  *self);
 const char        *dyno_engine_backend_get_served_url     (DynoEngineBackend  *self);
 
+/* A consistent copy of the workspace (dyno_engine_export_to()) written to @path, on a worker
+ * thread, between two calls: never a copy of the file while it is being written.  Errors are
+ * the engine's (DYNO_ENGINE_ERROR). */
+void               dyno_engine_backend_export_async       (DynoEngineBackend   *self,
+                                                           const char          *path,
+                                                           GCancellable        *cancellable,
+                                                           GAsyncReadyCallback  callback,
+                                                           gpointer             user_data);
+gboolean           dyno_engine_backend_export_finish      (DynoEngineBackend   *self,
+                                                           GAsyncResult        *result,
+                                                           GError             **error);
+
+/* The pattern set saved in the workspace (a "dynotable-patterns" document), or NULL; setting
+ * NULL removes it.  Quick (one row), so synchronous: they wait for a call in progress. */
+char              *dyno_engine_backend_dup_patterns       (DynoEngineBackend   *self,
+                                                           GError             **error);
+gboolean           dyno_engine_backend_set_patterns       (DynoEngineBackend   *self,
+                                                           const char          *json,
+                                                           GError             **error);
+
 G_END_DECLS

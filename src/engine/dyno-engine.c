@@ -4,7 +4,10 @@
  */
 #include "config.h"
 
+#include <errno.h>
+#include <glib/gstdio.h>
 #include <math.h>
+#include <unistd.h>
 #include <string.h>
 
 #include "dyno-engine.h"
@@ -220,6 +223,8 @@ dyno_engine_new (const char *path,
                 "  size INTEGER NOT NULL,"
                 "  item TEXT NOT NULL,"
                 "  PRIMARY KEY (table_id, index_id, pk, sk, tk)) WITHOUT ROWID;"
+                "CREATE TABLE IF NOT EXISTS dyno_patterns ("
+                "  name TEXT PRIMARY KEY, json TEXT NOT NULL);"
                 "INSERT OR IGNORE INTO dyno_meta VALUES ('format', '" FORMAT_VERSION "');",
                 error))
     return NULL;
@@ -245,6 +250,141 @@ dyno_engine_get_path (DynoEngine *self)
 {
   g_return_val_if_fail (DYNO_IS_ENGINE (self), NULL);
   return self->path;
+}
+
+/* ---- the workspace as a whole: copies and the pattern sets it carries -------------------- */
+
+gboolean
+dyno_engine_export_to (DynoEngine  *self,
+                       const char  *path,
+                       GError     **error)
+{
+  g_autofree char *dir = NULL;
+  g_autofree char *base = NULL;
+  g_autofree char *tmp = NULL;
+  sqlite3_stmt *s = NULL;
+  int fd;
+  int rc;
+
+  g_return_val_if_fail (DYNO_IS_ENGINE (self), FALSE);
+  g_return_val_if_fail (path != NULL, FALSE);
+
+  if (self->path != NULL)
+    {
+      g_autoptr(GFile) source = g_file_new_for_path (self->path);
+      g_autoptr(GFile) target = g_file_new_for_path (path);
+
+      if (g_file_equal (source, target))
+        {
+          fail (error, VALIDATION, "The workspace cannot be exported onto itself: %s", path);
+          return FALSE;
+        }
+    }
+
+  /* VACUUM INTO wants a new or empty file: the copy is made beside @path, then renamed over
+   * it, so @path is never half written. */
+  dir = g_path_get_dirname (path);
+  base = g_path_get_basename (path);
+  tmp = g_strdup_printf ("%s%c.%s.partial-XXXXXX", dir, G_DIR_SEPARATOR, base);
+  fd = g_mkstemp (tmp);
+  if (fd < 0)
+    {
+      int saved = errno;
+
+      fail (error, INTERNAL, "Cannot write the workspace copy %s: %s", path,
+            g_strerror (saved));
+      return FALSE;
+    }
+  close (fd);
+
+  if (sqlite3_prepare_v2 (self->db, "VACUUM INTO ?", -1, &s, NULL) != SQLITE_OK)
+    {
+      g_unlink (tmp);
+      return sql_failed (self, error);
+    }
+  sqlite3_bind_text (s, 1, tmp, -1, SQLITE_TRANSIENT);
+  rc = sqlite3_step (s);
+  sqlite3_finalize (s);
+  if (rc != SQLITE_DONE)
+    {
+      fail (error, INTERNAL, "Cannot write the workspace copy %s: %s", path,
+            sqlite3_errmsg (self->db));
+      g_unlink (tmp);
+      return FALSE;
+    }
+  if (g_rename (tmp, path) != 0)
+    {
+      int saved = errno;
+
+      fail (error, INTERNAL, "Cannot write the workspace copy %s: %s", path,
+            g_strerror (saved));
+      g_unlink (tmp);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+char *
+dyno_engine_dup_patterns (DynoEngine  *self,
+                          const char  *name,
+                          GError     **error)
+{
+  sqlite3_stmt *s;
+  char *json = NULL;
+  int rc;
+
+  g_return_val_if_fail (DYNO_IS_ENGINE (self), NULL);
+
+  s = stmt (self, "SELECT json FROM dyno_patterns WHERE name = ?", error);
+  if (s == NULL)
+    return NULL;
+  sqlite3_bind_text (s, 1, name != NULL ? name : DYNO_ENGINE_DEFAULT_PATTERNS, -1,
+                     SQLITE_STATIC);
+  rc = sqlite3_step (s);
+  if (rc == SQLITE_ROW)
+    json = g_strdup ((const char *) sqlite3_column_text (s, 0));
+  else if (rc != SQLITE_DONE)
+    sql_failed (self, error);
+  sqlite3_reset (s);
+  return json;
+}
+
+gboolean
+dyno_engine_set_patterns (DynoEngine  *self,
+                          const char  *name,
+                          const char  *json,
+                          GError     **error)
+{
+  sqlite3_stmt *s;
+  int rc;
+
+  g_return_val_if_fail (DYNO_IS_ENGINE (self), FALSE);
+
+  if (json != NULL)
+    {
+      g_autoptr(GError) local = NULL;
+      g_autoptr(JsonNode) root = dyno_json_parse (json, -1, &local);
+
+      if (root == NULL || !JSON_NODE_HOLDS_OBJECT (root))
+        {
+          fail (error, VALIDATION, "The pattern set is not a JSON object%s%s",
+                local != NULL ? ": " : "", local != NULL ? local->message : "");
+          return FALSE;
+        }
+      s = stmt (self, "INSERT OR REPLACE INTO dyno_patterns (name, json) VALUES (?, ?)", error);
+    }
+  else
+    s = stmt (self, "DELETE FROM dyno_patterns WHERE name = ?", error);
+  if (s == NULL)
+    return FALSE;
+  sqlite3_bind_text (s, 1, name != NULL ? name : DYNO_ENGINE_DEFAULT_PATTERNS, -1,
+                     SQLITE_STATIC);
+  if (json != NULL)
+    sqlite3_bind_text (s, 2, json, -1, SQLITE_STATIC);
+  rc = sqlite3_step (s);
+  sqlite3_reset (s);
+  sqlite3_clear_bindings (s);
+  return rc == SQLITE_DONE || sql_failed (self, error);
 }
 
 /* ---- helpers ----------------------------------------------------------------------------- */

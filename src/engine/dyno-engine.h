@@ -45,4 +45,27 @@ char       *dyno_engine_request_full (DynoEngine  *self,
 /* The workspace file, or NULL in memory. */
 const char *dyno_engine_get_path (DynoEngine *self);
 
+/* A consistent copy of the whole workspace, tables and pattern sets, written to @path (a new
+ * file, or one replaced as a whole): SQLite's VACUUM INTO on the engine's own connection, so
+ * a live WAL workspace is copied as of one moment and compacted.  @path must not be the
+ * workspace itself.  Works on an in-memory engine too. */
+gboolean    dyno_engine_export_to (DynoEngine  *self,
+                                   const char  *path,
+                                   GError     **error);
+
+/* The name of the pattern set a workspace carries by default. */
+#define DYNO_ENGINE_DEFAULT_PATTERNS "default"
+
+/* The pattern set (a "dynotable-patterns" JSON document) the workspace keeps under @name
+ * (NULL: DYNO_ENGINE_DEFAULT_PATTERNS), in its dyno_patterns table; NULL, without an error,
+ * when there is none.  Setting @json NULL removes it; a @json that is not a JSON object is
+ * refused (the engine does not read patterns: core's dyno_access_patterns_from_json() does). */
+char       *dyno_engine_dup_patterns (DynoEngine  *self,
+                                      const char  *name,
+                                      GError     **error);
+gboolean    dyno_engine_set_patterns (DynoEngine  *self,
+                                      const char  *name,
+                                      const char  *json,
+                                      GError     **error);
+
 G_END_DECLS

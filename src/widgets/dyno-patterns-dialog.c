@@ -11,8 +11,10 @@
 #include "dyno-patterns-dialog.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "dyno-access-pattern.h"
+#include "dyno-engine-backend.h"
 #include "dyno-pattern-check.h"
 
 #define MAX_ITEMS 10000
@@ -28,6 +30,9 @@ struct _DynoPatternsDialog
   guint         next;         /* the pattern checked now */
   guint         passed;
   GtkFileChooserNative *chooser;
+  char         *saved_json;   /* the Playground workspace's pattern set, or NULL */
+
+  GtkWidget    *save_button;  /* Save to Workspace: a Playground only */
 
   GtkWidget    *intro_label;
   GtkWidget    *path_entry;
@@ -51,7 +56,10 @@ static void
 set_checking (DynoPatternsDialog *self,
               gboolean            checking)
 {
-  gtk_widget_set_sensitive (self->check_button, !checking && path_text (self) != NULL);
+  gtk_widget_set_sensitive (self->check_button,
+                            !checking && (path_text (self) != NULL || self->saved_json != NULL));
+  if (self->save_button != NULL)
+    gtk_widget_set_sensitive (self->save_button, !checking && path_text (self) != NULL);
   gtk_widget_set_sensitive (self->path_entry, !checking);
   gtk_widget_set_sensitive (self->choose_button, !checking);
 }
@@ -208,10 +216,17 @@ check_clicked_cb (DynoPatternsDialog *self)
   const char *path = path_text (self);
   gsize length;
 
-  if (path == NULL || !gtk_widget_get_sensitive (self->check_button))
+  if ((path == NULL && self->saved_json == NULL)
+      || !gtk_widget_get_sensitive (self->check_button))
     return;
   clear_list (self);
-  if (!g_file_get_contents (path, &contents, &length, &error))
+  /* no file: the pattern set saved in the workspace */
+  if (path == NULL)
+    {
+      contents = g_strdup (self->saved_json);
+      length = strlen (contents);
+    }
+  else if (!g_file_get_contents (path, &contents, &length, &error))
     {
       gtk_widget_add_css_class (self->path_entry, "error");
       gtk_label_set_label (GTK_LABEL (self->summary_label), error->message);
@@ -236,6 +251,39 @@ check_clicked_cb (DynoPatternsDialog *self)
   self->passed = 0;
   set_checking (self, TRUE);
   check_next (self);
+}
+
+/* Save to Workspace: the file's pattern set, read and checked, kept in the workspace (and so
+ * exported, duplicated and opened with it). */
+static void
+save_clicked_cb (DynoPatternsDialog *self)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *contents = NULL;
+  g_autoptr(GPtrArray) patterns = NULL;
+  g_autofree char *summary = NULL;
+  const char *path = path_text (self);
+  gsize length;
+
+  if (path == NULL || !DYNO_IS_ENGINE_BACKEND (self->backend))
+    return;
+  if (!g_file_get_contents (path, &contents, &length, &error)
+      || (patterns = dyno_access_patterns_from_json (contents, length, NULL, &error)) == NULL
+      || !dyno_engine_backend_set_patterns (DYNO_ENGINE_BACKEND (self->backend), contents,
+                                            &error))
+    {
+      gtk_widget_add_css_class (self->path_entry, "error");
+      gtk_label_set_label (GTK_LABEL (self->summary_label), error->message);
+      return;
+    }
+  g_free (self->saved_json);
+  self->saved_json = g_steal_pointer (&contents);
+  summary = g_strdup_printf (g_dngettext (NULL,
+                                          "%u pattern saved in the workspace",
+                                          "%u patterns saved in the workspace", patterns->len),
+                             patterns->len);
+  gtk_label_set_label (GTK_LABEL (self->summary_label), summary);
+  set_checking (self, FALSE);
 }
 
 static void
@@ -295,6 +343,7 @@ dyno_patterns_dialog_finalize (GObject *object)
 
   g_clear_object (&self->backend);
   g_clear_object (&self->cancellable);
+  g_clear_pointer (&self->saved_json, g_free);
   g_clear_pointer (&self->patterns, g_ptr_array_unref);
   g_clear_pointer (&self->schemas, g_hash_table_unref);
   G_OBJECT_CLASS (dyno_patterns_dialog_parent_class)->finalize (object);
@@ -347,6 +396,30 @@ dyno_patterns_dialog_new (GtkWindow   *parent,
 
   self->backend = g_object_ref (backend);
   gtk_label_set_label (GTK_LABEL (self->intro_label), intro);
+  if (DYNO_IS_ENGINE_BACKEND (backend))
+    {
+      g_autoptr(GError) error = NULL;
+
+      self->save_button = gtk_button_new_with_mnemonic (_("_Save to Workspace"));
+      gtk_widget_set_tooltip_text (self->save_button,
+                                   _("Keep this pattern set in the workspace file: it is "
+                                     "exported and opened with it"));
+      gtk_accessible_update_property (GTK_ACCESSIBLE (self->save_button),
+                                      GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      _("Save pattern set to workspace"), -1);
+      g_signal_connect_swapped (self->save_button, "clicked", G_CALLBACK (save_clicked_cb),
+                                self);
+      gtk_box_append (GTK_BOX (gtk_widget_get_parent (self->choose_button)), self->save_button);
+
+      self->saved_json = dyno_engine_backend_dup_patterns (DYNO_ENGINE_BACKEND (backend),
+                                                           &error);
+      if (error != NULL)
+        gtk_label_set_label (GTK_LABEL (self->summary_label), error->message);
+      if (self->saved_json != NULL)
+        gtk_entry_set_placeholder_text (GTK_ENTRY (self->path_entry),
+                                        _("Empty: the pattern set saved in the workspace"));
+      set_checking (self, FALSE);
+    }
   return GTK_WIDGET (self);
 }
 

@@ -11,8 +11,10 @@
 #include "dyno-table-designer.h"
 
 #include <glib/gi18n.h>
+#include <string.h>
 
 #include "dyno-designer-index-row.h"
+#include "dyno-engine-backend.h"
 #include "dyno-http-error.h"
 #include "dyno-pattern-plan.h"
 #include "dyno-widget-util.h"
@@ -89,6 +91,7 @@ struct _DynoTableDesigner
 
   GtkFileChooserNative *patterns_chooser;
   GPtrArray       *patterns;         /* DynoAccessPattern*, or NULL: none read */
+  char            *saved_patterns;   /* the Playground workspace's pattern set, or NULL */
 
   Field            fields[N_TABLE_FIELDS];
   GPtrArray       *rows;             /* IndexRow* */
@@ -462,13 +465,19 @@ load_patterns (DynoTableDesigner *self,
   gsize length;
 
   g_clear_pointer (&self->patterns, g_ptr_array_unref);
-  if (*path == '\0' || (quiet && !g_file_test (path, G_FILE_TEST_IS_REGULAR)))
+  if (*path == '\0' && self->saved_patterns != NULL)
+    {
+      /* no file: the pattern set saved in the workspace */
+      contents = g_strdup (self->saved_patterns);
+      length = strlen (contents);
+    }
+  else if (*path == '\0' || (quiet && !g_file_test (path, G_FILE_TEST_IS_REGULAR)))
     {
       show_patterns_status (self, NULL, FALSE);
       update_patterns (self);
       return;
     }
-  if (!g_file_get_contents (path, &contents, &length, &error))
+  else if (!g_file_get_contents (path, &contents, &length, &error))
     {
       show_patterns_status (self, error->message, TRUE);
       update_patterns (self);
@@ -976,6 +985,7 @@ dyno_table_designer_dispose (GObject *object)
   g_clear_object (&self->cancellable);
   g_clear_handle_id (&self->poll_id, g_source_remove);
   g_clear_object (&self->backend);
+  g_clear_pointer (&self->saved_patterns, g_free);
   if (self->patterns_chooser != NULL)
     {
       g_signal_handlers_disconnect_by_data (self->patterns_chooser, self);
@@ -1084,8 +1094,16 @@ dyno_table_designer_new (GtkWindow     *parent,
                        NULL);
   self->backend = backend ? g_object_ref (backend) : NULL;
   self->existing = existing ? dyno_table_info_ref (existing) : NULL;
+  if (backend != NULL && DYNO_IS_ENGINE_BACKEND (backend))
+    self->saved_patterns = dyno_engine_backend_dup_patterns (DYNO_ENGINE_BACKEND (backend), NULL);
   build (self);
   update (self);
+  if (self->saved_patterns != NULL)
+    {
+      gtk_entry_set_placeholder_text (GTK_ENTRY (self->patterns_path),
+                                      _("Empty: the pattern set saved in the workspace"));
+      load_patterns (self, TRUE);
+    }
   return GTK_WIDGET (self);
 }
 

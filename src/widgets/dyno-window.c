@@ -22,6 +22,7 @@
 #include "dyno-transfer-dialog.h"
 #include "dyno-window.h"
 #include "dyno-widget-util.h"
+#include "dyno-workspace-dialog.h"
 
 struct _DynoWindow
 {
@@ -234,6 +235,20 @@ update_row_menu (GtkWidget       *menu_button,
                                                  g_variant_new_string (id));
         g_menu_append_item (tables, patterns);
       }
+      if (dyno_connection_get_kind (dyno_sidebar_node_get_connection (node)) ==
+          DYNO_CONNECTION_PLAYGROUND)
+        {
+          /* both open a window: safe in a row's popover (see serve-playground below) */
+          g_autoptr(GMenuItem) duplicate = g_menu_item_new (_("_Duplicate Workspace…"), NULL);
+          g_autoptr(GMenuItem) export = g_menu_item_new (_("E_xport Workspace…"), NULL);
+
+          g_menu_item_set_action_and_target_value (duplicate, "win.duplicate-workspace",
+                                                   g_variant_new_string (id));
+          g_menu_item_set_action_and_target_value (export, "win.export-workspace",
+                                                   g_variant_new_string (id));
+          g_menu_append_item (settings, duplicate);
+          g_menu_append_item (settings, export);
+        }
       /* a Playground has nothing to edit: it is its workspace file */
       if (dyno_connection_get_kind (dyno_sidebar_node_get_connection (node)) !=
           DYNO_CONNECTION_PLAYGROUND)
@@ -834,6 +849,71 @@ remove_connection_activated (GtkWidget  *widget,
   g_signal_connect_data (dialog, "response", G_CALLBACK (remove_response_cb),
                          dialog_context_new (self, NULL, id), dialog_context_free, 0);
   gtk_window_present (GTK_WINDOW (dialog));
+}
+
+/* ---- workspaces: Playgrounds on their own files -------------------------------------------- */
+
+static gboolean require_backend (DynoWindow      *self,
+                                 DynoSidebarNode *node);
+
+static void
+workspace_dialog (DynoWindow              *self,
+                  DynoWorkspaceDialogMode  mode,
+                  GVariant                *param)
+{
+  DynoApplication *app = DYNO_APPLICATION (gtk_window_get_application (GTK_WINDOW (self)));
+  DynoSidebarNode *node = NULL;
+  DynoBackend *backend = NULL;
+  const char *name = NULL;
+  DynoWorkspaceDialog *dialog;
+
+  if (param != NULL)
+    {
+      node = find_connection_node (self, g_variant_get_string (param, NULL), NULL);
+      if (!require_backend (self, node))
+        return;
+      backend = dyno_sidebar_node_get_backend (node);
+      if (!DYNO_IS_ENGINE_BACKEND (backend))
+        return;
+      name = dyno_connection_get_name (dyno_sidebar_node_get_connection (node));
+    }
+  dialog = dyno_workspace_dialog_new (GTK_WINDOW (self), mode,
+                                      dyno_application_get_connection_store (app),
+                                      backend != NULL ? DYNO_ENGINE_BACKEND (backend) : NULL,
+                                      name);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
+static void
+new_workspace_activated (GtkWidget  *widget,
+                         const char *action_name,
+                         GVariant   *param)
+{
+  workspace_dialog (DYNO_WINDOW (widget), DYNO_WORKSPACE_DIALOG_NEW, NULL);
+}
+
+static void
+open_workspace_activated (GtkWidget  *widget,
+                          const char *action_name,
+                          GVariant   *param)
+{
+  workspace_dialog (DYNO_WINDOW (widget), DYNO_WORKSPACE_DIALOG_OPEN, NULL);
+}
+
+static void
+duplicate_workspace_activated (GtkWidget  *widget,
+                               const char *action_name,
+                               GVariant   *param)
+{
+  workspace_dialog (DYNO_WINDOW (widget), DYNO_WORKSPACE_DIALOG_DUPLICATE, param);
+}
+
+static void
+export_workspace_activated (GtkWidget  *widget,
+                            const char *action_name,
+                            GVariant   *param)
+{
+  workspace_dialog (DYNO_WINDOW (widget), DYNO_WORKSPACE_DIALOG_EXPORT, param);
 }
 
 /* ---- tables: design, delete, samples, import -------------------------------------------- */
@@ -1527,6 +1607,14 @@ dyno_window_class_init (DynoWindowClass *klass)
                                    commit_playground_activated);
   gtk_widget_class_install_action (widget_class, "win.check-patterns", "s",
                                    check_patterns_activated);
+  gtk_widget_class_install_action (widget_class, "win.new-workspace", NULL,
+                                   new_workspace_activated);
+  gtk_widget_class_install_action (widget_class, "win.open-workspace", NULL,
+                                   open_workspace_activated);
+  gtk_widget_class_install_action (widget_class, "win.duplicate-workspace", "s",
+                                   duplicate_workspace_activated);
+  gtk_widget_class_install_action (widget_class, "win.export-workspace", "s",
+                                   export_workspace_activated);
   gtk_widget_class_install_action (widget_class, "win.load-samples-here", NULL,
                                    load_samples_activated);
   gtk_widget_class_install_action (widget_class, "win.add-index", "(ss)", add_index_activated);

@@ -232,6 +232,74 @@ test_playground (void)
   }
 }
 
+/* Several Playgrounds, each on its own workspace file: named after the file, found by it,
+ * saved and loaded. */
+static void
+test_workspaces (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("dyno-connection-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "connections.ini", NULL);
+  g_autofree char *workspaces = dyno_connection_dup_workspaces_dir ();
+  g_autofree char *made = dyno_connection_dup_workspace_path_for_name (" Shop ", &error);
+  g_autofree char *elsewhere = g_build_filename (dir, "team.model.dynotable", NULL);
+  g_autofree char *subtitle = NULL;
+  g_autoptr(DynoConnectionStore) store = dyno_connection_store_new (path);
+  g_autoptr(DynoConnectionStore) again = NULL;
+  g_autoptr(DynoConnection) shop = NULL;
+  g_autoptr(DynoConnection) team = NULL;
+
+  g_assert_no_error (error);
+  g_assert_true (g_str_has_suffix (workspaces, "/dynotable/workspaces"));
+  g_assert_true (g_str_has_prefix (made, workspaces));
+  g_assert_true (g_str_has_suffix (made, "/Shop.dynotable"));
+  for (guint i = 0; i < 3; i++)
+    {
+      const char *bad[] = { "  ", "a/b", ".hidden" };
+      g_autofree char *none = dyno_connection_dup_workspace_path_for_name (bad[i], &error);
+
+      g_assert_null (none);
+      g_assert_error (error, DYNO_ERROR, DYNO_ERROR_CONFIG);
+      g_clear_error (&error);
+    }
+
+  shop = dyno_connection_new_playground (made);
+  team = dyno_connection_new_playground (elsewhere);
+  g_assert_cmpstr (dyno_connection_get_name (shop), ==, "Shop");
+  g_assert_cmpstr (dyno_connection_get_name (team), ==, "team.model");
+  subtitle = dyno_connection_dup_subtitle (team);
+  g_assert_cmpstr (subtitle, ==, "Built in · team.model.dynotable");
+  g_assert_true (dyno_connection_store_load (store, &error));
+  g_assert_true (dyno_connection_store_ensure_playground (store));
+  dyno_connection_store_add (store, shop);
+  dyno_connection_store_add (store, team);
+  g_assert_true (dyno_connection_store_save (store, &error));
+  g_assert_no_error (error);
+
+  again = dyno_connection_store_new (path);
+  g_assert_true (dyno_connection_store_load (again, &error));
+  g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (again)), ==, 3);
+  {
+    g_autofree char *odd = g_build_filename (dir, ".", "team.model.dynotable", NULL);
+    DynoConnection *found = dyno_connection_store_find_workspace (again, odd);
+
+    g_assert_nonnull (found);
+    g_assert_cmpint (dyno_connection_get_kind (found), ==, DYNO_CONNECTION_PLAYGROUND);
+    g_assert_cmpstr (dyno_connection_get_name (found), ==, "team.model");
+    g_assert_cmpstr (dyno_connection_get_workspace (found), ==, elsewhere);
+    found = dyno_connection_store_find_workspace (again, made);
+    g_assert_nonnull (found);
+    g_assert_cmpstr (dyno_connection_get_name (found), ==, "Shop");
+  }
+  g_assert_null (dyno_connection_store_find_workspace (again, "/nowhere/x.dynotable"));
+
+  {
+    g_autofree char *cmd = g_strdup_printf ("rm -rf '%s'", dir);
+
+    g_assert_cmpint (system (cmd), ==, 0);
+  }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -242,6 +310,7 @@ main (int   argc,
   g_test_add_func ("/connection/sign-as-round-trip", test_sign_as_round_trip);
   g_test_add_func ("/connection/subtitle", test_subtitle);
   g_test_add_func ("/connection/playground", test_playground);
+  g_test_add_func ("/connection/workspaces", test_workspaces);
 
   return g_test_run ();
 }

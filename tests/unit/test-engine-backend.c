@@ -284,6 +284,81 @@ test_served (void)
   g_assert_null (dyno_engine_backend_get_served_url (engine));
 }
 
+static void
+exported_cb (GObject      *source,
+             GAsyncResult *result,
+             gpointer      user_data)
+{
+  Wait *w = user_data;
+
+  w->result = GINT_TO_POINTER (dyno_engine_backend_export_finish (DYNO_ENGINE_BACKEND (source),
+                                                                  result, &w->error));
+  g_main_loop_quit (w->loop);
+}
+
+/* Export while the workspace is open (and was just written): the copy opens as its own
+ * workspace with the tables and the saved pattern set. */
+static void
+test_export (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("dyno-playground-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "workspace.dynotable", NULL);
+  g_autofree char *copy = g_build_filename (dir, "shared.dynotable", NULL);
+  g_autoptr(DynoEngineBackend) engine = NULL;
+  g_autofree char *patterns = NULL;
+  Wait w = { g_main_loop_new (NULL, FALSE), NULL, NULL };
+
+  g_assert_no_error (error);
+  engine = dyno_engine_backend_new (path, &error);
+  g_assert_no_error (error);
+  make_orders (DYNO_BACKEND (engine));
+  g_assert_true (dyno_engine_backend_set_patterns (engine, "{\"patterns\":[]}", &error));
+  g_assert_no_error (error);
+
+  dyno_engine_backend_export_async (engine, copy, NULL, exported_cb, &w);
+  g_main_loop_run (w.loop);
+  g_assert_no_error (w.error);
+  g_assert_true (GPOINTER_TO_INT (w.result));
+
+  /* onto itself: the engine's error */
+  dyno_engine_backend_export_async (engine, path, NULL, exported_cb, &w);
+  g_main_loop_run (w.loop);
+  g_assert_error (w.error, DYNO_ENGINE_ERROR, DYNO_ENGINE_ERROR_VALIDATION);
+  g_assert_false (GPOINTER_TO_INT (w.result));
+  g_clear_error (&w.error);
+  g_main_loop_unref (w.loop);
+
+  {
+    g_autoptr(DynoEngineBackend) opened = dyno_engine_backend_new (copy, &error);
+    g_autoptr(JsonNode) response = NULL;
+
+    g_assert_no_error (error);
+    response = call (DYNO_BACKEND (opened), "Scan",
+                     "{\"TableName\":\"orders\",\"Select\":\"COUNT\"}", &error);
+    g_assert_no_error (error);
+    g_assert_cmpint (json_object_get_int_member (json_node_get_object (response), "Count"), ==,
+                     30);
+    patterns = dyno_engine_backend_dup_patterns (opened, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (patterns, ==, "{\"patterns\":[]}");
+  }
+
+  g_clear_object (&engine);
+  {
+    g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+    const char *name;
+
+    while ((name = g_dir_read_name (d)) != NULL)
+      {
+        g_autofree char *file = g_build_filename (dir, name, NULL);
+
+        g_unlink (file);
+      }
+  }
+  g_rmdir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -293,6 +368,7 @@ main (int    argc,
   g_test_add_func ("/engine-backend/run-and-errors", test_run_and_errors);
   g_test_add_func ("/engine-backend/workspace-survives", test_workspace_survives);
   g_test_add_func ("/engine-backend/served", test_served);
+  g_test_add_func ("/engine-backend/export", test_export);
 
   return g_test_run ();
 }

@@ -1684,6 +1684,120 @@ test_partiql_writes (void)
   }
 }
 
+static void
+remove_dir (const char *dir)
+{
+  g_autoptr(GDir) d = g_dir_open (dir, 0, NULL);
+  const char *name;
+
+  while (d != NULL && (name = g_dir_read_name (d)) != NULL)
+    {
+      g_autofree char *file = g_build_filename (dir, name, NULL);
+
+      g_unlink (file);
+    }
+  g_rmdir (dir);
+}
+
+/* A live WAL workspace copied with VACUUM INTO: the copy has the tables, the items and the
+ * pattern set as of the export, later writes stay in the source, and an existing target is
+ * replaced as a whole. */
+static void
+test_export_and_patterns (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("dyno-engine-export-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "source.dynotable", NULL);
+  g_autofree char *copy = g_build_filename (dir, "copy.dynotable", NULL);
+  g_autoptr(DynoEngine) engine = NULL;
+  g_autofree char *patterns = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  const char *set = "{\"format\":\"dynotable-patterns\",\"version\":1,\"patterns\":[]}";
+
+  g_assert_no_error (error);
+  engine = dyno_engine_new (path, &error);
+  g_assert_no_error (error);
+
+  /* no pattern set yet: NULL without an error */
+  patterns = dyno_engine_dup_patterns (engine, NULL, &error);
+  g_assert_no_error (error);
+  g_assert_null (patterns);
+  g_assert_false (dyno_engine_set_patterns (engine, NULL, "[1,2]", &error));
+  g_assert_error (error, DYNO_ENGINE_ERROR, DYNO_ENGINE_ERROR_VALIDATION);
+  g_clear_error (&error);
+  g_assert_true (dyno_engine_set_patterns (engine, NULL, set, &error));
+  g_assert_no_error (error);
+  g_assert_true (dyno_engine_set_patterns (engine, "other", "{}", &error));
+  g_assert_no_error (error);
+
+  g_clear_pointer (&node, json_node_unref);
+  node = call (engine, "CreateTable",
+               "{\"TableName\":\"things\",\"BillingMode\":\"PAY_PER_REQUEST\","
+               "\"AttributeDefinitions\":[{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"}],"
+               "\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"}]}");
+  g_clear_pointer (&node, json_node_unref);
+  node = call (engine, "PutItem", "{\"TableName\":\"things\",\"Item\":{\"pk\":{\"S\":\"a\"}}}");
+
+  /* onto itself: refused */
+  g_assert_false (dyno_engine_export_to (engine, path, &error));
+  g_assert_error (error, DYNO_ENGINE_ERROR, DYNO_ENGINE_ERROR_VALIDATION);
+  g_clear_error (&error);
+
+  /* an existing file is replaced */
+  g_assert_true (g_file_set_contents (copy, "not a workspace", -1, &error));
+  g_assert_true (dyno_engine_export_to (engine, copy, &error));
+  g_assert_no_error (error);
+
+  /* written after the export: only in the source */
+  g_clear_pointer (&node, json_node_unref);
+  node = call (engine, "PutItem", "{\"TableName\":\"things\",\"Item\":{\"pk\":{\"S\":\"b\"}}}");
+  g_assert_true (dyno_engine_set_patterns (engine, NULL, NULL, &error));
+  g_assert_no_error (error);
+  g_clear_pointer (&patterns, g_free);
+  patterns = dyno_engine_dup_patterns (engine, NULL, &error);
+  g_assert_null (patterns);
+
+  {
+    /* the source stays open (it holds its file exclusively): the copy is another file */
+    g_autoptr(DynoEngine) opened = dyno_engine_new (copy, &error);
+
+    g_assert_no_error (error);
+    g_clear_pointer (&node, json_node_unref);
+    node = call (opened, "Scan", "{\"TableName\":\"things\",\"Select\":\"COUNT\"}");
+    g_assert_cmpint (json_object_get_int_member (json_node_get_object (node), "Count"), ==, 1);
+    g_clear_pointer (&patterns, g_free);
+    patterns = dyno_engine_dup_patterns (opened, NULL, &error);
+    g_assert_no_error (error);
+    g_assert_cmpstr (patterns, ==, set);
+    g_clear_pointer (&patterns, g_free);
+    patterns = dyno_engine_dup_patterns (opened, "other", &error);
+    g_assert_cmpstr (patterns, ==, "{}");
+  }
+
+  /* an in-memory engine exports too */
+  {
+    g_autoptr(DynoEngine) memory = dyno_engine_new (NULL, &error);
+    g_autofree char *mem_copy = g_build_filename (dir, "memory.dynotable", NULL);
+
+    g_assert_no_error (error);
+    g_assert_true (dyno_engine_export_to (memory, mem_copy, &error));
+    g_assert_no_error (error);
+    g_assert_true (g_file_test (mem_copy, G_FILE_TEST_IS_REGULAR));
+  }
+
+  /* a folder that does not exist: an error, nothing left behind */
+  {
+    g_autofree char *missing = g_build_filename (dir, "no", "such.dynotable", NULL);
+
+    g_assert_false (dyno_engine_export_to (engine, missing, &error));
+    g_assert_error (error, DYNO_ENGINE_ERROR, DYNO_ENGINE_ERROR_INTERNAL);
+    g_clear_error (&error);
+  }
+
+  g_clear_object (&engine);
+  remove_dir (dir);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -1713,5 +1827,6 @@ main (int    argc,
   g_test_add_func ("/engine/update-table/errors", test_update_table_errors);
   g_test_add_func ("/engine/ttl/settings", test_ttl_settings);
   g_test_add_func ("/engine/ttl/expiry", test_ttl_expiry);
+  g_test_add_func ("/engine/workspace/export-and-patterns", test_export_and_patterns);
   return g_test_run ();
 }
