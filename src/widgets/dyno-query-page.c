@@ -1712,6 +1712,8 @@ update_transaction_button (DynoQueryPage *self)
   /* Translators: the button opening the staged writes, with how many there are */
   label = n > 0 ? g_strdup_printf (_("Transaction (%u)"), n) : g_strdup (_("Transaction"));
   gtk_button_set_label (GTK_BUTTON (self->transaction_button), label);
+  /* a new label is also read as the button's name: keep the one the template gave */
+  dyno_widget_set_accessible_label (self->transaction_button, _("Review transaction"));
 }
 
 static void
