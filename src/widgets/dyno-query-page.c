@@ -57,6 +57,7 @@ struct _DynoQueryPage
   DynoBuilderForm    *form;
   GtkWidget          *run_button;
   GtkWidget          *transaction_button;
+  GtkWidget          *transaction_count;
   GtkWidget          *stop_button;
   GtkWidget          *reason_label;
   GtkWidget          *results_stack;
@@ -1707,13 +1708,17 @@ static void
 update_transaction_button (DynoQueryPage *self)
 {
   guint n = dyno_tx_stage_get_n_writes (dyno_tx_stage_for_backend (self->backend));
-  g_autofree char *label = NULL;
+  g_autofree char *count = g_strdup_printf ("%u", n);
+  g_autofree char *tooltip = NULL;
 
-  /* Translators: the button opening the staged writes, with how many there are */
-  label = n > 0 ? g_strdup_printf (_("Transaction (%u)"), n) : g_strdup (_("Transaction"));
-  gtk_button_set_label (GTK_BUTTON (self->transaction_button), label);
-  /* a new label is also read as the button's name: keep the one the template gave */
-  dyno_widget_set_accessible_label (self->transaction_button, _("Review transaction"));
+  /* the count next to the icon; the button keeps its name, the tooltip says it in words */
+  gtk_label_set_text (GTK_LABEL (self->transaction_count), count);
+  gtk_widget_set_visible (self->transaction_count, n > 0);
+  tooltip = n > 0
+            ? g_strdup_printf (ngettext ("Transaction: %u Write Staged",
+                                         "Transaction: %u Writes Staged", n), n)
+            : g_strdup (_("Transaction: Stage Writes to Commit Together"));
+  gtk_widget_set_tooltip_text (self->transaction_button, tooltip);
 }
 
 static void
@@ -2428,6 +2433,7 @@ dyno_query_page_class_init (DynoQueryPageClass *klass)
                                                "/com/dynotable/DynoTable/dyno-query-page.ui");
   gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, leaflet);
   gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, transaction_button);
+  gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, transaction_count);
   gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, form_page);
   gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, results_page);
   gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, show_results_button);
@@ -2523,6 +2529,7 @@ dyno_query_page_init (DynoQueryPage *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   build_ui (self);
   dyno_widget_expose_activate (self->cost_button);
+  dyno_widget_expose_activate (self->transaction_button);
 }
 
 DynoQueryPage *

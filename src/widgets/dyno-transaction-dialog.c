@@ -245,9 +245,9 @@ build (DynoTransactionDialog *self)
   adw_status_page_set_icon_name (ADW_STATUS_PAGE (empty), "view-list-symbolic");
   adw_status_page_set_title (ADW_STATUS_PAGE (empty), _("No Staged Writes"));
   adw_status_page_set_description (ADW_STATUS_PAGE (empty),
-                                   _("Use “Add to Transaction” in the item editor, or "
-                                     "“Stage Delete” and “Add Condition Check” on a table’s "
-                                     "items, to write several items all or nothing."));
+                                   _("Use “Add to Transaction” in the item editor, or the "
+                                     "Transaction menu above a table’s items, to write "
+                                     "several items all or nothing."));
   gtk_stack_add_named (GTK_STACK (self->stack), empty, "empty");
 
   gtk_widget_set_margin_top (box, 18);

@@ -106,6 +106,11 @@ def stage_new_item(app, item_json):
     window_gone(app, "New Item", timeout=30)
 
 
+def review(app):
+    dynogui.open_menu(app, "Transaction")
+    click(find(app.root, role="menu item", name="Review Transaction…"))
+
+
 def labels(window):
     return [text_of(label) for label in find_all(window, role="label")]
 
@@ -129,8 +134,9 @@ def main():
             stage_new_item(app, '{"id": {"S": "u2"}, "status": {"S": "active"}}')
             # a condition check on u1 (status is a reserved word: written inline, aliased)
             select_row(app, "u1")
-            add = find(app.root, role="push button", name="Add condition check")
-            wait_for(lambda: is_sensitive(add), what="Add condition check to be sensitive")
+            dynogui.open_menu(app, "Transaction")
+            add = find(app.root, role="menu item", name="Add Condition Check…")
+            wait_for(lambda: is_sensitive(add), what="Add Condition Check to be sensitive")
             click(add)
             dialog = wait_for(lambda: next((w for w in windows(app) if dynogui.is_shown(w)
                                             and find_all(w, role="text",
@@ -142,14 +148,13 @@ def main():
             wait_for(lambda: is_sensitive(button), what="the check to be accepted")
             click(button)
             wait_for(lambda: not dynogui.is_shown(dialog), what="the dialog to close")
-            review = find(app.root, role="push button", name="Review transaction")
-            wait_for(lambda: "3" in text_of(review) or any("(3)" in t for t in labels(review)),
-                     what="the button to count 3 staged writes")
+            menu = find(app.root, role="push button", name="Transaction")
+            wait_for(lambda: "3" in labels(menu), what="the Transaction button to count 3")
 
         check("two new items on two tables and a condition check are staged", stage_writes)
 
         def refused():
-            click(find(app.root, role="push button", name="Review transaction"))
+            review(app)
             window = window_named(app, "Transaction")
             find(window, role="push button", name="Remove Put on orders")
             find(window, role="push button", name="Remove Put on users")
@@ -188,6 +193,24 @@ def main():
             wait_for(lambda: column(app, "id") == ["o1"], what="orders to show o1")
 
         check("without the check the commit writes both items", committed)
+
+        def staged_delete():
+            select_row(app, "o1")
+            dynogui.open_menu(app, "Transaction")
+            click(find(app.root, role="menu item", name="Stage Delete of Selected Items"))
+            menu = find(app.root, role="push button", name="Transaction")
+            wait_for(lambda: "1" in labels(menu), what="the Transaction button to count 1")
+            assert column(app, "id") == ["o1"], "staging writes nothing"
+            review(app)
+            window = window_named(app, "Transaction")
+            find(window, role="push button", name="Remove Delete on orders")
+            click(find(window, role="push button", name="Commit Transaction"))
+            find(window, role="label", name="No Staged Writes")
+            wait_for(lambda: column(app, "id") == [], what="orders to be empty")
+            dynogui.key("Escape")
+            window_gone(app, "Transaction")
+
+        check("a staged delete is written when committed", staged_delete)
     finally:
         app.stop()
 
