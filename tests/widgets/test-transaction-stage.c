@@ -296,6 +296,63 @@ test_engine_all_or_nothing (void)
   drain_main_context ();
 }
 
+/* An edit staged from the editor is the conditioned UpdateItem Save would send: committed, the
+ * item has the new value. */
+static void
+test_engine_staged_edit (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynoEngineBackend) engine = dyno_engine_backend_new (NULL, &error);
+  DynoBackend *backend = DYNO_BACKEND (engine);
+  g_autoptr(DynoTableInfo) orders = NULL;
+  g_autoptr(JsonNode) put = NULL;
+  g_autoptr(JsonNode) got = NULL;
+  g_autoptr(DynoItem) loaded = NULL;
+  GtkWidget *editor, *dialog;
+  DynoTxStage *stage;
+  JsonObject *item;
+
+  g_assert_no_error (error);
+  make_table (backend, "orders");
+  put = call (backend, "PutItem",
+              "{\"TableName\":\"orders\",\"Item\":{\"id\":{\"S\":\"o9\"},\"n\":{\"N\":\"1\"}}}",
+              &error);
+  g_assert_no_error (error);
+  orders = describe (backend, "orders");
+  loaded = dyno_item_from_plain_json ("{\"id\": \"o9\", \"n\": 1}", -1, NULL, &error);
+  g_assert_no_error (error);
+
+  editor = dyno_item_editor_new (NULL, backend, orders, loaded, DYNO_ITEM_EDITOR_EDIT, NULL,
+                                 NULL, NULL);
+  g_object_ref_sink (editor);
+  gtk_window_present (GTK_WINDOW (editor));
+  dyno_item_editor_set_text (DYNO_ITEM_EDITOR (editor),
+                             "{\"id\":{\"S\":\"o9\"},\"n\":{\"N\":\"2\"}}");
+  drain_main_context ();
+  g_signal_emit_by_name (get_by_id (editor, "stage_button"), "clicked");
+  drain_main_context ();
+  g_assert_false (gtk_widget_get_visible (editor));
+  g_object_unref (editor);
+
+  stage = dyno_tx_stage_for_backend (backend);
+  g_assert_cmpuint (dyno_tx_stage_get_n_writes (stage), ==, 1);
+  g_assert_cmpint (dyno_tx_stage_get_action (stage, 0), ==, DYNO_TRANSACT_UPDATE);
+  g_assert_nonnull (dyno_tx_stage_get_request (stage, 0)->condition);
+
+  dialog = dyno_transaction_dialog_present (NULL, stage);
+  commit_and_wait (DYNO_TRANSACTION_DIALOG (dialog), stage);
+  g_assert_cmpstr (dyno_transaction_dialog_get_error (DYNO_TRANSACTION_DIALOG (dialog)), ==, "");
+  g_assert_cmpuint (dyno_tx_stage_get_n_writes (stage), ==, 0);
+  got = call (backend, "GetItem",
+              "{\"TableName\":\"orders\",\"Key\":{\"id\":{\"S\":\"o9\"}}}", &error);
+  g_assert_no_error (error);
+  item = json_object_get_object_member (json_node_get_object (got), "Item");
+  g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (item, "n"),
+                                                  "N"), ==, "2");
+  gtk_window_destroy (GTK_WINDOW (dialog));
+  drain_main_context ();
+}
+
 /* A commit that failed (a 5xx beyond the retries) is sent again with the same
  * ClientRequestToken, so DynamoDB applies it at most once; a changed set gets a new one. */
 static void
@@ -364,6 +421,7 @@ main (int    argc,
   gtk_source_init ();
 
   g_test_add_func ("/transaction/engine/all-or-nothing", test_engine_all_or_nothing);
+  g_test_add_func ("/transaction/engine/staged-edit", test_engine_staged_edit);
   g_test_add_func ("/transaction/retry-reuses-token", test_retry_reuses_token);
   return g_test_run ();
 }
