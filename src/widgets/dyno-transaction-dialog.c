@@ -328,8 +328,8 @@ dyno_transaction_dialog_dispose (GObject *object)
 {
   DynoTransactionDialog *self = DYNO_TRANSACTION_DIALOG (object);
 
-  if (self->cancellable != NULL)
-    g_cancellable_cancel (self->cancellable);
+  /* a commit in flight goes on when the window closes: its outcome reaches the stage (and
+   * the pages refreshed on "committed"), and the set stays staged if it fails */
   g_clear_object (&self->cancellable);
   if (self->stage != NULL &&
       g_object_get_data (G_OBJECT (self->stage), "dyno-transaction-dialog") == self)
