@@ -11,7 +11,9 @@
 #include <glib/gi18n.h>
 
 #include "dyno-transaction-dialog.h"
+#include "dyno-error.h"
 #include "dyno-expr.h"
+#include "dyno-http-error.h"
 #include "dyno-json.h"
 #include "dyno-widget-util.h"
 
@@ -173,9 +175,19 @@ commit_done_cb (GObject      *source,
   if (self == NULL || g_error_matches (error, G_IO_ERROR, G_IO_ERROR_CANCELLED))
     return;
   {
-    /* Translators: the transaction was not applied, and why */
-    g_autofree char *message = g_strdup_printf (_("Nothing was written: %s"), error->message);
+    const DynoServiceError *info = dyno_error_get_service_info (error);
+    g_autofree char *message = NULL;
 
+    if (g_error_matches (error, DYNO_ERROR, DYNO_ERROR_NETWORK) ||
+        (info != NULL && info->http_status >= 500))
+      /* Translators: the answer to a commit was lost; %s says why */
+      message = g_strdup_printf (_("The commit got no usable answer, so it may or may not have "
+                                   "been applied. Committing again is safe: it is sent as the "
+                                   "same transaction and applied at most once. (%s)"),
+                                 error->message);
+    else
+      /* Translators: the transaction was not applied, and why */
+      message = g_strdup_printf (_("Nothing was written: %s"), error->message);
     show_error (self, message);
   }
 }
