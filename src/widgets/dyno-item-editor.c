@@ -28,6 +28,7 @@
 #include "dyno-json.h"
 #include "dyno-safe-write.h"
 #include "dyno-sort-lint.h"
+#include "dyno-tx-stage.h"
 
 #define ERROR_TAG "dyno-error-line"
 
@@ -61,6 +62,7 @@ struct _DynoItemEditor
   GtkWidget          *json_button;
   GtkWidget          *form_button;
   GtkWidget          *save_button;
+  GtkWidget          *stage_button;
   GtkWidget          *save_error_label;
   GtkWidget          *stack;
   GtkWidget          *source_view;
@@ -82,6 +84,7 @@ G_DEFINE_FINAL_TYPE (DynoItemEditor, dyno_item_editor, ADW_TYPE_WINDOW)
 
 enum {
   SIGNAL_SAVED,
+  SIGNAL_STAGED,
   N_SIGNALS
 };
 
@@ -436,6 +439,7 @@ refresh (DynoItemEditor *self)
                                   self->region);
       show_label (self->note_label, NULL);
       gtk_widget_set_sensitive (self->save_button, FALSE);
+      gtk_widget_set_sensitive (self->stage_button, FALSE);
       update_placement (self, NULL);
       return;
     }
@@ -450,6 +454,7 @@ refresh (DynoItemEditor *self)
   show_label (self->note_label, note);
   gtk_widget_set_sensitive (self->save_button, request != NULL && !self->saving);
   gtk_widget_set_tooltip_text (self->save_button, request ? NULL : error->message);
+  gtk_widget_set_sensitive (self->stage_button, request != NULL && !self->saving);
   update_placement (self, item);
 }
 
@@ -853,6 +858,50 @@ dyno_item_editor_save (DynoItemEditor *self)
                               g_object_ref (self));
 }
 
+void
+dyno_item_editor_stage (DynoItemEditor *self)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynoItem) item = NULL;
+  g_autoptr(DynoItem) key = NULL;
+  g_autoptr(DynoRequest) request = NULL;
+  DynoTransactAction action;
+
+  g_return_if_fail (DYNO_IS_ITEM_EDITOR (self));
+
+  if (self->saving)
+    return;
+
+  item = current_item (self, NULL, &error);
+  if (item != NULL)
+    request = request_for (self, item, NULL, &error);
+  if (request != NULL)
+    key = dyno_safe_write_extract_key (self->info, item, &error);
+  if (key == NULL)
+    {
+      show_label (self->save_error_label, error->message);
+      return;
+    }
+
+  /* the same write Save would send, with its condition; a transaction's writes return
+   * nothing of their own */
+  request->return_values = DYNO_RETURN_VALUES_UNSET;
+  request->return_consumed_capacity = DYNO_CONSUMED_UNSET;
+  action = request->operation == DYNO_OP_UPDATE_ITEM ? DYNO_TRANSACT_UPDATE : DYNO_TRANSACT_PUT;
+  if (!dyno_tx_stage_add (dyno_tx_stage_for_backend (self->backend), action, request, key,
+                          &error))
+    {
+      show_label (self->save_error_label, error->message);
+      return;
+    }
+
+  show_label (self->save_error_label, NULL);
+  g_signal_emit (self, signals[SIGNAL_STAGED], 0);
+  /* the edits live on in the transaction: closing loses nothing */
+  self->force_close = TRUE;
+  gtk_window_close (GTK_WINDOW (self));
+}
+
 /* ---- closing --------------------------------------------------------------------------------- */
 
 gboolean
@@ -1118,6 +1167,8 @@ dyno_item_editor_class_init (DynoItemEditorClass *klass)
   object_class->dispose = dyno_item_editor_dispose;
   object_class->finalize = dyno_item_editor_finalize;
 
+  signals[SIGNAL_STAGED] = g_signal_new ("staged", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
+                                         0, NULL, NULL, NULL, G_TYPE_NONE, 0);
   signals[SIGNAL_SAVED] = g_signal_new ("saved", G_TYPE_FROM_CLASS (klass), G_SIGNAL_RUN_LAST,
                                         0, NULL, NULL, NULL, G_TYPE_NONE, 1, DYNO_TYPE_ITEM);
 
@@ -1132,6 +1183,7 @@ dyno_item_editor_class_init (DynoItemEditorClass *klass)
   BIND (json_button);
   BIND (form_button);
   BIND (save_button);
+  BIND (stage_button);
   BIND (save_error_label);
   BIND (stack);
   BIND (source_view);
@@ -1149,6 +1201,7 @@ dyno_item_editor_class_init (DynoItemEditorClass *klass)
   gtk_widget_class_bind_template_callback (widget_class, form_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, close_request_cb);
   gtk_widget_class_bind_template_callback (widget_class, dyno_item_editor_save);
+  gtk_widget_class_bind_template_callback (widget_class, dyno_item_editor_stage);
 }
 
 static void

@@ -54,6 +54,9 @@ DynoItem           *dyno_item_editor_dup_item (DynoItemEditor     *self,
 /* The request Save would send now, or NULL + why not. */
 DynoRequest        *dyno_item_editor_dup_request (DynoItemEditor  *self,
                                                   GError         **error);
+/* What "Add to Transaction" does: stages the write Save would send (in the connection's
+ * DynoTxStage), emits "staged" and closes; or shows why not. */
+void                dyno_item_editor_stage    (DynoItemEditor     *self);
 /* What Save does. */
 void                dyno_item_editor_save     (DynoItemEditor     *self);
 /* TRUE when the edits differ from what was loaded and are not saved. */

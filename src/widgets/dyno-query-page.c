@@ -23,7 +23,9 @@
 #include "dyno-query-page.h"
 #include "dyno-run.h"
 #include "dyno-safe-write.h"
+#include "dyno-transaction-dialog.h"
 #include "dyno-transfer-dialog.h"
+#include "dyno-tx-stage.h"
 #include "dyno-window.h"
 #include "dyno-widget-util.h"
 
@@ -54,6 +56,8 @@ struct _DynoQueryPage
   GtkWidget          *show_query_button;
   DynoBuilderForm    *form;
   GtkWidget          *run_button;
+  GtkWidget          *transaction_button;
+  GtkWidget          *transaction_count;
   GtkWidget          *stop_button;
   GtkWidget          *reason_label;
   GtkWidget          *results_stack;
@@ -428,6 +432,12 @@ update_item_actions (DynoQueryPage *self)
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "query.delete-items",
                                  writable && n_selected > 0 && !loading);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "query.import-items", writable);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "query.stage-delete",
+                                 writable && n_selected > 0);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "query.stage-check",
+                                 writable && n_selected == 1);
+  gtk_widget_action_set_enabled (GTK_WIDGET (self), "query.show-transaction",
+                                 self->backend != NULL);
   gtk_widget_action_set_enabled (GTK_WIDGET (self), "query.export-items",
                                  self->backend != NULL &&
                                  ((items != NULL && g_list_model_get_n_items (items) > 0) ||
@@ -1679,6 +1689,230 @@ new_item_in_collection (DynoTableInfo *info,
   return dyno_item_new_take (dyno_value_builder_finish (builder));
 }
 
+/* ---- staging writes for one transaction ---------------------------------------------- */
+
+static void
+show_transaction_activated (GtkWidget  *widget,
+                            const char *action_name,
+                            GVariant   *param)
+{
+  DynoQueryPage *self = DYNO_QUERY_PAGE (widget);
+
+  if (self->backend == NULL)
+    return;
+  dyno_transaction_dialog_present (GTK_WINDOW (gtk_widget_get_root (widget)),
+                                   dyno_tx_stage_for_backend (self->backend));
+}
+
+static void
+update_transaction_button (DynoQueryPage *self)
+{
+  guint n = dyno_tx_stage_get_n_writes (dyno_tx_stage_for_backend (self->backend));
+  g_autofree char *count = g_strdup_printf ("%u", n);
+  g_autofree char *tooltip = NULL;
+
+  /* the count next to the icon; the button keeps its name, the tooltip says it in words */
+  gtk_label_set_text (GTK_LABEL (self->transaction_count), count);
+  gtk_widget_set_visible (self->transaction_count, n > 0);
+  tooltip = n > 0
+            ? g_strdup_printf (ngettext ("Transaction: %u Write Staged",
+                                         "Transaction: %u Writes Staged", n), n)
+            : g_strdup (_("Transaction: Stage Writes to Commit Together"));
+  gtk_widget_set_tooltip_text (self->transaction_button, tooltip);
+}
+
+static void
+transaction_committed_cb (DynoQueryPage *self,
+                          GStrv          tables)
+{
+  if (g_strv_contains ((const char * const *) tables, self->table_name))
+    refresh_after_write (self);
+}
+
+static void
+review_clicked_cb (AdwToast      *toast,
+                   DynoQueryPage *self)
+{
+  gtk_widget_activate_action (GTK_WIDGET (self), "query.show-transaction", NULL);
+}
+
+static void
+toast_staged (DynoQueryPage *self)
+{
+  GtkRoot *root = gtk_widget_get_root (GTK_WIDGET (self));
+  guint n = dyno_tx_stage_get_n_writes (dyno_tx_stage_for_backend (self->backend));
+  g_autofree char *message = NULL;
+  AdwToast *done;
+
+  if (!DYNO_IS_WINDOW (root))
+    return;
+  message = g_strdup_printf (ngettext ("Added to the transaction (%u write staged)",
+                                       "Added to the transaction (%u writes staged)", n), n);
+  done = dyno_window_add_toast_with_button (DYNO_WINDOW (root), message, _("Review"));
+  g_signal_connect_object (done, "button-clicked", G_CALLBACK (review_clicked_cb), self, 0);
+}
+
+static void
+stage_delete_activated (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *param)
+{
+  DynoQueryPage *self = DYNO_QUERY_PAGE (widget);
+  g_autoptr(GPtrArray) selected = dyno_collection_view_dup_selected_items (self->collection);
+  DynoTxStage *stage;
+  guint staged = 0;
+
+  if (self->backend == NULL || self->info == NULL || selected->len == 0)
+    return;
+  stage = dyno_tx_stage_for_backend (self->backend);
+  for (guint i = 0; i < selected->len; i++)
+    {
+      DynoItem *item = g_ptr_array_index (selected, i);
+      g_autoptr(GError) error = NULL;
+      g_autoptr(DynoRequest) request = NULL;
+      g_autoptr(DynoItem) key = NULL;
+
+      /* conditioned as a delete from the list is: on the item as it was seen */
+      request = dyno_safe_write_delete (self->info, item, NULL, NULL, &error);
+      if (request != NULL)
+        key = dyno_safe_write_extract_key (self->info, item, &error);
+      if (key == NULL ||
+          !dyno_tx_stage_add (stage, DYNO_TRANSACT_DELETE, request, key, &error))
+        {
+          toast (self, error->message);
+          break;
+        }
+      staged++;
+    }
+  if (staged > 0)
+    toast_staged (self);
+}
+
+typedef struct {
+  DynoQueryPage *page;
+  DynoItem      *key;
+  GtkWidget     *entry;
+  GtkWidget     *error_label;
+} CheckDialog;
+
+static void
+check_dialog_free (CheckDialog *check)
+{
+  g_object_unref (check->page);
+  dyno_item_unref (check->key);
+  g_free (check);
+}
+
+static DynoExpr *
+parse_check (CheckDialog  *check,
+             GError      **error)
+{
+  return dyno_expr_parse_condition (gtk_editable_get_text (GTK_EDITABLE (check->entry)),
+                                    DYNO_SYNTAX_INLINE, DYNO_EXPR_ROLE_CONDITION,
+                                    NULL, NULL, NULL, NULL, error);
+}
+
+static void
+check_changed_cb (GtkEditable     *entry,
+                  AdwMessageDialog *dialog)
+{
+  CheckDialog *check = g_object_get_data (G_OBJECT (dialog), "check");
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynoExpr) expr = parse_check (check, &error);
+  gboolean empty = *gtk_editable_get_text (entry) == '\0';
+
+  adw_message_dialog_set_response_enabled (dialog, "add", expr != NULL);
+  dyno_field_error_show (check->error_label, expr == NULL && !empty ? error->message : NULL);
+}
+
+static void
+check_response_cb (AdwMessageDialog *dialog,
+                   const char       *response,
+                   gpointer          user_data)
+{
+  CheckDialog *check = g_object_get_data (G_OBJECT (dialog), "check");
+  DynoQueryPage *self = check->page;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynoExpr) expr = NULL;
+  g_autoptr(DynoRequest) request = NULL;
+
+  if (g_strcmp0 (response, "add") != 0 || self->info == NULL || self->backend == NULL)
+    return;
+  expr = parse_check (check, &error);
+  if (expr == NULL)
+    {
+      toast (self, error->message);
+      return;
+    }
+  /* a ConditionCheck is read and written as a DeleteItem with its condition */
+  request = dyno_request_new (DYNO_OP_DELETE_ITEM, self->table_name);
+  request->key = dyno_item_ref (check->key);
+  request->condition = g_steal_pointer (&expr);
+  if (!dyno_tx_stage_add (dyno_tx_stage_for_backend (self->backend),
+                          DYNO_TRANSACT_CONDITION_CHECK, request, check->key, &error))
+    toast (self, error->message);
+  else
+    toast_staged (self);
+}
+
+static void
+stage_check_activated (GtkWidget  *widget,
+                       const char *action_name,
+                       GVariant   *param)
+{
+  DynoQueryPage *self = DYNO_QUERY_PAGE (widget);
+  g_autoptr(GPtrArray) selected = dyno_collection_view_dup_selected_items (self->collection);
+  g_autoptr(GError) error = NULL;
+  g_autofree char *key_text = NULL;
+  CheckDialog *check;
+  GtkWidget *dialog, *box;
+  DynoItem *key;
+
+  if (self->backend == NULL || self->info == NULL || selected->len != 1)
+    return;
+  key = dyno_safe_write_extract_key (self->info, g_ptr_array_index (selected, 0), &error);
+  if (key == NULL)
+    {
+      toast (self, error->message);
+      return;
+    }
+  key_text = dyno_item_to_plain_json (key);
+
+  dialog = adw_message_dialog_new (GTK_WINDOW (gtk_widget_get_root (widget)),
+                                   _("Add Condition Check"), NULL);
+  /* Translators: %s is an item's key as JSON */
+  adw_message_dialog_format_body (ADW_MESSAGE_DIALOG (dialog),
+                                  _("The transaction is only committed if this condition holds "
+                                    "for the item with the key %s. Write values as literals: "
+                                    "status = \"active\", attribute_exists(pk)."), key_text);
+  check = g_new0 (CheckDialog, 1);
+  check->page = g_object_ref (self);
+  check->key = key;
+  box = gtk_box_new (GTK_ORIENTATION_VERTICAL, 6);
+  check->entry = gtk_entry_new ();
+  dyno_widget_set_accessible_label (check->entry, _("Condition expression"));
+  gtk_entry_set_activates_default (GTK_ENTRY (check->entry), TRUE);
+  gtk_box_append (GTK_BOX (box), check->entry);
+  check->error_label = dyno_field_error_label_new ();
+  dyno_field_error_add_field (check->error_label, check->entry);
+  gtk_box_append (GTK_BOX (box), check->error_label);
+  adw_message_dialog_set_extra_child (ADW_MESSAGE_DIALOG (dialog), box);
+  adw_message_dialog_add_responses (ADW_MESSAGE_DIALOG (dialog),
+                                    "cancel", _("_Cancel"),
+                                    "add", _("_Add to Transaction"),
+                                    NULL);
+  adw_message_dialog_set_response_appearance (ADW_MESSAGE_DIALOG (dialog), "add",
+                                              ADW_RESPONSE_SUGGESTED);
+  adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "add");
+  adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
+  adw_message_dialog_set_response_enabled (ADW_MESSAGE_DIALOG (dialog), "add", FALSE);
+  g_object_set_data_full (G_OBJECT (dialog), "check", check,
+                          (GDestroyNotify) check_dialog_free);
+  g_signal_connect (check->entry, "changed", G_CALLBACK (check_changed_cb), dialog);
+  g_signal_connect (dialog, "response", G_CALLBACK (check_response_cb), NULL);
+  gtk_window_present (GTK_WINDOW (dialog));
+}
+
 static void
 open_editor (DynoQueryPage      *self,
              DynoItemEditorMode  mode)
@@ -1734,6 +1968,8 @@ open_editor (DynoQueryPage      *self,
                                  self->backend, self->info, loaded, mode, shown,
                                  endpoint_url (self), region (self));
   g_signal_connect_object (editor, "saved", G_CALLBACK (item_saved_cb), self,
+                           G_CONNECT_SWAPPED);
+  g_signal_connect_object (editor, "staged", G_CALLBACK (toast_staged), self,
                            G_CONNECT_SWAPPED);
   gtk_window_present (GTK_WINDOW (editor));
 }
@@ -2196,6 +2432,8 @@ dyno_query_page_class_init (DynoQueryPageClass *klass)
   gtk_widget_class_set_template_from_resource (widget_class,
                                                "/com/dynotable/DynoTable/dyno-query-page.ui");
   gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, leaflet);
+  gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, transaction_button);
+  gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, transaction_count);
   gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, form_page);
   gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, results_page);
   gtk_widget_class_bind_template_child (widget_class, DynoQueryPage, show_results_button);
@@ -2253,6 +2491,12 @@ dyno_query_page_class_init (DynoQueryPageClass *klass)
   gtk_widget_class_install_action (widget_class, "query.edit-item", NULL, edit_item_activated);
   gtk_widget_class_install_action (widget_class, "query.duplicate-item", NULL,
                                    duplicate_item_activated);
+  gtk_widget_class_install_action (widget_class, "query.stage-delete", NULL,
+                                   stage_delete_activated);
+  gtk_widget_class_install_action (widget_class, "query.stage-check", NULL,
+                                   stage_check_activated);
+  gtk_widget_class_install_action (widget_class, "query.show-transaction", NULL,
+                                   show_transaction_activated);
   gtk_widget_class_install_action (widget_class, "query.delete-items", NULL,
                                    delete_items_activated);
   gtk_widget_class_install_action (widget_class, "query.import-items", NULL,
@@ -2285,6 +2529,7 @@ dyno_query_page_init (DynoQueryPage *self)
   gtk_widget_init_template (GTK_WIDGET (self));
   build_ui (self);
   dyno_widget_expose_activate (self->cost_button);
+  dyno_widget_expose_activate (self->transaction_button);
 }
 
 DynoQueryPage *
@@ -2306,6 +2551,16 @@ dyno_query_page_new (DynoBackend    *backend,
   self->info = info ? dyno_table_info_ref (info) : NULL;
   update_subtitle (self);
   attach_store (self);
+  if (backend != NULL)
+    {
+      DynoTxStage *stage = dyno_tx_stage_for_backend (backend);
+
+      g_signal_connect_object (stage, "changed", G_CALLBACK (update_transaction_button), self,
+                               G_CONNECT_SWAPPED);
+      g_signal_connect_object (stage, "committed", G_CALLBACK (transaction_committed_cb), self,
+                               G_CONNECT_SWAPPED);
+      update_transaction_button (self);
+    }
 
   dyno_builder_form_set_table (self->form, table_name, info, index_name);
   if (info == NULL && backend != NULL)
