@@ -496,7 +496,7 @@ update_requests (DynoModelDialog *self)
 {
   g_autoptr(GString) text = g_string_new (NULL);
   gboolean items = gtk_check_button_get_active (GTK_CHECK_BUTTON (self->items_check));
-  guint64 n_items = 0, n_batches = 0;
+  guint n_items = 0, n_batches = 0;
 
   if (self->model == NULL)
     return;
@@ -515,10 +515,9 @@ update_requests (DynoModelDialog *self)
   if (items && n_items > 0)
     g_string_append_printf (text,
                             /* Translators: after the CreateTable requests of the tables */
-                            ngettext ("Then BatchWriteItem: %" G_GUINT64_FORMAT " item in %"
-                                      G_GUINT64_FORMAT " request.",
-                                      "Then BatchWriteItem: %" G_GUINT64_FORMAT " items in %"
-                                      G_GUINT64_FORMAT " requests of up to 25 items.", n_items),
+                            ngettext ("Then BatchWriteItem: %u item in %u request.",
+                                      "Then BatchWriteItem: %u items in %u requests of up to "
+                                      "25 items.", n_items),
                             n_items, n_batches);
   else
     g_string_append (text, _("No items are written."));
