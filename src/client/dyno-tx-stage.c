@@ -72,6 +72,16 @@ dyno_tx_stage_new (DynoBackend *backend)
   return self;
 }
 
+/* backend -> its DynoTxStage (owned), while the backend lives; main thread only */
+static GHashTable *stages;
+
+static void
+backend_finalized_cb (gpointer  data,
+                      GObject  *backend)
+{
+  g_hash_table_remove (stages, backend);
+}
+
 DynoTxStage *
 dyno_tx_stage_for_backend (DynoBackend *backend)
 {
@@ -79,11 +89,14 @@ dyno_tx_stage_for_backend (DynoBackend *backend)
 
   g_return_val_if_fail (DYNO_IS_BACKEND (backend), NULL);
 
-  self = g_object_get_data (G_OBJECT (backend), "dyno-tx-stage");
+  if (stages == NULL)
+    stages = g_hash_table_new_full (NULL, NULL, NULL, g_object_unref);
+  self = g_hash_table_lookup (stages, backend);
   if (self == NULL)
     {
       self = dyno_tx_stage_new (backend);
-      g_object_set_data_full (G_OBJECT (backend), "dyno-tx-stage", self, g_object_unref);
+      g_hash_table_insert (stages, backend, self);
+      g_object_weak_ref (G_OBJECT (backend), backend_finalized_cb, NULL);
     }
   return self;
 }

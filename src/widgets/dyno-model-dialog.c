@@ -9,6 +9,7 @@
 #include <glib/gi18n.h>
 
 #include "dyno-error.h"
+#include "dyno-json.h"
 #include "dyno-samples.h"
 #include "dyno-table-names.h"
 #include "dyno-widget-util.h"
@@ -504,7 +505,7 @@ update_requests (DynoModelDialog *self)
     {
       const DynoWorkbenchTable *table = g_ptr_array_index (self->model->tables, t);
       g_autoptr(JsonNode) create = dyno_workbench_table_to_create_table_json (table);
-      g_autofree char *json = json_to_string (create, TRUE);
+      g_autofree char *json = dyno_json_node_to_string (create, TRUE);
 
       g_string_append_printf (text, "CreateTable %s\n%s\n\n", json_node_get_string (
                                 json_object_get_member (json_node_get_object (create),

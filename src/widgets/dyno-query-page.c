@@ -1793,6 +1793,7 @@ typedef struct {
   DynoItem      *key;
   GtkWidget     *entry;
   GtkWidget     *error_label;
+  GtkWidget     *dialog;       /* unowned: it owns this struct (its "response" handler) */
 } CheckDialog;
 
 static void
@@ -1813,10 +1814,10 @@ parse_check (CheckDialog  *check,
 }
 
 static void
-check_changed_cb (GtkEditable     *entry,
-                  AdwMessageDialog *dialog)
+check_changed_cb (GtkEditable *entry,
+                  CheckDialog *check)
 {
-  CheckDialog *check = g_object_get_data (G_OBJECT (dialog), "check");
+  AdwMessageDialog *dialog = ADW_MESSAGE_DIALOG (check->dialog);
   g_autoptr(GError) error = NULL;
   g_autoptr(DynoExpr) expr = parse_check (check, &error);
   gboolean empty = *gtk_editable_get_text (entry) == '\0';
@@ -1830,7 +1831,7 @@ check_response_cb (AdwMessageDialog *dialog,
                    const char       *response,
                    gpointer          user_data)
 {
-  CheckDialog *check = g_object_get_data (G_OBJECT (dialog), "check");
+  CheckDialog *check = user_data;
   DynoQueryPage *self = check->page;
   g_autoptr(GError) error = NULL;
   g_autoptr(DynoExpr) expr = NULL;
@@ -1906,10 +1907,11 @@ stage_check_activated (GtkWidget  *widget,
   adw_message_dialog_set_default_response (ADW_MESSAGE_DIALOG (dialog), "add");
   adw_message_dialog_set_close_response (ADW_MESSAGE_DIALOG (dialog), "cancel");
   adw_message_dialog_set_response_enabled (ADW_MESSAGE_DIALOG (dialog), "add", FALSE);
-  g_object_set_data_full (G_OBJECT (dialog), "check", check,
-                          (GDestroyNotify) check_dialog_free);
-  g_signal_connect (check->entry, "changed", G_CALLBACK (check_changed_cb), dialog);
-  g_signal_connect (dialog, "response", G_CALLBACK (check_response_cb), NULL);
+  check->dialog = dialog;
+  g_signal_connect (check->entry, "changed", G_CALLBACK (check_changed_cb), check);
+  /* the struct lives as long as the dialog's handler */
+  g_signal_connect_data (dialog, "response", G_CALLBACK (check_response_cb), check,
+                         (GClosureNotify) (void (*) (void)) check_dialog_free, 0);
   gtk_window_present (GTK_WINDOW (dialog));
 }
 

@@ -91,11 +91,14 @@ row_subtitle (DynoTxStage *stage,
   return g_string_free (text, FALSE);
 }
 
+/* stage.remove(u): the Remove button of the write at that index */
 static void
-remove_clicked_cb (GtkButton             *button,
-                   DynoTransactionDialog *self)
+remove_activated (GtkWidget  *widget,
+                  const char *action_name,
+                  GVariant   *parameter)
 {
-  guint index = GPOINTER_TO_UINT (g_object_get_data (G_OBJECT (button), "index"));
+  DynoTransactionDialog *self = DYNO_TRANSACTION_DIALOG (widget);
+  guint index = g_variant_get_uint32 (parameter);
 
   if (!dyno_tx_stage_get_committing (self->stage) &&
       index < dyno_tx_stage_get_n_writes (self->stage))
@@ -134,8 +137,8 @@ rebuild (DynoTransactionDialog *self)
       gtk_widget_set_valign (remove, GTK_ALIGN_CENTER);
       gtk_widget_add_css_class (remove, "flat");
       gtk_widget_set_sensitive (remove, !committing);
-      g_object_set_data (G_OBJECT (remove), "index", GUINT_TO_POINTER (i));
-      g_signal_connect (remove, "clicked", G_CALLBACK (remove_clicked_cb), self);
+      gtk_actionable_set_action_name (GTK_ACTIONABLE (remove), "stage.remove");
+      gtk_actionable_set_action_target (GTK_ACTIONABLE (remove), "u", i);
       adw_action_row_add_suffix (ADW_ACTION_ROW (row), remove);
 
       gtk_accessible_update_property (GTK_ACCESSIBLE (row), GTK_ACCESSIBLE_PROPERTY_LABEL,
@@ -310,6 +313,9 @@ build (DynoTransactionDialog *self)
   adw_window_set_content (ADW_WINDOW (self), view);
 }
 
+/* stage -> its one window, while it is open */
+static GHashTable *dialogs;
+
 GtkWidget *
 dyno_transaction_dialog_present (GtkWindow   *parent,
                                  DynoTxStage *stage)
@@ -318,7 +324,9 @@ dyno_transaction_dialog_present (GtkWindow   *parent,
 
   g_return_val_if_fail (DYNO_IS_TX_STAGE (stage), NULL);
 
-  self = g_object_get_data (G_OBJECT (stage), "dyno-transaction-dialog");
+  if (dialogs == NULL)
+    dialogs = g_hash_table_new (NULL, NULL);
+  self = g_hash_table_lookup (dialogs, stage);
   if (self == NULL)
     {
       self = g_object_new (DYNO_TYPE_TRANSACTION_DIALOG, NULL);
@@ -326,7 +334,7 @@ dyno_transaction_dialog_present (GtkWindow   *parent,
       build (self);
       g_signal_connect_object (stage, "changed", G_CALLBACK (rebuild), self,
                                G_CONNECT_SWAPPED);
-      g_object_set_data (G_OBJECT (stage), "dyno-transaction-dialog", self);
+      g_hash_table_insert (dialogs, stage, self);
       rebuild (self);
     }
   if (parent != NULL)
@@ -343,9 +351,9 @@ dyno_transaction_dialog_dispose (GObject *object)
   /* a commit in flight goes on when the window closes: its outcome reaches the stage (and
    * the pages refreshed on "committed"), and the set stays staged if it fails */
   g_clear_object (&self->cancellable);
-  if (self->stage != NULL &&
-      g_object_get_data (G_OBJECT (self->stage), "dyno-transaction-dialog") == self)
-    g_object_set_data (G_OBJECT (self->stage), "dyno-transaction-dialog", NULL);
+  if (self->stage != NULL && dialogs != NULL &&
+      g_hash_table_lookup (dialogs, self->stage) == self)
+    g_hash_table_remove (dialogs, self->stage);
   g_clear_object (&self->stage);
   G_OBJECT_CLASS (dyno_transaction_dialog_parent_class)->dispose (object);
 }
@@ -357,6 +365,7 @@ dyno_transaction_dialog_class_init (DynoTransactionDialogClass *klass)
 
   G_OBJECT_CLASS (klass)->dispose = dyno_transaction_dialog_dispose;
   gtk_widget_class_add_binding_action (widget_class, GDK_KEY_Escape, 0, "window.close", NULL);
+  gtk_widget_class_install_action (widget_class, "stage.remove", "u", remove_activated);
 }
 
 static void
