@@ -133,49 +133,6 @@ def main():
 
         check("a query on the Playground answers in sort-key order", seed_query)
 
-        def served_while_running():
-            import re
-            import boto3
-            from botocore.exceptions import EndpointConnectionError
-
-            sidebar = find(app.root, role="list", name="Tables")
-
-            def served_url():
-                row = find(sidebar, name_contains="Playground, Built in")
-                m = re.search(r"http://127\.0\.0\.1:(\d+)$", dynogui.name_of(row))
-                return m and m.group(0)
-
-            url = wait_for(served_url, what="the Playground's subtitle to say where it is served")
-            c = boto3.client("dynamodb", endpoint_url=url, region_name="eu-west-1",
-                             aws_access_key_id="any", aws_secret_access_key="any")
-            assert {"tenant", "file-tree"} <= set(c.list_tables()["TableNames"])
-            # what the app shows is what an SDK reads, while the app runs
-            page = c.query(TableName="file-tree", KeyConditionExpression="PK = :d AND "
-                           "begins_with(SK, :p)", ExpressionAttributeValues={
-                               ":d": {"S": "DRIVE#a91"}, ":p": {"S": "root/photos/"}})
-            assert [i["SK"]["S"] for i in page["Items"]] == column(app, "SK")
-
-            # turned off in the main menu: the subtitle says so and nothing answers
-            dynogui.open_menu(app, "Main Menu")
-            click(find(app.root, role="check menu item",
-                       name="Serve Playground on This Computer"))
-            wait_for(lambda: served_url() is None, what="the subtitle to drop the address")
-            try:
-                c.list_tables()
-                raise AssertionError("the Playground still answers at " + url)
-            except EndpointConnectionError:
-                pass
-            dynogui.open_menu(app, "Main Menu")
-            click(find(app.root, role="check menu item",
-                       name="Serve Playground on This Computer"))
-            url = wait_for(served_url, what="the address back in the subtitle")
-            c = boto3.client("dynamodb", endpoint_url=url, region_name="eu-west-1",
-                             aws_access_key_id="any", aws_secret_access_key="any")
-            assert "tenant" in c.list_tables()["TableNames"]
-
-        check("while the app runs, the Playground answers the AWS SDK on loopback; the main menu "
-              "turns that off", served_while_running)
-
         def infrastructure_as_code():
             dynogui.open_menu(app, "Menu of table file-tree")
             click(find(app.root, role="menu item", name="Infrastructure as Code…"))
@@ -227,6 +184,49 @@ def main():
             window_gone(app, "Check Access Patterns")
 
         check("Check Access Patterns runs a pattern set on the Playground", access_patterns)
+
+        def served_while_running():
+            import re
+            import boto3
+            from botocore.exceptions import EndpointConnectionError
+
+            sidebar = find(app.root, role="list", name="Tables")
+
+            def served_url():
+                row = find(sidebar, name_contains="Playground, Built in")
+                m = re.search(r"http://127\.0\.0\.1:(\d+)$", dynogui.name_of(row))
+                return m and m.group(0)
+
+            url = wait_for(served_url, what="the Playground's subtitle to say where it is served")
+            c = boto3.client("dynamodb", endpoint_url=url, region_name="eu-west-1",
+                             aws_access_key_id="any", aws_secret_access_key="any")
+            assert {"tenant", "file-tree"} <= set(c.list_tables()["TableNames"])
+            # what the app shows is what an SDK reads, while the app runs
+            page = c.query(TableName="file-tree", KeyConditionExpression="PK = :d AND "
+                           "begins_with(SK, :p)", ExpressionAttributeValues={
+                               ":d": {"S": "DRIVE#a91"}, ":p": {"S": "root/photos/"}})
+            assert [i["SK"]["S"] for i in page["Items"]] == column(app, "SK")
+
+            # turned off in the main menu: the subtitle says so and nothing answers
+            dynogui.open_menu(app, "Main Menu")
+            click(find(app.root, role="check menu item",
+                       name="Serve Playground on This Computer"))
+            wait_for(lambda: served_url() is None, what="the subtitle to drop the address")
+            try:
+                c.list_tables()
+                raise AssertionError("the Playground still answers at " + url)
+            except EndpointConnectionError:
+                pass
+            dynogui.open_menu(app, "Main Menu")
+            click(find(app.root, role="check menu item",
+                       name="Serve Playground on This Computer"))
+            url = wait_for(served_url, what="the address back in the subtitle")
+            c = boto3.client("dynamodb", endpoint_url=url, region_name="eu-west-1",
+                             aws_access_key_id="any", aws_secret_access_key="any")
+            assert "tenant" in c.list_tables()["TableNames"]
+
+        check("while the app runs, the Playground answers the AWS SDK on loopback; the main menu "
+              "turns that off", served_while_running)
     finally:
         app.stop()
 
@@ -296,6 +296,7 @@ def main():
             assert [k["AttributeName"] for k in key_schema] == ["PK", "SK"], key_schema
             click(find(window, role="push button", name="Close"))
             window_gone(app, "Create Playground Tables Here")
+            dynogui.search_sidebar(app, "tenant")
             sidebar = find(app.root, role="list", name="Tables")
             wait_for(lambda: len([n for n in dynogui.find_all(sidebar)
                                   if dynogui.name_of(n).startswith("tenant, ")]) == 2,
