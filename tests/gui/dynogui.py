@@ -569,6 +569,15 @@ def search_sidebar(app, text):
         set_text(entry, text)
 
 
+def close_window(window):
+    """Closes a dialog with its title bar's Close button (Escape reaches the window under the
+    pointer, not always the dialog, when no window manager gives it the focus)."""
+    button = next(iter(find_all(window, role="push button", name="Close")), None)
+    if button is None:
+        raise GuiError(f"{name_of(window)!r} has no Close button")
+    click(button)
+
+
 def open_menu(app, button_name):
     menu = find(app.root, role="push button", name=button_name)
     click(next(n for n in walk(menu)

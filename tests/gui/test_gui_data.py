@@ -38,7 +38,17 @@ from dynogui import (GuiError, choose, click, column, find, find_all,  # noqa: E
 def open_menu(app, button_name):
     if button_name.startswith("Menu of table "):
         dynogui.search_sidebar(app, button_name[len("Menu of table "):])
-    dynogui.open_menu(app, button_name)
+
+    def button():
+        # the search rebinds the rows: an accessible found a moment before may be stale
+        try:
+            menu = find(app.root, role="push button", name=button_name)
+            return next((n for n in dynogui.walk(menu) if n is not menu
+                         and n.getRoleName() in ("push button", "toggle button")), None)
+        except Exception:
+            return None
+
+    click(wait_for(button, what=f"the button of {button_name}"))
 
 
 def sidebar_has(app, table, keys):

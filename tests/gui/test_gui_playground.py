@@ -150,7 +150,7 @@ def main():
             choose(window, "Format", "Terraform (HCL)")
             wait_for(lambda: 'resource "aws_dynamodb_table" "file_tree"' in text_of(code),
                      what="the Terraform of file-tree")
-            dynogui.key("Escape")
+            dynogui.close_window(window)
             window_gone(app, "file-tree as Code")
 
         check("a table's menu shows it as CloudFormation and Terraform", infrastructure_as_code)
@@ -180,7 +180,7 @@ def main():
             assert "Passed: photos" in names, names
             assert "Failed: every-tenant" in names, names
             dynogui.screenshot(os.path.join(ARTIFACTS, "playground-patterns.png"), window)
-            dynogui.key("Escape")
+            dynogui.close_window(window)
             window_gone(app, "Check Access Patterns")
 
         check("Check Access Patterns runs a pattern set on the Playground", access_patterns)
