@@ -688,6 +688,14 @@ encode_opt (const DynoItem *item,
     dyno_engine_encode_key (value, out);
 }
 
+/* An empty GByteArray may have no buffer at all: memcmp() must not see its NULL. */
+static gboolean
+bytes_equal (const GByteArray *a,
+             const GByteArray *b)
+{
+  return a->len == b->len && (a->len == 0 || memcmp (a->data, b->data, a->len) == 0);
+}
+
 /* The table row's tk for index rows: the table key, length-prefixed partition then sort. */
 GByteArray *
 table_tk (const DynoEngineTable *table,
@@ -896,9 +904,7 @@ store_item (DynoEngine      *self,
           encode_opt (new_entry, index->sk.name, nsk);
         }
       if (old_entry != NULL && new_entry != NULL)
-        moved = opk->len != npk->len || osk->len != nsk->len
-                || memcmp (opk->data, npk->data, opk->len) != 0
-                || memcmp (osk->data, nsk->data, osk->len) != 0;
+        moved = !bytes_equal (opk, npk) || !bytes_equal (osk, nsk);
       if (old_entry != NULL && (new_entry == NULL || moved))
         {
           if (!delete_row (self, table->id, index->id, opk, osk, tk, error))
@@ -2388,7 +2394,7 @@ op_query (DynoEngine *self,
       if (!read_start_key (&page.target, page.request->exclusive_start_key, esk_pk, esk_sk,
                            esk_tk, error))
         goto out;
-      if (esk_pk->len != pk->len || memcmp (esk_pk->data, pk->data, pk->len) != 0)
+      if (!bytes_equal (esk_pk, pk))
         {
           fail (error, VALIDATION, "The provided starting key is outside query boundaries "
                 "based on provided conditions");

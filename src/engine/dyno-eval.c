@@ -613,7 +613,7 @@ eval_node (const DynoExpr *expr, const DynoItem *item)
                 const guint8 *pa = bytes_of (a.value, &la);
                 const guint8 *pb = bytes_of (b.value, &lb);
 
-                result = lb <= la && memcmp (pa, pb, lb) == 0;
+                result = lb <= la && (lb == 0 || memcmp (pa, pb, lb) == 0);
               }
             break;
           case DYNO_FUNCTION_CONTAINS:

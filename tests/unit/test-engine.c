@@ -328,6 +328,44 @@ test_index_maintained (void)
               "Expected: S Actual: N IndexName: byG");
 }
 
+/* A table and an index with no sort key: their empty sort-key buffers are compared when an
+ * item is rewritten (UBSan once caught a memcmp() of their NULL data here). */
+static void
+test_hash_only_rewrite (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynoEngine) engine = dyno_engine_new (NULL, &error);
+
+  g_assert_no_error (error);
+  {
+    g_autoptr(JsonNode) created = call (engine, "CreateTable",
+      "{\"TableName\":\"flat\",\"BillingMode\":\"PAY_PER_REQUEST\","
+      "\"AttributeDefinitions\":[{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"},"
+      "{\"AttributeName\":\"g\",\"AttributeType\":\"S\"}],"
+      "\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"}],"
+      "\"GlobalSecondaryIndexes\":[{\"IndexName\":\"byG\",\"KeySchema\":"
+      "[{\"AttributeName\":\"g\",\"KeyType\":\"HASH\"}],"
+      "\"Projection\":{\"ProjectionType\":\"ALL\"}}]}");
+    g_autoptr(JsonNode) p1 = call (engine, "PutItem",
+      "{\"TableName\":\"flat\",\"Item\":{\"pk\":{\"S\":\"a\"},\"g\":{\"S\":\"x\"}}}");
+    g_autoptr(JsonNode) p2 = call (engine, "PutItem",
+      "{\"TableName\":\"flat\",\"Item\":{\"pk\":{\"S\":\"a\"},\"g\":{\"S\":\"x\"},"
+      "\"v\":{\"N\":\"1\"}}}");
+    g_autoptr(JsonNode) u = call (engine, "UpdateItem",
+      "{\"TableName\":\"flat\",\"Key\":{\"pk\":{\"S\":\"a\"}},"
+      "\"UpdateExpression\":\"SET g = :y\",\"ExpressionAttributeValues\":"
+      "{\":y\":{\"S\":\"y\"}}}");
+    g_autoptr(JsonNode) q = call (engine, "Query",
+      "{\"TableName\":\"flat\",\"IndexName\":\"byG\",\"KeyConditionExpression\":"
+      "\"g = :g\",\"ExpressionAttributeValues\":{\":g\":{\"S\":\"y\"}}}");
+    JsonArray *items = json_object_get_array_member (json_node_get_object (q), "Items");
+
+    g_assert_cmpuint (json_array_get_length (items), ==, 1);
+    g_assert_cmpstr (json_object_get_string_member (json_object_get_object_member (
+                       json_array_get_object_element (items, 0), "v"), "N"), ==, "1");
+  }
+}
+
 /* Index rows with equal index keys: pages of a Query on the index and of a Scan of it see
  * every item once, in both directions. */
 static void
@@ -1809,6 +1847,7 @@ main (int    argc,
   g_test_add_func ("/engine/scan-segments", test_scan_segments);
   g_test_add_func ("/engine/index-maintained", test_index_maintained);
   g_test_add_func ("/engine/index-ties", test_index_ties_page);
+  g_test_add_func ("/engine/hash-only-rewrite", test_hash_only_rewrite);
   g_test_add_func ("/engine/key-errors", test_key_errors);
   g_test_add_func ("/engine/conditional-writes", test_conditional_writes);
   g_test_add_func ("/engine/batches", test_batches);
