@@ -35,22 +35,40 @@ class Serve:
 
     def __init__(self, data=None):
         argv = [CLI, "serve", "--port", "0"] + (["--data", data] if data else [])
-        self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+        # stderr goes to a file: a pipe nobody reads would block a chatty server, and what
+        # a server said before it died must reach the test's log (see died())
+        self.errfile = tempfile.TemporaryFile(mode="w+", prefix="dyno-serve-err-")
+        self.proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=self.errfile,
                                      text=True)
         line = self.proc.stdout.readline()
         if not line.startswith("listening on http://127.0.0.1:"):
             self.proc.kill()
+            self.proc.wait()
             raise AssertionError("first line of serve: %r, stderr: %s"
-                                 % (line, self.proc.stderr.read()))
+                                 % (line, self.read_stderr()))
         self.first_line = line
+        self.stopped = False
         self.url = line.split(" ", 2)[2].strip()
 
+    def read_stderr(self):
+        self.errfile.seek(0)
+        return self.errfile.read()
+
+    def died(self):
+        """None while the server runs; else its exit status and everything it wrote to
+        stderr, for the failure message of whatever found it gone."""
+        status = self.proc.poll()
+        if status is None:
+            return None
+        return "serve exited with status %d; its stderr:\n%s" % (status, self.read_stderr())
+
     def stop(self, sig=signal.SIGTERM):
+        self.stopped = True
         self.proc.send_signal(sig)
         status = self.proc.wait(timeout=30)
         self.proc.stdout.close()
-        self.stderr = self.proc.stderr.read()
-        self.proc.stderr.close()
+        self.stderr = self.read_stderr()
+        self.errfile.close()
         return status
 
 
@@ -96,9 +114,12 @@ class ServeTest(unittest.TestCase):
         self.c = client(self.server.url)
 
     def tearDown(self):
+        gone = None if self.server.stopped else self.server.died()
         if self.server.proc.poll() is None:
             self.server.stop(signal.SIGKILL)
         self.tmp.cleanup()
+        if gone:
+            self.fail(gone)
 
     def aws(self, *args):
         done = subprocess.run([AWS, "--endpoint-url", self.server.url, "--output", "json",
@@ -513,6 +534,11 @@ class DifferentialTest(unittest.TestCase):
     def tearDownClass(cls):
         cls.server.stop()
         cls.tmp.cleanup()
+
+    def tearDown(self):
+        gone = self.server.died()
+        if gone:
+            self.fail(gone)
 
     def both(self, method, **kw):
         results = []
