@@ -188,6 +188,15 @@ dyno_engine_new (const char *path,
   /* One process at a time: the engine keeps the schemas in memory, so a second writer would
    * go unseen.  The lock is taken by the first write below and held until the engine closes. */
   sqlite3_busy_timeout (self->db, 250);
+  /* A new workspace gets 16 KB pages (an existing one keeps its own): items are rows of a
+   * WITHOUT ROWID table, whose rows spill to an overflow page beyond about a quarter of a
+   * page; with 4 KB pages every item of 1 KB took a page of its own.  Set before anything
+   * is written, as SQLite requires. */
+  if (sqlite3_exec (self->db, "PRAGMA page_size=16384", NULL, NULL, NULL) != SQLITE_OK)
+    {
+      sql_failed (self, error);
+      return NULL;
+    }
   sqlite3_create_function (self->db, "dyno_segment", 2,
                            SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, NULL,
                            segment_func, NULL, NULL);

@@ -1,0 +1,156 @@
+#!/usr/bin/python3
+# bench-engine-scale.py: the Playground engine with a million 1 KB items, through
+# `dynotable-cli serve --data FILE`: load rate and the slowest batch while it grows, the
+# latency of a Query (a short one and a whole partition's first page) at each tenfold of
+# items, and the server's memory against the size of the data.
+#
+# SPDX-License-Identifier: GPL-3.0-or-later
+#
+#   /usr/bin/python3 tests/bench/bench-engine-scale.py _build/src/cli/dynotable-cli [ITEMS]
+#
+# ITEMS defaults to 1000000 (about 1 GB of DynamoDB JSON, a few minutes).  Prints
+# `name value unit` lines.  The client is a raw keep-alive HTTP client posting bodies it
+# builds as it goes; its own cost is not the server's: the server's CPU time is printed
+# beside the wall-clock figures.
+
+import http.client
+import json
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.parse
+
+PARTITIONS = 1000
+PAD = "x" * 880          # with the keys and attribute names, about 1 KB of DynamoDB JSON
+
+
+def cpu_seconds(pid):
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def memory_kb(pid, field):
+    with open("/proc/%d/status" % pid) as f:
+        for line in f:
+            if line.startswith(field + ":"):
+                return int(line.split()[1])
+    return 0
+
+
+class Raw:
+    def __init__(self, url):
+        u = urllib.parse.urlparse(url)
+        self.conn = http.client.HTTPConnection(u.hostname, u.port, timeout=600)
+
+    def call(self, op, body):
+        data = body if isinstance(body, bytes) else json.dumps(body).encode()
+        self.conn.request("POST", "/", data, {
+            "X-Amz-Target": "DynamoDB_20120810." + op,
+            "Content-Type": "application/x-amz-json-1.0",
+            "Authorization": "AWS4-HMAC-SHA256 Credential=k/20240101/us-east-1/dynamodb/"
+                             "aws4_request, SignedHeaders=host, Signature=00"})
+        r = self.conn.getresponse()
+        payload = r.read()
+        if r.status != 200:
+            raise RuntimeError("%s: %s" % (op, payload[:300]))
+        return json.loads(payload)
+
+
+def item(i):
+    return {"pk": {"S": "tenant#%04d" % (i % PARTITIONS)}, "sk": {"S": "order#%09d" % i},
+            "total": {"N": "%d.%02d" % (i, i % 100)}, "status": {"S": "open"},
+            "note": {"S": PAD}}
+
+
+def percentile(values, p):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(len(values) * p))]
+
+
+def query_latencies(raw, rng, limit, rounds=100):
+    out = []
+    for _ in range(rounds):
+        body = {"TableName": "scale", "KeyConditionExpression": "pk = :p",
+                "ExpressionAttributeValues": {":p": {"S": "tenant#%04d" % rng.randrange(
+                    PARTITIONS)}}}
+        if limit:
+            body["Limit"] = limit
+        start = time.perf_counter()
+        raw.call("Query", body)
+        out.append((time.perf_counter() - start) * 1000)
+    return out
+
+
+def main():
+    cli = sys.argv[1]
+    n = int(sys.argv[2]) if len(sys.argv) > 2 else 1000000
+    rng = random.Random(7)
+    with tempfile.TemporaryDirectory(prefix="dyno-bench-scale-") as tmp:
+        data = os.path.join(tmp, "scale.db")
+        server = subprocess.Popen([cli, "serve", "--port", "0", "--data", data],
+                                  stdout=subprocess.PIPE, text=True)
+        try:
+            url = server.stdout.readline().split()[-1]
+            raw = Raw(url)
+            raw.call("CreateTable", {
+                "TableName": "scale", "BillingMode": "PAY_PER_REQUEST",
+                "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                                         {"AttributeName": "sk", "AttributeType": "S"}],
+                "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
+                              {"AttributeName": "sk", "KeyType": "RANGE"}]})
+            rss_empty = memory_kb(server.pid, "VmRSS")
+            json_bytes = 0
+            checkpoints = [c for c in (10000, 100000, 1000000, 10000000) if c <= n]
+            if n not in checkpoints:
+                checkpoints.append(n)
+            done = 0
+            batch_ms = []
+            load_wall = 0.0
+            cpu_before = cpu_seconds(server.pid)
+            for checkpoint in checkpoints:
+                start = time.perf_counter()
+                while done < checkpoint:
+                    count = min(25, checkpoint - done)
+                    items = [item(i) for i in range(done, done + count)]
+                    body = json.dumps({"RequestItems": {"scale": [
+                        {"PutRequest": {"Item": it}} for it in items]}}).encode()
+                    json_bytes += sum(len(json.dumps(it)) for it in items)
+                    t = time.perf_counter()
+                    r = raw.call("BatchWriteItem", body)
+                    batch_ms.append((time.perf_counter() - t) * 1000)
+                    if r.get("UnprocessedItems"):
+                        raise RuntimeError("unprocessed items")
+                    done += count
+                load_wall += time.perf_counter() - start
+                short = query_latencies(raw, rng, 10)
+                page = query_latencies(raw, rng, 0, rounds=20)
+                print("query_limit10_p50_at_%d %.2f ms" % (checkpoint, percentile(short, 0.5)))
+                print("query_limit10_p99_at_%d %.2f ms" % (checkpoint, percentile(short, 0.99)))
+                print("query_partition_page_p50_at_%d %.1f ms (%d items/partition)"
+                      % (checkpoint, percentile(page, 0.5), checkpoint // PARTITIONS))
+                print("rss_at_%d %.1f MB" % (checkpoint, memory_kb(server.pid, "VmRSS") / 1024))
+                sys.stdout.flush()
+            cpu = cpu_seconds(server.pid) - cpu_before
+            print("load_rate %.0f items/s" % (n / load_wall))
+            print("load_server_cpu_per_item %.1f us" % (cpu * 1e6 / n))
+            print("load_batch_p50 %.2f ms" % percentile(batch_ms, 0.5))
+            print("load_batch_p99 %.2f ms" % percentile(batch_ms, 0.99))
+            print("load_batch_max %.1f ms" % max(batch_ms))
+            print("data_json %.1f MB" % (json_bytes / 1e6))
+            size = sum(os.path.getsize(os.path.join(tmp, f)) for f in os.listdir(tmp))
+            print("workspace_file %.1f MB" % (size / 1e6))
+            print("rss_empty %.1f MB" % (rss_empty / 1024))
+            print("rss_peak %.1f MB" % (memory_kb(server.pid, "VmHWM") / 1024))
+            print("rss_peak_per_json_byte %.3f" % (memory_kb(server.pid, "VmHWM") * 1024
+                                                    / json_bytes))
+        finally:
+            server.terminate()
+            server.wait(timeout=60)
+
+
+if __name__ == "__main__":
+    main()
