@@ -17,6 +17,7 @@
 #include "dyno-cli-session.h"
 #include "dyno-http-error.h"
 #include "dyno-json.h"
+#include "dyno-model-reader.h"
 #include "dyno-request.h"
 #include "dyno-samples.h"
 #include "dyno-workbench-model.h"
@@ -31,8 +32,7 @@ typedef struct {
   /* the answer the main loop waited for */
   GError         *error;
   GStrv           table_names;
-  DynoTableInfo  *info;
-  DynoPage       *page;
+  DynoWorkbenchModel *model;
   gboolean        done;
 } Model;
 
@@ -45,8 +45,7 @@ model_clear (Model *m)
   g_strfreev (m->rest);
   g_clear_error (&m->error);
   g_strfreev (m->table_names);
-  g_clear_pointer (&m->info, dyno_table_info_unref);
-  g_clear_pointer (&m->page, dyno_page_free);
+  g_clear_pointer (&m->model, dyno_workbench_model_free);
 }
 
 G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Model, model_clear)
@@ -300,62 +299,14 @@ model_import (Model      *m,
 /* ---- export ------------------------------------------------------------------------------ */
 
 static void
-described_cb (GObject      *source,
-              GAsyncResult *result,
-              gpointer      user_data)
+model_read_cb (GObject      *source,
+               GAsyncResult *result,
+               gpointer      user_data)
 {
   Model *m = user_data;
 
-  m->info = dyno_backend_describe_table_finish (DYNO_BACKEND (source), result, &m->error);
+  m->model = dyno_model_reader_read_finish (DYNO_BACKEND (source), result, &m->error);
   g_main_loop_quit (m->s.loop);
-}
-
-static void
-page_cb (GObject      *source,
-         GAsyncResult *result,
-         gpointer      user_data)
-{
-  Model *m = user_data;
-
-  m->page = dyno_backend_run_page_finish (DYNO_BACKEND (source), result, &m->error);
-  g_main_loop_quit (m->s.loop);
-}
-
-/* DescribeTable and every page of a Scan of @name. */
-static DynoWorkbenchTable *
-read_table (Model      *m,
-            const char *name)
-{
-  g_autoptr(DynoRequest) scan = dyno_request_new (DYNO_OP_SCAN, name);
-  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func ((GDestroyNotify) dyno_item_unref);
-  g_autoptr(DynoItem) start_key = NULL;
-  g_autoptr(DynoTableInfo) info = NULL;
-
-  dyno_backend_describe_table_async (m->s.backend, name, m->s.cancellable, described_cb, m);
-  g_main_loop_run (m->s.loop);
-  if (m->info == NULL)
-    return NULL;
-  info = g_steal_pointer (&m->info);
-
-  scan->consistent_read = DYNO_TRISTATE_TRUE;
-  do
-    {
-      g_autoptr(DynoPage) page = NULL;
-
-      dyno_backend_run_page_async (m->s.backend, scan, start_key, m->s.cancellable, page_cb, m);
-      g_main_loop_run (m->s.loop);
-      if (m->page == NULL)
-        return NULL;
-      page = g_steal_pointer (&m->page);
-      for (guint i = 0; i < page->items->len; i++)
-        g_ptr_array_add (items, dyno_item_ref (g_ptr_array_index (page->items, i)));
-      g_clear_pointer (&start_key, dyno_item_unref);
-      if (page->last_evaluated_key != NULL)
-        start_key = dyno_item_ref (page->last_evaluated_key);
-    }
-  while (start_key != NULL);
-
-  return dyno_workbench_table_new_from_info (info, items);
 }
 
 static int
@@ -374,24 +325,25 @@ model_export (Model              *m,
   if (!dyno_cli_session_connect (&m->s))
     return m->s.status;
 
-  model = dyno_workbench_model_new (m->name != NULL ? m->name
-                                    : tables[1] == NULL ? tables[0] : "DynoTable");
-  model->author = g_strdup ("");
-  model->description = g_strdup ("");
-  for (guint i = 0; tables[i] != NULL; i++)
+  /* DescribeTable and every page of a consistent Scan of each table, as the app copies the
+   * Playground (client/dyno-model-reader.c) */
+  dyno_model_reader_read_async (m->s.backend,
+                                m->name != NULL ? m->name
+                                : tables[1] == NULL ? tables[0] : "DynoTable",
+                                tables, m->s.cancellable, model_read_cb, m);
+  g_main_loop_run (m->s.loop);
+  model = g_steal_pointer (&m->model);
+  if (model == NULL)
     {
-      DynoWorkbenchTable *table;
+      report_failure (m, m->error);
+      return EXIT_FAILURE_RUN;
+    }
+  for (guint i = 0; i < model->tables->len; i++)
+    {
+      const DynoWorkbenchTable *table = g_ptr_array_index (model->tables, i);
 
-      if (g_strv_contains (tables + i + 1, tables[i]))
-        continue;
-      table = read_table (m, tables[i]);
-      if (table == NULL)
-        {
-          report_failure (m, m->error);
-          return EXIT_FAILURE_RUN;
-        }
-      g_ptr_array_add (model->tables, table);
-      g_printerr ("model export: %s: %u items\n", tables[i], table->items->len);
+      g_printerr ("model export: %s: %u items\n",
+                  dyno_table_design_get_table_name (table->design), table->items->len);
     }
 
   text = dyno_workbench_model_to_json (model, now);

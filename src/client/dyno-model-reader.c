@@ -123,6 +123,7 @@ listed_cb (GObject      *source,
 void
 dyno_model_reader_read_async (DynoBackend         *backend,
                               const char          *model_name,
+                              const char * const  *tables,
                               GCancellable        *cancellable,
                               GAsyncReadyCallback  callback,
                               gpointer             user_data)
@@ -140,6 +141,17 @@ dyno_model_reader_read_async (DynoBackend         *backend,
   read->model->author = g_strdup ("");
   read->model->description = g_strdup ("");
   g_task_set_task_data (task, read, (GDestroyNotify) read_free);
+  if (tables != NULL)
+    {
+      g_autoptr(GStrvBuilder) names = g_strv_builder_new ();
+
+      for (guint i = 0; tables[i] != NULL; i++)
+        if (!g_strv_contains (tables + i + 1, tables[i]))
+          g_strv_builder_add (names, tables[i]);
+      read->names = g_strv_builder_end (names);
+      read_next_table (g_steal_pointer (&task));
+      return;
+    }
   dyno_table_names_list_async (backend, cancellable, listed_cb, g_steal_pointer (&task));
 }
 

@@ -1,8 +1,8 @@
 /* dyno-model-reader.h: every table of a connection, read into a NoSQL Workbench model
  *
- * What "Create Playground Tables Here…" copies to another connection: each table's description
- * (keys, indexes, billing) and all its items (consistent Scans, every page), as the model that
- * `dynotable-cli model export` writes.
+ * What "Create Playground Tables Here…" copies to another connection and what
+ * `dynotable-cli model export` writes: each table's description (keys, indexes, billing) and
+ * all its items (consistent Scans, every page).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -15,9 +15,11 @@
 
 G_BEGIN_DECLS
 
-/* Lists the tables of @backend, describes and scans each, in name order. */
+/* Describes and scans each of @tables (NULL-terminated; a name given twice is read once) in
+ * their order, or, for NULL, every table of @backend in name order. */
 void                dyno_model_reader_read_async  (DynoBackend         *backend,
                                                    const char          *model_name,
+                                                   const char * const  *tables,
                                                    GCancellable        *cancellable,
                                                    GAsyncReadyCallback  callback,
                                                    gpointer             user_data);

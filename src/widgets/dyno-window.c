@@ -1344,7 +1344,7 @@ commit_playground_activated (GtkWidget  *widget,
   ctx = g_new0 (CommitContext, 1);
   g_weak_ref_init (&ctx->window, self);
   ctx->target_id = g_strdup (g_variant_get_string (param, NULL));
-  dyno_model_reader_read_async (dyno_sidebar_node_get_backend (playground), "Playground",
+  dyno_model_reader_read_async (dyno_sidebar_node_get_backend (playground), "Playground", NULL,
                                 self->cancellable, playground_read_cb, ctx);
 }
 
