@@ -225,23 +225,6 @@ copy_part_clicked_cb (GtkButton *button,
 }
 
 static void
-update_style_scheme (DynoCodeView *self)
-{
-  AdwStyleManager *manager = adw_style_manager_get_default ();
-  GtkSourceStyleSchemeManager *schemes = gtk_source_style_scheme_manager_get_default ();
-  GtkTextView *view = GTK_TEXT_VIEW (self->source_view);
-  GtkSourceBuffer *buffer = GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (view));
-  const char *id = adw_style_manager_get_dark (manager) ? "Adwaita-dark" : "Adwaita";
-  GtkSourceStyleScheme *scheme = gtk_source_style_scheme_manager_get_scheme (schemes, id);
-
-  if (scheme == NULL)
-    scheme = gtk_source_style_scheme_manager_get_scheme (schemes,
-                                                         adw_style_manager_get_dark (manager)
-                                                                  ? "classic-dark" : "classic");
-  gtk_source_buffer_set_style_scheme (buffer, scheme);
-}
-
-static void
 build_ui (DynoCodeView *self)
 {
   static const char *fields[N_PARTS] = {
@@ -303,9 +286,8 @@ build_ui (DynoCodeView *self)
   g_object_unref (labels);
   dyno_widget_expose_activate (self->format_dropdown);
 
-  update_style_scheme (self);
-  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
-                           G_CALLBACK (update_style_scheme), self, G_CONNECT_SWAPPED);
+  dyno_source_buffer_follow_style (
+    GTK_SOURCE_BUFFER (gtk_text_view_get_buffer (GTK_TEXT_VIEW (self->source_view))));
 }
 
 static void

@@ -29,6 +29,7 @@
 #include "dyno-safe-write.h"
 #include "dyno-sort-lint.h"
 #include "dyno-tx-stage.h"
+#include "dyno-widget-util.h"
 
 #define ERROR_TAG "dyno-error-line"
 
@@ -1052,6 +1053,7 @@ build_ui (DynoItemEditor *self)
                               "underline", PANGO_UNDERLINE_ERROR,
                               "paragraph-background", "rgba(224,27,36,0.15)",
                               NULL);
+  dyno_source_buffer_follow_style (self->buffer);
   g_signal_connect_swapped (self->buffer, "changed", G_CALLBACK (buffer_changed_cb), self);
   gtk_text_view_set_buffer (GTK_TEXT_VIEW (self->source_view), GTK_TEXT_BUFFER (self->buffer));
 }

@@ -6,6 +6,8 @@
 
 #include <glib/gi18n.h>
 
+#include <adwaita.h>
+
 #include "dyno-widget-util.h"
 
 /* The name a screen reader says, and the name the end-to-end tests find the widget by. */
@@ -243,4 +245,30 @@ dyno_weak_ref_steal (GWeakRef *weak)
   g_weak_ref_clear (weak);
   g_free (weak);
   return object;
+}
+
+static void
+apply_style_scheme (GtkSourceBuffer *buffer)
+{
+  AdwStyleManager *manager = adw_style_manager_get_default ();
+  GtkSourceStyleSchemeManager *schemes = gtk_source_style_scheme_manager_get_default ();
+  gboolean dark = adw_style_manager_get_dark (manager);
+  GtkSourceStyleScheme *scheme =
+    gtk_source_style_scheme_manager_get_scheme (schemes, dark ? "Adwaita-dark" : "Adwaita");
+
+  /* GtkSourceView before 5.4 has no Adwaita schemes */
+  if (scheme == NULL)
+    scheme = gtk_source_style_scheme_manager_get_scheme (schemes,
+                                                         dark ? "classic-dark" : "classic");
+  gtk_source_buffer_set_style_scheme (buffer, scheme);
+}
+
+void
+dyno_source_buffer_follow_style (GtkSourceBuffer *buffer)
+{
+  g_return_if_fail (GTK_SOURCE_IS_BUFFER (buffer));
+
+  apply_style_scheme (buffer);
+  g_signal_connect_object (adw_style_manager_get_default (), "notify::dark",
+                           G_CALLBACK (apply_style_scheme), buffer, G_CONNECT_SWAPPED);
 }

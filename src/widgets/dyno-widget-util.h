@@ -5,6 +5,7 @@
 #pragma once
 
 #include <gtk/gtk.h>
+#include <gtksourceview/gtksource.h>
 
 G_BEGIN_DECLS
 
@@ -35,5 +36,9 @@ GtkWidget *dyno_wrapping_label_new          (const char *text);
  * reference (or NULL when the object is gone) and frees @weak. */
 GWeakRef  *dyno_weak_ref_new                (gpointer    object);
 gpointer   dyno_weak_ref_steal              (GWeakRef   *weak);
+
+/* Gives @buffer the Adwaita style scheme of the app's light or dark style, now and whenever
+ * the style changes, for as long as the buffer lives. */
+void       dyno_source_buffer_follow_style  (GtkSourceBuffer *buffer);
 
 G_END_DECLS
