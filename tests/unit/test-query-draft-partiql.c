@@ -493,6 +493,10 @@ test_unsupported (void)
   assert_refused (draft, "SELECT * FROM \"T\" WHERE \"PK\" = 'a' AND \"SK\" > 'b' AND "
                   "\"SK\" < 'm'", NULL, DYNO_ERROR_UNSUPPORTED,
                   "the condition SK < \"m\" uses the key attribute SK");
+  /* reversed bounds select nothing, where the BETWEEN they would make is refused */
+  assert_refused (draft, "SELECT * FROM \"T\" WHERE \"PK\" = 'a' AND \"SK\" >= 'm' AND "
+                  "\"SK\" <= 'b'", NULL, DYNO_ERROR_UNSUPPORTED,
+                  "the condition SK <= \"b\" uses the key attribute SK");
   assert_refused (draft, "SELECT * FROM \"T\" WHERE \"PK\" = 'a' AND (\"x\" = 1 OR "
                   "size(\"PK\") > 3)", NULL, DYNO_ERROR_UNSUPPORTED,
                   "uses the key attribute PK");

@@ -327,6 +327,27 @@ join_rest (GPtrArray      *terms,
   return result;
 }
 
+/* `sk >= low` and `sk <= high` (either first) as `sk BETWEEN low AND high`, which DynamoDB
+ * defines as inclusive at both ends: the same items.  Only for bounds of one type in order,
+ * as DynamoDB refuses a BETWEEN whose bounds differ in type or are reversed (where the two
+ * comparisons select nothing). */
+static gboolean
+between_bounds (const KeyTerm *a,
+                const KeyTerm *b,
+                KeyTerm       *out)
+{
+  const KeyTerm *ge = a->op == DYNO_SORT_KEY_GE ? a : b;
+  const KeyTerm *le = a->op == DYNO_SORT_KEY_GE ? b : a;
+
+  if (dyno_value_get_kind (ge->values[0]) != dyno_value_get_kind (le->values[0]) ||
+      dyno_value_compare (ge->values[0], le->values[0]) > 0)
+    return FALSE;
+  out->op = DYNO_SORT_KEY_BETWEEN;
+  out->values[0] = ge->values[0];
+  out->values[1] = le->values[0];
+  return TRUE;
+}
+
 /* Fills @request's key condition and filter from @terms, for a Query on @keys.  FALSE when
  * the statement has no partition key equality (then nothing is set). */
 static gboolean
@@ -367,16 +388,9 @@ split_query (GPtrArray    *terms,
     }
   if (n_sk == 2 &&
       ((sk_terms[0].op == DYNO_SORT_KEY_GE && sk_terms[1].op == DYNO_SORT_KEY_LE) ||
-       (sk_terms[0].op == DYNO_SORT_KEY_LE && sk_terms[1].op == DYNO_SORT_KEY_GE)))
-    {
-      /* sk >= a AND sk <= b: sk BETWEEN a AND b */
-      gboolean ge_first = sk_terms[0].op == DYNO_SORT_KEY_GE;
-
-      sk_term.op = DYNO_SORT_KEY_BETWEEN;
-      sk_term.values[0] = sk_terms[ge_first ? 0 : 1].values[0];
-      sk_term.values[1] = sk_terms[ge_first ? 1 : 0].values[0];
-      used[sk_at[0]] = used[sk_at[1]] = TRUE;
-    }
+       (sk_terms[0].op == DYNO_SORT_KEY_LE && sk_terms[1].op == DYNO_SORT_KEY_GE)) &&
+      between_bounds (&sk_terms[0], &sk_terms[1], &sk_term))
+    used[sk_at[0]] = used[sk_at[1]] = TRUE;
   else if (n_sk > 0)
     {
       sk_term = sk_terms[0];
