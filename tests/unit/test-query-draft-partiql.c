@@ -522,6 +522,9 @@ test_unsupported (void)
                   DYNO_ERROR_UNSUPPORTED, "ORDER BY needs a Query, and without the key schema "
                   "of T the key condition cannot be told apart");
 
+  assert_refused (draft, "SELECT * FROM \"T\".\"nope\" WHERE \"PK\" = 'a' ORDER BY \"SK\"",
+                  NULL, DYNO_ERROR_UNSUPPORTED, "without the key schema of T.nope");
+
   /* a nested projection is returned flattened by PartiQL */
   assert_refused (draft, "SELECT \"a\".\"b\" FROM \"T\" WHERE \"PK\" = 'a'", NULL,
                   DYNO_ERROR_UNSUPPORTED, "projecting the nested path a.b returns it as a "

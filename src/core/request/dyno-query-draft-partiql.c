@@ -507,9 +507,13 @@ statement_to_request (DynoQueryDraft              *self,
     {
       if (request->operation != DYNO_OP_QUERY && keys.pk == NULL)
         {
-          /* Translators: the table's name. */
+          g_autofree char *target = st->index != NULL
+                                    ? g_strdup_printf ("%s.%s", st->table, st->index)
+                                    : g_strdup (st->table);
+
+          /* Translators: the table's name (or table.index). */
           unsupported (error, _("ORDER BY needs a Query, and without the key schema of %s the "
-                                "key condition cannot be told apart"), st->table);
+                                "key condition cannot be told apart"), target);
           return NULL;
         }
       if (request->operation != DYNO_OP_QUERY)
