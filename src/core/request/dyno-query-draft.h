@@ -182,6 +182,32 @@ gboolean             dyno_query_draft_from_request         (DynoQueryDraft      
                                                             const DynoRequest   *request,
                                                             GError             **error);
 
+/* Loads a PartiQL SELECT into @self, replacing what it held (one "changed"; table-info is
+ * kept): the table and index of FROM "table"."index", the projection, the WHERE split into a
+ * key condition and a filter, ORDER BY … DESC as ScanIndexForward FALSE.  @parameters
+ * (DynoValue*, may be NULL) bind the ? placeholders.  The table's key schema comes from the
+ * draft's table-info, which the caller sets first to the table the statement reads (when it
+ * is NULL or names another table, or the index is not in it, the key condition cannot be told
+ * apart: the WHERE becomes a Scan's filter, still a correct read).
+ *
+ * DynamoDB runs a SELECT as a Query when a top-level AND term of the WHERE is an equality (or
+ * a one-value IN) on the partition key: that term, and at most one sort-key term (= < <= > >=
+ * BETWEEN begins_with against values; `sk >= a AND sk <= b` is read as BETWEEN), become the
+ * key condition; the other terms, in their order, the filter.  Without such a term the read is
+ * a Scan whose filter is the whole WHERE.
+ *
+ * Returns FALSE with DYNO_ERROR_UNSUPPORTED ("Not expressible in the query builder: …") for
+ * what the builder cannot say: INSERT, UPDATE, DELETE; several partition key values (IN with
+ * more than one, or an OR of equalities: PartiQL runs one Query per value); a term left for a
+ * Query's filter that uses a key attribute (DynamoDB refuses it there); ORDER BY on a Scan or
+ * on anything but the sort key; a projected nested path (PartiQL returns it as a top-level
+ * attribute).  A statement that does not parse gives the parser's own error.  On error @self
+ * is unchanged. */
+gboolean             dyno_query_draft_load_partiql         (DynoQueryDraft      *self,
+                                                            const char          *statement,
+                                                            GPtrArray           *parameters,
+                                                            GError             **error);
+
 /* The problems of the draft, each a DynoIssue whose field is one of DYNO_DRAFT_FIELD_*
  * (or a request member name for the few that have no field); empty when it can be sent.
  * Incomplete parts ("Enter the partition key value (PK)") and values that do not read as
