@@ -23,6 +23,7 @@
 #include "dyno-cli-session.h"
 #include "dyno-http-error.h"
 #include "dyno-json.h"
+#include "dyno-statement.h"
 #include "dyno-transaction.h"
 
 typedef struct {
@@ -357,30 +358,6 @@ dyno_cli_transact_get (int    argc,
 
 /* ---- partiql ----------------------------------------------------------------------------- */
 
-/* The ? placeholders of a statement, outside 'strings' and "identifiers". */
-static guint
-count_placeholders (const char *statement)
-{
-  guint n = 0;
-  char quote = 0;
-
-  for (const char *p = statement; *p != '\0'; p++)
-    {
-      if (quote != 0)
-        {
-          if (*p == quote && p[1] == quote)
-            p++;          /* '' inside a string */
-          else if (*p == quote)
-            quote = 0;
-        }
-      else if (*p == '\'' || *p == '"')
-        quote = *p;
-      else if (*p == '?')
-        n++;
-    }
-  return n;
-}
-
 static gboolean
 is_blank (const char *text)
 {
@@ -390,62 +367,15 @@ is_blank (const char *text)
   return TRUE;
 }
 
-/* The statement's first word says whether it reads: SELECT (pages) or a write (once). */
-static gboolean
-is_select (const char *statement)
-{
-  while (g_ascii_isspace (*statement) || *statement == '(')
-    statement++;
-  return g_ascii_strncasecmp (statement, "SELECT", 6) == 0 &&
-         !g_ascii_isalnum (statement[6]) && statement[6] != '_';
-}
-
-static JsonArray *
-parse_parameters (Command *c)
-{
-  g_autoptr(GError) error = NULL;
-  g_autoptr(JsonNode) root = NULL;
-  JsonArray *array;
-
-  if (c->parameters == NULL)
-    return NULL;
-  root = dyno_json_parse (c->parameters, -1, &error);
-  if (root == NULL || !JSON_NODE_HOLDS_ARRAY (root))
-    {
-      dyno_cli_session_report (&c->s, "--parameters",
-                               root == NULL ? error->message
-                                            : _("must be a JSON array of DynamoDB JSON values, "
-                                                "e.g. [{\"S\": \"C#1\"}, {\"N\": \"3\"}]"));
-      return NULL;
-    }
-  array = json_node_get_array (root);
-  for (guint i = 0; i < json_array_get_length (array); i++)
-    {
-      g_autoptr(DynoValue) value = dyno_value_from_json_node (json_array_get_element (array, i),
-                                                              &error);
-
-      if (value == NULL)
-        {
-          g_autofree char *message = g_strdup_printf (_("parameter %u: %s"), i + 1,
-                                                      error->message);
-
-          dyno_cli_session_report (&c->s, "--parameters", message);
-          return NULL;
-        }
-    }
-  return json_array_ref (array);
-}
-
 int
 dyno_cli_partiql (int    argc,
                   char **argv)
 {
   g_auto(Command) c = { { 0, }, };
-  g_autoptr(JsonArray) parameters = NULL;
+  g_autoptr(DynoStatement) statement = NULL;
   g_autoptr(GString) out = g_string_new (NULL);
   g_autofree char *next_token = NULL;
-  const char *statement;
-  guint placeholders, pages = 0;
+  guint placeholders, n_parameters, pages = 0;
   guint64 items = 0;
   double units = -1;
   gboolean select;
@@ -477,8 +407,7 @@ dyno_cli_partiql (int    argc,
                                : _("one STATEMENT only: quote it ('SELECT * FROM \"t\"')"));
       return EXIT_USAGE;
     }
-  statement = c.rest[0];
-  if (is_blank (statement) || strlen (statement) > 8192)
+  if (is_blank (c.rest[0]) || strlen (c.rest[0]) > 8192)
     {
       dyno_cli_session_report (&c.s, NULL, _("the statement must be 1 to 8192 characters"));
       return EXIT_USAGE;
@@ -488,41 +417,42 @@ dyno_cli_partiql (int    argc,
       dyno_cli_session_report (&c.s, "--limit", _("must be at least 1"));
       return EXIT_USAGE;
     }
-  if (c.parameters != NULL && (parameters = parse_parameters (&c)) == NULL)
-    return EXIT_USAGE;
-  placeholders = count_placeholders (statement);
-  if (placeholders != (parameters != NULL ? json_array_get_length (parameters) : 0))
+  statement = dyno_statement_new (c.rest[0]);
+  if (c.consistent)
+    statement->consistent_read = DYNO_TRISTATE_TRUE;
+  if (c.limit != G_MININT)
+    statement->limit = c.limit;
+  if (c.parameters != NULL)
+    {
+      g_autoptr(GError) error = NULL;
+
+      statement->parameters = dyno_statement_parse_parameters (c.parameters, &error);
+      if (statement->parameters == NULL)
+        {
+          dyno_cli_session_report (&c.s, "--parameters", error->message);
+          return EXIT_USAGE;
+        }
+    }
+  placeholders = dyno_statement_count_placeholders (statement);
+  n_parameters = statement->parameters != NULL ? statement->parameters->len : 0;
+  if (placeholders != n_parameters)
     {
       g_autofree char *message = g_strdup_printf (
         _("the statement has %u ? placeholder(s) and --parameters gives %u value(s)"),
-        placeholders, parameters != NULL ? json_array_get_length (parameters) : 0);
+        placeholders, n_parameters);
 
       dyno_cli_session_report (&c.s, NULL, message);
       return EXIT_USAGE;
     }
-  select = is_select (statement);
+  select = dyno_statement_is_select (statement);
   if (!dyno_cli_session_connect (&c.s))
     return c.s.status;
 
   do
     {
-      g_autoptr(JsonNode) body = NULL;
-      JsonObject *request = json_object_new ();
+      g_autoptr(JsonNode) body = dyno_statement_to_json_node (statement, next_token);
       JsonObject *response;
       JsonArray *page;
-
-      json_object_set_string_member (request, "Statement", statement);
-      if (parameters != NULL)
-        json_object_set_array_member (request, "Parameters", json_array_ref (parameters));
-      if (c.consistent)
-        json_object_set_boolean_member (request, "ConsistentRead", TRUE);
-      if (c.limit != G_MININT)
-        json_object_set_int_member (request, "Limit", c.limit);
-      if (next_token != NULL)
-        json_object_set_string_member (request, "NextToken", next_token);
-      json_object_set_string_member (request, "ReturnConsumedCapacity", "TOTAL");
-      body = json_node_init_object (json_node_alloc (), request);
-      json_object_unref (request);
 
       if (!call (&c, "ExecuteStatement", body))
         {

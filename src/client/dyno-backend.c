@@ -417,6 +417,46 @@ dyno_backend_run_page_finish (DynoBackend   *self,
   return g_task_propagate_pointer (G_TASK (result), error);
 }
 
+void
+dyno_backend_run_statement_page_async (DynoBackend         *self,
+                                       const DynoStatement *statement,
+                                       const char          *next_token,
+                                       GCancellable        *cancellable,
+                                       GAsyncReadyCallback  callback,
+                                       gpointer             user_data)
+{
+  g_autoptr(GTask) task = NULL;
+  g_autoptr(JsonNode) node = NULL;
+  g_autoptr(GBytes) body = NULL;
+  RunPageData *data;
+
+  g_return_if_fail (DYNO_IS_BACKEND (self));
+  g_return_if_fail (statement != NULL);
+
+  task = g_task_new (self, cancellable, callback, user_data);
+  g_task_set_source_tag (task, dyno_backend_run_statement_page_async);
+  data = g_new0 (RunPageData, 1);
+  data->started_usec = g_get_monotonic_time ();
+  g_task_set_task_data (task, data, (GDestroyNotify) run_page_data_free);
+
+  node = dyno_statement_to_json_node (statement, next_token);
+  body = node_to_bytes (node);
+  dyno_backend_call_async (self, "ExecuteStatement", body, cancellable, run_page_called_cb,
+                           g_steal_pointer (&task));
+}
+
+DynoPage *
+dyno_backend_run_statement_page_finish (DynoBackend   *self,
+                                        GAsyncResult  *result,
+                                        GError       **error)
+{
+  g_return_val_if_fail (g_task_is_valid (result, self), NULL);
+  g_return_val_if_fail (g_task_get_source_tag (G_TASK (result))
+                        == dyno_backend_run_statement_page_async, NULL);
+
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
 /* ---- JSON calls (execute and the generic one) -------------------------------------------- */
 
 static void

@@ -8,6 +8,7 @@
 
 #include "dyno-page.h"
 #include "dyno-request.h"
+#include "dyno-statement.h"
 #include "dyno-table-info.h"
 
 G_BEGIN_DECLS
@@ -76,6 +77,19 @@ void        dyno_backend_run_page_async      (DynoBackend         *self,
 DynoPage   *dyno_backend_run_page_finish     (DynoBackend         *self,
                                               GAsyncResult        *result,
                                               GError             **error);
+
+/* One page of a PartiQL statement (ExecuteStatement), continuing from @next_token when
+ * non-NULL.  The body is parsed off the main thread (dyno_page_parse): the page's next_token
+ * is where the next one starts, NULL at the end. */
+void        dyno_backend_run_statement_page_async  (DynoBackend          *self,
+                                                    const DynoStatement  *statement,
+                                                    const char           *next_token,
+                                                    GCancellable         *cancellable,
+                                                    GAsyncReadyCallback   callback,
+                                                    gpointer              user_data);
+DynoPage   *dyno_backend_run_statement_page_finish (DynoBackend          *self,
+                                                    GAsyncResult         *result,
+                                                    GError              **error);
 
 /* GetItem, PutItem, UpdateItem, DeleteItem: the response as a JSON object (Item /
  * Attributes / ConsumedCapacity), parsed with json-glib (small). */

@@ -20,6 +20,8 @@ struct _DynoRunPage
   char     *consumed_capacity_json;
   DynoItem *last_evaluated_key;
   DynoItem *start_key;
+  char     *next_token; /* a statement's page: its NextToken, NULL on the last */
+  gboolean  statement;  /* a page of a statement run */
   gsize     bytes;
   gint64    elapsed_usec;
   guint     position;

@@ -17,6 +17,7 @@ dyno_run_page_finalize (GObject *object)
   g_free (self->operation);
   g_clear_pointer (&self->last_evaluated_key, dyno_item_unref);
   g_clear_pointer (&self->start_key, dyno_item_unref);
+  g_free (self->next_token);
 
   G_OBJECT_CLASS (dyno_run_page_parent_class)->finalize (object);
 }
@@ -79,6 +80,22 @@ dyno_run_page_get_last_evaluated_key (DynoRunPage *self)
 {
   g_return_val_if_fail (DYNO_IS_RUN_PAGE (self), NULL);
   return self->last_evaluated_key;
+}
+
+const char *
+dyno_run_page_get_next_token (DynoRunPage *self)
+{
+  g_return_val_if_fail (DYNO_IS_RUN_PAGE (self), NULL);
+
+  return self->next_token;
+}
+
+gboolean
+dyno_run_page_get_is_statement (DynoRunPage *self)
+{
+  g_return_val_if_fail (DYNO_IS_RUN_PAGE (self), FALSE);
+
+  return self->statement;
 }
 
 DynoItem *

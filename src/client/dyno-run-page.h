@@ -21,8 +21,14 @@ gint64      dyno_run_page_get_scanned_count          (DynoRunPage *self);
 /* CapacityUnits, or -1 when the response had no ConsumedCapacity. */
 double      dyno_run_page_get_consumed_capacity      (DynoRunPage *self);
 const char *dyno_run_page_get_consumed_capacity_json (DynoRunPage *self);
-/* NULL on the last page of its segment. */
+/* NULL on the last page of its segment (of a request run; a statement's page may have one
+ * or not, and continues with its NextToken). */
 DynoItem   *dyno_run_page_get_last_evaluated_key     (DynoRunPage *self);
+/* A PartiQL statement's page (dyno_run_new_for_statement()): its NextToken, where the next
+ * page starts; NULL on the last page, and always for a Query or Scan. */
+const char *dyno_run_page_get_next_token             (DynoRunPage *self);
+/* TRUE for a page of a statement run (continued by NextToken, not LastEvaluatedKey). */
+gboolean    dyno_run_page_get_is_statement           (DynoRunPage *self);
 /* The ExclusiveStartKey this page was requested with (NULL for the first). */
 DynoItem   *dyno_run_page_get_start_key              (DynoRunPage *self);
 gsize       dyno_run_page_get_bytes                  (DynoRunPage *self);

@@ -1,4 +1,5 @@
-/* dyno-run.c: a paginated Query or Scan as a list model, with its page ledger
+/* dyno-run.c: a paginated Query, Scan or PartiQL statement as a list model, with its page
+ * ledger
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -17,7 +18,8 @@
 typedef struct {
   guint     index;
   DynoItem *next_key;   /* ExclusiveStartKey of its next page; NULL before the first */
-  gboolean  done;       /* the last page had no LastEvaluatedKey */
+  char     *next_token; /* a statement's: NextToken of its next page; NULL before the first */
+  gboolean  done;       /* the last page had no LastEvaluatedKey (a statement's: NextToken) */
   gboolean  in_flight;
   guint     n_pages;
 } Segment;
@@ -27,7 +29,8 @@ struct _DynoRun
   GObject       parent_instance;
 
   DynoBackend  *backend;
-  DynoRequest  *request;
+  DynoRequest  *request;        /* NULL for a statement run */
+  DynoStatement *statement;     /* NULL for a request run */
   GPtrArray    *items;          /* DynoItem* */
   GListStore   *pages;          /* DynoRunPage */
   GQueue        leftovers;      /* DynoItem*: beyond max-items, not yet in the model */
@@ -90,6 +93,7 @@ typedef struct {
   guint     generation;
   guint     segment;
   DynoItem *start_key;
+  char     *start_token; /* a statement's page: the NextToken it was asked with */
 } PageRequest;
 
 static void
@@ -97,6 +101,7 @@ page_request_free (PageRequest *request)
 {
   g_clear_object (&request->run);
   g_clear_pointer (&request->start_key, dyno_item_unref);
+  g_free (request->start_token);
   g_free (request);
 }
 
@@ -278,15 +283,28 @@ add_page (DynoRun  *self,
   record->last_evaluated_key = page->last_evaluated_key
                                ? dyno_item_ref (page->last_evaluated_key) : NULL;
   record->start_key = start_key ? dyno_item_ref (start_key) : NULL;
+  record->next_token = g_strdup (page->next_token);
+  record->statement = self->statement != NULL;
   record->bytes = page->bytes;
   record->elapsed_usec = page->elapsed_usec;
   record->position = position;
   record->n_items = n_added;
 
-  g_clear_pointer (&segment->next_key, dyno_item_unref);
-  segment->next_key = page->last_evaluated_key ? dyno_item_ref (page->last_evaluated_key)
-                                               : NULL;
-  segment->done = page->last_evaluated_key == NULL;
+  if (self->statement != NULL)
+    {
+      /* A statement continues with NextToken (a LastEvaluatedKey it may also send is not
+       * where it resumes).  A write runs once, as the CLI's partiql does. */
+      g_free (segment->next_token);
+      segment->next_token = g_strdup (page->next_token);
+      segment->done = page->next_token == NULL || !dyno_statement_is_select (self->statement);
+    }
+  else
+    {
+      g_clear_pointer (&segment->next_key, dyno_item_unref);
+      segment->next_key = page->last_evaluated_key ? dyno_item_ref (page->last_evaluated_key)
+                                                   : NULL;
+      segment->done = page->last_evaluated_key == NULL;
+    }
   if (segment->done)
     self->n_done++;
   segment->n_pages++;
@@ -329,7 +347,10 @@ page_loaded_cb (GObject      *source,
   g_autoptr(GError) error = NULL;
   Segment *segment;
 
-  page = dyno_backend_run_page_finish (DYNO_BACKEND (source), result, &error);
+  if (self->statement != NULL)
+    page = dyno_backend_run_statement_page_finish (DYNO_BACKEND (source), result, &error);
+  else
+    page = dyno_backend_run_page_finish (DYNO_BACKEND (source), result, &error);
 
   if (request->generation != self->generation)
     {
@@ -374,6 +395,23 @@ request_page (DynoRun *self,
 
   g_assert (!segment->in_flight && !segment->done);
 
+  if (self->statement != NULL)
+    {
+      page_request = g_new0 (PageRequest, 1);
+      page_request->run = g_object_ref (self);
+      page_request->generation = self->generation;
+      page_request->segment = segment->index;
+      page_request->start_token = g_strdup (segment->next_token);
+
+      segment->in_flight = TRUE;
+      self->n_in_flight++;
+
+      dyno_backend_run_statement_page_async (self->backend, self->statement,
+                                             segment->next_token, self->cancellable,
+                                             page_loaded_cb, page_request);
+      return;
+    }
+
   if (self->n_segments > 1)
     {
       copy = dyno_request_copy (self->request);
@@ -413,7 +451,10 @@ reset (DynoRun *self)
   self->load_all = FALSE;
 
   for (guint i = 0; i < self->n_segments; i++)
-    g_clear_pointer (&self->segments[i].next_key, dyno_item_unref);
+    {
+      g_clear_pointer (&self->segments[i].next_key, dyno_item_unref);
+      g_clear_pointer (&self->segments[i].next_token, g_free);
+    }
   g_clear_pointer (&self->segments, g_free);
   self->n_segments = 0;
   self->n_done = 0;
@@ -462,7 +503,8 @@ start_internal (DynoRun  *self,
   reset (self);
 
   self->n_segments = 1;
-  if (self->request->operation == DYNO_OP_SCAN && self->segments_setting > 1 && start_key == NULL)
+  if (self->request != NULL && self->request->operation == DYNO_OP_SCAN
+      && self->segments_setting > 1 && start_key == NULL)
     self->n_segments = self->segments_setting;
   self->segments = g_new0 (Segment, self->n_segments);
   for (guint i = 0; i < self->n_segments; i++)
@@ -531,13 +573,17 @@ dyno_run_finalize (GObject *object)
 
   g_clear_object (&self->backend);
   g_clear_pointer (&self->request, dyno_request_free);
+  g_clear_pointer (&self->statement, dyno_statement_free);
   g_clear_pointer (&self->items, g_ptr_array_unref);
   g_clear_object (&self->pages);
   g_queue_clear_full (&self->leftovers, (GDestroyNotify) dyno_item_unref);
   g_clear_pointer (&self->key_names, g_strfreev);
   g_clear_pointer (&self->resume_key, dyno_item_unref);
   for (guint i = 0; i < self->n_segments; i++)
-    g_clear_pointer (&self->segments[i].next_key, dyno_item_unref);
+    {
+      g_clear_pointer (&self->segments[i].next_key, dyno_item_unref);
+      g_free (self->segments[i].next_token);
+    }
   g_free (self->segments);
   g_clear_object (&self->cancellable);
   g_clear_error (&self->error);
@@ -683,6 +729,29 @@ dyno_run_new (DynoBackend       *backend,
   return self;
 }
 
+DynoRun *
+dyno_run_new_for_statement (DynoBackend         *backend,
+                            const DynoStatement *statement)
+{
+  DynoRun *self;
+
+  g_return_val_if_fail (DYNO_IS_BACKEND (backend), NULL);
+  g_return_val_if_fail (statement != NULL, NULL);
+  g_return_val_if_fail (statement->statement != NULL, NULL);
+
+  self = g_object_new (DYNO_TYPE_RUN, "backend", backend, NULL);
+  self->statement = dyno_statement_copy (statement);
+
+  return self;
+}
+
+const DynoStatement *
+dyno_run_get_statement (DynoRun *self)
+{
+  g_return_val_if_fail (DYNO_IS_RUN (self), NULL);
+  return self->statement;
+}
+
 DynoBackend *
 dyno_run_get_backend (DynoRun *self)
 {
@@ -723,6 +792,7 @@ dyno_run_set_segments (DynoRun *self,
 {
   g_return_if_fail (DYNO_IS_RUN (self));
   g_return_if_fail (n_segments >= 1 && n_segments <= 1000000);
+  g_return_if_fail (n_segments == 1 || self->request != NULL);
 
   if (self->segments_setting == n_segments)
     return;
@@ -771,6 +841,7 @@ dyno_run_start_from (DynoRun  *self,
 {
   g_return_if_fail (DYNO_IS_RUN (self));
   g_return_if_fail (start_key != NULL);
+  g_return_if_fail (self->request != NULL);
 
   start_internal (self, start_key);
 }
@@ -981,7 +1052,7 @@ dyno_run_get_resume_key (DynoRun *self)
 
   g_return_val_if_fail (DYNO_IS_RUN (self), NULL);
 
-  if (self->n_segments != 1)
+  if (self->n_segments != 1 || self->statement != NULL)
     return NULL;
   if (g_queue_is_empty (&self->leftovers) || self->items->len == 0)
     return self->segments[0].next_key;

@@ -1,4 +1,5 @@
-/* dyno-run.h: a paginated Query or Scan as a list model, with its page ledger
+/* dyno-run.h: a paginated Query, Scan or PartiQL statement as a list model, with its page
+ * ledger
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -26,8 +27,19 @@ G_DECLARE_FINAL_TYPE (DynoRun, dyno_run, DYNO, RUN, GObject)
  * stopped the run, or NULL), cancelled, max-items (0: no limit), segments (parallel Scan). */
 DynoRun           *dyno_run_new                  (DynoBackend       *backend,
                                                   const DynoRequest *request);
+/* A PartiQL statement (ExecuteStatement) run the same way: one segment, each page asked for
+ * with the previous page's NextToken, the end when a page has none (a statement that is not
+ * a SELECT runs once: one page, usually without items).  max-items, load_more(), load_all(),
+ * cancel() and the properties work as for a request; start_from() and segments > 1 are for
+ * request runs only, and get_resume_key() is NULL.  @statement is copied. */
+DynoRun           *dyno_run_new_for_statement    (DynoBackend         *backend,
+                                                  const DynoStatement *statement);
 DynoBackend       *dyno_run_get_backend          (DynoRun           *self);
+/* The request of a run made by dyno_run_new(); NULL for a statement run.  (In src/ the
+ * callers are the query page and the CLI's run, which only hold request runs.) */
 const DynoRequest *dyno_run_get_request          (DynoRun           *self);
+/* The statement of a run made by dyno_run_new_for_statement(); NULL for a request run. */
+const DynoStatement *dyno_run_get_statement      (DynoRun           *self);
 
 /* Stop after this many items (0: no limit).  Items of the last page beyond it are kept aside
  * and appended first by a later load_more() once the limit is raised. */
@@ -35,7 +47,8 @@ void               dyno_run_set_max_items        (DynoRun           *self,
                                                   guint64            max_items);
 guint64            dyno_run_get_max_items        (DynoRun           *self);
 /* Parallel Scan over @n_segments (1: a plain scan).  Each segment paginates on its own and
- * pages are appended as they arrive.  Scan only; set before start(). */
+ * pages are appended as they arrive.  Scan only; set before start().  A statement run has
+ * one segment (only 1 is accepted). */
 void               dyno_run_set_segments         (DynoRun           *self,
                                                   guint              n_segments);
 guint              dyno_run_get_segments         (DynoRun           *self);
@@ -50,7 +63,7 @@ guint              dyno_run_get_parallel         (DynoRun           *self);
 /* Clears the model and ledger and loads the first page (of every segment). */
 void               dyno_run_start                (DynoRun           *self);
 /* Like start(), from @start_key (a LastEvaluatedKey) instead of the request's own
- * ExclusiveStartKey.  Single segment only. */
+ * ExclusiveStartKey.  Single segment only; request runs only. */
 void               dyno_run_start_from           (DynoRun           *self,
                                                   DynoItem          *start_key);
 /* One more page (of the segments that have more and are idle, at most `parallel` of them, in
@@ -88,8 +101,8 @@ DynoItem          *dyno_run_get_item             (DynoRun           *self,
  * skipped or repeated: the last page's LastEvaluatedKey, or, when max-items stopped inside a
  * page, the key of the last item in the model (its attributes named as in the run's
  * LastEvaluatedKeys, else by set_key_names()).  NULL at the end, before the first page, for a
- * parallel scan, or when the last item lacks a key attribute (a projection).  Borrowed: valid
- * until the next call or the next page. */
+ * parallel scan or a statement run, or when the last item lacks a key attribute (a
+ * projection).  Borrowed: valid until the next call or the next page. */
 DynoItem          *dyno_run_get_resume_key       (DynoRun           *self);
 /* The key attributes of what the request reads (the table's key, plus the index's for an
  * index): used for the resume key when no page had a LastEvaluatedKey. */

@@ -1,5 +1,5 @@
 /* dyno-page-ledger.c: one row per page of a run (Count, ScannedCount, capacity, bytes, time,
- * LastEvaluatedKey)
+ * LastEvaluatedKey, or NextToken for a PartiQL statement's pages)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -29,6 +29,7 @@ struct _DynoPageLedger
   DynoRun   *run;
   GtkWidget *stack;
   GtkWidget *column_view;
+  GtkColumnViewColumn *last_key_column;
 };
 
 G_DEFINE_FINAL_TYPE (DynoPageLedger, dyno_page_ledger, GTK_TYPE_WIDGET)
@@ -96,10 +97,16 @@ page_cell_text (DynoRunPage  *page,
       return g_strdup_printf (_("%.0f ms"), dyno_run_page_get_elapsed_usec (page) / 1000.0);
 
     case COLUMN_LAST_KEY:
-      {
-        DynoItem *key = dyno_run_page_get_last_evaluated_key (page);
-        return key ? dyno_item_to_ddb_json (key) : g_strdup (_("— (last page)"));
-      }
+      if (dyno_run_page_get_is_statement (page))
+        {
+          const char *token = dyno_run_page_get_next_token (page);
+          return token ? g_strdup (token) : g_strdup (_("— (last page)"));
+        }
+      else
+        {
+          DynoItem *key = dyno_run_page_get_last_evaluated_key (page);
+          return key ? dyno_item_to_ddb_json (key) : g_strdup (_("— (last page)"));
+        }
 
     case N_COLUMNS:
     default:
@@ -161,9 +168,17 @@ bind_cb (GtkSignalListItemFactory *factory,
       GtkWidget *label = gtk_widget_get_first_child (child);
       GtkWidget *copy = gtk_widget_get_next_sibling (label);
 
+      gboolean statement = dyno_run_page_get_is_statement (page);
+      const char *copy_label = statement ? _("Copy NextToken") : _("Copy LastEvaluatedKey");
+
       gtk_label_set_label (GTK_LABEL (label), text);
-      gtk_widget_set_visible (copy, dyno_run_page_get_last_evaluated_key (page) != NULL &&
+      gtk_widget_set_visible (copy, (statement ? dyno_run_page_get_next_token (page) != NULL
+                                               : dyno_run_page_get_last_evaluated_key (page)
+                                                 != NULL) &&
                                     dyno_run_page_get_operation (page) == NULL);
+      gtk_widget_set_tooltip_text (copy, copy_label);
+      gtk_accessible_update_property (GTK_ACCESSIBLE (copy), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                      copy_label, -1);
       g_signal_handlers_disconnect_matched (copy, G_SIGNAL_MATCH_FUNC, 0, 0, NULL, copy_key_cb,
                                             NULL);
       g_signal_connect (copy, "clicked", G_CALLBACK (copy_key_cb), label);
@@ -228,6 +243,8 @@ dyno_page_ledger_init (DynoPageLedger *self)
       gtk_column_view_column_set_resizable (column, TRUE);
       gtk_column_view_column_set_expand (column, i == COLUMN_LAST_KEY);
       gtk_column_view_append_column (GTK_COLUMN_VIEW (self->column_view), column);
+      if (i == COLUMN_LAST_KEY)
+        self->last_key_column = column;   /* the column view holds it */
       g_object_unref (column);
     }
 }
@@ -247,6 +264,11 @@ dyno_page_ledger_set_run (DynoPageLedger *self,
   if (self->run != NULL)
     g_signal_handlers_disconnect_by_data (dyno_run_get_pages (self->run), self);
   g_set_object (&self->run, run);
+
+  /* a statement's pages continue with NextToken, not LastEvaluatedKey */
+  gtk_column_view_column_set_title (self->last_key_column,
+                                    run != NULL && dyno_run_get_statement (run) != NULL
+                                    ? _("NextToken") : _("LastEvaluatedKey"));
 
   if (run != NULL)
     {

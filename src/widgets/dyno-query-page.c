@@ -1941,7 +1941,7 @@ open_editor (DynoQueryPage      *self,
       DynoItem *near = selected->len > 0 ? g_ptr_array_index (selected, 0) : NULL;
       g_autoptr(DynoItemObject) first = NULL;
 
-      if (near == NULL && self->run != NULL &&
+      if (near == NULL && self->run != NULL && dyno_run_get_request (self->run) != NULL &&
           dyno_run_get_request (self->run)->operation == DYNO_OP_QUERY &&
           self->index_name == NULL && g_list_model_get_n_items (items) > 0)
         {

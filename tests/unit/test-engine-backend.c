@@ -180,6 +180,184 @@ test_run_and_errors (void)
 }
 
 static void
+loading_cb (DynoRun    *run,
+            GParamSpec *pspec,
+            GMainLoop  *loop)
+{
+  if (!dyno_run_get_loading (run))
+    g_main_loop_quit (loop);
+}
+
+/* load_more(), waited for until the run stops loading. */
+static void
+load_one_more (DynoRun *run)
+{
+  g_autoptr(GMainLoop) loop = g_main_loop_new (NULL, FALSE);
+  gulong id = g_signal_connect (run, "notify::loading", G_CALLBACK (loading_cb), loop);
+
+  dyno_run_load_more (run);
+  if (dyno_run_get_loading (run))
+    g_main_loop_run (loop);
+  g_signal_handler_disconnect (run, id);
+}
+
+/* load_all_async(), waited for: FALSE with *@error when the run stopped on one. */
+static gboolean
+load_all (DynoRun  *run,
+          GError  **error)
+{
+  Wait w = { g_main_loop_new (NULL, FALSE), NULL, NULL };
+
+  dyno_run_load_all_async (run, loaded_cb, &w);
+  g_main_loop_run (w.loop);
+  g_main_loop_unref (w.loop);
+  if (w.error != NULL)
+    {
+      g_propagate_error (error, w.error);
+      return FALSE;
+    }
+  return TRUE;
+}
+
+/* A PartiQL statement as a run: a SELECT pages with NextToken, a write runs once, an error
+ * stops the run with the engine's message. */
+static void
+test_statement_run (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynoEngineBackend) engine = dyno_engine_backend_new (NULL, &error);
+  DynoBackend *backend = DYNO_BACKEND (engine);
+  g_autoptr(DynoStatement) select = dyno_statement_new ("SELECT * FROM \"tbl\"");
+  g_autoptr(DynoStatement) insert =
+    dyno_statement_new ("INSERT INTO \"tbl\" VALUE {'pk': ?, 'n': ?}");
+  g_autoptr(DynoStatement) broken = dyno_statement_new ("SELEC * FROM \"tbl\"");
+  g_autoptr(DynoRun) run = NULL;
+  g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  g_autoptr(JsonNode) direct = NULL;
+  g_autoptr(JsonNode) found = NULL;
+  GListModel *pages;
+  gint64 counted = 0;
+
+  g_assert_no_error (error);
+  call_ok (backend, "CreateTable",
+           "{\"TableName\":\"tbl\",\"BillingMode\":\"PAY_PER_REQUEST\","
+           "\"AttributeDefinitions\":[{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"}],"
+           "\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"}]}");
+  for (guint i = 0; i < 30; i++)
+    {
+      g_autofree char *put = g_strdup_printf (
+        "{\"TableName\":\"tbl\",\"Item\":{\"pk\":{\"S\":\"k%02u\"},\"n\":{\"N\":\"%u\"}}}", i, i);
+
+      call_ok (backend, "PutItem", put);
+    }
+
+  /* SELECT, 7 items evaluated a page */
+  select->limit = 7;
+  run = dyno_run_new_for_statement (backend, select);
+  g_assert_null (dyno_run_get_request (run));
+  g_assert_nonnull (dyno_run_get_statement (run));
+  g_assert_cmpstr (dyno_run_get_statement (run)->statement, ==, "SELECT * FROM \"tbl\"");
+  g_assert_cmpint (dyno_run_get_statement (run)->limit, ==, 7);
+
+  load_one_more (run);
+  g_assert_null (dyno_run_get_error (run));
+  g_assert_cmpuint (dyno_run_get_n_pages (run), ==, 1);
+  g_assert_cmpuint (dyno_run_get_n_items (run), ==, 7);
+  g_assert_true (dyno_run_get_has_more (run));
+  {
+    g_autoptr(DynoRunPage) first = g_list_model_get_item (dyno_run_get_pages (run), 0);
+
+    g_assert_true (dyno_run_page_get_is_statement (first));
+    g_assert_nonnull (dyno_run_page_get_next_token (first));
+  }
+
+  /* the rest follows NextToken: each item once, and the end */
+  g_assert_true (load_all (run, &error));
+  g_assert_no_error (error);
+  g_assert_null (dyno_run_get_error (run));
+  g_assert_false (dyno_run_get_has_more (run));
+  g_assert_false (dyno_run_get_loading (run));
+  g_assert_cmpuint (dyno_run_get_n_items (run), ==, 30);
+  g_assert_cmpuint (dyno_run_get_n_pages (run), >=, 5);
+  g_assert_cmpfloat (dyno_run_get_consumed_capacity (run), >, 0);
+  g_assert_null (dyno_run_get_resume_key (run));
+  for (guint i = 0; i < 30; i++)
+    {
+      const DynoValue *pk = dyno_item_lookup (dyno_run_get_item (run, i), "pk");
+
+      g_assert_nonnull (pk);
+      g_assert_true (g_hash_table_add (seen, g_strdup (dyno_value_get_string (pk, NULL))));
+    }
+  pages = dyno_run_get_pages (run);
+  for (guint i = 0; i < g_list_model_get_n_items (pages); i++)
+    {
+      g_autoptr(DynoRunPage) page = g_list_model_get_item (pages, i);
+      gboolean last = i + 1 == g_list_model_get_n_items (pages);
+
+      g_assert_cmpint (dyno_run_page_get_count (page), <=, 7);
+      g_assert_cmpuint (dyno_run_page_get_n_items (page), ==, dyno_run_page_get_count (page));
+      counted += dyno_run_page_get_count (page);
+      if (last)
+        g_assert_null (dyno_run_page_get_next_token (page));
+      else
+        g_assert_nonnull (dyno_run_page_get_next_token (page));
+    }
+  g_assert_cmpint (counted, ==, 30);
+  g_clear_object (&run);
+
+  /* max-items stops inside the run; raising it goes on from there */
+  run = dyno_run_new_for_statement (backend, select);
+  dyno_run_set_max_items (run, 10);
+  g_assert_true (load_all (run, &error));
+  g_assert_cmpuint (dyno_run_get_n_items (run), ==, 10);
+  g_assert_true (dyno_run_get_has_more (run));
+  dyno_run_set_max_items (run, 0);
+  g_assert_true (load_all (run, &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (dyno_run_get_n_items (run), ==, 30);
+  g_assert_false (dyno_run_get_has_more (run));
+  g_clear_object (&run);
+
+  /* a write: one page, no items, and it was written */
+  insert->parameters = dyno_statement_parse_parameters ("[{\"S\": \"new\"}, {\"N\": \"99\"}]",
+                                                        &error);
+  g_assert_no_error (error);
+  run = dyno_run_new_for_statement (backend, insert);
+  g_assert_true (load_all (run, &error));
+  g_assert_no_error (error);
+  g_assert_null (dyno_run_get_error (run));
+  g_assert_cmpuint (dyno_run_get_n_pages (run), ==, 1);
+  g_assert_cmpuint (dyno_run_get_n_items (run), ==, 0);
+  g_assert_false (dyno_run_get_has_more (run));
+  found = call (backend, "GetItem", "{\"TableName\":\"tbl\",\"Key\":{\"pk\":{\"S\":\"new\"}}}",
+                &error);
+  g_assert_no_error (error);
+  g_assert_true (json_object_has_member (json_node_get_object (found), "Item"));
+  g_clear_object (&run);
+
+  /* a syntax error ends the run with the engine's message */
+  direct = call (backend, "ExecuteStatement", "{\"Statement\":\"SELEC * FROM \\\"tbl\\\"\"}",
+                 &error);
+  g_assert_null (direct);
+  g_assert_nonnull (error);
+  run = dyno_run_new_for_statement (backend, broken);
+  {
+    g_autoptr(GError) run_error = NULL;
+
+    g_assert_false (load_all (run, &run_error));
+    g_assert_nonnull (run_error);
+    g_assert_nonnull (dyno_run_get_error (run));
+    g_assert_cmpstr (dyno_run_get_error (run)->message, ==, error->message);
+    g_assert_cmpstr (run_error->message, ==, error->message);
+    g_assert_true (g_error_matches (run_error, error->domain, error->code));
+    g_test_message ("the engine says: %s", error->message);
+  }
+  g_assert_cmpuint (dyno_run_get_n_pages (run), ==, 0);
+  g_assert_cmpuint (dyno_run_get_n_items (run), ==, 0);
+  g_assert_false (dyno_run_get_loading (run));
+}
+
+static void
 test_workspace_survives (void)
 {
   g_autoptr(GError) error = NULL;
@@ -366,6 +544,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
 
   g_test_add_func ("/engine-backend/run-and-errors", test_run_and_errors);
+  g_test_add_func ("/engine-backend/statement-run", test_statement_run);
   g_test_add_func ("/engine-backend/workspace-survives", test_workspace_survives);
   g_test_add_func ("/engine-backend/served", test_served);
   g_test_add_func ("/engine-backend/export", test_export);

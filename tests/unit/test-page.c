@@ -126,6 +126,37 @@ test_page_no_last_key (void)
   g_assert_null (page->last_evaluated_key);
   g_assert_cmpfloat (page->consumed_capacity, ==, -1);
   g_assert_null (page->consumed_capacity_json);
+  g_assert_null (page->next_token);
+}
+
+/* An ExecuteStatement response: Items, NextToken and ConsumedCapacity, no Count. */
+static void
+test_page_statement (void)
+{
+  g_autoptr(GError) error = NULL;
+  const char *json = "{\"Items\":[{\"a\":{\"N\":\"1\"}},{\"a\":{\"N\":\"2\"}},"
+                     "{\"a\":{\"N\":\"3\"}}],\"NextToken\":\"ab\\/c\\u002b==\","
+                     "\"ConsumedCapacity\":{\"TableName\":\"t\",\"CapacityUnits\":1.5},"
+                     "\"LastEvaluatedKey\":{\"a\":{\"N\":\"3\"}}}";
+  const char *last = "{\"Items\":[],\"ConsumedCapacity\":{\"CapacityUnits\":0.5}}";
+  g_autoptr(DynoPage) page = dyno_page_parse (json, strlen (json), &error);
+  g_autoptr(DynoPage) end = NULL;
+
+  g_assert_no_error (error);
+  g_assert_cmpuint (page->items->len, ==, 3);
+  g_assert_cmpint (page->count, ==, 3);
+  g_assert_cmpint (page->scanned_count, ==, 3);
+  g_assert_cmpstr (page->next_token, ==, "ab/c+==");
+  g_assert_nonnull (page->last_evaluated_key);
+  g_assert_cmpfloat (page->consumed_capacity, ==, 1.5);
+
+  end = dyno_page_parse (last, strlen (last), &error);
+  g_assert_no_error (error);
+  g_assert_cmpuint (end->items->len, ==, 0);
+  g_assert_cmpint (end->count, ==, 0);
+  g_assert_null (end->next_token);
+  g_assert_null (end->last_evaluated_key);
+  g_assert_cmpfloat (end->consumed_capacity, ==, 0.5);
 }
 
 static void
@@ -238,6 +269,7 @@ main (int   argc,
 
   g_test_add_func ("/page/basic", test_page_basic);
   g_test_add_func ("/page/no-last-key", test_page_no_last_key);
+  g_test_add_func ("/page/statement", test_page_statement);
   g_test_add_func ("/page/empty-and-count-only", test_page_empty_and_count_only);
   g_test_add_func ("/page/unknown-members", test_page_unknown_members);
   g_test_add_func ("/page/errors", test_page_errors);

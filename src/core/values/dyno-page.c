@@ -197,6 +197,13 @@ parse_page (DynoJsonScanner  *sc,
                 page->last_evaluated_key = _dyno_value_builder_finish_item (builder);
               }
           }
+        else if (name_is (name, len, "NextToken") && _dyno_json_peek (sc) == '"')
+          {
+            if (!_dyno_json_read_string (sc, &name, &len))
+              return FALSE;
+            g_free (page->next_token);
+            page->next_token = g_strndup (name, len);
+          }
         else if (name_is (name, len, "ConsumedCapacity"))
           {
             if (!parse_consumed_capacity (sc, page))
@@ -290,6 +297,7 @@ dyno_page_free (DynoPage *page)
 
   g_clear_pointer (&page->items, g_ptr_array_unref);
   g_clear_pointer (&page->last_evaluated_key, dyno_item_unref);
+  g_free (page->next_token);
   g_free (page->consumed_capacity_json);
   g_free (page);
 }

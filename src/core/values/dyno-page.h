@@ -13,6 +13,7 @@ typedef struct {
   gint64     count;              /* Count */
   gint64     scanned_count;      /* ScannedCount */
   DynoItem  *last_evaluated_key; /* NULL when absent (the only end-of-results signal) */
+  char      *next_token;         /* NextToken (ExecuteStatement), NULL when absent */
   double     consumed_capacity;  /* ConsumedCapacity.CapacityUnits, or -1 when absent */
   char      *consumed_capacity_json; /* the ConsumedCapacity object as sent, or NULL */
   gsize      bytes;              /* size of the response body */
@@ -20,7 +21,8 @@ typedef struct {
 } DynoPage;
 
 /* Parses a Query or Scan response body ({"Items":[…],"Count":…,…}) without building a JSON
- * tree.  Unknown members are skipped.  Safe to call from any thread. */
+ * tree; an ExecuteStatement response too (Items, NextToken, no Count: count is the number
+ * of items).  Unknown members are skipped.  Safe to call from any thread. */
 DynoPage *dyno_page_parse (const char  *json,
                            gsize        len,
                            GError     **error);
