@@ -173,6 +173,7 @@ dyno_application_startup (GApplication *app)
   static const char *close_tab_accels[] = { "<Control>w", NULL };
   static const char *copy_code_accels[] = { "<Control><Shift>c", NULL };
   static const char *shortcuts_accels[] = { "<Control>question", NULL };
+  static const char *partiql_accels[] = { "<Control><Shift>p", NULL };
   g_autoptr(GError) error = NULL;
 
   G_APPLICATION_CLASS (dyno_application_parent_class)->startup (app);
@@ -190,6 +191,8 @@ dyno_application_startup (GApplication *app)
                                          copy_code_accels);
   gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.show-help-overlay",
                                          shortcuts_accels);
+  gtk_application_set_accels_for_action (GTK_APPLICATION (app), "win.open-partiql",
+                                         partiql_accels);
 
   dyno_mfa_dialog_install (GTK_APPLICATION (app));
 

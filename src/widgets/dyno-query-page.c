@@ -10,6 +10,7 @@
 #include "dyno-builder-form.h"
 #include "dyno-capacity.h"
 #include "dyno-code-view.h"
+#include "dyno-codegen.h"
 #include "dyno-collection-view.h"
 #include "dyno-delete-items.h"
 #include "dyno-engine-backend.h"
@@ -2587,6 +2588,54 @@ dyno_query_page_duplicate (DynoQueryPage *self)
     dyno_builder_form_load_request (copy->form, request);
 
   return copy;
+}
+
+DynoPartiqlPage *
+dyno_query_page_new_partiql_page (DynoQueryPage  *self,
+                                  char          **out_reason)
+{
+  DynoPartiqlPage *page;
+  g_autoptr(DynoRequest) request = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autofree char *code = NULL;
+  DynoCodegenOptions options = { 0, };
+  gint64 limit;
+  gboolean consistent;
+
+  g_return_val_if_fail (DYNO_IS_QUERY_PAGE (self), NULL);
+
+  page = dyno_partiql_page_new (self->backend, self->connection, self->table_name, self->info);
+  request = dyno_builder_form_dup_request (self->form);
+  /* an unfinished form has nothing to carry over: the tab starts from SELECT * quietly */
+  if (request == NULL)
+    return page;
+
+  /* Limit and ConsistentRead are ExecuteStatement's parameters: the tab's options */
+  limit = request->limit;
+  consistent = request->consistent_read == DYNO_TRISTATE_TRUE;
+  request->limit = 0;
+  request->consistent_read = DYNO_TRISTATE_UNSET;
+  code = dyno_codegen_emit (request, "partiql", &options, &error);
+  if (code == NULL)
+    {
+      if (out_reason != NULL)
+        *out_reason = g_strdup (error->message);
+      return page;
+    }
+  g_strchomp (code);
+  dyno_partiql_page_set_statement (page, code);
+  dyno_partiql_page_set_options (page, consistent, limit);
+  return page;
+}
+
+void
+dyno_query_page_load_draft (DynoQueryPage  *self,
+                            DynoQueryDraft *draft)
+{
+  g_return_if_fail (DYNO_IS_QUERY_PAGE (self));
+  g_return_if_fail (DYNO_IS_QUERY_DRAFT (draft));
+
+  dyno_builder_form_load_draft (self->form, draft);
 }
 
 const char *

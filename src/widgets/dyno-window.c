@@ -12,6 +12,7 @@
 #include "dyno-iac-dialog.h"
 #include "dyno-patterns-dialog.h"
 #include "dyno-keyring.h"
+#include "dyno-partiql-page.h"
 #include "dyno-query-page.h"
 #include "dyno-sidebar-node.h"
 #include "dyno-sso-dialog.h"
@@ -484,6 +485,15 @@ sidebar_activated_cb (DynoWindow  *self,
     }
 }
 
+/* A tab holds a query page or a PartiQL page. */
+static const char *
+tab_subtitle (GtkWidget *child)
+{
+  if (DYNO_IS_PARTIQL_PAGE (child))
+    return dyno_partiql_page_get_subtitle (DYNO_PARTIQL_PAGE (child));
+  return dyno_query_page_get_subtitle (DYNO_QUERY_PAGE (child));
+}
+
 static void
 update_title (DynoWindow *self)
 {
@@ -501,8 +511,7 @@ update_title (DynoWindow *self)
   /* the window list and assistive technologies name the window after the table in front */
   gtk_window_set_title (GTK_WINDOW (self), adw_tab_page_get_title (page));
   adw_window_title_set_subtitle (self->window_title,
-                                 dyno_query_page_get_subtitle (
-                                   DYNO_QUERY_PAGE (adw_tab_page_get_child (page))));
+                                 tab_subtitle (adw_tab_page_get_child (page)));
 }
 
 static void
@@ -1411,6 +1420,21 @@ search_tables_activated (GtkWidget  *widget,
   gtk_widget_grab_focus (GTK_WIDGET (self->search_entry));
 }
 
+/* Adds @child (a query or PartiQL page) as a tab after the others, and shows it. */
+static void
+append_tab (DynoWindow *self,
+            GtkWidget  *child,
+            const char *title)
+{
+  AdwTabPage *page = adw_tab_view_append (self->tab_view, child);
+
+  adw_tab_page_set_title (page, title);
+  adw_tab_page_set_tooltip (page, tab_subtitle (child));
+  g_object_bind_property (child, "loading", page, "loading", G_BINDING_SYNC_CREATE);
+  adw_tab_view_set_selected_page (self->tab_view, page);
+  update_title (self);
+}
+
 static void
 new_tab_activated (GtkWidget  *widget,
                    const char *action_name,
@@ -1418,8 +1442,7 @@ new_tab_activated (GtkWidget  *widget,
 {
   DynoWindow *self = DYNO_WINDOW (widget);
   AdwTabPage *page = adw_tab_view_get_selected_page (self->tab_view);
-  DynoQueryPage *copy;
-  AdwTabPage *new_page;
+  GtkWidget *child, *copy;
 
   /* A new tab is another query on the table of the current one. */
   if (page == NULL)
@@ -1428,12 +1451,86 @@ new_tab_activated (GtkWidget  *widget,
       return;
     }
 
-  copy = dyno_query_page_duplicate (DYNO_QUERY_PAGE (adw_tab_page_get_child (page)));
-  new_page = adw_tab_view_append (self->tab_view, GTK_WIDGET (copy));
-  adw_tab_page_set_title (new_page, adw_tab_page_get_title (page));
-  g_object_bind_property (copy, "loading", new_page, "loading", G_BINDING_SYNC_CREATE);
-  adw_tab_view_set_selected_page (self->tab_view, new_page);
-  update_title (self);
+  child = adw_tab_page_get_child (page);
+  if (DYNO_IS_PARTIQL_PAGE (child))
+    copy = GTK_WIDGET (dyno_partiql_page_duplicate (DYNO_PARTIQL_PAGE (child)));
+  else
+    copy = GTK_WIDGET (dyno_query_page_duplicate (DYNO_QUERY_PAGE (child)));
+  append_tab (self, copy, adw_tab_page_get_title (page));
+}
+
+/* The query of the tab in front as PartiQL, in a new tab (Ctrl+Shift+P); from a PartiQL tab,
+ * another one like it. */
+static void
+open_partiql_activated (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *param)
+{
+  DynoWindow *self = DYNO_WINDOW (widget);
+  AdwTabPage *page = adw_tab_view_get_selected_page (self->tab_view);
+  GtkWidget *child = page != NULL ? adw_tab_page_get_child (page) : NULL;
+  DynoPartiqlPage *partiql;
+  g_autofree char *reason = NULL;
+  g_autofree char *title = NULL;
+
+  if (child == NULL)
+    {
+      dyno_window_add_toast (self, _("Pick a table in the sidebar first"));
+      return;
+    }
+  if (DYNO_IS_PARTIQL_PAGE (child))
+    partiql = dyno_partiql_page_duplicate (DYNO_PARTIQL_PAGE (child));
+  else
+    partiql = dyno_query_page_new_partiql_page (DYNO_QUERY_PAGE (child), &reason);
+
+  /* Translators: a PartiQL tab's title, after its table's name */
+  title = g_strdup_printf (_("%s · PartiQL"), dyno_partiql_page_get_table_name (partiql));
+  append_tab (self, GTK_WIDGET (partiql), title);
+  dyno_partiql_page_focus_editor (partiql);
+  if (reason != NULL)
+    {
+      g_autofree char *message = g_strdup_printf (_("%s: the PartiQL tab starts from SELECT *"),
+                                                  reason);
+
+      dyno_window_add_toast (self, message);
+    }
+}
+
+/* The SELECT of the PartiQL tab in front as a query, in a new builder tab. */
+static void
+open_builder_activated (GtkWidget  *widget,
+                        const char *action_name,
+                        GVariant   *param)
+{
+  DynoWindow *self = DYNO_WINDOW (widget);
+  AdwTabPage *page = adw_tab_view_get_selected_page (self->tab_view);
+  GtkWidget *child = page != NULL ? adw_tab_page_get_child (page) : NULL;
+  DynoPartiqlPage *partiql;
+  g_autoptr(DynoQueryDraft) draft = NULL;
+  DynoQueryPage *query_page;
+  DynoTableInfo *info;
+  const char *table, *index;
+  g_autofree char *title = NULL;
+
+  if (child == NULL || !DYNO_IS_PARTIQL_PAGE (child))
+    return;
+  partiql = DYNO_PARTIQL_PAGE (child);
+  /* NULL: the page says under its editor why the builder cannot take it */
+  draft = dyno_partiql_page_dup_draft (partiql);
+  if (draft == NULL)
+    return;
+
+  table = dyno_query_draft_get_table_name (draft);
+  index = dyno_query_draft_get_index_name (draft);
+  info = g_strcmp0 (table, dyno_partiql_page_get_table_name (partiql)) == 0
+         ? dyno_partiql_page_get_table_info (partiql) : NULL;
+  query_page = dyno_query_page_new (dyno_partiql_page_get_backend (partiql),
+                                    dyno_partiql_page_get_connection (partiql),
+                                    table, info, index);
+  dyno_query_page_load_draft (query_page, draft);
+  title = index != NULL ? g_strdup_printf ("%s · %s", table, index) : g_strdup (table);
+  append_tab (self, GTK_WIDGET (query_page), title);
+  dyno_query_page_focus_form (query_page);
 }
 
 static void
@@ -1599,6 +1696,10 @@ dyno_window_class_init (DynoWindowClass *klass)
   gtk_widget_class_install_action (widget_class, "win.search-tables", NULL,
                                    search_tables_activated);
   gtk_widget_class_install_action (widget_class, "win.new-tab", NULL, new_tab_activated);
+  gtk_widget_class_install_action (widget_class, "win.open-partiql", NULL,
+                                   open_partiql_activated);
+  gtk_widget_class_install_action (widget_class, "win.open-builder", NULL,
+                                   open_builder_activated);
   gtk_widget_class_install_action (widget_class, "win.new-table", "s", new_table_activated);
   gtk_widget_class_install_action (widget_class, "win.new-table-here", NULL, new_table_activated);
   gtk_widget_class_install_action (widget_class, "win.load-samples", "s", load_samples_activated);
