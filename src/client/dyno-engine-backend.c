@@ -13,7 +13,6 @@
 
 #include "dyno-http-backend.h"
 #include "dyno-http-error.h"
-#include "dyno-json.h"
 
 #define TARGET_PREFIX "DynamoDB_20120810."
 #define CONTENT_TYPE  "application/x-amz-json-1.0"
@@ -67,17 +66,11 @@ error_body (const GError *error,
 {
   DynoEngineErrorCode code = error->domain == DYNO_ENGINE_ERROR
                              ? (DynoEngineErrorCode) error->code : DYNO_ENGINE_ERROR_INTERNAL;
-  GString *body;
 
   *status = dyno_engine_error_http_status (code);
-  if (engine_body != NULL)
-    return g_bytes_new_take (engine_body, strlen (engine_body));
-  body = g_string_new ("{\"__type\":");
-  dyno_json_write_string (body, dyno_engine_error_wire_type (code), -1);
-  g_string_append (body, ",\"message\":");
-  dyno_json_write_string (body, error->message, -1);
-  g_string_append_c (body, '}');
-  return g_string_free_to_bytes (body);
+  if (engine_body == NULL)
+    engine_body = dyno_engine_error_body (error);
+  return g_bytes_new_take (engine_body, strlen (engine_body));
 }
 
 /* The engine's error as the service's: the body DynamoDB would send, read by the one place

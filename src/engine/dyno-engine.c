@@ -3090,6 +3090,34 @@ dyno_engine_request (DynoEngine *self,
   return dyno_engine_request_full (self, operation, body, len, NULL, error);
 }
 
+/* The body DynamoDB sends for @error, with @members (JSON members, may be NULL) after its
+ * type and message. */
+static char *
+error_body (const GError *error,
+            const char   *members)
+{
+  DynoEngineErrorCode code = error->domain == DYNO_ENGINE_ERROR
+                             ? (DynoEngineErrorCode) error->code : DYNO_ENGINE_ERROR_INTERNAL;
+  GString *out = g_string_new ("{\"__type\":");
+
+  dyno_json_write_string (out, dyno_engine_error_wire_type (code), -1);
+  /* a TransactionCanceledException's message is a member of its shape, "Message" */
+  g_string_append (out, code == DYNO_ENGINE_ERROR_TRANSACTION_CANCELED ? ",\"Message\":"
+                                                                     : ",\"message\":");
+  dyno_json_write_string (out, error->message, -1);
+  if (members != NULL)
+    g_string_append_printf (out, ",%s", members);
+  g_string_append_c (out, '}');
+  return g_string_free (out, FALSE);
+}
+
+char *
+dyno_engine_error_body (const GError *error)
+{
+  g_return_val_if_fail (error != NULL, NULL);
+  return error_body (error, NULL);
+}
+
 char *
 dyno_engine_request_full (DynoEngine  *self,
                           const char  *operation,
@@ -3126,21 +3154,7 @@ dyno_engine_request_full (DynoEngine  *self,
   if (response != NULL)
     return response;
   if (out_error_body != NULL)
-    {
-      DynoEngineErrorCode code = local->domain == DYNO_ENGINE_ERROR
-                                 ? (DynoEngineErrorCode) local->code : DYNO_ENGINE_ERROR_INTERNAL;
-      GString *out = g_string_new ("{\"__type\":");
-
-      dyno_json_write_string (out, dyno_engine_error_wire_type (code), -1);
-      /* a TransactionCanceledException's message is a member of its shape, "Message" */
-      g_string_append (out, code == DYNO_ENGINE_ERROR_TRANSACTION_CANCELED ? ",\"Message\":"
-                                                                         : ",\"message\":");
-      dyno_json_write_string (out, local->message, -1);
-      if (self->error_members != NULL)
-        g_string_append_printf (out, ",%s", self->error_members);
-      g_string_append_c (out, '}');
-      *out_error_body = g_string_free (out, FALSE);
-    }
+    *out_error_body = error_body (local, self->error_members);
   g_clear_pointer (&self->error_members, g_free);
   g_propagate_error (error, local);
   return NULL;

@@ -42,6 +42,12 @@ char       *dyno_engine_request_full (DynoEngine  *self,
                                       char       **out_error_body,
                                       GError     **error);
 
+/* The body DynamoDB sends for @error (a DYNO_ENGINE_ERROR; any other is an
+ * InternalServerError): {"__type", "message"}, as dyno_engine_request_full() gives it for an
+ * error that carries no other members.  For a server's own refusals (a request that names no
+ * operation). */
+char       *dyno_engine_error_body   (const GError *error);
+
 /* The workspace file, or NULL in memory. */
 const char *dyno_engine_get_path (DynoEngine *self);
 
