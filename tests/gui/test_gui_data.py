@@ -49,6 +49,14 @@ def open_menu(app, button_name):
             return None
 
     click(wait_for(button, what=f"the button of {button_name}"))
+    # GTK 4.8: the AT-SPI click action of a table row's menu button, right after the tabs were
+    # closed with Ctrl+W, sometimes opens nothing (seen in every run of step 6 on this
+    # machine; a pointer press on the same button opens the menu): then press it, as a
+    # person with a mouse does.
+    try:
+        wait_for(lambda: find_all(app.root, role="menu item"), timeout=3, what="a menu item")
+    except dynogui.GuiError:
+        dynogui.press_at(wait_for(button, what=f"the button of {button_name}"))
 
 
 def sidebar_has(app, table, keys):
@@ -76,6 +84,8 @@ def check(name, fn):
         print(f"not ok {len(results)} - {name}", flush=True)
         for line in traceback.format_exc().splitlines():
             print(f"# {line}", flush=True)
+        if "app" in APP_STATE:
+            shot(f"data-failed-{len(results)}", whole_screen=True)
 
 
 def shot(name, whole_screen=False):
