@@ -34,6 +34,10 @@ test_serve.py, DifferentialTest.run_transactions) and this test normalises:
   moved, or changed), none when the entry stays as it was ("if you update an item to change
   an indexed key attribute value, two writes are required" [DG]; see expected_tx_capacity).
   The engine's answer is compared with that; DynamoDB Local's is not compared.
+- ReturnValues UPDATED_OLD and UPDATED_NEW of an update of nested paths (m.y, l[1]): DynamoDB
+  returns the updated paths only, as a ProjectionExpression of them would ({"m": {"M": {"y":
+  …}}}, {"l": {"L": [l[1]]}}); DynamoDB Local returns the whole top-level attributes.  Local's
+  answer is projected onto the update's paths (see project()).
 - ConsumedCapacity not asked for: DynamoDB sends none; DynamoDB Local sends one with a
   DeleteItem of a missing item whose condition held.  DynamoDB Local's is dropped there (the
   engine's, if it sent one, still counts).
@@ -158,13 +162,19 @@ class Serve:
 
 # ---- comparing ----------------------------------------------------------------------------
 
+def number(text):
+    """A number by value: -0 is 0 (DynamoDB Local keeps the sign of a -0 it was sent)."""
+    d = Decimal(text)
+    return "0" if d == 0 else str(d.normalize())
+
+
 def canonical(value):
     """A value in one comparable shape: numbers by value, sets sorted."""
     (t, x), = value.items()
     if t == "N":
-        return {t: str(Decimal(x).normalize())}
+        return {t: number(x)}
     if t == "NS":
-        return {t: sorted(str(Decimal(e).normalize()) for e in x)}
+        return {t: sorted(number(e) for e in x)}
     if t in ("SS", "BS"):
         return {t: sorted(x)}
     if t == "L":
@@ -208,6 +218,53 @@ def comparable(status, body):
         out["Responses"] = [{"Item": canonical_item(r["Item"])} if "Item" in r else r
                             for r in out["Responses"]]
     return out
+
+
+def parse_path(text, names):
+    """A document path of an expression as a tuple of names and list indexes."""
+    out = []
+    for part in text.split("."):
+        name, _, rest = part.partition("[")
+        out.append(names.get(name, name))
+        for index in filter(None, rest.replace("]", "").split("[")):
+            out.append(int(index))
+    return tuple(out)
+
+
+def value_at(item, path):
+    v = {"M": item}
+    for p in path:
+        if isinstance(p, int):
+            if "L" not in v or p >= len(v["L"]):
+                return None
+            v = v["L"][p]
+        else:
+            if "M" not in v or p not in v["M"]:
+                return None
+            v = v["M"][p]
+    return v
+
+
+def project(item, paths):
+    """@item's elements at @paths, as a ProjectionExpression of them returns them."""
+    tree = {}
+    for path in paths:
+        v = value_at(item, path)
+        if v is None:
+            continue
+        node = tree
+        for p in path[:-1]:
+            node = node.setdefault(p, {})
+        node[path[-1]] = ("value", v)
+
+    def build(node):
+        if isinstance(node, tuple):
+            return node[1]
+        if all(isinstance(k, int) for k in node):
+            return {"L": [build(node[k]) for k in sorted(node)]}
+        return {"M": {k: build(v) for k, v in node.items()}}
+
+    return {k: build(v) for k, v in tree.items()}
 
 
 # ---- the workload -------------------------------------------------------------------------
@@ -281,7 +338,12 @@ class Gen:
         return table, {"pk": {"S": p}, "sk": {"N": s}}
 
     def number(self):
-        return {"N": str(self.r.randint(-1, 5))}
+        k = self.r.random()
+        if k < 0.85:
+            return {"N": str(self.r.randint(-1, 5))}
+        if k < 0.97:
+            return {"N": self.r.choice(["1.5", "-0.25", "0.1", "2.50", "1e1", "-0"])}
+        return {"N": self.r.choice(["9" * 38, "-" + "9" * 38, "1E+125", "1E-130"])}
 
     def item(self, table, key):
         item = dict(key)
@@ -296,6 +358,12 @@ class Gen:
             item["ss"] = {"SS": sorted(r.sample(["p", "q", "r"], r.randint(1, 3)))}
         if r.random() < 0.6:
             item["g"] = {"S": r.choice(["x", "y"])}
+        if r.random() < 0.3:
+            item["m"] = {"M": {"x": self.number(), "y": {"S": r.choice(STRINGS)}}}
+            if r.random() < 0.3:
+                del item["m"]["M"][r.choice(["x", "y"])]
+        if r.random() < 0.2:
+            item["ns"] = {"NS": sorted({str(r.randint(0, 4)) for _ in range(r.randint(1, 3))})}
         return item
 
     def condition(self, e, depth=0):
@@ -322,11 +390,28 @@ class Gen:
             return "size(%s) %s %s" % (e.name(r.choice(["s", "l", "ss"])),
                                        r.choice(["=", "<", ">="]),
                                        e.value({"N": str(r.randint(0, 3))}))
-        return "contains(%s, %s)" % (e.name("ss"), e.value({"S": r.choice(["p", "q"])}))
+        if k < 0.85:
+            return "contains(%s, %s)" % (e.name("ss"), e.value({"S": r.choice(["p", "q"])}))
+        k = r.random()
+        if k < 0.2:
+            return "contains(%s, %s)" % (e.name(r.choice(["l", "s", "ns"])),
+                                         e.value(r.choice([self.number(), {"S": "a"}])))
+        if k < 0.4:
+            return "attribute_type(%s, %s)" % (e.name(r.choice(["n", "m", "l", "s", "ns"])),
+                                               e.value({"S": r.choice(["N", "S", "M", "L",
+                                                                       "NS"])}))
+        if k < 0.6:
+            return "%s IN (%s, %s)" % (e.name("n"), e.value(self.number()),
+                                       e.value(self.number()))
+        if k < 0.8:
+            return "%s.%s %s %s" % (e.name("m"), e.name("x"),
+                                    r.choice(["=", "<", ">="]), e.value(self.number()))
+        return "%s[%d] %s %s" % (e.name("l"), r.randint(0, 2), r.choice(["=", "<>", ">"]),
+                                 e.value(self.number()))
 
     def update(self, e, table, invalid=False):
         r = self.r
-        attrs = r.sample(["n", "s", "l", "ss", "g", "c"], r.randint(1, 3))
+        attrs = r.sample(["n", "s", "l", "ss", "g", "c", "m", "ns", "l2"], r.randint(1, 3))
         clauses = {"SET": [], "ADD": [], "REMOVE": [], "DELETE": []}
         for a in attrs:
             k = r.random()
@@ -373,11 +458,41 @@ class Gen:
                                                        e.value({"S": r.choice(["x", "y"])})))
                 else:
                     clauses["REMOVE"].append(e.name("g"))
+            elif a == "m":
+                if k < 0.3:
+                    clauses["SET"].append("%s = %s" % (e.name("m"), e.value(
+                        {"M": {"x": self.number()}})))
+                elif k < 0.6:
+                    clauses["SET"].append("%s.%s = %s" % (e.name("m"), e.name("y"),
+                                                          e.value({"S": r.choice(STRINGS)})))
+                elif k < 0.8:
+                    clauses["SET"].append("m.x = m.x + %s" % e.value(self.number()))
+                else:
+                    clauses["REMOVE"].append("%s.%s" % (e.name("m"), r.choice(["x", "y"])))
+            elif a == "ns":
+                members = {"NS": sorted({str(r.randint(0, 4)) for _ in range(2)})}
+                clauses["ADD" if k < 0.6 else "DELETE"].append("%s %s" % (e.name("ns"),
+                                                                          e.value(members)))
+            elif a == "l2":
+                if k < 0.5:
+                    clauses["SET"].append("%s[%d] = %s" % (e.name("l"), r.randint(0, 4),
+                                                           e.value(self.number())))
+                else:
+                    clauses["REMOVE"].append("%s[%d]" % (e.name("l"), r.randint(0, 3)))
             else:
                 clauses["ADD"].append("%s %s" % (e.name("c"), e.value({"N": "1"})))
+        if invalid == "overlap":
+            clauses["REMOVE"].append(e.name(r.choice(attrs if "l2" not in attrs else ["c"])))
+        if invalid == "undefined":
+            clauses["SET"].append("%s = :nope" % e.name("u"))
         if invalid == "key":
             self.invalid = "key"
             clauses["SET"].append("%s = %s" % (e.name("pk"), e.value({"S": "a0"})))
+        self.paths = []
+        for k, items in clauses.items():
+            for c in items:
+                path = c.split(" = ")[0] if k == "SET" else c.split(" ")[0]
+                self.paths.append(parse_path(path, e.names))
         return " ".join("%s %s" % (k, ", ".join(c)) for k, c in clauses.items() if c)
 
     def capacity(self, body):
@@ -401,7 +516,7 @@ class Gen:
         r = self.r
         e = Expr(r)
         kind = r.choice(["Put", "Update", "Update", "Delete", "ConditionCheck"])
-        if invalid == "key":
+        if invalid in ("key", "overlap", "undefined"):
             kind = "Update"
         body = {"TableName": table}
         if kind == "Put":
@@ -429,7 +544,7 @@ class Gen:
                 keys.append((table, key))
         invalid = None
         if r.random() < 0.12:
-            invalid = r.choice(["same", "unused", "key"])
+            invalid = r.choice(["same", "unused", "key", "overlap", "undefined"])
         if invalid == "same":
             self.invalid = "same"
             keys.append(r.choice(keys))
@@ -479,7 +594,8 @@ class Gen:
             body["Key"] = key
             returns = ["NONE", "ALL_OLD"]
         if op == "UpdateItem":
-            invalid = "key" if r.random() < 0.05 else False
+            invalid = (r.choice(["key", "overlap", "undefined"]) if r.random() < 0.1
+                       else False)
             body["UpdateExpression"] = self.update(e, table, invalid)
             returns += ["UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"]
         if r.random() < 0.7:
@@ -609,12 +725,22 @@ def run_seed(seed, ours, theirs, serve):
                 expected = expected_tx_capacity(body, by_key(before), by_key(after), tables)
                 if expected is not None:
                     local["ConsumedCapacity"] = expected
+            if (op == "UpdateItem" and body.get("ReturnValues") in ("UPDATED_OLD", "UPDATED_NEW")
+                    and "Attributes" in local):
+                local["Attributes"] = project(local["Attributes"], g.paths) or None
+                if local["Attributes"] is None:
+                    del local["Attributes"]
             if body.get("ReturnConsumedCapacity", "NONE") == "NONE":
                 local.pop("ConsumedCapacity", None)
             if (op == "Scan" and local.get("ScannedCount") == 0
                     and "ConsumedCapacity" in local):
-                local["ConsumedCapacity"] = json.loads(
-                    json.dumps(local["ConsumedCapacity"]).replace(": 0.0", ": 0.5"))
+                cap = local["ConsumedCapacity"]
+                if cap["CapacityUnits"] == 0.0:
+                    cap["CapacityUnits"] = 0.5
+                    if "IndexName" in body and "GlobalSecondaryIndexes" in cap:
+                        cap["GlobalSecondaryIndexes"][body["IndexName"]]["CapacityUnits"] = 0.5
+                    elif "Table" in cap:
+                        cap["Table"]["CapacityUnits"] = 0.5
             if g.invalid and local.get("error") in ("ValidationException",
                                                     "TransactionCanceledException",
                                                     "ConditionalCheckFailedException"):
