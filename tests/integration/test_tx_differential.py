@@ -50,7 +50,20 @@ test_serve.py, DifferentialTest.run_transactions) and this test normalises:
   and answers a failed one instead (ConditionalCheckFailedException, or a cancellation),
   and cancels a transaction with a key attribute in SET with a ValidationError reason.  For
   these requests the engine must answer a ValidationException, and DynamoDB Local any of the
-  three.
+  three.  The same for an index key of another type in a Put and a key of another type in
+  a transaction (test_serve.py).
+- A transaction naming a missing table: DynamoDB finds the table missing before it reads an
+  item; DynamoDB Local goes through the actions in order and answers a fault an earlier
+  action meets on its item (a ValidationException, or a cancellation).  Which of a missing
+  table and a fault of an expression (BETWEEN bounds out of order, a syntax error) DynamoDB
+  names first is not documented, and the two servers differ there too (the engine: syntax
+  first, then the table, then the rest; DynamoDB Local: the table first in a single write,
+  the expressions first in a transaction).  So for such a request only the refusal is
+  compared: the engine answers ResourceNotFoundException or ValidationException, and
+  DynamoDB Local one of those or a cancellation; nothing is written.
+- ClientRequestToken: only requests without faults carry one (DynamoDB Local remembers the
+  token of a request it refused, DynamoDB documents only what a token of a request that
+  succeeded does), and they ask for no capacity (test_serve.py).
 - An Update in a transaction that cannot apply to its item (arithmetic on a missing
   attribute): DynamoDB cancels the transaction with a ValidationError reason, DynamoDB Local
   answers a ValidationException.  Such a cancellation of the engine counts as Local's
@@ -328,6 +341,8 @@ class Expr:
 class Gen:
     def __init__(self, seed, tables):
         self.r = random.Random(seed)
+        self.seed = seed
+        self.tokens = []
         self.t = tables
 
     def key(self, table=None):
@@ -375,6 +390,17 @@ class Gen:
         if depth == 0 and k < 0.2:
             return "NOT %s" % self.condition(e, 1)
         k = r.random()
+        if k < 0.04:
+            return "%s %s %s" % (r.choice(["pk", "sk"]), r.choice(["=", "<>", ">"]),
+                                 e.value(r.choice([{"S": "a1"}, {"S": "b0"}, {"N": "2"}])))
+        if k < 0.06:
+            return "begins_with(pk, %s)" % e.value({"S": r.choice(["a", "b0"])})
+        if k < 0.07:
+            fault = r.randrange(5)
+            if fault == 0:
+                return "n = :undefined"
+            return ["#undefined = %s", "n = = %s", "size(n) > %s", "begins_with(n, %s)"][
+                fault - 1] % e.value({"N": "1"})
         if k < 0.3:
             return "%s(%s)" % (r.choice(["attribute_exists", "attribute_not_exists"]),
                                e.name(r.choice(["pk", "n", "s", "l", "g"])))
@@ -412,6 +438,8 @@ class Gen:
     def update(self, e, table, invalid=False):
         r = self.r
         attrs = r.sample(["n", "s", "l", "ss", "g", "c", "m", "ns", "l2"], r.randint(1, 3))
+        if "l" in attrs and "l2" in attrs:
+            attrs.remove("l2")  # paths that overlap only where asked for
         clauses = {"SET": [], "ADD": [], "REMOVE": [], "DELETE": []}
         for a in attrs:
             k = r.random()
@@ -553,9 +581,55 @@ class Gen:
         actions = [self.write_action(t, k, invalid if i == spoilt and invalid != "same"
                                      else None)
                    for i, (t, k) in enumerate(keys)]
+        if invalid is None and r.random() < 0.03:
+            # faults DynamoDB Local finds after the conditions (see the top of this file)
+            self.invalid = "late"
+            (kind, a), = r.choice(actions).items()
+            if kind == "Put" and a["TableName"] == self.t.a:
+                a["Item"]["g"] = {"N": "1"}
+            else:
+                a["Key"] = {"pk": {"N": "1"}}
+                a.pop("Item", None)
+                a.pop("UpdateExpression", None)
+                a.setdefault("ConditionExpression", "attribute_exists(pk)")
+                actions[actions.index({kind: a})] = {"ConditionCheck": a}
+        elif invalid is None and r.random() < 0.03:
+            (kind, a), = r.choice(actions).items()
+            k = r.random()
+            if k < 0.4:
+                self.invalid = "missing"
+                a["TableName"] += "-missing"
+            elif k < 0.7 and kind == "ConditionCheck":
+                self.invalid = "static"  # compared as it is; no token on it
+                a.pop("ConditionExpression")
+                a.pop("ExpressionAttributeValues", None)
+                a.pop("ExpressionAttributeNames", None)
+                a.pop("ReturnValuesOnConditionCheckFailure", None)
+            else:
+                self.invalid = "static"
+                actions = []
         body = self.capacity({"TransactItems": actions})
         if r.random() < 0.1:
             body["ReturnItemCollectionMetrics"] = "SIZE"
+        if self.tokens and r.random() < 0.08:
+            token, previous, fault = r.choice(self.tokens)
+            if r.random() < 0.6:
+                self.invalid = fault
+                return "TransactWriteItems", json.loads(json.dumps(previous))
+            if invalid is not None or self.invalid:
+                return "TransactWriteItems", body
+            # the order DynamoDB finds a fault and a token of another request in is unknown:
+            # the request is one without faults
+            body["ClientRequestToken"] = token
+            body.pop("ReturnConsumedCapacity", None)
+        elif invalid is None and not self.invalid and r.random() < 0.08:
+            # a repeated request is charged a read by DynamoDB, its first charge again by
+            # DynamoDB Local (test_serve.py): these ask for no capacity
+            # (unique to the run: DynamoDB Local remembers a token for its ten minutes)
+            body["ClientRequestToken"] = "tok-%s-%d" % (self.t.a[-8:], len(self.tokens))
+            body.pop("ReturnConsumedCapacity", None)
+            self.tokens.append((body["ClientRequestToken"], json.loads(json.dumps(body)),
+                                self.invalid))
         return "TransactWriteItems", body
 
     def transact_get(self):
@@ -597,6 +671,22 @@ class Gen:
             invalid = (r.choice(["key", "overlap", "undefined"]) if r.random() < 0.1
                        else False)
             body["UpdateExpression"] = self.update(e, table, invalid)
+            k = r.random()
+            if k < 0.08:
+                # the index key of another type, or an operand of a wrong type, alone
+                self.invalid = None
+                e.values.clear()
+                e.names.clear()
+                if k < 0.04:
+                    path = "g"
+                    body["UpdateExpression"] = "SET g = %s" % e.value(
+                        r.choice([{"N": "1"}, {"S": ""}, {"SS": ["x"]}]))
+                else:
+                    path = r.choice(["s", "l", "ss", "m"])
+                    body["UpdateExpression"] = "ADD %s %s" % (path, e.value(self.number()))
+                self.paths = [(path,)]
+        elif op == "PutItem" and r.random() < 0.04:
+            body["Item"]["g"] = r.choice([{"N": "1"}, {"S": ""}])
             returns += ["UPDATED_OLD", "ALL_NEW", "UPDATED_NEW"]
         if r.random() < 0.7:
             body["ConditionExpression"] = self.condition(e)
@@ -741,9 +831,14 @@ def run_seed(seed, ours, theirs, serve):
                         cap["GlobalSecondaryIndexes"][body["IndexName"]]["CapacityUnits"] = 0.5
                     elif "Table" in cap:
                         cap["Table"]["CapacityUnits"] = 0.5
-            if g.invalid and local.get("error") in ("ValidationException",
-                                                    "TransactionCanceledException",
-                                                    "ConditionalCheckFailedException"):
+            if (g.invalid == "missing"
+                    and mine.get("error") in ("ResourceNotFoundException", "ValidationException")
+                    and local.get("error") in ("ResourceNotFoundException", "ValidationException",
+                                               "TransactionCanceledException")):
+                local = mine
+            if g.invalid in ("same", "key", "late") and local.get("error") in (
+                    "ValidationException",
+                    "TransactionCanceledException", "ConditionalCheckFailedException"):
                 local = {"error": "ValidationException"}
             if (local.get("error") == "ValidationException"
                     and mine.get("error") == "TransactionCanceledException"
