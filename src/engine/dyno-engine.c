@@ -1748,7 +1748,8 @@ op_get_item (DynoEngine *self,
     return NULL;
   if ((table = find_table (self, request->table_name, error)) == NULL)
     return NULL;
-  if (!check_key (table, request->key, error))
+  if (!check_key (table, request->key, error)
+      || !dyno_engine_check_projection (request->projection, error))
     return NULL;
   item = load_item (self, table, request->key, &local);
   if (local != NULL)
@@ -2645,7 +2646,7 @@ op_batch_get_item (DynoEngine *self,
           g_autoptr(DynoItem) item = NULL;
           GError *local = NULL;
 
-          if (get == NULL)
+          if (get == NULL || !dyno_engine_check_projection (get->projection, error))
             {
               capacity_clear (&cap);
               goto fail;
@@ -3014,6 +3015,17 @@ dyno_engine_check_condition (const DynoExpr *expr,
                              GError        **error)
 {
   return check_condition (expr, role, error);
+}
+
+gboolean
+dyno_engine_check_projection (GPtrArray *projection,
+                              GError   **error)
+{
+  GError *local = NULL;
+
+  if (projection == NULL || dyno_eval_check_projection (projection, &local))
+    return TRUE;
+  return to_engine_error (local, error);
 }
 
 gboolean

@@ -956,6 +956,39 @@ test_transact_get (void)
                      "Transaction request cannot include multiple operations on one item");
 }
 
+/* A ProjectionExpression whose paths overlap is refused by every read that takes one, as
+ * Query and Scan refuse it (found by tests/integration/test_tx_differential.py: GetItem,
+ * BatchGetItem and TransactGetItems answered with the item). */
+static void
+test_projection_overlap (void)
+{
+  g_autoptr(DynoEngine) engine = engine_with_table ("S");
+  static const char * const requests[][3] = {
+    { "GetItem", "{'TableName':'things','Key':{'pk':{'S':'a'},'sk':{'S':'1'}},"
+      "'ProjectionExpression':'m, m.x'}", "path one: [m], path two: [m, x]" },
+    { "GetItem", "{'TableName':'things','Key':{'pk':{'S':'zz'},'sk':{'S':'1'}},"
+      "'ProjectionExpression':'#m.x, #m','ExpressionAttributeNames':{'#m':'m'}}",
+      "path one: [m, x], path two: [m]" },
+    { "BatchGetItem", "{'RequestItems':{'things':{'Keys':[{'pk':{'S':'a'},'sk':{'S':'1'}}],"
+      "'ProjectionExpression':'l, l[0]'}}}", "path one: [l], path two: [l, [0]]" },
+    { "TransactGetItems", "{'TransactItems':["
+      "{'Get':{'TableName':'things','Key':{'pk':{'S':'zz'},'sk':{'S':'2'}}}},"
+      "{'Get':{'TableName':'things','Key':{'pk':{'S':'a'},'sk':{'S':'1'}},"
+      "'ProjectionExpression':'n, n'}}]}", "path one: [n], path two: [n]" },
+  };
+
+  put (engine, "{\"pk\":{\"S\":\"a\"},\"sk\":{\"S\":\"1\"},\"n\":{\"N\":\"1\"},"
+       "\"l\":{\"L\":[{\"N\":\"2\"}]},\"m\":{\"M\":{\"x\":{\"S\":\"y\"}}}}");
+  for (guint i = 0; i < G_N_ELEMENTS (requests); i++)
+    {
+      g_autofree char *message = g_strdup_printf (
+        "Invalid ProjectionExpression: Two document paths overlap with each other; must "
+        "remove or rewrite one of these paths; %s", requests[i][2]);
+      g_autoptr(JsonNode) refused = qcall_fails (engine, requests[i][0], requests[i][1],
+                                                 DYNO_ENGINE_ERROR_VALIDATION, message);
+    }
+}
+
 static void
 test_condition_failure_item (void)
 {
@@ -1860,6 +1893,7 @@ main (int    argc,
   g_test_add_func ("/engine/transact/rules", test_transact_rules);
   g_test_add_func ("/engine/transact/token", test_transact_token);
   g_test_add_func ("/engine/transact/get", test_transact_get);
+  g_test_add_func ("/engine/projection-overlap", test_projection_overlap);
   g_test_add_func ("/engine/condition-failure-item", test_condition_failure_item);
   g_test_add_func ("/engine/update-table/indexes", test_update_table_indexes);
   g_test_add_func ("/engine/update-table/billing", test_update_table_billing);
