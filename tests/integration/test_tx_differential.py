@@ -96,7 +96,7 @@ from botocore.credentials import Credentials
 CLI = os.environ["DYNOTABLE_CLI"]
 ENDPOINT = os.environ["DYNO_TEST_ENDPOINT"]
 SEED = int(os.environ.get("DYNO_TX_SEED", "20261203"))
-OPS = int(os.environ.get("DYNO_TX_OPS", "250"))
+OPS = int(os.environ.get("DYNO_TX_OPS", "400"))
 _derive = random.Random(SEED)
 SEEDS = [SEED] + [_derive.randrange(1, 1 << 31) for _ in range(3)]
 
@@ -202,7 +202,9 @@ def canonical_item(item):
 
 
 def item_order(item):
-    return tuple((k, json.dumps(item.get(k), sort_keys=True)) for k in ("pk", "sk"))
+    """Items by key; projected ones (no key) by all they hold."""
+    return (tuple((k, json.dumps(item.get(k), sort_keys=True)) for k in ("pk", "sk")),
+            json.dumps(item, sort_keys=True))
 
 
 def comparable(status, body):
@@ -641,7 +643,10 @@ class Gen:
             if r.random() < 0.3:
                 e = Expr(r)
                 get["ProjectionExpression"] = ", ".join(
-                    e.name(a) for a in r.sample(["pk", "n", "s", "l", "g"], r.randint(1, 3)))
+                    e.name(a) if "." not in a and "[" not in a else a
+                    for a in r.sample(["pk", "n", "s", "l", "g", "m.x", "m.y", "l[0]", "l[2]",
+                                       "ss", "ns", "m"], r.randint(1, 3)))
+                # (paths that overlap, "m, m.y", are refused: a ValidationException)
                 e.into(get)
             gets.append({"Get": get})
         # a duplicate Get is refused as a whole; otherwise leave duplicates out
@@ -694,6 +699,8 @@ class Gen:
                 body["ReturnValuesOnConditionCheckFailure"] = r.choice(["ALL_OLD", "NONE"])
         if r.random() < 0.7:
             body["ReturnValues"] = r.choice(returns)
+            if op != "UpdateItem" and r.random() < 0.03:
+                body["ReturnValues"] = r.choice(["ALL_NEW", "UPDATED_OLD", "ALL"])
         if r.random() < 0.04:
             self.spoil(e)
         return op, self.capacity(e.into(body))
@@ -703,10 +710,16 @@ class Gen:
         body = {"TableName": r.choice([self.t.a, self.t.b])}
         if body["TableName"] == self.t.a and r.random() < 0.4:
             body["IndexName"] = "byG"
+        e = Expr(r)
         if r.random() < 0.3:
-            e = Expr(r)
             body["FilterExpression"] = self.condition(e)
-            e.into(body)
+        k = r.random()
+        if k < 0.2:
+            body["ProjectionExpression"] = ", ".join(
+                e.name(a) for a in r.sample(["pk", "sk", "n", "s", "g", "l"], r.randint(1, 3)))
+        elif k < 0.3:
+            body["Select"] = "COUNT"
+        e.into(body)
         return "Scan", self.capacity(body)
 
     def operation(self):
