@@ -87,11 +87,13 @@ import tempfile
 import time
 import urllib.parse
 import uuid
-from decimal import Decimal
+from decimal import Decimal, getcontext
 
 from botocore.auth import SigV4Auth
 from botocore.awsrequest import AWSRequest
 from botocore.credentials import Credentials
+
+getcontext().prec = 60  # numbers of 38 digits compared exactly (normalize() rounds)
 
 CLI = os.environ["DYNOTABLE_CLI"]
 ENDPOINT = os.environ["DYNO_TEST_ENDPOINT"]
