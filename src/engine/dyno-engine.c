@@ -915,10 +915,16 @@ store_item (DynoEngine      *self,
         {
           if (old_entry == NULL || moved || !dyno_item_equal (old_entry, new_entry))
             {
-              if (!put_row (self, table->id, index->id, npk, nsk, tk, new_entry,
-                            dyno_item_get_size (new_entry), error))
+              gsize entry_size = dyno_item_get_size (new_entry);
+
+              if (!put_row (self, table->id, index->id, npk, nsk, tk, new_entry, entry_size,
+                            error))
                 return FALSE;
-              units += write_units_for (dyno_item_get_size (new_entry));
+              /* an entry rewritten where it was is charged as the table's item is: by the
+               * larger of its sizes before and after (DynamoDB Local charges so too) */
+              if (old_entry != NULL && !moved)
+                entry_size = MAX (entry_size, dyno_item_get_size (old_entry));
+              units += write_units_for (entry_size);
             }
         }
       if (cap)
