@@ -84,6 +84,7 @@ import http.client
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import tempfile
@@ -176,6 +177,12 @@ class Serve:
         status = self.proc.wait(timeout=60)
         self.proc.stdout.close()
         return status
+
+
+def shown(value):
+    """JSON for a failure message, long strings cut ("x" * 2500 as <2500 x>)."""
+    return re.sub(r"(.)\1{40,}", lambda m: "<%d %s>" % (len(m.group(0)), m.group(1)),
+                  json.dumps(value))
 
 
 # ---- comparing ----------------------------------------------------------------------------
@@ -875,15 +882,14 @@ def run_seed(seed, ours, theirs, serve):
             if mine != local:
                 bad.append("seed %d, operation %d: %s %s\n  engine: %s\n  DynamoDB Local: %s"
                            "\n  (as sent: %s\n   and %s)"
-                           % (seed, n, op, json.dumps(body), json.dumps(mine),
-                              json.dumps(local), json.dumps(mine_raw), json.dumps(local_raw)))
+                           % (seed, n, op, shown(body), shown(mine), shown(local),
+                              shown(mine_raw), shown(local_raw)))
                 break
             theirs_after = contents(theirs, tables)
             if after != theirs_after:
                 bad.append("seed %d, after operation %d: %s %s\n  engine's tables: %s\n"
                            "  DynamoDB Local's tables: %s"
-                           % (seed, n, op, json.dumps(body), json.dumps(after),
-                              json.dumps(theirs_after)))
+                           % (seed, n, op, shown(body), shown(after), shown(theirs_after)))
                 break
             before = after
             gone = serve.died()
