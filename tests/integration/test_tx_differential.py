@@ -33,10 +33,10 @@ test_serve.py, DifferentialTest.run_transactions) and this test normalises:
   left the index or moved in it: a new g), one to write its new entry (new in the index,
   moved, or changed), none when the entry stays as it was ("if you update an item to change
   an indexed key attribute value, two writes are required" [DG]; see expected_tx_capacity).
-  A few PutItems write an item of over a KB (their capacity is compared with DynamoDB
-  Local's); a transaction that touches such an item is not charged by this model, and its
-  capacity is not compared.
-  The engine's answer is compared with that; DynamoDB Local's is not compared.
+  The engine's answer is compared with that; DynamoDB Local's is not compared.  A few
+  PutItems write an item of over a KB (their capacity is compared with DynamoDB Local's); a
+  transaction that touches such an item is not charged by this model, and its capacity is
+  not compared.
 - ReturnValues UPDATED_OLD and UPDATED_NEW of an update of nested paths (m.y, l[1]): DynamoDB
   returns the updated paths only, as a ProjectionExpression of them would ({"m": {"M": {"y":
   …}}}, {"l": {"L": [l[1]]}}); DynamoDB Local returns the whole top-level attributes.  Local's
@@ -44,9 +44,11 @@ test_serve.py, DifferentialTest.run_transactions) and this test normalises:
 - ConsumedCapacity not asked for: DynamoDB sends none; DynamoDB Local sends one with a
   DeleteItem of a missing item whose condition held.  DynamoDB Local's is dropped there (the
   engine's, if it sent one, still counts).
-- A Scan of an empty table or index: DynamoDB Local charges 0 units; DynamoDB charges a read at least
-  0.5 units (eventually consistent) per partition, an empty one too [DG Query.md, Scan.md].
-  DynamoDB Local's 0.0 there counts as 0.5.
+- A Scan of an empty table or index: DynamoDB Local charges 0 units; DynamoDB charges a read
+  at least 0.5 units (eventually consistent) per partition, an empty one too [DG Query.md,
+  Scan.md].  DynamoDB Local's 0.0 there counts as 0.5.
+- A number -0: DynamoDB Local keeps the sign; the engine stores 0.  Numbers are compared by
+  value, so -0 is 0.
 - A request with a fault that does not depend on the items (two actions of a transaction on
   one item; a key attribute in an UpdateExpression's SET) is a ValidationException in
   DynamoDB, before any condition is evaluated; DynamoDB Local evaluates the conditions first
@@ -75,7 +77,8 @@ test_serve.py, DifferentialTest.run_transactions) and this test normalises:
 Run by meson as  with-ddb-local.sh /usr/bin/python3 test_tx_differential.py  with DYNOTABLE_CLI
 set.  DYNO_TX_SEED picks the first seed (the others are derived from it and printed);
 DYNO_TX_OPS the number of operations per seed.  A failure prints the seed, the operation's
-number and its request, and both answers: rerun with that seed to replay it.  Prints TAP.
+number and its request, and both answers: DYNO_TX_SEED=<that seed> replays it (as the first
+seed of the run).  Prints TAP.
 
 SPDX-License-Identifier: GPL-3.0-or-later
 """
