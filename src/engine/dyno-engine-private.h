@@ -159,6 +159,10 @@ DynoReturnConsumedCapacity dyno_engine_object_capacity (JsonObject       *object
 gboolean         dyno_engine_check_condition (const DynoExpr             *expr,
                                               DynoExprRole                role,
                                               GError                    **error);
+/* A ProjectionExpression's paths (NULL: none) as DynamoDB checks them: no two overlap or
+ * conflict. */
+gboolean         dyno_engine_check_projection (GPtrArray                 *projection,
+                                               GError                   **error);
 gboolean         dyno_engine_eval_condition  (const DynoExpr             *expr,
                                               DynoExprRole                role,
                                               const DynoItem             *item,

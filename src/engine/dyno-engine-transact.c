@@ -223,7 +223,8 @@ read_action (DynoEngine *self,
       action->key = dyno_engine_table_key_of (action->table, action->request->key);
     }
   if (!dyno_engine_check_condition (action->request->condition, DYNO_EXPR_ROLE_CONDITION,
-                                    error))
+                                    error)
+      || !dyno_engine_check_projection (action->request->projection, error))
     goto failed;
   if (kind == DYNO_TRANSACT_UPDATE)
     {

@@ -924,10 +924,16 @@ store_item (DynoEngine      *self,
         {
           if (old_entry == NULL || moved || !dyno_item_equal (old_entry, new_entry))
             {
-              if (!put_row (self, table->id, index->id, npk, nsk, tk, new_entry,
-                            dyno_item_get_size (new_entry), error))
+              gsize entry_size = dyno_item_get_size (new_entry);
+
+              if (!put_row (self, table->id, index->id, npk, nsk, tk, new_entry, entry_size,
+                            error))
                 return FALSE;
-              units += write_units_for (dyno_item_get_size (new_entry));
+              /* an entry rewritten where it was is charged as the table's item is: by the
+               * larger of its sizes before and after (DynamoDB Local charges so too) */
+              if (old_entry != NULL && !moved)
+                entry_size = MAX (entry_size, dyno_item_get_size (old_entry));
+              units += write_units_for (entry_size);
             }
         }
       if (cap)
@@ -1757,7 +1763,8 @@ op_get_item (DynoEngine *self,
     return NULL;
   if ((table = find_table (self, request->table_name, error)) == NULL)
     return NULL;
-  if (!check_key (table, request->key, error))
+  if (!check_key (table, request->key, error)
+      || !dyno_engine_check_projection (request->projection, error))
     return NULL;
   item = load_item (self, table, request->key, &local);
   if (local != NULL)
@@ -2654,7 +2661,7 @@ op_batch_get_item (DynoEngine *self,
           g_autoptr(DynoItem) item = NULL;
           GError *local = NULL;
 
-          if (get == NULL)
+          if (get == NULL || !dyno_engine_check_projection (get->projection, error))
             {
               capacity_clear (&cap);
               goto fail;
@@ -3023,6 +3030,17 @@ dyno_engine_check_condition (const DynoExpr *expr,
                              GError        **error)
 {
   return check_condition (expr, role, error);
+}
+
+gboolean
+dyno_engine_check_projection (GPtrArray *projection,
+                              GError   **error)
+{
+  GError *local = NULL;
+
+  if (projection == NULL || dyno_eval_check_projection (projection, &local))
+    return TRUE;
+  return to_engine_error (local, error);
 }
 
 gboolean

@@ -956,6 +956,93 @@ test_transact_get (void)
                      "Transaction request cannot include multiple operations on one item");
 }
 
+/* An index entry rewritten in place (same index key) is charged by the larger of its sizes
+ * before and after, as the table's item is; moved, it is a delete of the old entry and a put
+ * of the new one (found by tests/integration/test_tx_differential.py: the engine charged the
+ * new entry's size only). */
+static void
+test_index_rewrite_capacity (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynoEngine) engine = dyno_engine_new (NULL, &error);
+  g_autoptr(JsonNode) created = NULL;
+  g_autoptr(GString) big = g_string_new ("{'TableName':'all','Item':{'pk':{'S':'a'},"
+                                         "'g':{'S':'x'},'s':{'S':'");
+  static const char * const writes[][2] = {
+    /* 2.5 KB in the index, replaced by a few bytes under the same g: 3 units each */
+    { "{'TableName':'all','Item':{'pk':{'S':'a'},'g':{'S':'x'}},"
+      "'ReturnConsumedCapacity':'INDEXES'}",
+      "{\"TableName\":\"all\",\"CapacityUnits\":6.0,\"Table\":{\"CapacityUnits\":3.0},"
+      "\"GlobalSecondaryIndexes\":{\"byG\":{\"CapacityUnits\":3.0}}}" },
+    /* 2.5 KB again, then moved to another g as a small item: 3 to delete, 1 to put */
+    { NULL, NULL },
+    { "{'TableName':'all','Key':{'pk':{'S':'a'}},'UpdateExpression':'SET g = :y REMOVE s',"
+      "'ExpressionAttributeValues':{':y':{'S':'y'}},'ReturnConsumedCapacity':'INDEXES'}",
+      "{\"TableName\":\"all\",\"CapacityUnits\":7.0,\"Table\":{\"CapacityUnits\":3.0},"
+      "\"GlobalSecondaryIndexes\":{\"byG\":{\"CapacityUnits\":4.0}}}" },
+  };
+
+  g_assert_no_error (error);
+  created = qcall (engine, "CreateTable", "{'TableName':'all','BillingMode':'PAY_PER_REQUEST',"
+                   "'AttributeDefinitions':[{'AttributeName':'pk','AttributeType':'S'},"
+                   "{'AttributeName':'g','AttributeType':'S'}],"
+                   "'KeySchema':[{'AttributeName':'pk','KeyType':'HASH'}],"
+                   "'GlobalSecondaryIndexes':[{'IndexName':'byG','KeySchema':"
+                   "[{'AttributeName':'g','KeyType':'HASH'}],"
+                   "'Projection':{'ProjectionType':'ALL'}}]}");
+  for (guint i = 0; i < 2500; i++)
+    g_string_append_c (big, 'x');
+  g_string_append (big, "'}}}");
+  for (guint i = 0; i < G_N_ELEMENTS (writes); i++)
+    {
+      g_autoptr(JsonNode) large = NULL;
+      g_autoptr(JsonNode) got = NULL;
+      g_autofree char *capacity = NULL;
+
+      if (writes[i][0] == NULL || i == 0)
+        large = qcall (engine, "PutItem", big->str);
+      if (writes[i][0] == NULL)
+        continue;
+      got = qcall (engine, strstr (writes[i][0], "'Item'") ? "PutItem" : "UpdateItem",
+                   writes[i][0]);
+      capacity = member_text (got, "ConsumedCapacity");
+      g_assert_cmpstr (capacity, ==, writes[i][1]);
+    }
+}
+
+/* A ProjectionExpression whose paths overlap is refused by every read that takes one, as
+ * Query and Scan refuse it (found by tests/integration/test_tx_differential.py: GetItem,
+ * BatchGetItem and TransactGetItems answered with the item). */
+static void
+test_projection_overlap (void)
+{
+  g_autoptr(DynoEngine) engine = engine_with_table ("S");
+  static const char * const requests[][3] = {
+    { "GetItem", "{'TableName':'things','Key':{'pk':{'S':'a'},'sk':{'S':'1'}},"
+      "'ProjectionExpression':'m, m.x'}", "path one: [m], path two: [m, x]" },
+    { "GetItem", "{'TableName':'things','Key':{'pk':{'S':'zz'},'sk':{'S':'1'}},"
+      "'ProjectionExpression':'#m.x, #m','ExpressionAttributeNames':{'#m':'m'}}",
+      "path one: [m, x], path two: [m]" },
+    { "BatchGetItem", "{'RequestItems':{'things':{'Keys':[{'pk':{'S':'a'},'sk':{'S':'1'}}],"
+      "'ProjectionExpression':'l, l[0]'}}}", "path one: [l], path two: [l, [0]]" },
+    { "TransactGetItems", "{'TransactItems':["
+      "{'Get':{'TableName':'things','Key':{'pk':{'S':'zz'},'sk':{'S':'2'}}}},"
+      "{'Get':{'TableName':'things','Key':{'pk':{'S':'a'},'sk':{'S':'1'}},"
+      "'ProjectionExpression':'n, n'}}]}", "path one: [n], path two: [n]" },
+  };
+
+  put (engine, "{\"pk\":{\"S\":\"a\"},\"sk\":{\"S\":\"1\"},\"n\":{\"N\":\"1\"},"
+       "\"l\":{\"L\":[{\"N\":\"2\"}]},\"m\":{\"M\":{\"x\":{\"S\":\"y\"}}}}");
+  for (guint i = 0; i < G_N_ELEMENTS (requests); i++)
+    {
+      g_autofree char *message = g_strdup_printf (
+        "Invalid ProjectionExpression: Two document paths overlap with each other; must "
+        "remove or rewrite one of these paths; %s", requests[i][2]);
+      g_autoptr(JsonNode) refused = qcall_fails (engine, requests[i][0], requests[i][1],
+                                                 DYNO_ENGINE_ERROR_VALIDATION, message);
+    }
+}
+
 static void
 test_condition_failure_item (void)
 {
@@ -1860,6 +1947,8 @@ main (int    argc,
   g_test_add_func ("/engine/transact/rules", test_transact_rules);
   g_test_add_func ("/engine/transact/token", test_transact_token);
   g_test_add_func ("/engine/transact/get", test_transact_get);
+  g_test_add_func ("/engine/projection-overlap", test_projection_overlap);
+  g_test_add_func ("/engine/index-rewrite-capacity", test_index_rewrite_capacity);
   g_test_add_func ("/engine/condition-failure-item", test_condition_failure_item);
   g_test_add_func ("/engine/update-table/indexes", test_update_table_indexes);
   g_test_add_func ("/engine/update-table/billing", test_update_table_billing);
