@@ -55,6 +55,7 @@ struct _TestFaultBackend
   guint        n_batch_calls;
   guint        n_batch_items; /* items in all BatchWriteItem requests, retries included */
   guint        n_create_calls;
+  guint        n_describe_calls;
   /* called before each BatchWriteItem is answered (tests cancel from it) */
   void       (*on_batch) (TestFaultBackend *self, gpointer data);
   gpointer     on_batch_data;
@@ -411,6 +412,7 @@ fault_call_async (DynoBackend         *backend,
     {
       const char *name = json_object_get_string_member (request, "TableName");
 
+      self->n_describe_calls++;
       if (g_hash_table_contains (self->creating, name))
         forward->table_name = g_strdup (name);
     }

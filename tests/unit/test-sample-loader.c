@@ -160,6 +160,8 @@ test_create_and_fill (void)
   g_assert_cmpuint (dyno_sample_loader_get_n_done (loader), ==, 4);
   g_assert_cmpuint (dyno_sample_loader_get_n_total (loader), ==, 4);
   g_assert_cmpuint (fake->n_create_calls, ==, 4);
+  /* each new table was polled until ACTIVE: described CREATING once, then ACTIVE */
+  g_assert_cmpuint (fake->n_describe_calls, ==, 2 * 4);
 
   results = dyno_sample_loader_get_results (loader);
   g_assert_cmpuint (results->len, ==, 4);
