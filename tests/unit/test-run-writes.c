@@ -1,15 +1,14 @@
 /* test-run-writes.c: writes change a loaded run in place; the pages loaded stay, the ledger
- * keeps its pages consistent and gets a line per write
+ * keeps its pages consistent and gets a line per write (the run is loaded from the engine in
+ * memory)
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
 #include "config.h"
 
-#include "dyno-http-backend.h"
+#include "dyno-engine-backend.h"
 #include "dyno-json.h"
 #include "dyno-run.h"
-
-#include "dyno-fake-server.c"
 
 #define N_ITEMS 250
 
@@ -32,11 +31,57 @@ items_changed_cb (GListModel *model,
 }
 
 static void
-load_all_done_cb (GObject      *source,
-                  GAsyncResult *result,
-                  gpointer      user_data)
+keep_result_cb (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
 {
   *(GAsyncResult **) user_data = g_object_ref (result);
+}
+
+/* Table "writes" (pk S, sk N) with N_ITEMS items {"pk":"p","sk":i,"data":"…"}, i from 0. */
+static DynoEngineBackend *
+engine_with_items (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynoEngineBackend) engine = dyno_engine_backend_new (NULL, &error);
+  g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func ((GDestroyNotify) dyno_item_unref);
+  g_autoptr(GBytes) create = NULL;
+  g_autoptr(GBytes) reply = NULL;
+  GAsyncResult *result = NULL;
+  const char *json =
+    "{\"TableName\":\"writes\",\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"},"
+    "{\"AttributeName\":\"sk\",\"KeyType\":\"RANGE\"}],\"AttributeDefinitions\":["
+    "{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"},{\"AttributeName\":\"sk\","
+    "\"AttributeType\":\"N\"}],\"BillingMode\":\"PAY_PER_REQUEST\"}";
+  guint n_written = 0;
+
+  g_assert_no_error (error);
+  create = g_bytes_new_static (json, strlen (json));
+  dyno_backend_call_async (DYNO_BACKEND (engine), "CreateTable", create, NULL, keep_result_cb,
+                           &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  reply = dyno_backend_call_finish (DYNO_BACKEND (engine), result, &error);
+  g_assert_no_error (error);
+  g_clear_object (&result);
+
+  for (guint i = 0; i < N_ITEMS; i++)
+    {
+      g_autofree char *item = g_strdup_printf ("{\"pk\":{\"S\":\"p\"},\"sk\":{\"N\":\"%u\"},"
+                                               "\"data\":{\"S\":\"xxxxxxxxxxxxxxxx\"}}", i);
+
+      g_ptr_array_add (items, dyno_item_from_ddb_json (item, -1, NULL));
+    }
+  dyno_backend_batch_write_async (DYNO_BACKEND (engine), "writes", items, NULL, NULL, NULL, NULL,
+                                  keep_result_cb, &result);
+  while (result == NULL)
+    g_main_context_iteration (NULL, TRUE);
+  g_assert_true (dyno_backend_batch_write_finish (DYNO_BACKEND (engine), result, &n_written,
+                                                  &error));
+  g_assert_no_error (error);
+  g_assert_cmpuint (n_written, ==, N_ITEMS);
+  g_clear_object (&result);
+  return g_steal_pointer (&engine);
 }
 
 static DynoItem *
@@ -90,10 +135,9 @@ static void
 test_writes_in_place (void)
 {
   g_autoptr(GError) error = NULL;
-  g_autoptr(DynoCredentials) creds = dyno_credentials_new ("AKID", "secret", NULL, NULL);
-  FakeServer *server = fake_server_new (N_ITEMS, 16);
-  g_autoptr(DynoHttpBackend) backend = NULL;
-  g_autoptr(DynoRequest) request = dyno_request_new (DYNO_OP_QUERY, "T");
+  g_autoptr(DynoEngineBackend) backend = engine_with_items ();
+  /* one partition: the pages come in sk order */
+  g_autoptr(DynoRequest) request = dyno_request_new (DYNO_OP_SCAN, "writes");
   g_autoptr(DynoRun) run = NULL;
   g_autoptr(GArray) changes = g_array_new (FALSE, FALSE, sizeof (Change));
   g_autoptr(GPtrArray) gone = g_ptr_array_new_with_free_func ((GDestroyNotify) dyno_item_unref);
@@ -104,12 +148,9 @@ test_writes_in_place (void)
   Change *last;
   guint n_pages;
 
-  backend = dyno_http_backend_new_for_endpoint (fake_server_get_url (server), "us-east-1", creds,
-                                                &error);
-  g_assert_no_error (error);
   request->limit = 50;
   run = dyno_run_new (DYNO_BACKEND (backend), request);
-  dyno_run_load_all_async (run, load_all_done_cb, &result);
+  dyno_run_load_all_async (run, keep_result_cb, &result);
   while (result == NULL)
     g_main_context_iteration (NULL, TRUE);
   g_assert_true (dyno_run_load_all_finish (run, result, &error));
@@ -177,8 +218,6 @@ test_writes_in_place (void)
     g_main_context_iteration (NULL, TRUE);
 
   g_clear_object (&run);
-  g_clear_object (&backend);
-  fake_server_free (server);
 }
 
 int

@@ -1,4 +1,4 @@
-/* test-sample-loader.c: the sample schemas created and filled on an in-memory DynamoDB
+/* test-sample-loader.c: the sample schemas created and filled on the engine in memory
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -7,7 +7,7 @@
 #include "dyno-samples.h"
 
 #include "dyno-error.h"
-#include "transfer-fake-backend.h"
+#include "../common/fault-backend.h"
 
 static GPtrArray *
 load_samples (void)
@@ -67,11 +67,11 @@ done_cb (GObject      *source,
 }
 
 static DynoSampleLoader *
-run_loader (TestFakeDdb  *fake,
-            GPtrArray    *samples,
-            const char   *prefix,
-            GCancellable *cancellable,
-            Run          *run)
+run_loader (TestFaultBackend *fake,
+            GPtrArray        *samples,
+            const char       *prefix,
+            GCancellable     *cancellable,
+            Run              *run)
 {
   DynoSampleLoader *loader = dyno_sample_loader_new (DYNO_BACKEND (fake), samples);
 
@@ -144,7 +144,7 @@ test_load_missing (void)
 static void
 test_create_and_fill (void)
 {
-  g_autoptr(TestFakeDdb) fake = g_object_new (TEST_TYPE_FAKE_DDB, NULL);
+  g_autoptr(TestFaultBackend) fake = g_object_new (TEST_TYPE_FAULT_BACKEND, NULL);
   g_autoptr(GPtrArray) samples = load_samples ();
   g_autoptr(DynoSampleLoader) loader = NULL;
   g_autoptr(DynoSampleLoader) again = NULL;
@@ -160,6 +160,8 @@ test_create_and_fill (void)
   g_assert_cmpuint (dyno_sample_loader_get_n_done (loader), ==, 4);
   g_assert_cmpuint (dyno_sample_loader_get_n_total (loader), ==, 4);
   g_assert_cmpuint (fake->n_create_calls, ==, 4);
+  /* each new table was polled until ACTIVE: described CREATING once, then ACTIVE */
+  g_assert_cmpuint (fake->n_describe_calls, ==, 2 * 4);
 
   results = dyno_sample_loader_get_results (loader);
   g_assert_cmpuint (results->len, ==, 4);
@@ -175,9 +177,9 @@ test_create_and_fill (void)
       g_assert_false (res->existed);
       g_assert_null (res->error);
       g_assert_cmpuint (res->n_items, ==, n_lines);
-      g_assert_cmpuint (test_fake_ddb_count (fake, res->table_name), ==, n_lines);
+      g_assert_cmpuint (test_fault_backend_count (fake, res->table_name), ==, n_lines);
     }
-  g_assert_nonnull (g_hash_table_lookup (fake->tables, "demo-tenant"));
+  g_assert_true (test_fault_backend_has_table (fake, "demo-tenant"));
   g_assert_true (messages_contain (&run, "Creating table demo-tenant"));
   g_assert_true (messages_contain (&run, "Waiting for table demo-sensors"));
   summary = dyno_sample_loader_dup_summary (loader);
@@ -193,7 +195,7 @@ test_create_and_fill (void)
 
       g_assert_false (res->created);
       g_assert_true (res->existed);
-      g_assert_cmpuint (test_fake_ddb_count (fake, res->table_name), ==, res->n_items);
+      g_assert_cmpuint (test_fault_backend_count (fake, res->table_name), ==, res->n_items);
     }
   g_assert_true (messages_contain (&rerun, "exists already"));
   summary_again = dyno_sample_loader_dup_summary (again);
@@ -203,7 +205,7 @@ test_create_and_fill (void)
 static void
 test_conflicting_table (void)
 {
-  g_autoptr(TestFakeDdb) fake = g_object_new (TEST_TYPE_FAKE_DDB, NULL);
+  g_autoptr(TestFaultBackend) fake = g_object_new (TEST_TYPE_FAULT_BACKEND, NULL);
   g_autoptr(GPtrArray) samples = load_samples ();
   g_autoptr(DynoSampleLoader) loader = NULL;
   g_auto(Run) run = { 0, };
@@ -211,7 +213,7 @@ test_conflicting_table (void)
   DynoSampleResult *tenant;
 
   /* a table named tenant with another key schema (sort key sk of type N) */
-  test_fake_ddb_add_table (fake, "tenant");
+  test_fault_backend_add_table (fake, "tenant");
   loader = run_loader (fake, samples, "", NULL, &run);
   g_assert_false (run.ok);
   g_assert_error (run.error, DYNO_ERROR, DYNO_ERROR_FAILED);
@@ -225,14 +227,14 @@ test_conflicting_table (void)
   g_assert_true (tenant->existed);
   g_assert_nonnull (tenant->error);
   g_assert_nonnull (strstr (tenant->error, "line 1"));
-  g_assert_cmpuint (test_fake_ddb_count (fake, "tenant"), ==, 0);
-  g_assert_cmpuint (test_fake_ddb_count (fake, "sensors"), >, 0);
+  g_assert_cmpuint (test_fault_backend_count (fake, "tenant"), ==, 0);
+  g_assert_cmpuint (test_fault_backend_count (fake, "sensors"), >, 0);
 }
 
 static void
 test_cancel (void)
 {
-  g_autoptr(TestFakeDdb) fake = g_object_new (TEST_TYPE_FAKE_DDB, NULL);
+  g_autoptr(TestFaultBackend) fake = g_object_new (TEST_TYPE_FAULT_BACKEND, NULL);
   g_autoptr(GPtrArray) samples = load_samples ();
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_autoptr(DynoSampleLoader) loader = NULL;
@@ -242,9 +244,9 @@ test_cancel (void)
   loader = run_loader (fake, samples, "", cancellable, &run);
   g_assert_error (run.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_cmpuint (dyno_sample_loader_get_n_done (loader), ==, 1);
-  g_assert_cmpuint (test_fake_ddb_count (fake, "file-tree"), ==, 18);
-  g_assert_null (g_hash_table_lookup (fake->tables, "sensors"));
-  g_assert_null (g_hash_table_lookup (fake->tables, "tenant"));
+  g_assert_cmpuint (test_fault_backend_count (fake, "file-tree"), ==, 18);
+  g_assert_false (test_fault_backend_has_table (fake, "sensors"));
+  g_assert_false (test_fault_backend_has_table (fake, "tenant"));
 }
 
 int

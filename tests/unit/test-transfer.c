@@ -1,4 +1,4 @@
-/* test-transfer.c: import and export jobs against an in-memory DynamoDB
+/* test-transfer.c: import and export jobs against the engine in memory, with injected faults
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -12,7 +12,7 @@
 #include "dyno-error.h"
 #include "dyno-item-object.h"
 #include "dyno-json.h"
-#include "transfer-fake-backend.h"
+#include "../common/fault-backend.h"
 
 /* ---- helpers ----------------------------------------------------------------------------- */
 
@@ -73,21 +73,21 @@ import_row_cb (DynoImportJob   *job,
 static DynoTableInfo *
 table_info (void)
 {
-  return dyno_table_info_new ("t", "pk", DYNO_VALUE_S, "sk", DYNO_VALUE_N);
+  return dyno_table_info_new ("transfer", "pk", DYNO_VALUE_S, "sk", DYNO_VALUE_N);
 }
 
-static TestFakeDdb *
+static TestFaultBackend *
 fake_new (void)
 {
-  TestFakeDdb *fake = g_object_new (TEST_TYPE_FAKE_DDB, NULL);
+  TestFaultBackend *fake = g_object_new (TEST_TYPE_FAULT_BACKEND, NULL);
 
-  test_fake_ddb_add_table (fake, "t");
+  test_fault_backend_add_table (fake, "transfer");
   return fake;
 }
 
-/* Runs an import of @text into table t and waits for it. */
+/* Runs an import of @text into table transfer and waits for it. */
 static DynoImportJob *
-run_import (TestFakeDdb      *fake,
+run_import (TestFaultBackend *fake,
             const char       *text,
             DynoImportFormat  format,
             const char       *mapping,
@@ -129,7 +129,7 @@ good_line (guint i)
 static void
 test_import_rejects_and_writes (void)
 {
-  g_autoptr(TestFakeDdb) fake = fake_new ();
+  g_autoptr(TestFaultBackend) fake = fake_new ();
   g_autoptr(GString) text = g_string_new (NULL);
   g_autoptr(DynoImportJob) job = NULL;
   g_autofree char *summary = NULL;
@@ -160,7 +160,7 @@ test_import_rejects_and_writes (void)
   g_assert_cmpuint (dyno_import_job_get_n_written (job), ==, 77);
   g_assert_cmpuint (dyno_import_job_get_n_rejected (job), ==, 3);
   g_assert_cmpuint (dyno_import_job_get_n_not_written (job), ==, 0);
-  g_assert_cmpuint (test_fake_ddb_count (fake, "t"), ==, 77);
+  g_assert_cmpuint (test_fault_backend_count (fake, "transfer"), ==, 77);
   g_assert_cmpuint (dyno_import_job_get_bytes_read (job), ==, text->len);
   g_assert_cmpuint (run.n_progress, >, 0);
   g_assert_false (run.written_went_back);
@@ -191,7 +191,7 @@ test_import_rejects_and_writes (void)
 static void
 test_import_unprocessed_retried (void)
 {
-  g_autoptr(TestFakeDdb) fake = fake_new ();
+  g_autoptr(TestFaultBackend) fake = fake_new ();
   g_autoptr(GString) text = g_string_new (NULL);
   g_autoptr(DynoImportJob) job = NULL;
   g_auto(Run) run = { 0, };
@@ -207,7 +207,7 @@ test_import_unprocessed_retried (void)
   job = run_import (fake, text->str, DYNO_IMPORT_AUTO, NULL, NULL, &run);
   g_assert_no_error (run.error);
   g_assert_cmpuint (dyno_import_job_get_n_written (job), ==, 60);
-  g_assert_cmpuint (test_fake_ddb_count (fake, "t"), ==, 60);
+  g_assert_cmpuint (test_fault_backend_count (fake, "transfer"), ==, 60);
   /* 21 items were sent twice */
   g_assert_cmpuint (fake->n_batch_items, ==, 60 + 21);
   g_assert_cmpuint (dyno_import_job_get_rows (job)->len, ==, 0);
@@ -216,7 +216,7 @@ test_import_unprocessed_retried (void)
 static void
 test_import_throttled_gives_up (void)
 {
-  g_autoptr(TestFakeDdb) fake = fake_new ();
+  g_autoptr(TestFaultBackend) fake = fake_new ();
   g_autoptr(GString) text = g_string_new (NULL);
   g_autoptr(DynoImportJob) job = NULL;
   g_autofree char *summary = NULL;
@@ -245,8 +245,8 @@ test_import_throttled_gives_up (void)
 }
 
 static void
-cancel_at_third_batch (TestFakeDdb *fake,
-                       gpointer     data)
+cancel_at_third_batch (TestFaultBackend *fake,
+                       gpointer          data)
 {
   if (fake->n_batch_calls == 3)
     g_cancellable_cancel (data);
@@ -255,7 +255,7 @@ cancel_at_third_batch (TestFakeDdb *fake,
 static void
 test_import_cancel_exact (void)
 {
-  g_autoptr(TestFakeDdb) fake = fake_new ();
+  g_autoptr(TestFaultBackend) fake = fake_new ();
   g_autoptr(GString) text = g_string_new (NULL);
   g_autoptr(DynoImportJob) job = NULL;
   g_autoptr(DynoImportJob) again = NULL;
@@ -277,7 +277,8 @@ test_import_cancel_exact (void)
   g_assert_error (run.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
   g_assert_false (dyno_import_job_get_input_complete (job));
   /* what was sent was completed: the count is exactly what the table holds */
-  g_assert_cmpuint (dyno_import_job_get_n_written (job), ==, test_fake_ddb_count (fake, "t"));
+  g_assert_cmpuint (dyno_import_job_get_n_written (job), ==,
+                    test_fault_backend_count (fake, "transfer"));
   g_assert_cmpuint (dyno_import_job_get_n_written (job), >, 0);
   g_assert_cmpuint (dyno_import_job_get_n_written (job), <, 1000);
   g_assert_cmpuint (dyno_import_job_get_n_written (job) + dyno_import_job_get_n_not_written (job),
@@ -296,13 +297,13 @@ test_import_cancel_exact (void)
   again = run_import (fake, text->str, DYNO_IMPORT_DDB_JSONL, NULL, NULL, &rerun);
   g_assert_no_error (rerun.error);
   g_assert_cmpuint (dyno_import_job_get_n_written (again), ==, 1000);
-  g_assert_cmpuint (test_fake_ddb_count (fake, "t"), ==, 1000);
+  g_assert_cmpuint (test_fault_backend_count (fake, "transfer"), ==, 1000);
 }
 
 static void
 test_import_validation_split (void)
 {
-  g_autoptr(TestFakeDdb) fake = fake_new ();
+  g_autoptr(TestFaultBackend) fake = fake_new ();
   g_autoptr(GString) text = g_string_new (NULL);
   g_autoptr(DynoImportJob) job = NULL;
   g_auto(Run) run = { 0, };
@@ -325,7 +326,7 @@ test_import_validation_split (void)
   g_assert_no_error (run.error);
   g_assert_cmpuint (dyno_import_job_get_n_written (job), ==, 29);
   g_assert_cmpuint (dyno_import_job_get_n_rejected (job), ==, 1);
-  g_assert_cmpuint (test_fake_ddb_count (fake, "t"), ==, 29);
+  g_assert_cmpuint (test_fault_backend_count (fake, "transfer"), ==, 29);
   row = g_ptr_array_index (dyno_import_job_get_rows (job), 0);
   g_assert_cmpuint (row->line, ==, 12);
   g_assert_nonnull (strstr (row->reason, "poisoned"));
@@ -334,9 +335,10 @@ test_import_validation_split (void)
 static void
 test_import_duplicate_key_later_wins (void)
 {
-  g_autoptr(TestFakeDdb) fake = fake_new ();
+  g_autoptr(TestFaultBackend) fake = fake_new ();
   g_autoptr(DynoImportJob) job = NULL;
   g_auto(Run) run = { 0, };
+  g_autofree char *stored = NULL;
   const char *text =
     "{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"1\"},\"v\":{\"S\":\"first\"}}\n"
     "{\"pk\":{\"S\":\"a\"},\"sk\":{\"N\":\"2\"},\"v\":{\"S\":\"other\"}}\n"
@@ -346,23 +348,25 @@ test_import_duplicate_key_later_wins (void)
   job = run_import (fake, text, DYNO_IMPORT_DDB_JSONL, NULL, NULL, &run);
   g_assert_no_error (run.error);
   g_assert_cmpuint (dyno_import_job_get_n_written (job), ==, 4);
-  g_assert_cmpuint (test_fake_ddb_count (fake, "t"), ==, 2);
-  g_assert_nonnull (strstr (test_fake_ddb_get (fake, "t", "a", "1"), "third"));
+  g_assert_cmpuint (test_fault_backend_count (fake, "transfer"), ==, 2);
+  stored = test_fault_backend_get (fake, "transfer", "a", "1");
+  g_assert_nonnull (stored);
+  g_assert_nonnull (strstr (stored, "third"));
 }
 
 static void
 test_import_plain_with_mapping (void)
 {
-  g_autoptr(TestFakeDdb) fake = fake_new ();
+  g_autoptr(TestFaultBackend) fake = fake_new ();
   g_autoptr(DynoImportJob) job = NULL;
   g_auto(Run) run = { 0, };
   const char *text = "{\"pk\":\"a\",\"sk\":1,\"tags\":[\"x\",\"y\"],\"price\":\"12.5\"}\n";
-  const char *stored;
+  g_autofree char *stored = NULL;
 
   job = run_import (fake, text, DYNO_IMPORT_PLAIN_JSONL, "tags:SS,price:N", NULL, &run);
   g_assert_no_error (run.error);
   g_assert_cmpuint (dyno_import_job_get_n_written (job), ==, 1);
-  stored = test_fake_ddb_get (fake, "t", "a", "1");
+  stored = test_fault_backend_get (fake, "transfer", "a", "1");
   g_assert_nonnull (stored);
   g_assert_nonnull (strstr (stored, "\"SS\""));
   g_assert_nonnull (strstr (stored, "{\"N\":\"12.5\"}"));
@@ -371,7 +375,7 @@ test_import_plain_with_mapping (void)
 static void
 test_import_csv_header_fails (void)
 {
-  g_autoptr(TestFakeDdb) fake = fake_new ();
+  g_autoptr(TestFaultBackend) fake = fake_new ();
   g_autoptr(DynoImportJob) job = NULL;
   g_auto(Run) run = { 0, };
 
@@ -385,7 +389,7 @@ test_import_csv_header_fails (void)
 static void
 test_import_dry_run (void)
 {
-  g_autoptr(TestFakeDdb) fake = fake_new ();
+  g_autoptr(TestFaultBackend) fake = fake_new ();
   g_autoptr(DynoImportJob) job = NULL;
   g_autoptr(DynoTableInfo) info = table_info ();
   g_autoptr(GInputStream) input = NULL;
@@ -412,7 +416,7 @@ test_import_dry_run (void)
 static void
 test_import_missing_file (void)
 {
-  g_autoptr(TestFakeDdb) fake = fake_new ();
+  g_autoptr(TestFaultBackend) fake = fake_new ();
   g_autoptr(DynoTableInfo) info = table_info ();
   g_autoptr(DynoImportJob) job = dyno_import_job_new (DYNO_BACKEND (fake), info,
                                                       DYNO_IMPORT_AUTO);
@@ -429,7 +433,7 @@ test_import_missing_file (void)
 static void
 test_import_garbled_retried (void)
 {
-  g_autoptr(TestFakeDdb) fake = fake_new ();
+  g_autoptr(TestFaultBackend) fake = fake_new ();
   g_autoptr(GString) text = g_string_new (NULL);
   g_autoptr(DynoImportJob) job = NULL;
   g_auto(Run) run = { 0, };
@@ -445,14 +449,14 @@ test_import_garbled_retried (void)
   job = run_import (fake, text->str, DYNO_IMPORT_DDB_JSONL, NULL, NULL, &run);
   g_assert_no_error (run.error);
   g_assert_cmpuint (dyno_import_job_get_n_written (job), ==, 60);
-  g_assert_cmpuint (test_fake_ddb_count (fake, "t"), ==, 60);
+  g_assert_cmpuint (test_fault_backend_count (fake, "transfer"), ==, 60);
   g_assert_cmpuint (fake->n_batch_calls, ==, 3 + 2);
 }
 
 static void
 test_import_garbled_persistent (void)
 {
-  g_autoptr(TestFakeDdb) fake = fake_new ();
+  g_autoptr(TestFaultBackend) fake = fake_new ();
   g_autoptr(GString) text = g_string_new (NULL);
   g_autoptr(DynoImportJob) job = NULL;
   g_autofree char *summary = NULL;
@@ -469,7 +473,7 @@ test_import_garbled_persistent (void)
   g_assert_nonnull (run.error);
   /* nothing is counted as written that the server did not confirm */
   g_assert_cmpuint (dyno_import_job_get_n_written (job), ==, 0);
-  g_assert_cmpuint (test_fake_ddb_count (fake, "t"), ==, 0);
+  g_assert_cmpuint (test_fault_backend_count (fake, "transfer"), ==, 0);
   g_assert_cmpuint (dyno_import_job_get_n_failed (job), >, 0);
   g_assert_cmpuint (dyno_import_job_get_n_failed (job) + dyno_import_job_get_n_not_written (job),
                     ==, dyno_import_job_get_n_read (job));
@@ -480,7 +484,7 @@ test_import_garbled_persistent (void)
 static void
 test_import_foreign_unprocessed (void)
 {
-  g_autoptr(TestFakeDdb) fake = fake_new ();
+  g_autoptr(TestFaultBackend) fake = fake_new ();
   g_autoptr(GString) text = g_string_new (NULL);
   g_autoptr(DynoImportJob) job = NULL;
   g_auto(Run) run = { 0, };
@@ -496,12 +500,12 @@ test_import_foreign_unprocessed (void)
   job = run_import (fake, text->str, DYNO_IMPORT_DDB_JSONL, NULL, NULL, &run);
   g_assert_no_error (run.error);
   g_assert_cmpuint (dyno_import_job_get_n_written (job), ==, 30);
-  g_assert_cmpuint (test_fake_ddb_count (fake, "t"), ==, 30);
+  g_assert_cmpuint (test_fault_backend_count (fake, "transfer"), ==, 30);
 }
 
 static void
-cancel_at_tenth_batch (TestFakeDdb *fake,
-                       gpointer     data)
+cancel_at_tenth_batch (TestFaultBackend *fake,
+                       gpointer          data)
 {
   if (fake->n_batch_calls == 10)
     g_cancellable_cancel (data);
@@ -510,7 +514,7 @@ cancel_at_tenth_batch (TestFakeDdb *fake,
 static void
 test_import_cancel_in_flight_resume (void)
 {
-  g_autoptr(TestFakeDdb) fake = fake_new ();
+  g_autoptr(TestFaultBackend) fake = fake_new ();
   g_autoptr(GString) text = g_string_new (NULL);
   g_autoptr(DynoImportJob) job = NULL;
   g_autoptr(DynoImportJob) again = NULL;
@@ -541,8 +545,9 @@ test_import_cancel_in_flight_resume (void)
     g_main_context_iteration (NULL, TRUE);
 
   g_assert_error (run.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
-  /* the batch cancelled in flight is not counted as written (the fake applied it) */
-  g_assert_cmpuint (dyno_import_job_get_n_written (job), <, test_fake_ddb_count (fake, "t"));
+  /* the batch cancelled in flight is not counted as written (the server applied it) */
+  g_assert_cmpuint (dyno_import_job_get_n_written (job), <,
+                    test_fault_backend_count (fake, "transfer"));
   g_assert_cmpuint (dyno_import_job_get_n_written (job) + dyno_import_job_get_n_not_written (job),
                     ==, dyno_import_job_get_n_read (job));
   rows = dyno_import_job_get_rows (job);
@@ -554,8 +559,9 @@ test_import_cancel_in_flight_resume (void)
     {
       g_autofree char *pk = g_strdup_printf ("P#%u", i % 7);
       g_autofree char *sk = g_strdup_printf ("%u", i);
+      g_autofree char *stored = test_fault_backend_get (fake, "transfer", pk, sk);
 
-      g_assert_nonnull (test_fake_ddb_get (fake, "t", pk, sk));
+      g_assert_nonnull (stored);
     }
   for (guint i = 0; i < rows->len; i++)
     g_assert_cmpuint (((DynoTransferRow *) g_ptr_array_index (rows, i))->line, >=, resume);
@@ -577,7 +583,7 @@ test_import_cancel_in_flight_resume (void)
   g_assert_no_error (rerun.error);
   g_assert_cmpuint (dyno_import_job_get_n_skipped (again), ==, resume - 1);
   g_assert_cmpuint (dyno_import_job_get_n_written (again), ==, 1000 - (resume - 1));
-  g_assert_cmpuint (test_fake_ddb_count (fake, "t"), ==, 1000);
+  g_assert_cmpuint (test_fault_backend_count (fake, "transfer"), ==, 1000);
   g_assert_cmpuint (dyno_import_job_get_resume_line (again), ==, 0);
 }
 
@@ -630,31 +636,32 @@ batch_items (guint n)
 }
 
 static void
-run_batch (TestFakeDdb *fake,
-           GPtrArray   *items,
-           BatchResult *r)
+run_batch (TestFaultBackend *fake,
+           GPtrArray        *items,
+           BatchResult      *r)
 {
-  dyno_backend_batch_write_async (DYNO_BACKEND (fake), "t", items, NULL, NULL, NULL, NULL,
+  dyno_backend_batch_write_async (DYNO_BACKEND (fake), "transfer", items, NULL, NULL, NULL, NULL,
                                   batch_done_cb, r);
   while (!r->done)
     g_main_context_iteration (NULL, TRUE);
 }
 
-/* Item i of good_line() is in the fake table. */
+/* Item i of good_line() is in table transfer. */
 static gboolean
-batch_item_stored (TestFakeDdb *fake,
-                   guint        i)
+batch_item_stored (TestFaultBackend *fake,
+                   guint             i)
 {
   g_autofree char *pk = g_strdup_printf ("P#%u", i % 7);
   g_autofree char *sk = g_strdup_printf ("%u", i);
+  g_autofree char *stored = test_fault_backend_get (fake, "transfer", pk, sk);
 
-  return test_fake_ddb_get (fake, "t", pk, sk) != NULL;
+  return stored != NULL;
 }
 
 static void
 test_batch_partial_unprocessed (void)
 {
-  g_autoptr(TestFakeDdb) fake = fake_new ();
+  g_autoptr(TestFaultBackend) fake = fake_new ();
   g_autoptr(GPtrArray) items = batch_items (60);
   g_auto(BatchResult) r = { 0, };
 
@@ -666,12 +673,12 @@ test_batch_partial_unprocessed (void)
   g_assert_true (r.ok);
   g_assert_cmpuint (r.n_written, ==, 60);
   g_assert_cmpuint (r.unwritten->len, ==, 0);
-  g_assert_cmpuint (test_fake_ddb_count (fake, "t"), ==, 60);
+  g_assert_cmpuint (test_fault_backend_count (fake, "transfer"), ==, 60);
 }
 
 static void
-all_unprocessed_after_first (TestFakeDdb *fake,
-                             gpointer     data)
+all_unprocessed_after_first (TestFaultBackend *fake,
+                             gpointer          data)
 {
   if (fake->n_batch_calls == 1)
     {
@@ -688,7 +695,7 @@ all_unprocessed_after_first (TestFakeDdb *fake,
 static void
 test_batch_all_unprocessed_gives_up (void)
 {
-  g_autoptr(TestFakeDdb) fake = fake_new ();
+  g_autoptr(TestFaultBackend) fake = fake_new ();
   g_autoptr(GPtrArray) items = batch_items (60);
   g_auto(BatchResult) r = { 0, };
   guint next = 0;
@@ -700,7 +707,7 @@ test_batch_all_unprocessed_gives_up (void)
   g_assert_error (r.error, DYNO_ERROR, DYNO_ERROR_THROTTLED);
   g_assert_cmpuint (r.n_written, ==, 15);
   g_assert_cmpuint (r.n_unconfirmed, ==, 0);
-  g_assert_cmpuint (test_fake_ddb_count (fake, "t"), ==, 15);
+  g_assert_cmpuint (test_fault_backend_count (fake, "transfer"), ==, 15);
   /* exactly the items not in the table are named, in order */
   g_assert_cmpuint (r.unwritten->len, ==, 45);
   for (guint i = 0; i < 60; i++)
@@ -718,7 +725,7 @@ test_batch_all_unprocessed_gives_up (void)
 static void
 test_batch_foreign_gives_up (void)
 {
-  g_autoptr(TestFakeDdb) fake = fake_new ();
+  g_autoptr(TestFaultBackend) fake = fake_new ();
   g_autoptr(GPtrArray) items = batch_items (30);
   g_auto(BatchResult) r = { 0, };
 
@@ -728,12 +735,12 @@ test_batch_foreign_gives_up (void)
   g_assert_error (r.error, DYNO_ERROR, DYNO_ERROR_NETWORK);
   g_assert_cmpuint (r.n_written, ==, 0);
   g_assert_cmpuint (r.unwritten->len, ==, 30);
-  g_assert_cmpuint (test_fake_ddb_count (fake, "t"), ==, 0);
+  g_assert_cmpuint (test_fault_backend_count (fake, "transfer"), ==, 0);
 }
 
 static void
-cancel_at_second_batch (TestFakeDdb *fake,
-                        gpointer     data)
+cancel_at_second_batch (TestFaultBackend *fake,
+                        gpointer          data)
 {
   if (fake->n_batch_calls == 2)
     g_cancellable_cancel (data);
@@ -742,14 +749,14 @@ cancel_at_second_batch (TestFakeDdb *fake,
 static void
 test_batch_cancel_names_rest (void)
 {
-  g_autoptr(TestFakeDdb) fake = fake_new ();
+  g_autoptr(TestFaultBackend) fake = fake_new ();
   g_autoptr(GPtrArray) items = batch_items (100);
   g_autoptr(GCancellable) cancellable = g_cancellable_new ();
   g_auto(BatchResult) r = { 0, };
 
   fake->on_batch = cancel_at_second_batch;
   fake->on_batch_data = cancellable;
-  dyno_backend_batch_write_async (DYNO_BACKEND (fake), "t", items, NULL, NULL, NULL,
+  dyno_backend_batch_write_async (DYNO_BACKEND (fake), "transfer", items, NULL, NULL, NULL,
                                   cancellable, batch_done_cb, &r);
   while (!r.done)
     g_main_context_iteration (NULL, TRUE);
@@ -894,8 +901,8 @@ test_export_loaded_items (void)
 }
 
 static void
-fill_fake (TestFakeDdb *fake,
-           guint        n)
+fill_fake (TestFaultBackend *fake,
+           guint             n)
 {
   g_autoptr(GString) text = g_string_new (NULL);
   g_autoptr(DynoImportJob) job = NULL;
@@ -912,25 +919,26 @@ fill_fake (TestFakeDdb *fake,
     }
   job = run_import (fake, text->str, DYNO_IMPORT_DDB_JSONL, NULL, NULL, &run);
   g_assert_no_error (run.error);
-  g_assert_cmpuint (test_fake_ddb_count (fake, "t"), ==, n);
+  g_assert_cmpuint (test_fault_backend_count (fake, "transfer"), ==, n);
 }
 
 static void
 test_export_all_pages (void)
 {
-  g_autoptr(TestFakeDdb) fake = fake_new ();
+  g_autoptr(TestFaultBackend) fake = fake_new ();
   g_autofree char *dir = make_tmpdir ();
   g_autofree char *path = g_build_filename (dir, "all.jsonl", NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(DynoExportJob) job = dyno_export_job_new (DYNO_EXPORT_DDB_JSONL, NULL);
-  g_autoptr(DynoRequest) request = dyno_request_new (DYNO_OP_SCAN, "t");
+  g_autoptr(DynoRequest) request = dyno_request_new (DYNO_OP_SCAN, "transfer");
   g_autofree char *contents = NULL;
   g_autofree char *summary = NULL;
   g_auto(GStrv) lines = NULL;
   g_auto(Run) run = { 0, };
 
   fill_fake (fake, 55);
-  fake->page_size = 10;
+  /* pages of 10 items: DynamoDB's pages are 1 MB, which 55 small items do not fill */
+  request->limit = 10;
   dyno_export_job_set_request (job, DYNO_BACKEND (fake), request);
   wait_export (job, file, NULL, &run);
   g_assert_no_error (run.error);
@@ -939,6 +947,7 @@ test_export_all_pages (void)
   g_assert_true (g_file_get_contents (path, &contents, NULL, NULL));
   lines = g_strsplit (contents, "\n", -1);
   g_assert_cmpuint (g_strv_length (lines), ==, 56);
+  /* in key order: one partition, sk a number */
   for (guint i = 0; i < 55; i++)
     {
       g_autofree char *sk = g_strdup_printf ("\"sk\":{\"N\":\"%u\"}", i + 1);
@@ -952,13 +961,13 @@ test_export_all_pages (void)
 static void
 test_export_csv_two_passes (void)
 {
-  g_autoptr(TestFakeDdb) fake = fake_new ();
+  g_autoptr(TestFaultBackend) fake = fake_new ();
   g_autofree char *dir = make_tmpdir ();
   g_autofree char *path = g_build_filename (dir, "all.csv", NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);
   g_autoptr(DynoTableInfo) info = table_info ();
   g_autoptr(DynoExportJob) job = dyno_export_job_new (DYNO_EXPORT_CSV, info);
-  g_autoptr(DynoRequest) request = dyno_request_new (DYNO_OP_SCAN, "t");
+  g_autoptr(DynoRequest) request = dyno_request_new (DYNO_OP_SCAN, "transfer");
   g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func ((GDestroyNotify) dyno_item_unref);
   g_autoptr(GPtrArray) rejects = g_ptr_array_new_with_free_func ((GDestroyNotify)
                                                                  dyno_import_reject_free);
@@ -969,7 +978,7 @@ test_export_csv_two_passes (void)
   g_auto(Run) run = { 0, };
 
   fill_fake (fake, 23);
-  fake->page_size = 4;
+  request->limit = 4;
   dyno_export_job_set_request (job, DYNO_BACKEND (fake), request);
   wait_export (job, file, NULL, &run);
   g_assert_no_error (run.error);
@@ -990,16 +999,16 @@ test_export_csv_two_passes (void)
 static void
 test_export_failure_keeps_file (void)
 {
-  g_autoptr(TestFakeDdb) fake = fake_new ();
+  g_autoptr(TestFaultBackend) fake = fake_new ();
   g_autofree char *dir = make_tmpdir ();
   g_autofree char *path = g_build_filename (dir, "kept.jsonl", NULL);
   g_autoptr(GFile) file = g_file_new_for_path (path);
-  g_autoptr(DynoRequest) request = dyno_request_new (DYNO_OP_SCAN, "t");
+  g_autoptr(DynoRequest) request = dyno_request_new (DYNO_OP_SCAN, "transfer");
   g_autofree char *contents = NULL;
   g_autofree char *listing = NULL;
 
   fill_fake (fake, 40);
-  fake->page_size = 5;
+  request->limit = 5;
   g_assert_true (g_file_set_contents (path, "previous\n", -1, NULL));
 
   /* a server failure on the third page */

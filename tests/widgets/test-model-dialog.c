@@ -1,6 +1,5 @@
-/* test-model-dialog.c: Import NoSQL Workbench Model, worked in-process against an in-memory
- * DynamoDB (tests/unit/transfer-fake-backend.h) with the real models of
- * tests/data/workbench-models
+/* test-model-dialog.c: Import NoSQL Workbench Model, worked in-process against the engine in
+ * memory (tests/common/fault-backend.h) with the real models of tests/data/workbench-models
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -12,12 +11,12 @@
 
 #include "dyno-model-dialog.h"
 #include "widget-test-util.h"
-#include "../unit/transfer-fake-backend.h"
+#include "fault-backend.h"
 
 #define MODELS_DIR TEST_SRCDIR "/data/workbench-models"
 
 typedef struct {
-  TestFakeDdb *fake;
+  TestFaultBackend *fake;
   GtkWidget   *dialog;
   gboolean     tables_changed;
 } Fixture;
@@ -33,7 +32,7 @@ static void
 fixture_set_up (Fixture       *f,
                 gconstpointer  data)
 {
-  f->fake = g_object_new (TEST_TYPE_FAKE_DDB, NULL);
+  f->fake = g_object_new (TEST_TYPE_FAULT_BACKEND, NULL);
   f->dialog = dyno_model_dialog_new (NULL, DYNO_BACKEND (f->fake));
   dyno_model_dialog_set_poll_interval (DYNO_MODEL_DIALOG (f->dialog), 1);
   g_signal_connect (f->dialog, "tables-changed", G_CALLBACK (tables_changed_cb), f);
@@ -173,8 +172,8 @@ test_creates_the_tables (Fixture       *f,
   g_assert_null (shown_error (get_named (f->dialog, "error")));
   g_assert_true (f->tables_changed);
   g_assert_cmpuint (f->fake->n_create_calls, ==, 2);
-  g_assert_cmpuint (test_fake_ddb_count (f->fake, "PaymentScheduler"), ==, 4);
-  g_assert_cmpuint (test_fake_ddb_count (f->fake, "TransactionHistory"), ==, 2);
+  g_assert_cmpuint (test_fault_backend_count (f->fake, "PaymentScheduler"), ==, 4);
+  g_assert_cmpuint (test_fault_backend_count (f->fake, "TransactionHistory"), ==, 2);
   summary = gtk_label_get_text (GTK_LABEL (get_named (f->dialog, "summary")));
   g_assert_nonnull (strstr (summary, "PaymentScheduler created with 4 items."));
   g_assert_nonnull (strstr (summary, "TransactionHistory created with 2 items."));
@@ -186,7 +185,7 @@ test_existing_table_creates_nothing (Fixture       *f,
 {
   const char *error;
 
-  test_fake_ddb_add_table (f->fake, "TransactionHistory");
+  test_fault_backend_add_table (f->fake, "TransactionHistory");
   load (f, "BankModel.json");
   create_and_wait (f);
 

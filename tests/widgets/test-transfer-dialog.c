@@ -1,7 +1,7 @@
 /* test-transfer-dialog.c: the Import, Export and Sample schemas windows, worked in-process
  *
- * The fields are filled through their GTK API (type a path, pick a format, click) against an
- * in-memory DynamoDB, and the windows are judged by what they show (summary, rejected rows,
+ * The fields are filled through their GTK API (type a path, pick a format, click) against the
+ * engine in memory, and the windows are judged by what they show (summary, rejected rows,
  * errors) and by what reached the table or the file.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
@@ -17,10 +17,10 @@
 #include "dyno-samples-dialog.h"
 #include "dyno-transfer-dialog.h"
 #include "widget-test-util.h"
-#include "../unit/transfer-fake-backend.h"
+#include "fault-backend.h"
 
 typedef struct {
-  TestFakeDdb   *fake;
+  TestFaultBackend   *fake;
   DynoTableInfo *info;
   char          *dir;
   GtkWidget     *dialog;
@@ -37,9 +37,9 @@ fixture_set_up (Fixture       *f,
 {
   g_autoptr(GError) error = NULL;
 
-  f->fake = g_object_new (TEST_TYPE_FAKE_DDB, NULL);
-  test_fake_ddb_add_table (f->fake, "t");
-  f->info = dyno_table_info_new ("t", "pk", DYNO_VALUE_S, "sk", DYNO_VALUE_N);
+  f->fake = g_object_new (TEST_TYPE_FAULT_BACKEND, NULL);
+  test_fault_backend_add_table (f->fake, "transfer");
+  f->info = dyno_table_info_new ("transfer", "pk", DYNO_VALUE_S, "sk", DYNO_VALUE_N);
   f->dir = g_dir_make_tmp ("test-transfer-dialog-XXXXXX", &error);
   g_assert_no_error (error);
 }
@@ -210,7 +210,7 @@ test_import_reports_rejected_rows (Fixture       *f,
   g_assert_true (gtk_widget_get_visible (summary));
   g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (summary)), ==,
                    "38 items written, 2 rows rejected.");
-  g_assert_cmpuint (test_fake_ddb_count (f->fake, "t"), ==, 38);
+  g_assert_cmpuint (test_fault_backend_count (f->fake, "transfer"), ==, 38);
   /* what DynamoDB confirmed, told as it was (the query page updates its loaded rows) */
   g_assert_cmpuint (f->n_items_written, ==, 38);
   g_assert_cmpuint (count_children (get_named (f->dialog, "rows_list")), ==, 2);
@@ -229,7 +229,7 @@ test_import_type_mapping (Fixture       *f,
                                       "{\"pk\":\"a\",\"sk\":1,\"price\":\"12.50\","
                                       "\"tags\":[\"x\"]}\n");
   GtkWidget *mapping, *error;
-  const char *stored;
+  g_autofree char *stored = NULL;
 
   show_dialog (f, dyno_import_dialog_new (NULL, DYNO_BACKEND (f->fake), f->info));
   type_text (get_named (f->dialog, "path_entry"), path);
@@ -251,7 +251,7 @@ test_import_type_mapping (Fixture       *f,
   g_assert_null (shown_error (error));
   wait_finished (f);
   g_assert_true (f->ok);
-  stored = test_fake_ddb_get (f->fake, "t", "a", "1");
+  stored = test_fault_backend_get (f->fake, "transfer", "a", "1");
   g_assert_nonnull (stored);
   g_assert_nonnull (strstr (stored, "{\"N\":\"12.5"));
   g_assert_nonnull (strstr (stored, "\"SS\""));
@@ -268,8 +268,8 @@ test_import_needs_a_file (Fixture       *f,
 }
 
 static void
-cancel_from_batch (TestFakeDdb *fake,
-                   gpointer     data)
+cancel_from_batch (TestFaultBackend *fake,
+                   gpointer          data)
 {
   Fixture *f = data;
 
@@ -303,7 +303,8 @@ test_import_cancel (Fixture       *f,
 
   g_assert_false (f->ok);
   job = dyno_transfer_dialog_get_import_job (DYNO_TRANSFER_DIALOG (f->dialog));
-  g_assert_cmpuint (dyno_import_job_get_n_written (job), ==, test_fake_ddb_count (f->fake, "t"));
+  g_assert_cmpuint (dyno_import_job_get_n_written (job), ==,
+                    test_fault_backend_count (f->fake, "transfer"));
   g_assert_cmpuint (dyno_import_job_get_n_written (job), <, 2000);
   summary = dyno_transfer_dialog_get_summary (DYNO_TRANSFER_DIALOG (f->dialog));
   g_assert_nonnull (strstr (summary, "cancelled"));
@@ -314,8 +315,8 @@ test_import_cancel (Fixture       *f,
 }
 
 static void
-close_from_batch (TestFakeDdb *fake,
-                  gpointer     data)
+close_from_batch (TestFaultBackend *fake,
+                  gpointer          data)
 {
   Fixture *f = data;
 
@@ -353,7 +354,8 @@ test_import_close_while_running (Fixture       *f,
 
   g_assert_null (f->dialog);
   g_assert_false (f->finished);
-  g_assert_cmpuint (dyno_import_job_get_n_written (job), ==, test_fake_ddb_count (f->fake, "t"));
+  g_assert_cmpuint (dyno_import_job_get_n_written (job), ==,
+                    test_fault_backend_count (f->fake, "transfer"));
   g_assert_cmpuint (dyno_import_job_get_n_written (job), <, 2000);
 }
 
@@ -413,21 +415,19 @@ test_export_all_pages (Fixture       *f,
                        gconstpointer  data)
 {
   g_autoptr(GListModel) items = loaded_items (3);
-  g_autoptr(DynoRequest) request = dyno_request_new (DYNO_OP_SCAN, "t");
+  g_autoptr(DynoRequest) request = dyno_request_new (DYNO_OP_SCAN, "transfer");
   g_autofree char *path = g_build_filename (f->dir, "all.jsonl", NULL);
   g_autofree char *contents = NULL;
   g_auto(GStrv) lines = NULL;
 
   for (guint i = 0; i < 25; i++)
     {
-      g_autofree char *key = g_strdup_printf ("{\"S\":\"p\"}|{\"N\":\"%u\"}", i);
-      FakeTable *table = g_hash_table_lookup (f->fake->tables, "t");
+      g_autofree char *item = g_strdup_printf ("{\"pk\":{\"S\":\"p\"},\"sk\":{\"N\":\"%u\"}}", i);
 
-      g_ptr_array_add (table->keys, g_strdup (key));
-      g_hash_table_insert (table->items, g_strdup (key),
-                           g_strdup_printf ("{\"pk\":{\"S\":\"p\"},\"sk\":{\"N\":\"%u\"}}", i));
+      test_fault_backend_put (f->fake, "transfer", item);
     }
-  f->fake->page_size = 10;
+  /* pages of 10 items: DynamoDB's pages are 1 MB, which 25 small items do not fill */
+  request->limit = 10;
 
   show_dialog (f, dyno_export_dialog_new (NULL, DYNO_BACKEND (f->fake), f->info, items,
                                           request));
@@ -481,7 +481,7 @@ test_samples_load (Fixture       *f,
   for (const char * const *name = (const char * const []) { "file-tree", "audit-log", "sensors",
                                                             "tenant", NULL };
        *name != NULL; name++)
-    g_assert_cmpuint (test_fake_ddb_count (f->fake, *name), >=, 10);
+    g_assert_cmpuint (test_fault_backend_count (f->fake, *name), >=, 10);
   summary = get_named (f->dialog, "summary_label");
   g_assert_true (gtk_widget_get_visible (summary));
   g_assert_nonnull (strstr (gtk_label_get_label (GTK_LABEL (summary)),
