@@ -89,6 +89,12 @@ def run(app):
     click(button)
 
 
+def open_partiql(app):
+    """The PartiQL button of the Queries popover, next to Save Query…"""
+    dynogui.open_menu(app, "Queries")
+    click(find(app.root, role="push button", name="Open in PartiQL"))
+
+
 def status(app):
     bar_labels = [text_of(n) for n in find_all(app.root, role="label")]
     return next((t for t in bar_labels if " page" in t or "Statement ran" in t), "")
@@ -109,7 +115,7 @@ def main():
         def select_pages():
             sidebar_has(app, "orders", "customer S · n N")
             open_table(app, "orders", "customer S · n N")
-            click(find(app.root, role="push button", name="Open in PartiQL"))
+            open_partiql(app)
             wait_for(lambda: text_of(editor(app)) == 'SELECT * FROM "orders"',
                      what="the PartiQL tab's first statement")
             set_text(editor(app), 'SELECT * FROM "orders" WHERE customer = ?')
@@ -176,7 +182,7 @@ def main():
             wait_for(lambda: numbers(app) == [5, 3], what="the query's items, newest first")
             dynogui.screenshot(os.path.join(ARTIFACTS, "partiql-in-builder.png"), app.frame)
 
-            click(find(app.root, role="push button", name="Open in PartiQL"))
+            open_partiql(app)
             text = wait_for(lambda: text_of(editor(app)) if "WHERE" in text_of(editor(app))
                             else None, what="the query as PartiQL")
             assert "'c1'" in text and "DESC" in text, text
