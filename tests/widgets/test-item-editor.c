@@ -2,7 +2,10 @@
  *
  * A fake backend records every call (operation and JSON body) and answers from a queue of
  * canned responses, service errors included, so the tests judge what the editor sends and
- * what it shows when the service says no.
+ * what it shows when the service says no.  Where the service's "no" is a server's own (a
+ * condition that fails because another writer changed the item), the tests run on the
+ * embedded engine in memory instead, behind a recorder of the calls: the item is really
+ * changed behind the editor's back, and the engine refuses from its own state.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -16,6 +19,7 @@
 #include "dyno-code-view.h"
 #include "dyno-conflict-dialog.h"
 #include "dyno-delete-items.h"
+#include "dyno-engine-backend.h"
 #include "dyno-http-error.h"
 #include "dyno-item-editor.h"
 #include "dyno-item-form.h"
@@ -53,6 +57,229 @@ has_expression_value (JsonObject *body,
         return TRUE;
     }
   return FALSE;
+}
+
+/* ---- the engine, recorded ------------------------------------------------------------------- */
+
+/* A DynoBackend that records each call (operation and body) and passes it to a
+ * DynoEngineBackend in memory, whose answer (or error) it returns unchanged. */
+#define TEST_TYPE_RECORDER (test_recorder_get_type ())
+G_DECLARE_FINAL_TYPE (TestRecorder, test_recorder, TEST, RECORDER, GObject)
+
+struct _TestRecorder
+{
+  GObject      parent_instance;
+  DynoBackend *engine;
+  GPtrArray   *operations;
+  GPtrArray   *bodies;
+};
+
+static void test_recorder_iface_init (DynoBackendInterface *iface);
+
+G_DEFINE_FINAL_TYPE_WITH_CODE (TestRecorder, test_recorder, G_TYPE_OBJECT,
+                               G_IMPLEMENT_INTERFACE (DYNO_TYPE_BACKEND,
+                                                      test_recorder_iface_init))
+
+static void
+recorder_forward_cb (GObject      *source,
+                     GAsyncResult *result,
+                     gpointer      user_data)
+{
+  g_autoptr(GTask) task = user_data;
+  GError *error = NULL;
+  GBytes *reply = dyno_backend_call_finish (DYNO_BACKEND (source), result, &error);
+
+  if (reply == NULL)
+    g_task_return_error (task, error);
+  else
+    g_task_return_pointer (task, reply, (GDestroyNotify) g_bytes_unref);
+}
+
+static void
+recorder_call_async (DynoBackend         *backend,
+                     const char          *operation,
+                     GBytes              *body,
+                     GCancellable        *cancellable,
+                     GAsyncReadyCallback  callback,
+                     gpointer             user_data)
+{
+  TestRecorder *self = TEST_RECORDER (backend);
+  GTask *task = g_task_new (self, cancellable, callback, user_data);
+  gsize len;
+  const char *data = g_bytes_get_data (body, &len);
+
+  g_ptr_array_add (self->operations, g_strdup (operation));
+  g_ptr_array_add (self->bodies, g_strndup (data, len));
+  dyno_backend_call_async (self->engine, operation, body, cancellable, recorder_forward_cb,
+                           task);
+}
+
+static GBytes *
+recorder_call_finish (DynoBackend   *backend,
+                      GAsyncResult  *result,
+                      GError       **error)
+{
+  return g_task_propagate_pointer (G_TASK (result), error);
+}
+
+static char *
+recorder_dup_description (DynoBackend *backend)
+{
+  return g_strdup ("engine, recorded");
+}
+
+static void
+test_recorder_iface_init (DynoBackendInterface *iface)
+{
+  iface->call_async = recorder_call_async;
+  iface->call_finish = recorder_call_finish;
+  iface->dup_description = recorder_dup_description;
+}
+
+static void
+test_recorder_finalize (GObject *object)
+{
+  TestRecorder *self = TEST_RECORDER (object);
+
+  g_clear_object (&self->engine);
+  g_ptr_array_unref (self->operations);
+  g_ptr_array_unref (self->bodies);
+  G_OBJECT_CLASS (test_recorder_parent_class)->finalize (object);
+}
+
+static void
+test_recorder_class_init (TestRecorderClass *klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = test_recorder_finalize;
+}
+
+static void
+test_recorder_init (TestRecorder *self)
+{
+  g_autoptr(GError) error = NULL;
+
+  self->engine = DYNO_BACKEND (dyno_engine_backend_new (NULL, &error));
+  g_assert_no_error (error);
+  self->operations = g_ptr_array_new_with_free_func (g_free);
+  self->bodies = g_ptr_array_new_with_free_func (g_free);
+}
+
+static const char *
+recorder_operation (TestRecorder *self,
+                    guint         i)
+{
+  g_assert_cmpuint (i, <, self->operations->len);
+  return g_ptr_array_index (self->operations, i);
+}
+
+/* The @i-th request body as a JSON object, owned by @parser. */
+static JsonObject *
+recorder_body (TestRecorder *self,
+               guint         i,
+               JsonParser   *parser)
+{
+  g_autoptr(GError) error = NULL;
+
+  g_assert_cmpuint (i, <, self->bodies->len);
+  json_parser_load_from_data (parser, g_ptr_array_index (self->bodies, i), -1, &error);
+  g_assert_no_error (error);
+  return json_node_get_object (json_parser_get_root (parser));
+}
+
+typedef struct {
+  gboolean  done;
+  GBytes   *reply;
+  GError   *error;
+} EngineSync;
+
+static void
+engine_sync_cb (GObject      *source,
+                GAsyncResult *result,
+                gpointer      user_data)
+{
+  EngineSync *sync = user_data;
+
+  sync->reply = dyno_backend_call_finish (DYNO_BACKEND (source), result, &sync->error);
+  sync->done = TRUE;
+}
+
+/* The test's own call to the engine (another writer, or a look at the item), not recorded:
+ * its answer as text.  Waited for on a main context of its own, so nothing of the editor
+ * runs meanwhile. */
+static char *
+engine_call (TestRecorder *self,
+             const char   *operation,
+             const char   *json)
+{
+  g_autoptr(GMainContext) context = g_main_context_new ();
+  g_autoptr(GBytes) body = g_bytes_new (json, strlen (json));
+  EngineSync sync = { 0, };
+  gsize len;
+  const char *data;
+  char *text;
+
+  g_main_context_push_thread_default (context);
+  dyno_backend_call_async (self->engine, operation, body, NULL, engine_sync_cb, &sync);
+  while (!sync.done)
+    g_main_context_iteration (context, TRUE);
+  g_main_context_pop_thread_default (context);
+  g_assert_no_error (sync.error);
+  data = g_bytes_get_data (sync.reply, &len);
+  text = g_strndup (data, len);
+  g_bytes_unref (sync.reply);
+  return text;
+}
+
+/* A recorder on a fresh engine holding table "orders" (pk S, sk S), as schema() says. */
+static TestRecorder *
+engine_new (void)
+{
+  TestRecorder *self = g_object_new (TEST_TYPE_RECORDER, NULL);
+  g_autofree char *reply =
+    engine_call (self, "CreateTable",
+                 "{\"TableName\":\"orders\",\"KeySchema\":["
+                 "{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"},"
+                 "{\"AttributeName\":\"sk\",\"KeyType\":\"RANGE\"}],"
+                 "\"AttributeDefinitions\":["
+                 "{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"},"
+                 "{\"AttributeName\":\"sk\",\"AttributeType\":\"S\"}],"
+                 "\"BillingMode\":\"PAY_PER_REQUEST\"}");
+
+  return self;
+}
+
+/* Another writer puts @item (DynamoDB JSON text) into "orders", unconditionally. */
+static void
+engine_put (TestRecorder *self,
+            const char   *item)
+{
+  g_autofree char *json = g_strdup_printf ("{\"TableName\":\"orders\",\"Item\":%s}", item);
+  g_autofree char *reply = engine_call (self, "PutItem", json);
+}
+
+/* The item of "orders" with @pk and @sk as it is now (a consistent GetItem), or NULL. */
+static DynoItem *
+engine_get (TestRecorder *self,
+            const char   *pk,
+            const char   *sk)
+{
+  g_autofree char *json = g_strdup_printf ("{\"TableName\":\"orders\",\"Key\":"
+                                           "{\"pk\":{\"S\":\"%s\"},\"sk\":{\"S\":\"%s\"}},"
+                                           "\"ConsistentRead\":true}", pk, sk);
+  g_autofree char *reply = engine_call (self, "GetItem", json);
+  g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autoptr(GError) error = NULL;
+  JsonObject *object;
+  DynoItem *result;
+
+  json_parser_load_from_data (parser, reply, -1, &error);
+  g_assert_no_error (error);
+  object = json_node_get_object (json_parser_get_root (parser));
+  if (!json_object_has_member (object, "Item"))
+    return NULL;
+  result = dyno_item_from_json_node (json_object_get_member (object, "Item"), &error);
+  g_assert_no_error (error);
+  return result;
 }
 
 /* ---- helpers --------------------------------------------------------------------------------- */
@@ -175,6 +402,7 @@ item (const char *ddb_json)
 
 typedef struct {
   TestBackend *backend;
+  TestRecorder     *engine;   /* set: the editor works on the engine, not on the fake */
   DynoTableInfo    *info;
   DynoItemEditor   *editor;
   DynoItem         *saved;
@@ -220,7 +448,10 @@ open_editor (Fixture            *fixture,
              DynoItemEditorMode  mode,
              GPtrArray          *collection)
 {
-  fixture->editor = DYNO_ITEM_EDITOR (dyno_item_editor_new (NULL, DYNO_BACKEND (fixture->backend),
+  DynoBackend *backend = fixture->engine != NULL ? DYNO_BACKEND (fixture->engine)
+                                                 : DYNO_BACKEND (fixture->backend);
+
+  fixture->editor = DYNO_ITEM_EDITOR (dyno_item_editor_new (NULL, backend,
                                                             fixture->info, loaded, mode,
                                                             collection,
                                                             "http://localhost:8000",
@@ -255,6 +486,7 @@ fixture_tear_down (Fixture       *fixture,
   g_clear_pointer (&fixture->saved, dyno_item_unref);
   g_clear_pointer (&fixture->info, dyno_table_info_unref);
   g_clear_object (&fixture->backend);
+  g_clear_object (&fixture->engine);
   drain_main_context ();
 }
 
@@ -668,20 +900,31 @@ test_failed_save_keeps_edits (Fixture       *fixture,
   g_assert_true (gtk_widget_get_sensitive (editor_part (fixture, "save_button")));
 }
 
+/* On the engine: @loaded (DynamoDB JSON, NULL: a new item) is put and opened in the editor,
+ * another writer puts @theirs behind the editor's back, and the editor saves @mine.  The
+ * engine refuses the save's condition from its own state; the editor reads their item. */
 static void
 start_conflict (Fixture    *fixture,
-                DynoItem   *loaded,
+                const char *loaded_json,
                 const char *mine,
-                const char *theirs_response)
+                const char *theirs)
 {
-  test_backend_queue_reply (fixture->backend, 400, conditional_failed);
-  test_backend_queue_reply (fixture->backend, 200, theirs_response);
+  g_autoptr(DynoItem) loaded = loaded_json != NULL ? item (loaded_json) : NULL;
+
+  fixture->engine = engine_new ();
+  if (loaded_json != NULL)
+    engine_put (fixture->engine, loaded_json);
   open_editor (fixture, loaded, loaded ? DYNO_ITEM_EDITOR_EDIT : DYNO_ITEM_EDITOR_NEW, NULL);
+  engine_put (fixture->engine, theirs);
   dyno_item_editor_set_text (fixture->editor, mine);
   dyno_item_editor_save (fixture->editor);
-  while (dyno_item_editor_get_conflict_dialog (fixture->editor) == NULL)
+  /* (a save that went through, had the engine not refused, ends the wait too, and fails) */
+  while (dyno_item_editor_get_conflict_dialog (fixture->editor) == NULL
+         && fixture->saved == NULL)
     g_main_context_iteration (NULL, TRUE);
   drain_main_context ();
+  g_assert_null (fixture->saved);
+  g_assert_nonnull (dyno_item_editor_get_conflict_dialog (fixture->editor));
 }
 
 static const char *conflict_loaded =
@@ -690,6 +933,11 @@ static const char *conflict_loaded =
 static const char *conflict_mine =
   "{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"A\"},\"status\":{\"S\":\"shipped\"},"
   "\"note\":{\"S\":\"x\"}}";
+/* another writer's version, put while the editor had the item open */
+static const char *conflict_theirs_item =
+  "{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"A\"},\"status\":{\"S\":\"cancelled\"},"
+  "\"note\":{\"S\":\"x\"}}";
+/* the same, as a canned GetItem answer (the tests of lost answers) */
 static const char *conflict_theirs =
   "{\"Item\":{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"A\"},\"status\":{\"S\":\"cancelled\"},"
   "\"note\":{\"S\":\"x\"}}}";
@@ -835,22 +1083,25 @@ test_conflict_keeps_edits_and_reloads (Fixture       *fixture,
                                        gconstpointer  data)
 {
   g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(DynoItem) loaded = item (conflict_loaded);
+  g_autoptr(DynoItem) theirs = item (conflict_theirs_item);
   g_autoptr(DynoItem) now = NULL;
+  g_autoptr(DynoItem) stored = NULL;
   g_auto(GStrv) changed = NULL;
   g_autofree char *text = NULL;
   JsonObject *body;
   GtkWidget *dialog;
 
-  start_conflict (fixture, loaded, conflict_mine, conflict_theirs);
+  start_conflict (fixture, conflict_loaded, conflict_mine, conflict_theirs_item);
 
   /* The save failed visibly, the edits are intact, and the current item was read. */
   g_assert_cmpstr (shown_error (editor_part (fixture, "save_error_label")), ==,
                    "ConditionalCheckFailedException: The conditional request failed");
   text = dyno_item_editor_dup_text (fixture->editor);
   g_assert_cmpstr (text, ==, conflict_mine);
-  g_assert_cmpstr (test_backend_get_operation (fixture->backend, 1), ==, "GetItem");
-  body = test_backend_get_body_object (fixture->backend, 1, parser);
+  g_assert_cmpuint (fixture->engine->operations->len, ==, 2);
+  g_assert_cmpstr (recorder_operation (fixture->engine, 0), ==, "UpdateItem");
+  g_assert_cmpstr (recorder_operation (fixture->engine, 1), ==, "GetItem");
+  body = recorder_body (fixture->engine, 1, parser);
   g_assert_true (json_object_get_boolean_member (body, "ConsistentRead"));
 
   dialog = dyno_item_editor_get_conflict_dialog (fixture->editor);
@@ -864,9 +1115,15 @@ test_conflict_keeps_edits_and_reloads (Fixture       *fixture,
   now = dyno_item_editor_dup_item (fixture->editor, NULL);
   g_assert_cmpstr (dyno_value_get_string (dyno_item_lookup (now, "status"), NULL), ==,
                    "cancelled");
+  g_assert_true (dyno_item_equal (now, theirs));
   g_assert_false (dyno_item_editor_has_unsaved_changes (fixture->editor));
   g_assert_null (shown_error (editor_part (fixture, "save_error_label")));
   g_assert_false (editor_closed (fixture));
+  /* nothing of mine was written: the item is still theirs */
+  g_assert_cmpuint (fixture->engine->operations->len, ==, 2);
+  stored = engine_get (fixture->engine, "USER#1", "A");
+  g_assert_nonnull (stored);
+  g_assert_true (dyno_item_equal (stored, theirs));
 }
 
 static void
@@ -874,38 +1131,45 @@ test_conflict_overwrite (Fixture       *fixture,
                          gconstpointer  data)
 {
   g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(DynoItem) loaded = item (conflict_loaded);
+  g_autoptr(DynoItem) mine = item (conflict_mine);
+  g_autoptr(DynoItem) stored = NULL;
   JsonObject *body;
   GtkWidget *dialog;
 
-  start_conflict (fixture, loaded, conflict_mine, conflict_theirs);
-  test_backend_queue_reply (fixture->backend, 200, "{}");
+  start_conflict (fixture, conflict_loaded, conflict_mine, conflict_theirs_item);
   dialog = dyno_item_editor_get_conflict_dialog (fixture->editor);
   click (get_named (dialog, "overwrite_button"));
   wait_for_pointer ((gpointer *) &fixture->saved);
 
-  g_assert_cmpuint (test_backend_get_n_calls (fixture->backend), ==, 3);
-  g_assert_cmpstr (test_backend_get_operation (fixture->backend, 2), ==, "UpdateItem");
-  body = test_backend_get_body_object (fixture->backend, 2, parser);
+  g_assert_cmpuint (fixture->engine->operations->len, ==, 3);
+  g_assert_cmpstr (recorder_operation (fixture->engine, 2), ==, "UpdateItem");
+  body = recorder_body (fixture->engine, 2, parser);
   /* Conditioned on their version now, not on the stale loaded one. */
   g_assert_true (has_expression_value (body, "{\"S\":\"cancelled\"}"));
   g_assert_false (has_expression_value (body, "{\"S\":\"open\"}"));
   g_assert_true (has_expression_value (body, "{\"S\":\"shipped\"}"));
   g_assert_cmpstr (dyno_value_get_string (dyno_item_lookup (fixture->saved, "status"), NULL),
                    ==, "shipped");
+  /* the engine took it (its condition held on their version): the item is now mine */
+  stored = engine_get (fixture->engine, "USER#1", "A");
+  g_assert_nonnull (stored);
+  g_assert_true (dyno_item_equal (stored, mine));
 }
 
 static void
 test_new_item_exists_conflict (Fixture       *fixture,
                                gconstpointer  data)
 {
+  g_autoptr(DynoItem) theirs = item (conflict_theirs_item);
+  g_autoptr(DynoItem) stored = NULL;
   GtkWidget *dialog;
   g_auto(GStrv) changed = NULL;
 
   start_conflict (fixture, NULL,
                   "{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"A\"},\"status\":{\"S\":\"new\"}}",
-                  conflict_theirs);
-  g_assert_cmpstr (test_backend_get_operation (fixture->backend, 0), ==, "PutItem");
+                  conflict_theirs_item);
+  g_assert_cmpstr (recorder_operation (fixture->engine, 0), ==, "PutItem");
+  g_assert_cmpstr (recorder_operation (fixture->engine, 1), ==, "GetItem");
   dialog = dyno_item_editor_get_conflict_dialog (fixture->editor);
   changed = dyno_conflict_dialog_dup_changed (DYNO_CONFLICT_DIALOG (dialog));
   g_assert_true (g_strv_contains ((const char * const *) changed, "status"));
@@ -914,9 +1178,13 @@ test_new_item_exists_conflict (Fixture       *fixture,
   /* Keep editing: nothing else is sent, the edits stay. */
   dyno_conflict_dialog_choose (DYNO_CONFLICT_DIALOG (dialog), DYNO_CONFLICT_CANCEL);
   drain_main_context ();
-  g_assert_cmpuint (test_backend_get_n_calls (fixture->backend), ==, 2);
+  g_assert_cmpuint (fixture->engine->operations->len, ==, 2);
   g_assert_cmpint (dyno_item_editor_get_mode (fixture->editor), ==, DYNO_ITEM_EDITOR_NEW);
   g_assert_true (dyno_item_editor_has_unsaved_changes (fixture->editor));
+  /* the item that existed is untouched */
+  stored = engine_get (fixture->engine, "USER#1", "A");
+  g_assert_nonnull (stored);
+  g_assert_true (dyno_item_equal (stored, theirs));
 }
 
 static void
@@ -1107,17 +1375,31 @@ test_delete_one_changed_meanwhile (Fixture       *fixture,
                                    gconstpointer  data)
 {
   g_autoptr(GPtrArray) items = some_items (1);
+  g_autoptr(DynoItem) stored = NULL;
+  g_autofree char *listed = NULL;
+  const char *theirs = "{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"ORDER#00\"},"
+                       "\"status\":{\"S\":\"shipped\"}}";
   DeleteResult result = { 0 };
   GtkWidget *dialog;
 
-  test_backend_queue_reply (fixture->backend, 400, conditional_failed);
-  dialog = dyno_delete_items_run (NULL, DYNO_BACKEND (fixture->backend), fixture->info, items,
+  /* the item as listed is in the engine; another writer changes it before the delete */
+  fixture->engine = engine_new ();
+  listed = dyno_item_to_ddb_json (g_ptr_array_index (items, 0));
+  engine_put (fixture->engine, listed);
+  dialog = dyno_delete_items_run (NULL, DYNO_BACKEND (fixture->engine), fixture->info, items,
                                   delete_done_cb, &result, NULL);
+  engine_put (fixture->engine, theirs);
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "delete");
   wait_for (&result.finished);
+  g_assert_cmpstr (recorder_operation (fixture->engine, 0), ==, "DeleteItem");
   g_assert_nonnull (result.error);
   g_assert_nonnull (strstr (result.error, "changed"));
   g_assert_cmpuint (result.deleted->len, ==, 0);
+  /* the engine kept their version */
+  stored = engine_get (fixture->engine, "USER#1", "ORDER#00");
+  g_assert_nonnull (stored);
+  g_assert_cmpstr (dyno_value_get_string (dyno_item_lookup (stored, "status"), NULL), ==,
+                   "shipped");
   delete_result_clear (&result);
 }
 
