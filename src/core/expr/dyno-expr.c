@@ -431,6 +431,20 @@ dyno_expr_skip_parens (const DynoExpr *expr)
   return expr;
 }
 
+void
+dyno_expr_flatten_and (const DynoExpr *expr,
+                       GPtrArray      *out)
+{
+  expr = dyno_expr_skip_parens (expr);
+  if (expr->kind == DYNO_EXPR_AND)
+    {
+      for (guint i = 0; i < expr->args->len; i++)
+        dyno_expr_flatten_and (g_ptr_array_index (expr->args, i), out);
+    }
+  else
+    g_ptr_array_add (out, (gpointer) expr);
+}
+
 gboolean
 dyno_expr_equal (const DynoExpr *a,
                  const DynoExpr *b)

@@ -277,6 +277,10 @@ guint       dyno_expr_offset_to_column     (const char       *text,
 
 /* Walks PAREN nodes down to the first other node. */
 const DynoExpr *dyno_expr_skip_parens      (const DynoExpr   *expr);
+/* Appends to @out (borrowed DynoExpr*) the top-level AND terms of @expr, in order, each with
+ * its parentheses skipped: `(a AND (b)) AND c` gives a, b, c. */
+void            dyno_expr_flatten_and      (const DynoExpr   *expr,
+                                            GPtrArray        *out);
 
 /* ---- DynamoDB's limits on expressions (checked by dyno_request_validate()) ---------------- */
 

@@ -62,31 +62,10 @@ unsupported (GError    **error,
 }
 
 static const DynoExpr *
-strip_parens (const DynoExpr *expr)
-{
-  while (expr->kind == DYNO_EXPR_PAREN)
-    expr = g_ptr_array_index (expr->args, 0);
-  return expr;
-}
-
-static const DynoExpr *
 arg (const DynoExpr *expr,
      guint           i)
 {
-  return strip_parens (g_ptr_array_index (expr->args, i));
-}
-
-/* The top-level AND terms of @expr, parentheses stripped. */
-static void
-flatten_and (const DynoExpr *expr,
-             GPtrArray      *out)
-{
-  expr = strip_parens (expr);
-  if (expr->kind == DYNO_EXPR_AND)
-    for (guint i = 0; i < expr->args->len; i++)
-      flatten_and (g_ptr_array_index (expr->args, i), out);
-  else
-    g_ptr_array_add (out, (gpointer) expr);
+  return dyno_expr_skip_parens (g_ptr_array_index (expr->args, i));
 }
 
 static gboolean
@@ -125,7 +104,7 @@ read_key_term (const DynoExpr *expr,
   memset (term, 0, sizeof *term);
   if (attribute == NULL)
     return FALSE;
-  expr = strip_parens (expr);
+  expr = dyno_expr_skip_parens (expr);
   switch (expr->kind)
     {
     case DYNO_EXPR_COMPARE:
@@ -216,7 +195,7 @@ pins_partition_key (const DynoExpr *expr,
 {
   KeyTerm term;
 
-  expr = strip_parens (expr);
+  expr = dyno_expr_skip_parens (expr);
   switch (expr->kind)
     {
     case DYNO_EXPR_AND:
@@ -470,7 +449,7 @@ statement_to_request (DynoQueryDraft              *self,
     }
 
   if (st->where != NULL)
-    flatten_and (st->where, terms);
+    dyno_expr_flatten_and (st->where, terms);
 
   if (keys.pk != NULL && terms->len > 0)
     {

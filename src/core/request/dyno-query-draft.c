@@ -199,27 +199,6 @@ typedef struct {
   const DynoValue     *values[2];
 } KeyTerm;
 
-static const DynoExpr *
-strip_parens (const DynoExpr *expr)
-{
-  while (expr->kind == DYNO_EXPR_PAREN)
-    expr = g_ptr_array_index (expr->args, 0);
-  return expr;
-}
-
-static void
-flatten_and (const DynoExpr *expr,
-             GPtrArray      *out)
-{
-  expr = strip_parens (expr);
-  if (expr->kind == DYNO_EXPR_AND)
-    {
-      for (guint i = 0; i < expr->args->len; i++)
-        flatten_and (g_ptr_array_index (expr->args, i), out);
-    }
-  else
-    g_ptr_array_add (out, (gpointer) expr);
-}
 
 /* One `name op value` term, with a scalar key value (S, N, B) on the right. */
 static gboolean
@@ -229,7 +208,7 @@ read_key_term (const DynoExpr *expr,
   const DynoExpr *operand;
   guint n_values;
 
-  expr = strip_parens (expr);
+  expr = dyno_expr_skip_parens (expr);
   switch (expr->kind)
     {
     case DYNO_EXPR_COMPARE:
@@ -263,14 +242,14 @@ read_key_term (const DynoExpr *expr,
   if (term->op == DYNO_SORT_KEY_NONE || expr->args == NULL || expr->args->len != n_values + 1)
     return FALSE;
 
-  operand = strip_parens (g_ptr_array_index (expr->args, 0));
+  operand = dyno_expr_skip_parens (g_ptr_array_index (expr->args, 0));
   if (operand->kind != DYNO_EXPR_PATH || dyno_path_get_length (operand->path) != 1)
     return FALSE;
   term->attribute = dyno_path_get_attribute (operand->path);
 
   for (guint i = 0; i < n_values; i++)
     {
-      const DynoExpr *value = strip_parens (g_ptr_array_index (expr->args, i + 1));
+      const DynoExpr *value = dyno_expr_skip_parens (g_ptr_array_index (expr->args, i + 1));
       DynoValueType kind;
 
       if (value->kind != DYNO_EXPR_VALUE)
@@ -299,7 +278,7 @@ decompose_key_condition (DynoQueryDraft *self,
   memset (pk, 0, sizeof *pk);
   memset (sk, 0, sizeof *sk);
 
-  flatten_and (expr, parts);
+  dyno_expr_flatten_and (expr, parts);
   if (parts->len == 0 || parts->len > 2)
     return FALSE;
   for (guint i = 0; i < parts->len; i++)

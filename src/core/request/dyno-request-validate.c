@@ -868,20 +868,6 @@ key_term_from_leaf (Validator      *v,
 }
 
 static void
-flatten_and (const DynoExpr *expr,
-             GPtrArray      *leaves)
-{
-  expr = dyno_expr_skip_parens (expr);
-  if (expr->kind == DYNO_EXPR_AND)
-    {
-      flatten_and (g_ptr_array_index (expr->args, 0), leaves);
-      flatten_and (g_ptr_array_index (expr->args, 1), leaves);
-    }
-  else
-    g_ptr_array_add (leaves, (gpointer) expr);
-}
-
-static void
 check_key_value (Validator      *v,
                  const char     *field,
                  const DynoExpr *node,
@@ -934,7 +920,7 @@ check_key_condition (Validator      *v,
   const KeyTerm *pk_term = NULL;
   guint n_issues;
 
-  flatten_and (expr, leaves);
+  dyno_expr_flatten_and (expr, leaves);
   terms = g_new0 (KeyTerm, leaves->len);
   for (guint i = 0; i < leaves->len; i++)
     {
