@@ -34,12 +34,30 @@ get_or_create_window (DynoApplication *self)
   return DYNO_WINDOW (window);
 }
 
+/* DYNOTABLE_BENCH_FIRST_FRAME=1 (tests/bench/bench-startup.py): when the window's first frame
+ * is painted, print the monotonic clock and quit, so start-up can be timed from outside. */
+static void
+first_frame_cb (GdkFrameClock *clock,
+                GtkWindow     *window)
+{
+  g_signal_handlers_disconnect_by_func (clock, first_frame_cb, window);
+  g_print ("first_frame_monotonic_us %" G_GINT64_FORMAT "\n", g_get_monotonic_time ());
+  g_application_quit (g_application_get_default ());
+}
+
+static void
+present (DynoWindow *window)
+{
+  gtk_window_present (GTK_WINDOW (window));
+  if (g_strcmp0 (g_getenv ("DYNOTABLE_BENCH_FIRST_FRAME"), "1") == 0)
+    g_signal_connect_object (gtk_widget_get_frame_clock (GTK_WIDGET (window)), "after-paint",
+                             G_CALLBACK (first_frame_cb), window, 0);
+}
+
 static void
 dyno_application_activate (GApplication *app)
 {
-  DynoWindow *window = get_or_create_window (DYNO_APPLICATION (app));
-
-  gtk_window_present (GTK_WINDOW (window));
+  present (get_or_create_window (DYNO_APPLICATION (app)));
 }
 
 static int
@@ -120,7 +138,7 @@ dyno_application_command_line (GApplication            *app,
       dyno_window_open_connection (window, connection, table);
     }
 
-  gtk_window_present (GTK_WINDOW (window));
+  present (window);
 
   return 0;
 }
