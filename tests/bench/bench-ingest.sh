@@ -13,7 +13,12 @@
 #   dynotable-cli query --quiet  parse + typed values + list model (what the app does)
 #   dynotable-cli query          the same, also writing every item as a DynamoDB-JSON line
 #   JS SDK v3 (node)             QueryCommand loop, items kept in an array
+#   boto3 (/usr/bin/python3)     client.query loop, items kept in a list
 #   AWS CLI (/usr/bin/aws)       dynamodb query (paginates itself), output to /dev/null
+#
+# After the table, the same figures as `name value unit` lines (ingest.CLIENT.*):
+# cpu_s_per_mb and mb_per_cpu_s (marginal), rss_mb_per_mb (marginal), and each client's CPU
+# per MB over dynotable-cli's (ingest.CLIENT.cpu_vs_dynotable, e.g. 6.0 = six times the CPU).
 #
 # SPDX-License-Identifier: GPL-3.0-or-later
 set -uo pipefail
@@ -74,7 +79,7 @@ measure () {
 }
 
 run_client () {
-  local label=$1; shift
+  local name=$1 label=$2; shift 2
   local big tiny
   # "@TABLE@" in the command is replaced by the table name.
   big=$(measure bench "${@//@TABLE@/bench}")
@@ -83,6 +88,11 @@ run_client () {
     split(big, b, " "); split(tiny, t, " ");
     printf "%-34s %8.2f %8.2f %10.3f %10.0f %10.0f %10.2f\n", label, b[1], t[1],
            (b[1] - t[1]) / mb, b[2] / 1024, t[2] / 1024, (b[2] - t[2]) / 1024 / mb }'
+  # for the `name value unit` lines at the end: NAME CPU_S_PER_MB RSS_MB_PER_MB
+  awk -v name="$name" -v big="$big" -v tiny="$tiny" -v mb="$mb" 'BEGIN {
+    split(big, b, " "); split(tiny, t, " ");
+    printf "%s %.6f %.4f\n", name, (b[1] - t[1]) / mb, (b[2] - t[2]) / 1024 / mb }' \
+    >>"$work/figures"
 }
 
 key='pk = "USER#42"'
@@ -90,17 +100,26 @@ printf "\n%-34s %8s %8s %10s %10s %10s %10s\n" "client" "cpu s" "cpu s" "cpu s/M
        "RSS MB" "RSS MB/MB"
 printf "%-34s %8s %8s %10s %10s %10s %10s\n" "" "(all)" "(tiny)" "(marginal)" "(all)" "(tiny)" \
        "(marginal)"
-run_client "dynotable-cli query --quiet" "$cli" --endpoint-url "$endpoint" query @TABLE@ \
+run_client dynotable_cli "dynotable-cli query --quiet" "$cli" --endpoint-url "$endpoint" \
+  query @TABLE@ \
   --key "$key" --quiet
-run_client "dynotable-cli query (JSON lines)" "$cli" --endpoint-url "$endpoint" query @TABLE@ \
+run_client dynotable_cli_json_lines "dynotable-cli query (JSON lines)" "$cli" \
+  --endpoint-url "$endpoint" query @TABLE@ \
   --key "$key"
 if command -v node >/dev/null && [[ -d "$root/tests/node_modules/@aws-sdk/client-dynamodb" ]]; then
-  run_client "AWS SDK for JavaScript v3 (node)" node "$here/ingest-js-sdk.mjs" "$endpoint" @TABLE@
+  run_client js_sdk_v3 "AWS SDK for JavaScript v3 (node)" node "$here/ingest-js-sdk.mjs" \
+    "$endpoint" @TABLE@
 else
   echo "(no node or tests/node_modules/@aws-sdk/client-dynamodb: JS SDK skipped)"
 fi
+if /usr/bin/python3 -c "import boto3" 2>/dev/null; then
+  run_client boto3 "boto3 (/usr/bin/python3)" /usr/bin/python3 "$here/ingest-boto3.py" \
+    "$endpoint" @TABLE@
+else
+  echo "(no boto3 for /usr/bin/python3: boto3 skipped)"
+fi
 if [[ -x /usr/bin/aws ]]; then
-  run_client "AWS CLI (/usr/bin/aws)" /usr/bin/aws dynamodb query --endpoint-url "$endpoint" \
+  run_client aws_cli "AWS CLI (/usr/bin/aws)" /usr/bin/aws dynamodb query --endpoint-url "$endpoint" \
     --table-name @TABLE@ --key-condition-expression "pk = :pk" \
     --expression-attribute-values '{":pk":{"S":"USER#42"}}' --output json
 else
@@ -113,3 +132,10 @@ echo "dynotable-cli: longest main-loop stall while the pages arrived: ${stall:-?
      "(load average: $(cut -d' ' -f1-3 /proc/loadavg); other processes inflate it)"
 echo "cpu = user + system seconds of the client process; RSS = its peak resident set."
 echo "marginal = (bench run - tiny run) / $mb MB of DynamoDB JSON."
+echo
+awk 'NR == 1 { base = $2 }
+     { printf "ingest.%s.cpu_s_per_mb %.4f s/MB\n", $1, $2;
+       if ($2 > 0) printf "ingest.%s.mb_per_cpu_s %.1f MB/s\n", $1, 1 / $2;
+       printf "ingest.%s.rss_mb_per_mb %.2f MB/MB\n", $1, $3;
+       if (NR > 1 && base > 0) printf "ingest.%s.cpu_vs_dynotable %.2f x\n", $1, $2 / base }' \
+  "$work/figures"
