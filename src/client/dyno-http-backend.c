@@ -4,6 +4,8 @@
  */
 #include "config.h"
 
+#include <zlib.h>
+
 #include "dyno-http-backend.h"
 
 #include <glib/gi18n-lib.h>
@@ -47,54 +49,15 @@ G_DEFINE_FINAL_TYPE_WITH_CODE (DynoHttpBackend, dyno_http_backend, G_TYPE_OBJECT
                                G_IMPLEMENT_INTERFACE (DYNO_TYPE_BACKEND,
                                                       dyno_http_backend_iface_init))
 
-/* ---- CRC32 (IEEE, reflected, as zlib): slicing by 4 is plenty for 1 MB pages -------------- */
+/* ---- CRC32 (IEEE, reflected): DynamoDB's X-Amz-Crc32 is zlib's crc32 -------------------- */
 
-static guint32 crc_table[4][256];
-
-static void
-crc_table_init (void)
-{
-  static gsize initialized = 0;
-
-  if (!g_once_init_enter (&initialized))
-    return;
-
-  for (guint i = 0; i < 256; i++)
-    {
-      guint32 c = i;
-
-      for (guint k = 0; k < 8; k++)
-        c = (c & 1) ? 0xEDB88320u ^ (c >> 1) : c >> 1;
-      crc_table[0][i] = c;
-    }
-  for (guint i = 0; i < 256; i++)
-    for (guint t = 1; t < 4; t++)
-      crc_table[t][i] = (crc_table[t - 1][i] >> 8) ^ crc_table[0][crc_table[t - 1][i] & 0xff];
-
-  g_once_init_leave (&initialized, 1);
-}
-
+/* zlib's own (braided, several bytes a cycle): a third of the time a table-driven loop took,
+ * and the header is checked on every byte of every page. */
 guint32
 dyno_crc32 (const guint8 *data,
             gsize         len)
 {
-  guint32 crc = 0xFFFFFFFFu;
-
-  crc_table_init ();
-
-  while (len >= 4)
-    {
-      crc ^= (guint32) data[0] | ((guint32) data[1] << 8) | ((guint32) data[2] << 16)
-             | ((guint32) data[3] << 24);
-      crc = crc_table[3][crc & 0xff] ^ crc_table[2][(crc >> 8) & 0xff]
-            ^ crc_table[1][(crc >> 16) & 0xff] ^ crc_table[0][crc >> 24];
-      data += 4;
-      len -= 4;
-    }
-  while (len-- > 0)
-    crc = crc_table[0][(crc ^ *data++) & 0xff] ^ (crc >> 8);
-
-  return crc ^ 0xFFFFFFFFu;
+  return (guint32) crc32_z (0, data, len);
 }
 
 /* ---- credentials ------------------------------------------------------------------------- */
