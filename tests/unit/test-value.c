@@ -843,6 +843,75 @@ test_key_text (void)
   }
 }
 
+/* Containers are narrow (2-byte sizes) up to 64 KiB and wide above: both read the same, at
+ * every size around the boundary, nested either way, and after a copy and a JSON round trip. */
+static void
+test_container_widths (void)
+{
+  for (gsize k = 65480; k < 65560; k++)
+    {
+      g_autofree char *text = g_malloc (k + 1);
+      g_autoptr(DynoValueBuilder) builder = dyno_value_builder_new ();
+      g_autoptr(DynoValue) value = NULL;
+      g_autoptr(DynoValue) copy = NULL;
+      g_autoptr(DynoValue) back = NULL;
+      g_autoptr(GError) error = NULL;
+      g_autofree char *json = NULL;
+      const DynoValue *inner, *list;
+      const char *got;
+      gsize len = 0;
+
+      memset (text, 'a' + (char) (k % 26), k);
+      text[k] = '\0';
+      dyno_value_builder_begin (builder, DYNO_VALUE_M);
+      dyno_value_builder_key (builder, "inner", -1);
+      dyno_value_builder_begin (builder, DYNO_VALUE_M);       /* narrow or wide by k */
+      dyno_value_builder_key (builder, "s", -1);
+      dyno_value_builder_add_string (builder, text, k);
+      dyno_value_builder_key (builder, "n", -1);
+      g_assert_true (dyno_value_builder_add_number (builder, "42", -1, NULL));
+      g_assert_true (dyno_value_builder_end (builder, NULL));
+      dyno_value_builder_key (builder, "list", -1);
+      dyno_value_builder_begin (builder, DYNO_VALUE_L);       /* always narrow */
+      dyno_value_builder_add_bool (builder, TRUE);
+      dyno_value_builder_add_string (builder, "x", 1);
+      g_assert_true (dyno_value_builder_end (builder, NULL));
+      g_assert_true (dyno_value_builder_end (builder, NULL));  /* wide: it holds inner */
+      value = dyno_value_builder_finish (builder);
+
+      g_assert_cmpuint (dyno_value_get_n_children (value), ==, 2);
+      inner = dyno_value_lookup (value, "inner");
+      list = dyno_value_lookup (value, "list");
+      g_assert_nonnull (inner);
+      g_assert_nonnull (list);
+      g_assert_cmpuint (dyno_value_get_n_children (inner), ==, 2);
+      got = dyno_value_get_string (dyno_value_lookup (inner, "s"), &len);
+      g_assert_cmpuint (len, ==, k);
+      g_assert_true (memcmp (got, text, k) == 0 && got[k] == '\0');
+      g_assert_cmpstr (dyno_value_get_string (dyno_value_lookup (inner, "n"), NULL), ==, "42");
+      g_assert_cmpuint (dyno_value_get_n_children (list), ==, 2);
+      g_assert_true (dyno_value_get_bool (dyno_value_get_child (list, 0)));
+      g_assert_cmpstr (dyno_value_get_string (dyno_value_get_child (list, 1), NULL), ==, "x");
+      g_assert_cmpstr (dyno_value_get_member_name (value, 1, NULL), ==,
+                       g_strcmp0 (dyno_value_get_member_name (value, 0, NULL), "inner") == 0
+                       ? "list" : "inner");
+      /* a narrow container: a 6-byte header and 2-byte offsets, while the whole fits in
+       * 65535 bytes; a wide one: 10 and 4 */
+      g_assert_cmpuint (dyno_value_get_encoded_size (inner), ==,
+                        (10 + 18 + k <= 65535 ? 6 + 2 * 2 : 10 + 2 * 4)
+                        + (1 + 1 + 1) /* "s" record */ + (1 + 5 + k + 1) /* S */
+                        + (1 + 1 + 1) /* "n" record */ + (1 + 1 + 2 + 1) /* N */);
+
+      copy = dyno_value_copy (value);
+      g_assert_true (dyno_value_equal (copy, value));
+      json = dyno_value_to_ddb_json (value);
+      back = dyno_value_from_ddb_json (json, -1, &error);
+      g_assert_no_error (error);
+      g_assert_true (dyno_value_equal (back, value));
+      g_assert_cmpuint (dyno_value_get_size (back), ==, dyno_value_get_size (value));
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -868,6 +937,7 @@ main (int   argc,
   g_test_add_func ("/value/item-threads", test_item_threads);
   g_test_add_func ("/value/length-boundaries", test_length_boundaries);
   g_test_add_func ("/value/key-text", test_key_text);
+  g_test_add_func ("/value/container-widths", test_container_widths);
 
   return g_test_run ();
 }

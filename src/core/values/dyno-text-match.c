@@ -192,13 +192,11 @@ match_encoded (const DynoTextMatcher *self,
     case DYNO_VALUE_SS:
     case DYNO_VALUE_NS:
       {
-        guint32 total = dyno_read_u32 (p + 1);
-        guint32 n = dyno_read_u32 (p + 5);
-        const guint8 *offsets = p + total - 4 * (gsize) n;
+        guint32 n = dyno_container_n (p);
 
         for (guint32 i = 0; i < n; i++)
           {
-            const guint8 *child = p + dyno_read_u32 (offsets + 4 * (gsize) i);
+            const guint8 *child = dyno_container_entry (p, i);
 
             /* a member record: <len>[name][NUL], then the value */
             if (p[0] == DYNO_VALUE_M)

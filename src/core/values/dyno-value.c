@@ -73,7 +73,7 @@ _dyno_value_encoded_size (const DynoValue *value)
     case DYNO_VALUE_SS:
     case DYNO_VALUE_NS:
     case DYNO_VALUE_BS:
-      return dyno_read_u32 (p + 1);
+      return dyno_container_total (p);
     default:
       g_assert_not_reached ();
     }
@@ -82,18 +82,14 @@ _dyno_value_encoded_size (const DynoValue *value)
 static inline guint32
 container_n (const guint8 *p)
 {
-  return dyno_read_u32 (p + 5);
+  return dyno_container_n (p);
 }
 
 static inline const guint8 *
 container_entry (const guint8 *p,
                  guint         index)
 {
-  guint32 total = dyno_read_u32 (p + 1);
-  guint32 n = container_n (p);
-  guint32 offset = dyno_read_u32 (p + total - 4 * (gsize) n + 4 * (gsize) index);
-
-  return p + offset;
+  return dyno_container_entry (p, index);
 }
 
 /* For an M member record: the name, and the value that follows it. */
@@ -1169,10 +1165,42 @@ dyno_value_builder_end (DynoValueBuilder  *builder,
       return FALSE;
     }
 
+  /* narrow (see dyno-value-private.h): the children move down over the header's spare
+   * bytes, and every offset is 2 bytes */
+  {
+    gsize shift = DYNO_VALUE_CONTAINER_HEADER - DYNO_VALUE_NARROW_HEADER;
+    gsize content = builder->len - frame.start - DYNO_VALUE_CONTAINER_HEADER;
+
+    if (DYNO_VALUE_NARROW_HEADER + content + 2 * (gsize) n <= G_MAXUINT16)
+      {
+        guint8 *start = builder->buf + frame.start;
+        guint16 total16, n16 = (guint16) n;
+
+        memmove (start + DYNO_VALUE_NARROW_HEADER, start + DYNO_VALUE_CONTAINER_HEADER, content);
+        builder->len -= shift;
+        dyno_builder_reserve (builder, 2 * (gsize) n);
+        for (guint i = 0; i < n; i++)
+          {
+            guint16 offset = (guint16) (builder->children[frame.first_child + i] - frame.start
+                                        - shift);
+
+            memcpy (builder->buf + builder->len, &offset, 2);
+            builder->len += 2;
+          }
+        start = builder->buf + frame.start;
+        total16 = (guint16) (builder->len - frame.start);
+        start[1] = 2;
+        memcpy (start + 2, &total16, 2);
+        memcpy (start + 4, &n16, 2);
+        goto done;
+      }
+  }
+
   dyno_builder_reserve (builder, 4 * (gsize) n);
   for (guint i = 0; i < n; i++)
     {
       gsize pos = builder->children[frame.first_child + i];
+
       dyno_builder_put_u32 (builder, (guint32) (pos - frame.start));
     }
 
@@ -1186,8 +1214,11 @@ dyno_value_builder_end (DynoValueBuilder  *builder,
 
   total = (guint32) (builder->len - frame.start);
   n32 = n;
-  memcpy (builder->buf + frame.start + 1, &total, 4);
-  memcpy (builder->buf + frame.start + 5, &n32, 4);
+  builder->buf[frame.start + 1] = 4;
+  memcpy (builder->buf + frame.start + 2, &total, 4);
+  memcpy (builder->buf + frame.start + 6, &n32, 4);
+
+done:
 
   builder->n_children = frame.first_child;
   builder->n_frames--;
