@@ -25,7 +25,7 @@
 #include "dyno-text-match.h"
 
 /* Below this many items one thread filters them all. */
-#define PARALLEL_MIN_ITEMS 20000
+#define PARALLEL_MIN_ITEMS 4096
 
 typedef struct {
   DynoTextMatcher *matcher;     /* NULL: no text */
