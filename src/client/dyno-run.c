@@ -62,6 +62,9 @@ struct _DynoRun
   double        write_capacity; /* -1 until a write reported its ConsumedCapacity */
 
   GPtrArray    *waiters;        /* GTask*: load_all_async() */
+
+  guint         hold_count;     /* dyno_run_hold_items() */
+  GPtrArray    *held;           /* DynoItem*: let go of while held, freed on release */
 };
 
 static void dyno_run_list_model_init (GListModelInterface *iface);
@@ -436,6 +439,17 @@ request_page (DynoRun *self,
                                page_loaded_cb, page_request);
 }
 
+/* An item the run no longer shows: freed, unless readers on other threads hold the items. */
+static void
+let_go (DynoRun  *self,
+        DynoItem *item)
+{
+  if (self->hold_count > 0)
+    g_ptr_array_add (self->held, item);
+  else
+    dyno_item_unref (item);
+}
+
 static void
 reset (DynoRun *self)
 {
@@ -463,7 +477,17 @@ reset (DynoRun *self)
 
   if (n_items > 0)
     {
-      g_ptr_array_set_size (self->items, 0);
+      if (self->hold_count > 0)
+        {
+          gsize n = 0;
+          gpointer *stolen = g_ptr_array_steal (self->items, &n);
+
+          for (gsize i = 0; i < n; i++)
+            g_ptr_array_add (self->held, stolen[i]);
+          g_free (stolen);
+        }
+      else
+        g_ptr_array_set_size (self->items, 0);
       g_list_model_items_changed (G_LIST_MODEL (self), 0, n_items, 0);
       g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ITEMS]);
     }
@@ -575,6 +599,7 @@ dyno_run_finalize (GObject *object)
   g_clear_pointer (&self->request, dyno_request_free);
   g_clear_pointer (&self->statement, dyno_statement_free);
   g_clear_pointer (&self->items, g_ptr_array_unref);
+  g_clear_pointer (&self->held, g_ptr_array_unref);
   g_clear_object (&self->pages);
   g_queue_clear_full (&self->leftovers, (GDestroyNotify) dyno_item_unref);
   g_clear_pointer (&self->key_names, g_strfreev);
@@ -700,6 +725,7 @@ static void
 dyno_run_init (DynoRun *self)
 {
   self->items = g_ptr_array_new_with_free_func ((GDestroyNotify) dyno_item_unref);
+  self->held = g_ptr_array_new_with_free_func ((GDestroyNotify) dyno_item_unref);
   self->pages = g_list_store_new (DYNO_TYPE_RUN_PAGE);
   g_queue_init (&self->leftovers);
   self->segments_setting = 1;
@@ -1009,6 +1035,34 @@ dyno_run_get_item (DynoRun *self,
   return g_ptr_array_index (self->items, position);
 }
 
+DynoItem * const *
+dyno_run_peek_items (DynoRun *self,
+                     guint   *n_items)
+{
+  g_return_val_if_fail (DYNO_IS_RUN (self), NULL);
+  g_return_val_if_fail (n_items != NULL, NULL);
+
+  *n_items = self->items->len;
+  return (DynoItem * const *) self->items->pdata;
+}
+
+void
+dyno_run_hold_items (DynoRun *self)
+{
+  g_return_if_fail (DYNO_IS_RUN (self));
+  self->hold_count++;
+}
+
+void
+dyno_run_release_items (DynoRun *self)
+{
+  g_return_if_fail (DYNO_IS_RUN (self));
+  g_return_if_fail (self->hold_count > 0);
+
+  if (--self->hold_count == 0)
+    g_ptr_array_set_size (self->held, 0);
+}
+
 void
 dyno_run_set_key_names (DynoRun            *self,
                         const char * const *names)
@@ -1132,7 +1186,7 @@ dyno_run_replace_item (DynoRun  *self,
   position = dyno_run_find_item (self, key);
   if (position < 0)
     return FALSE;
-  dyno_item_unref (g_ptr_array_index (self->items, position));
+  let_go (self, g_ptr_array_index (self->items, position));
   g_ptr_array_index (self->items, position) = dyno_item_ref (item);
   g_list_model_items_changed (G_LIST_MODEL (self), (guint) position, 1, 1);
   return TRUE;
@@ -1148,7 +1202,7 @@ dyno_run_set_item (DynoRun  *self,
   g_return_if_fail (item != NULL);
 
   dyno_item_ref (item);
-  dyno_item_unref (g_ptr_array_index (self->items, position));
+  let_go (self, g_ptr_array_index (self->items, position));
   g_ptr_array_index (self->items, position) = item;
   g_list_model_items_changed (G_LIST_MODEL (self), position, 1, 1);
 }
@@ -1215,7 +1269,7 @@ dyno_run_remove_items (DynoRun   *self,
 
       if (position < 0)
         continue;
-      g_ptr_array_remove_index (self->items, (guint) position);
+      let_go (self, g_ptr_array_steal_index (self->items, (guint) position));
       shift_pages (self, (guint) position, -1);
       g_list_model_items_changed (G_LIST_MODEL (self), (guint) position, 1, 0);
       n_removed++;

@@ -97,6 +97,14 @@ guint              dyno_run_get_n_items          (DynoRun           *self);
 /* Borrowed: the item at @position (no GObject made). */
 DynoItem          *dyno_run_get_item             (DynoRun           *self,
                                                   guint              position);
+/* For readers on other threads (a filter of the loaded items, say): while the items are held,
+ * no item the run lets go of (a page run again, an item deleted or replaced) is freed before
+ * the last release, so a copy of the pointers from peek_items() stays readable.  Holds nest.
+ * Main thread only. */
+DynoItem * const  *dyno_run_peek_items           (DynoRun           *self,
+                                                  guint             *n_items);
+void               dyno_run_hold_items           (DynoRun           *self);
+void               dyno_run_release_items        (DynoRun           *self);
 /* Where a single-segment run would continue, as an ExclusiveStartKey from which nothing is
  * skipped or repeated: the last page's LastEvaluatedKey, or, when max-items stopped inside a
  * page, the key of the last item in the model (its attributes named as in the run's
