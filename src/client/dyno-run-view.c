@@ -91,9 +91,16 @@ settings_is_identity (const Settings *settings)
 
 /* ---- the order -------------------------------------------------------------------------- */
 
+/* What the sort compares, most of it without reading the items: the value's type (items
+ * without the attribute last), then a 64-bit prefix that orders as the values do wherever
+ * two prefixes differ (the first 8 bytes of an S or B, big-endian; an N as a double, whose
+ * conversion never reverses an order), and only on a tie the values themselves.  A million
+ * entries sorted this way touch the items' memory a few times, not twenty times each. */
 typedef struct {
+  guint64          prefix;
   const DynoValue *key;   /* the sort attribute's value, NULL when the item has none */
   guint32          position;
+  guint8           kind;  /* the value's type; 255 without one */
 } SortEntry;
 
 static int
@@ -109,10 +116,43 @@ compare_entries (const void *a,
   if (x->key == NULL || y->key == NULL)
     cmp = (x->key == NULL) - (y->key == NULL);
   else
-    cmp = descending ? dyno_value_compare (y->key, x->key) : dyno_value_compare (x->key, y->key);
+    {
+      if (x->kind != y->kind)
+        cmp = x->kind < y->kind ? -1 : 1;
+      else if (x->prefix != y->prefix)
+        cmp = x->prefix < y->prefix ? -1 : 1;
+      else
+        cmp = dyno_value_compare (x->key, y->key);
+      if (descending)
+        cmp = -cmp;
+    }
   if (cmp != 0)
     return cmp;
   return (x->position > y->position) - (x->position < y->position);
+}
+
+static guint64
+bytes_prefix (const guint8 *data,
+              gsize         len)
+{
+  guint64 prefix = 0;
+
+  for (gsize i = 0; i < 8; i++)
+    prefix = (prefix << 8) | (i < len ? data[i] : 0);
+  return prefix;
+}
+
+static guint64
+number_prefix (const char *decimal)
+{
+  double d = g_ascii_strtod (decimal, NULL);
+  guint64 bits;
+
+  memcpy (&bits, &d, sizeof bits);
+  /* IEEE doubles order as unsigned integers once negatives are flipped whole and positives
+   * have their sign bit set */
+  return (bits & G_GUINT64_CONSTANT (0x8000000000000000)) ? ~bits
+                                                          : bits | G_GUINT64_CONSTANT (0x8000000000000000);
 }
 
 static SortEntry
@@ -120,8 +160,36 @@ entry_for (DynoItem   *item,
            guint32     position,
            const char *sort_name)
 {
-  SortEntry entry = { dyno_item_lookup (item, sort_name), position };
+  SortEntry entry = { 0, dyno_item_lookup (item, sort_name), position, 255 };
 
+  if (entry.key != NULL)
+    {
+      gsize len = 0;
+
+      entry.kind = (guint8) dyno_value_get_kind (entry.key);
+      switch (dyno_value_get_kind (entry.key))
+        {
+        case DYNO_VALUE_S:
+          {
+            const char *text = dyno_value_get_string (entry.key, &len);
+
+            entry.prefix = bytes_prefix ((const guint8 *) text, len);
+          }
+          break;
+        case DYNO_VALUE_B:
+          {
+            const guint8 *data = dyno_value_get_binary (entry.key, &len);
+
+            entry.prefix = bytes_prefix (data, len);
+          }
+          break;
+        case DYNO_VALUE_N:
+          entry.prefix = number_prefix (dyno_value_get_string (entry.key, NULL));
+          break;
+        default:
+          break;
+        }
+    }
   return entry;
 }
 
