@@ -24,6 +24,7 @@
 #include "config.h"
 
 #include <adwaita.h>
+#include <malloc.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -195,6 +196,16 @@ thread_cpu_usec (int who)
   getrusage (who, &usage);
   return (gint64) usage.ru_utime.tv_sec * G_USEC_PER_SEC + usage.ru_utime.tv_usec +
          (gint64) usage.ru_stime.tv_sec * G_USEC_PER_SEC + usage.ru_stime.tv_usec;
+}
+
+/* Bytes the heap has handed out and not taken back (malloc's own figure: unlike VmRSS it does
+ * not count freed memory the allocator keeps, nor code and fonts), in MiB. */
+static double
+heap_in_use_mib (void)
+{
+  struct mallinfo2 info = mallinfo2 ();
+
+  return (info.uordblks + info.hblkhd) / 1048576.0;
 }
 
 /* VmRSS or VmHWM in MiB */
@@ -474,7 +485,7 @@ bench_mode (gboolean grouped)
   GtkWidget *paned, *column_view, *group_switch;
   GdkFrameClock *clock;
   GListModel *rows;
-  double rss0, hwm0;
+  double rss0, hwm0, heap0;
   gint64 t0, cpu0, pcpu0;
   guint n_rows, target, tick_id;
 
@@ -518,6 +529,7 @@ bench_mode (gboolean grouped)
   /* ---- ingest ---- */
   rss0 = status_mib ("VmRSS:");
   hwm0 = status_mib ("VmHWM:");
+  heap0 = heap_in_use_mib ();
   dyno_collection_view_set_run (bench.view, run, info, NULL);
   frames_reset (&bench.frames);
   t0 = g_get_monotonic_time ();
@@ -540,6 +552,11 @@ bench_mode (gboolean grouped)
   settle (300);
   printf ("  memory: VmRSS %.1f -> %.1f MiB, VmHWM %.1f -> %.1f MiB\n", rss0,
           status_mib ("VmRSS:"), hwm0, status_mib ("VmHWM:"));
+  /* what the issue measures: memory per byte of DynamoDB JSON loaded */
+  printf ("  memory per byte of JSON: VmRSS %.2f, heap in use %.2f (heap %.1f -> %.1f MiB)\n",
+          (status_mib ("VmRSS:") - rss0) * 1048576.0 / run_bytes (run),
+          (heap_in_use_mib () - heap0) * 1048576.0 / run_bytes (run), heap0,
+          heap_in_use_mib ());
 
   rows = G_LIST_MODEL (gtk_column_view_get_model (bench.column_view));
   n_rows = g_list_model_get_n_items (rows);
