@@ -214,7 +214,6 @@ test_grouped_in_server_order (Fixture       *fixture,
                               gconstpointer  data)
 {
   GListModel *rows;
-  g_autoptr(GtkTreeListRow) first = NULL;
   g_autoptr(GObject) partition = NULL;
   g_auto(GStrv) titles = NULL;
 
@@ -229,16 +228,14 @@ test_grouped_in_server_order (Fixture       *fixture,
   /* one partition row, expanded, then its items in the order the pages brought them */
   rows = view_rows (fixture);
   g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 1 + fixture->items->len);
-  first = g_list_model_get_item (rows, 0);
-  partition = gtk_tree_list_row_get_item (first);
+  partition = g_list_model_get_item (rows, 0);
   g_assert_true (DYNO_IS_PARTITION (partition));
   g_assert_cmpstr (dyno_partition_get_key_text (DYNO_PARTITION (partition)), ==, "TENANT#acme");
   g_assert_cmpuint (dyno_partition_get_n_items (DYNO_PARTITION (partition)), ==,
                     fixture->items->len);
   for (guint i = 0; i < fixture->items->len; i++)
     {
-      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (rows, i + 1);
-      g_autoptr(GObject) object = gtk_tree_list_row_get_item (row);
+      g_autoptr(GObject) object = g_list_model_get_item (rows, i + 1);
       g_autoptr(DynoItem) want = dyno_item_from_ddb_json (g_ptr_array_index (fixture->items, i),
                                                           -1, NULL);
       DynoItem *got;
@@ -327,7 +324,6 @@ test_pages_arrive (Fixture       *fixture,
                    gconstpointer  data)
 {
   GListModel *rows;
-  g_autoptr(GtkTreeListRow) first = NULL;
   g_autoptr(GObject) partition = NULL;
   guint page_size = GPOINTER_TO_UINT (data);
 
@@ -336,8 +332,7 @@ test_pages_arrive (Fixture       *fixture,
   wait_idle (fixture->run);
   g_assert_true (dyno_run_get_has_more (fixture->run));
   rows = view_rows (fixture);
-  first = g_list_model_get_item (rows, 0);
-  partition = gtk_tree_list_row_get_item (first);
+  partition = g_list_model_get_item (rows, 0);
   g_assert_cmpuint (dyno_partition_get_n_items (DYNO_PARTITION (partition)), ==, page_size);
   g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 1 + page_size);
 
