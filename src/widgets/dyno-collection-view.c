@@ -1,8 +1,10 @@
 /* dyno-collection-view.c: results as item collections (grouped by partition) or flat
  *
  * Columns are made in code as attributes appear (the keys first, then every other attribute
- * in the order it was first seen), like Nautilus does for its dynamic columns.  Rows are a
- * GtkTreeListModel: partitions, each with its items in the order DynamoDB returned them.
+ * in the order it was first seen), like Nautilus does for its dynamic columns.  Grouped, the
+ * rows are a DynoPartitionModel: each partition's heading (which opens and closes it), then
+ * its items in the order DynamoDB returned them; flat, they are the run itself.  Neither
+ * keeps an object or a node per item: a row's item object is made when the row is shown.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -27,10 +29,11 @@ struct _DynoCollectionView
 
   DynoRun            *run;
   GListModel         *items;           /* the run, or a store with one item */
-  GHashTable         *watched;         /* GtkListItem -> its partition's items (owned), whose
-                                        * count the row shows while it is bound */
-  DynoPartitionModel *partitions;
-  GtkTreeListModel   *tree;
+  GHashTable         *watched;         /* GtkListItem -> its partition (owned), whose count
+                                        * and state the row shows while it is bound */
+  DynoPartitionModel *partitions;      /* grouped: the rows */
+  GListModel         *rows;            /* what the column view shows: partitions or items */
+  int                 indent;          /* an item's indent under its heading, in pixels */
   char               *pk_name;
   char               *sk_name;
   GPtrArray          *attributes;      /* char*, column order */
@@ -44,7 +47,7 @@ struct _DynoCollectionView
   GtkWidget          *chips;
   GtkWidget          *chips_scroller;
   GtkColumnViewColumn *pk_column;      /* borrowed: shown only when not grouped */
-  GtkColumnViewColumn *key_column;     /* borrowed: the first column, the tree */
+  GtkColumnViewColumn *key_column;     /* borrowed: the first column, headings and keys */
   GtkColumnViewColumn *entity_column;  /* borrowed: the key the first column shows; hidden */
   GtkWidget          *group_switch;
   GtkWidget          *column_view;
@@ -274,15 +277,12 @@ update_chips (DynoCollectionView *self)
 static DynoItem *
 row_item (GtkListItem *list_item)
 {
-  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
-  gpointer object = row ? gtk_tree_list_row_get_item (row) : NULL;
-  DynoItem *item = NULL;
+  gpointer object = gtk_list_item_get_item (list_item);
 
   if (object != NULL && DYNO_IS_ITEM_OBJECT (object))
-    item = dyno_item_object_get_item (object);
-  g_clear_object (&object);
+    return dyno_item_object_get_item (object);
 
-  return item;
+  return NULL;
 }
 
 static void
@@ -324,6 +324,17 @@ bind_cell_cb (GtkSignalListItemFactory *factory,
 
 static void activate_cb (DynoCollectionView *self, guint position);
 
+static void
+set_partition_expanded (DynoCollectionView *self,
+                        DynoPartition      *partition,
+                        gboolean            expanded)
+{
+  if (self->partitions != NULL &&
+      dyno_partition_model_lookup (self->partitions,
+                                   dyno_partition_get_key_text (partition)) == partition)
+    dyno_partition_model_set_expanded (self->partitions, partition, expanded);
+}
+
 /* "row.activate" on a row's first cell: what a double-click or Enter does (an item opens in
  * the editor, a partition opens or closes), for assistive technologies, which see a widget's
  * own actions. */
@@ -347,21 +358,46 @@ row_activate_action (GSimpleAction *action,
   RowActivate *activate = user_data;
   GtkListItem *list_item = activate->list_item;
   DynoCollectionView *self = activate->self;
-  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
+  gpointer object = gtk_list_item_get_item (list_item);
   guint position = gtk_list_item_get_position (list_item);
   GtkSelectionModel *model;
 
-  if (self == NULL || row == NULL || position == GTK_INVALID_LIST_POSITION)
+  if (self == NULL || object == NULL || position == GTK_INVALID_LIST_POSITION)
     return;
-  if (gtk_tree_list_row_is_expandable (row))
+  if (DYNO_IS_PARTITION (object))
     {
-      gtk_tree_list_row_set_expanded (row, !gtk_tree_list_row_get_expanded (row));
+      set_partition_expanded (self, object, !dyno_partition_get_expanded (object));
       return;
     }
   model = gtk_column_view_get_model (GTK_COLUMN_VIEW (self->column_view));
   if (model != NULL)
     gtk_selection_model_select_item (model, position, TRUE);
   activate_cb (self, position);
+}
+
+/* The heading's button: opens or closes the partition (a disclosure button: its name stays,
+ * its expanded state says which). */
+static void
+expander_clicked_cb (GtkButton   *button,
+                     GtkListItem *list_item)
+{
+  DynoCollectionView *self = g_object_get_data (G_OBJECT (button), "dyno-view");
+  gpointer object = gtk_list_item_get_item (list_item);
+
+  if (self != NULL && object != NULL && DYNO_IS_PARTITION (object))
+    set_partition_expanded (self, object, !dyno_partition_get_expanded (object));
+}
+
+static void
+update_expander (GtkWidget *button,
+                 gboolean   expanded)
+{
+  gtk_button_set_icon_name (GTK_BUTTON (button),
+                            expanded ? "pan-down-symbolic" : "pan-end-symbolic");
+  gtk_widget_set_tooltip_text (button, expanded ? _("Hide the partition's items")
+                                                : _("Show the partition's items"));
+  gtk_accessible_update_state (GTK_ACCESSIBLE (button),
+                               GTK_ACCESSIBLE_STATE_EXPANDED, expanded, -1);
 }
 
 /* The first column: the partition (with its count and size) or the item's sort key, its
@@ -371,21 +407,33 @@ setup_key_cb (GtkSignalListItemFactory *factory,
               GtkListItem              *list_item,
               gpointer                  user_data)
 {
-  GtkWidget *expander = gtk_tree_expander_new ();
   g_autoptr(GSimpleActionGroup) actions = g_simple_action_group_new ();
   g_autoptr(GSimpleAction) activate = g_simple_action_new ("activate", NULL);
   RowActivate *data = g_new0 (RowActivate, 1);
+  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
+  GtkWidget *expander = gtk_button_new ();
+  GtkWidget *tag = gtk_label_new (NULL);
+  GtkWidget *label = gtk_inscription_new (NULL);   /* measured by its character counts */
+  GtkWidget *count = gtk_label_new (NULL);
 
   data->self = user_data;
   data->list_item = list_item;
   g_signal_connect_data (activate, "activate", G_CALLBACK (row_activate_action), data,
                          row_activate_free, 0);
   g_action_map_add_action (G_ACTION_MAP (actions), G_ACTION (activate));
-  gtk_widget_insert_action_group (expander, "row", G_ACTION_GROUP (actions));
-  GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
-  GtkWidget *tag = gtk_label_new (NULL);
-  GtkWidget *label = gtk_inscription_new (NULL);   /* measured by its character counts */
-  GtkWidget *count = gtk_label_new (NULL);
+  gtk_widget_insert_action_group (box, "row", G_ACTION_GROUP (actions));
+  /* the keyboard's +, - find the row's list item from the focused row */
+  g_object_set_data (G_OBJECT (box), "dyno-list-item", list_item);
+
+  /* like GTK's tree expander, it takes no focus: the row has it, and opens with Enter, +, - */
+  gtk_widget_add_css_class (expander, "flat");
+  gtk_widget_set_focusable (expander, FALSE);
+  gtk_widget_set_valign (expander, GTK_ALIGN_CENTER);
+  gtk_accessible_update_property (GTK_ACCESSIBLE (expander), GTK_ACCESSIBLE_PROPERTY_LABEL,
+                                  _("Partition items"), -1);
+  g_object_set_data (G_OBJECT (expander), "dyno-view", user_data);
+  g_signal_connect (expander, "clicked", G_CALLBACK (expander_clicked_cb), list_item);
+  update_expander (expander, TRUE);
 
   gtk_widget_add_css_class (tag, "dyno-tag");
   gtk_inscription_set_text_overflow (GTK_INSCRIPTION (label),
@@ -393,16 +441,17 @@ setup_key_cb (GtkSignalListItemFactory *factory,
   gtk_inscription_set_xalign (GTK_INSCRIPTION (label), 0);
   gtk_inscription_set_min_chars (GTK_INSCRIPTION (label), 4);
   gtk_inscription_set_nat_chars (GTK_INSCRIPTION (label), 24);
+  gtk_widget_set_valign (label, GTK_ALIGN_CENTER);
   gtk_widget_add_css_class (count, "dim-label");
   gtk_widget_add_css_class (count, "caption");
   gtk_widget_add_css_class (count, "numeric");
   gtk_label_set_ellipsize (GTK_LABEL (count), PANGO_ELLIPSIZE_END);
   gtk_label_set_xalign (GTK_LABEL (count), 0);
+  gtk_box_append (GTK_BOX (box), expander);
   gtk_box_append (GTK_BOX (box), tag);
   gtk_box_append (GTK_BOX (box), label);
   gtk_box_append (GTK_BOX (box), count);
-  gtk_tree_expander_set_child (GTK_TREE_EXPANDER (expander), box);
-  gtk_list_item_set_child (list_item, expander);
+  gtk_list_item_set_child (list_item, box);
 }
 
 static void
@@ -418,32 +467,33 @@ update_partition_count (GtkWidget     *count,
   gtk_label_set_label (GTK_LABEL (count), text);
 }
 
+/* A bound heading's partition changed: pages add items to partitions already on screen. */
 static void
-partition_items_changed_cb (GListModel  *items,
-                            guint        position,
-                            guint        removed,
-                            guint        added,
-                            GtkListItem *list_item)
+partition_notify_cb (DynoPartition *partition,
+                     GParamSpec    *pspec,
+                     GtkListItem   *list_item)
 {
-  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
-  g_autoptr(GObject) object = row ? gtk_tree_list_row_get_item (row) : NULL;
-  GtkWidget *expander = gtk_list_item_get_child (list_item);
-  GtkWidget *box = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander));
+  GtkWidget *box = gtk_list_item_get_child (list_item);
+  GtkWidget *expander = gtk_widget_get_first_child (box);
   GtkWidget *count = gtk_widget_get_last_child (box);
 
-  if (object != NULL && DYNO_IS_PARTITION (object))
-    update_partition_count (count, DYNO_PARTITION (object));
+  if (gtk_list_item_get_item (list_item) != (gpointer) partition)
+    return;
+  if (g_str_equal (pspec->name, "expanded"))
+    update_expander (expander, dyno_partition_get_expanded (partition));
+  else
+    update_partition_count (count, partition);
 }
 
 static void
 unwatch_partition (DynoCollectionView *self,
                    GtkListItem        *list_item)
 {
-  GListModel *watched = g_hash_table_lookup (self->watched, list_item);
+  GObject *watched = g_hash_table_lookup (self->watched, list_item);
 
   if (watched != NULL)
     {
-      g_signal_handlers_disconnect_by_func (watched, partition_items_changed_cb, list_item);
+      g_signal_handlers_disconnect_by_func (watched, partition_notify_cb, list_item);
       g_hash_table_remove (self->watched, list_item);
     }
 }
@@ -462,15 +512,13 @@ bind_key_cb (GtkSignalListItemFactory *factory,
              gpointer                  user_data)
 {
   DynoCollectionView *self = user_data;
-  GtkTreeListRow *row = gtk_list_item_get_item (list_item);
-  GtkWidget *expander = gtk_list_item_get_child (list_item);
-  GtkWidget *box = gtk_tree_expander_get_child (GTK_TREE_EXPANDER (expander));
-  GtkWidget *tag = gtk_widget_get_first_child (box);
+  gpointer object = gtk_list_item_get_item (list_item);
+  GtkWidget *box = gtk_list_item_get_child (list_item);
+  GtkWidget *expander = gtk_widget_get_first_child (box);
+  GtkWidget *tag = gtk_widget_get_next_sibling (expander);
   GtkWidget *label = gtk_widget_get_next_sibling (tag);
   GtkWidget *count = gtk_widget_get_next_sibling (label);
-  g_autoptr(GObject) object = gtk_tree_list_row_get_item (row);
 
-  gtk_tree_expander_set_list_row (GTK_TREE_EXPANDER (expander), row);
   for (guint i = 0; i < 8; i++)
     {
       g_autofree char *css = g_strdup_printf ("dyno-entity-%u", i);
@@ -481,8 +529,10 @@ bind_key_cb (GtkSignalListItemFactory *factory,
   if (DYNO_IS_PARTITION (object))
     {
       DynoPartition *partition = DYNO_PARTITION (object);
-      GListModel *items = dyno_partition_get_items (partition);
 
+      gtk_widget_set_margin_start (box, 0);
+      gtk_widget_set_visible (expander, TRUE);
+      update_expander (expander, dyno_partition_get_expanded (partition));
       gtk_widget_set_visible (tag, FALSE);
       gtk_inscription_set_text (GTK_INSCRIPTION (label), dyno_partition_get_key_text (partition));
       gtk_widget_add_css_class (label, "heading");
@@ -490,16 +540,27 @@ bind_key_cb (GtkSignalListItemFactory *factory,
       gtk_widget_set_visible (count, TRUE);
 
       /* pages keep adding items to a partition that is already on screen */
-      g_hash_table_insert (self->watched, list_item, g_object_ref (items));
-      g_signal_connect (items, "items-changed", G_CALLBACK (partition_items_changed_cb),
-                        list_item);
+      g_hash_table_insert (self->watched, list_item, g_object_ref (partition));
+      g_signal_connect (partition, "notify", G_CALLBACK (partition_notify_cb), list_item);
     }
-  else
+  else if (object != NULL)
     {
       DynoItem *item = dyno_item_object_get_item (DYNO_ITEM_OBJECT (object));
       const DynoValue *key = dyno_item_lookup (item, entity_key_name (self));
       g_autofree char *text = value_to_cell_text (key);
       g_autofree char *entity = NULL;
+
+      /* grouped, an item sits under its heading's text, past the heading's button */
+      if (self->partitions != NULL && self->indent == 0)
+        {
+          int width = 0;
+
+          gtk_widget_measure (expander, GTK_ORIENTATION_HORIZONTAL, -1, NULL, &width, NULL,
+                              NULL);
+          self->indent = MAX (width, 16) + 6;
+        }
+      gtk_widget_set_margin_start (box, self->partitions != NULL ? self->indent : 0);
+      gtk_widget_set_visible (expander, FALSE);
 
       /* One entity type tells nothing: tags show when the keys are overloaded. */
       if (key != NULL && dyno_value_get_kind (key) == DYNO_VALUE_S &&
@@ -524,6 +585,83 @@ bind_key_cb (GtkSignalListItemFactory *factory,
           gtk_inscription_set_text (GTK_INSCRIPTION (label), text);
         }
     }
+}
+
+/* The list item of the row with the keyboard focus (the focus is on a row, or in one of its
+ * cells), or NULL. */
+static GtkListItem *
+find_list_item (GtkWidget *widget,
+                guint      depth)
+{
+  GtkListItem *list_item = g_object_get_data (G_OBJECT (widget), "dyno-list-item");
+
+  for (GtkWidget *child = gtk_widget_get_first_child (widget);
+       child != NULL && list_item == NULL && depth > 0;
+       child = gtk_widget_get_next_sibling (child))
+    list_item = find_list_item (child, depth - 1);
+
+  return list_item;
+}
+
+static GtkListItem *
+focused_list_item (DynoCollectionView *self)
+{
+  GtkRoot *root = gtk_widget_get_root (self->column_view);
+  GtkWidget *focus = root ? gtk_root_get_focus (root) : NULL;
+
+  /* up to the row, not to the list (whose other rows are not the focused one) */
+  for (GtkWidget *widget = focus;
+       widget != NULL && widget != self->column_view && !GTK_IS_LIST_VIEW (widget);
+       widget = gtk_widget_get_parent (widget))
+    {
+      GtkListItem *list_item = find_list_item (widget, 3);
+
+      if (list_item != NULL)
+        return list_item;
+    }
+  return NULL;
+}
+
+/* +, - (and *, /) open and close the focused partition, as GTK's tree expander did. */
+static gboolean
+expand_key_cb (GtkWidget *widget,
+               GVariant  *args,
+               gpointer   user_data)
+{
+  DynoCollectionView *self = user_data;
+  GtkListItem *list_item = focused_list_item (self);
+  gpointer object = list_item ? gtk_list_item_get_item (list_item) : NULL;
+
+  if (object == NULL || !DYNO_IS_PARTITION (object))
+    return FALSE;
+  set_partition_expanded (self, object, g_variant_get_boolean (args));
+  return TRUE;
+}
+
+static void
+add_expand_keys (DynoCollectionView *self)
+{
+  GtkEventController *controller = gtk_shortcut_controller_new ();
+  static const struct {
+    guint    keyval;
+    gboolean expand;
+  } keys[] = {
+    { GDK_KEY_plus, TRUE }, { GDK_KEY_KP_Add, TRUE },
+    { GDK_KEY_asterisk, TRUE }, { GDK_KEY_KP_Multiply, TRUE },
+    { GDK_KEY_minus, FALSE }, { GDK_KEY_KP_Subtract, FALSE },
+    { GDK_KEY_slash, FALSE }, { GDK_KEY_KP_Divide, FALSE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (keys); i++)
+    {
+      GtkShortcut *shortcut = gtk_shortcut_new (gtk_keyval_trigger_new (keys[i].keyval, 0),
+                                                gtk_callback_action_new (expand_key_cb, self,
+                                                                         NULL));
+
+      gtk_shortcut_set_arguments (shortcut, g_variant_new_boolean (keys[i].expand));
+      gtk_shortcut_controller_add_shortcut (GTK_SHORTCUT_CONTROLLER (controller), shortcut);
+    }
+  gtk_widget_add_controller (self->column_view, controller);
 }
 
 static GtkColumnViewColumn *
@@ -563,7 +701,7 @@ remove_columns (DynoCollectionView *self)
 {
   GListModel *columns = gtk_column_view_get_columns (GTK_COLUMN_VIEW (self->column_view));
 
-  /* keep the first (tree) column */
+  /* keep the first (key) column */
   while (g_list_model_get_n_items (columns) > 1)
     {
       g_autoptr(GtkColumnViewColumn) column = g_list_model_get_item (columns, 1);
@@ -667,16 +805,6 @@ items_changed_cb (GListModel         *items,
 
 /* ---- model ------------------------------------------------------------------------------- */
 
-static GListModel *
-create_children_cb (gpointer item,
-                    gpointer user_data)
-{
-  if (DYNO_IS_PARTITION (item))
-    return g_object_ref (dyno_partition_get_items (DYNO_PARTITION (item)));
-
-  return NULL;
-}
-
 static void
 update_detail (DynoCollectionView *self)
 {
@@ -708,19 +836,17 @@ update_detail (DynoCollectionView *self)
   gtk_text_buffer_set_text (buffer, json, -1);
 }
 
-/* The DynoItem of @position in the tree (NULL for a partition row). */
+/* The DynoItem of @position in the rows (NULL for a partition row). */
 static DynoItem *
 item_at (DynoCollectionView *self,
          guint               position)
 {
-  g_autoptr(GtkTreeListRow) row = NULL;
   g_autoptr(GObject) object = NULL;
 
-  if (self->tree == NULL)
+  if (self->rows == NULL)
     return NULL;
 
-  row = g_list_model_get_item (G_LIST_MODEL (self->tree), position);
-  object = row ? gtk_tree_list_row_get_item (row) : NULL;
+  object = g_list_model_get_item (self->rows, position);
   if (object != NULL && DYNO_IS_ITEM_OBJECT (object))
     return dyno_item_ref (dyno_item_object_get_item (DYNO_ITEM_OBJECT (object)));
 
@@ -751,26 +877,33 @@ static void
 activate_cb (DynoCollectionView *self,
              guint               position)
 {
-  g_autoptr(DynoItem) item = item_at (self, position);
+  g_autoptr(GObject) object = self->rows ? g_list_model_get_item (self->rows, position) : NULL;
 
-  if (item != NULL)
-    g_signal_emit (self, signals[ITEM_ACTIVATED], 0, item);
+  /* Enter or a double-click on a heading opens or closes its partition */
+  if (object != NULL && DYNO_IS_PARTITION (object))
+    {
+      DynoPartition *partition = DYNO_PARTITION (object);
+
+      set_partition_expanded (self, partition, !dyno_partition_get_expanded (partition));
+      return;
+    }
+  if (object != NULL && DYNO_IS_ITEM_OBJECT (object))
+    g_signal_emit (self, signals[ITEM_ACTIVATED], 0,
+                   dyno_item_object_get_item (DYNO_ITEM_OBJECT (object)));
 }
 
 static void
 rebuild_model (DynoCollectionView *self)
 {
   g_autoptr(GtkMultiSelection) selection = NULL;
-  GListModel *root;
 
-  g_clear_object (&self->tree);
+  /* the view lets go of the old rows first: its rows unbind from them */
+  gtk_column_view_set_model (GTK_COLUMN_VIEW (self->column_view), NULL);
+  g_clear_object (&self->rows);
   g_clear_object (&self->partitions);
 
   if (self->items == NULL)
-    {
-      gtk_column_view_set_model (GTK_COLUMN_VIEW (self->column_view), NULL);
-      return;
-    }
+    return;
 
   /* grouped, the partition key is the group's title: no need for its column */
   if (self->pk_column != NULL)
@@ -782,18 +915,17 @@ rebuild_model (DynoCollectionView *self)
 
   if (self->grouped && self->pk_name != NULL)
     {
+      /* grouping a big run goes on in idle time: the first rows show at once */
       self->partitions = dyno_partition_model_new (self->items, self->pk_name);
-      root = G_LIST_MODEL (self->partitions);
+      self->rows = g_object_ref (G_LIST_MODEL (self->partitions));
     }
   else
     {
-      root = self->items;
+      self->rows = g_object_ref (self->items);
     }
 
-  self->tree = gtk_tree_list_model_new (g_object_ref (root), FALSE, TRUE, create_children_cb,
-                                        self, NULL);
   /* several rows can be selected: Delete works on all of them */
-  selection = gtk_multi_selection_new (g_object_ref (G_LIST_MODEL (self->tree)));
+  selection = gtk_multi_selection_new (g_object_ref (self->rows));
   g_signal_connect_object (selection, "selection-changed", G_CALLBACK (selection_changed_cb),
                            self, 0);
   gtk_column_view_set_model (GTK_COLUMN_VIEW (self->column_view), GTK_SELECTION_MODEL (selection));
@@ -882,7 +1014,7 @@ build_ui (DynoCollectionView *self)
   GtkColumnViewColumn *column;
   GtkSourceBuffer *buffer;
 
-  /* the first column: the tree of partitions and their items */
+  /* the first column: the partitions' headings and their items' keys */
   factory = gtk_signal_list_item_factory_new ();
   g_signal_connect (factory, "setup", G_CALLBACK (setup_key_cb), self);
   g_signal_connect_object (factory, "bind", G_CALLBACK (bind_key_cb), self, 0);
@@ -893,6 +1025,7 @@ build_ui (DynoCollectionView *self)
   self->key_column = column;
   gtk_column_view_append_column (GTK_COLUMN_VIEW (self->column_view), column);
   g_object_unref (column);
+  add_expand_keys (self);
 
   /* the detail pane is placed by the query page: it is kept until dispose */
   g_object_ref (self->detail);
@@ -912,7 +1045,7 @@ dyno_collection_view_dispose (GObject *object)
     g_signal_handlers_disconnect_by_func (self->items, items_changed_cb, self);
   g_clear_object (&self->items);
   g_clear_object (&self->run);
-  g_clear_object (&self->tree);
+  g_clear_object (&self->rows);
   g_clear_object (&self->partitions);
   gtk_widget_dispose_template (GTK_WIDGET (self), DYNO_TYPE_COLLECTION_VIEW);
   g_clear_object (&self->detail);
@@ -923,7 +1056,7 @@ dyno_collection_view_dispose (GObject *object)
     /* rows still bound (their list view is going away with us) stop watching */
     g_hash_table_iter_init (&iter, self->watched);
     while (g_hash_table_iter_next (&iter, &list_item, &watched))
-      g_signal_handlers_disconnect_by_func (watched, partition_items_changed_cb, list_item);
+      g_signal_handlers_disconnect_by_func (watched, partition_notify_cb, list_item);
     g_hash_table_remove_all (self->watched);
   }
 

@@ -604,6 +604,30 @@ bench_mode (gboolean grouped)
     printf ("  switch to %s with %u items: %.2f ms to the next frame drawn\n",
             grouped ? "flat" : "grouped", dyno_run_get_n_items (run),
             (g_get_monotonic_time () - t_switch) / 1000.0);
+
+    /* grouping a run goes on in idle time after the first frame: the frames of the next
+     * second, and when the rows were all there */
+    {
+      GListModel *model = G_LIST_MODEL (gtk_column_view_get_model (bench.column_view));
+      guint last_rows = g_list_model_get_n_items (model);
+      gint64 t_after = g_get_monotonic_time ();
+      gint64 t_rows = t_after;
+
+      frames_reset (&bench.frames);
+      while (g_get_monotonic_time () - t_after < 1000000)
+        {
+          g_main_context_iteration (NULL, TRUE);
+          if (g_list_model_get_n_items (model) != last_rows)
+            {
+              last_rows = g_list_model_get_n_items (model);
+              t_rows = g_get_monotonic_time ();
+            }
+        }
+      printf ("  the second after that first frame: %u rows, the last added %.2f ms after it\n",
+              last_rows, (t_rows - t_after) / 1000.0);
+      print_distribution ("work", bench.frames.work);
+      print_distribution ("interval", bench.frames.interval);
+    }
   }
   printf ("  memory at the end: VmRSS %.1f MiB, VmHWM %.1f MiB\n", status_mib ("VmRSS:"),
           status_mib ("VmHWM:"));

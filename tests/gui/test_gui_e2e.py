@@ -484,6 +484,34 @@ def main():
 
         check("the partition row counts all the pages' items", partition_count)
 
+        def partition_opens_and_closes():
+            # The heading's button (a disclosure button: its expanded state says which) and
+            # the keyboard on the focused heading (-, +) close and open the partition.
+            table = results_table(app)
+            button = find(table, role="push button", name="Partition items")
+
+            def expanded():
+                return button.getState().contains(dynogui.pyatspi.STATE_EXPANDED)
+
+            def n_rows():
+                return len(table_rows(table))
+
+            assert expanded(), button.getState().getStates()
+            click(button)
+            wait_for(lambda: n_rows() == 1 and not expanded(), what="the partition to close")
+            click(button)
+            wait_for(lambda: n_rows() > 1 and expanded(), what="the partition to open")
+            heading = next(c for c in dynogui.walk(table) if c.getRoleName() == "table cell"
+                           and any(t.startswith("BATCH#1") for t in dynogui.labels_in(c)))
+            dynogui.press_at(heading)   # the heading's row has the focus
+            dynogui.key_sym(0x2D)       # minus
+            wait_for(lambda: n_rows() == 1 and not expanded(), what="- to close the partition")
+            dynogui.key_sym(0x2B)       # plus
+            wait_for(lambda: n_rows() > 1 and expanded(), what="+ to open the partition")
+
+        check("the partition heading closes and opens (its button, -, +)",
+              partition_opens_and_closes)
+
         def path_completion():
             # The run above has seen the attributes: a filter path completes from them.  GTK
             # 4.8 leaves the completion popup (a tree view in a popover) out of the

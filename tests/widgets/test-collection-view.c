@@ -214,7 +214,6 @@ test_grouped_in_server_order (Fixture       *fixture,
                               gconstpointer  data)
 {
   GListModel *rows;
-  g_autoptr(GtkTreeListRow) first = NULL;
   g_autoptr(GObject) partition = NULL;
   g_auto(GStrv) titles = NULL;
 
@@ -229,16 +228,14 @@ test_grouped_in_server_order (Fixture       *fixture,
   /* one partition row, expanded, then its items in the order the pages brought them */
   rows = view_rows (fixture);
   g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 1 + fixture->items->len);
-  first = g_list_model_get_item (rows, 0);
-  partition = gtk_tree_list_row_get_item (first);
+  partition = g_list_model_get_item (rows, 0);
   g_assert_true (DYNO_IS_PARTITION (partition));
   g_assert_cmpstr (dyno_partition_get_key_text (DYNO_PARTITION (partition)), ==, "TENANT#acme");
   g_assert_cmpuint (dyno_partition_get_n_items (DYNO_PARTITION (partition)), ==,
                     fixture->items->len);
   for (guint i = 0; i < fixture->items->len; i++)
     {
-      g_autoptr(GtkTreeListRow) row = g_list_model_get_item (rows, i + 1);
-      g_autoptr(GObject) object = gtk_tree_list_row_get_item (row);
+      g_autoptr(GObject) object = g_list_model_get_item (rows, i + 1);
       g_autoptr(DynoItem) want = dyno_item_from_ddb_json (g_ptr_array_index (fixture->items, i),
                                                           -1, NULL);
       DynoItem *got;
@@ -327,7 +324,6 @@ test_pages_arrive (Fixture       *fixture,
                    gconstpointer  data)
 {
   GListModel *rows;
-  g_autoptr(GtkTreeListRow) first = NULL;
   g_autoptr(GObject) partition = NULL;
   guint page_size = GPOINTER_TO_UINT (data);
 
@@ -336,8 +332,7 @@ test_pages_arrive (Fixture       *fixture,
   wait_idle (fixture->run);
   g_assert_true (dyno_run_get_has_more (fixture->run));
   rows = view_rows (fixture);
-  first = g_list_model_get_item (rows, 0);
-  partition = gtk_tree_list_row_get_item (first);
+  partition = g_list_model_get_item (rows, 0);
   g_assert_cmpuint (dyno_partition_get_n_items (DYNO_PARTITION (partition)), ==, page_size);
   g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 1 + page_size);
 
@@ -450,6 +445,135 @@ test_multi_selection (Fixture       *fixture,
                    dyno_value_get_string (dyno_item_lookup (third, "sk"), NULL));
 }
 
+/* The shown headings' open/close buttons, top row first. */
+static GtkWidget *
+find_expander (GtkWidget *widget)
+{
+  if (GTK_IS_BUTTON (widget) && g_object_get_data (G_OBJECT (widget), "dyno-view") != NULL &&
+      gtk_widget_get_visible (widget) && gtk_widget_get_mapped (widget))
+    return widget;
+  for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
+       child = gtk_widget_get_next_sibling (child))
+    {
+      GtkWidget *found = find_expander (child);
+
+      if (found != NULL)
+        return found;
+    }
+  return NULL;
+}
+
+static void
+test_collapse_expand (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  GtkWidget *column_view = get_by_id (GTK_WIDGET (fixture->view), "column_view");
+  GListModel *rows;
+  GtkWidget *expander;
+  g_autoptr(GObject) partition = NULL;
+  guint n = fixture->items->len;
+
+  dyno_run_load_all (fixture->run);
+  wait_idle (fixture->run);
+  rows = view_rows (fixture);
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 1 + n);
+  partition = g_list_model_get_item (rows, 0);
+  g_assert_true (dyno_partition_get_expanded (DYNO_PARTITION (partition)));
+
+  /* the heading's button closes the partition: its items' rows go */
+  expander = find_expander (column_view);
+  g_assert_nonnull (expander);
+  g_assert_cmpstr (gtk_button_get_icon_name (GTK_BUTTON (expander)), ==, "pan-down-symbolic");
+  g_signal_emit_by_name (expander, "clicked");
+  drain_main_context ();
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 1);
+  g_assert_false (dyno_partition_get_expanded (DYNO_PARTITION (partition)));
+  g_assert_cmpstr (gtk_button_get_icon_name (GTK_BUTTON (expander)), ==, "pan-end-symbolic");
+
+  /* Enter (or a double-click) on the heading opens it again */
+  g_signal_emit_by_name (column_view, "activate", 0);
+  drain_main_context ();
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 1 + n);
+  g_assert_true (dyno_partition_get_expanded (DYNO_PARTITION (partition)));
+  g_assert_cmpstr (gtk_button_get_icon_name (GTK_BUTTON (find_expander (column_view))), ==,
+                   "pan-down-symbolic");
+
+  /* what a screen reader does: the row's own action */
+  g_assert_true (gtk_widget_activate_action (gtk_widget_get_parent (find_expander (column_view)),
+                                             "row.activate", NULL));
+  drain_main_context ();
+  g_assert_cmpuint (g_list_model_get_n_items (rows), ==, 1);
+}
+
+static void
+test_selection_kept (Fixture       *fixture,
+                     gconstpointer  data)
+{
+  GtkSelectionModel *selection;
+  g_autoptr(GPtrArray) before = NULL;
+  g_autoptr(GPtrArray) after = NULL;
+  g_autoptr(GPtrArray) collapsed = NULL;
+  g_autofree char *detail = NULL;
+  g_autofree char *detail_after = NULL;
+  g_autoptr(GObject) partition = NULL;
+
+  /* the second item of the first page is selected, then more pages come */
+  dyno_run_start (fixture->run);
+  wait_idle (fixture->run);
+  selection = GTK_SELECTION_MODEL (view_rows (fixture));
+  gtk_selection_model_select_item (selection, 2, TRUE);
+  drain_main_context ();
+  before = dyno_collection_view_dup_selected_items (fixture->view);
+  g_assert_cmpuint (before->len, ==, 1);
+  detail = detail_text (fixture);
+
+  dyno_run_load_all (fixture->run);
+  wait_idle (fixture->run);
+  after = dyno_collection_view_dup_selected_items (fixture->view);
+  g_assert_cmpuint (after->len, ==, 1);
+  g_assert_true (dyno_item_equal (g_ptr_array_index (after, 0), g_ptr_array_index (before, 0)));
+  detail_after = detail_text (fixture);
+  g_assert_cmpstr (detail_after, ==, detail);
+  g_assert_true (gtk_selection_model_is_selected (selection, 2));
+
+  /* a closed partition's items are not selected any more */
+  partition = g_list_model_get_item (G_LIST_MODEL (selection), 0);
+  g_signal_emit_by_name (get_by_id (GTK_WIDGET (fixture->view), "column_view"), "activate", 0);
+  drain_main_context ();
+  g_assert_false (dyno_partition_get_expanded (DYNO_PARTITION (partition)));
+  collapsed = dyno_collection_view_dup_selected_items (fixture->view);
+  g_assert_cmpuint (collapsed->len, ==, 0);
+}
+
+static void
+test_flat_is_the_run (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  GtkWidget *column_view = get_by_id (GTK_WIDGET (fixture->view), "column_view");
+  GtkSelectionModel *selection;
+  g_autoptr(GObject) first = NULL;
+
+  dyno_run_load_all (fixture->run);
+  wait_idle (fixture->run);
+  gtk_switch_set_active (GTK_SWITCH (get_by_id (GTK_WIDGET (fixture->view), "group_switch")),
+                         FALSE);
+  drain_main_context ();
+
+  /* flat, the rows are the run's own items: nothing kept per item by the view */
+  selection = gtk_column_view_get_model (GTK_COLUMN_VIEW (column_view));
+  g_assert_true (gtk_multi_selection_get_model (GTK_MULTI_SELECTION (selection)) ==
+                 G_LIST_MODEL (fixture->run));
+  first = g_list_model_get_item (G_LIST_MODEL (selection), 0);
+  g_assert_true (DYNO_IS_ITEM_OBJECT (first));
+  g_assert_null (find_expander (column_view));
+
+  /* and back: grouped, partitions open */
+  gtk_switch_set_active (GTK_SWITCH (get_by_id (GTK_WIDGET (fixture->view), "group_switch")),
+                         TRUE);
+  drain_main_context ();
+  g_assert_cmpuint (g_list_model_get_n_items (view_rows (fixture)), ==, 1 + fixture->items->len);
+}
+
 #define ADD(path, fn, page_size) \
   g_test_add (path, Fixture, GUINT_TO_POINTER (page_size), fixture_set_up, fn, fixture_tear_down)
 
@@ -465,6 +589,9 @@ main (int    argc,
   ADD ("/collection-view/pages-arrive", test_pages_arrive, 4);
   ADD ("/collection-view/item-detail", test_item_detail, 0);
   ADD ("/collection-view/multi-selection", test_multi_selection, 0);
+  ADD ("/collection-view/collapse-expand", test_collapse_expand, 0);
+  ADD ("/collection-view/selection-kept", test_selection_kept, 4);
+  ADD ("/collection-view/flat-is-the-run", test_flat_is_the_run, 0);
 
   return g_test_run ();
 }
