@@ -22,6 +22,7 @@
 #include "dyno-partition-model.h"
 #include "dyno-partition-private.h"
 #include "dyno-run.h"
+#include "dyno-run-view.h"
 
 /* Grouping work per main-loop iteration, so frames keep being drawn. */
 #define SLICE_USEC 4000
@@ -32,6 +33,7 @@ struct _DynoPartitionModel
 
   GListModel    *items;
   DynoRun       *run;           /* @items when it is a run: its items without objects */
+  DynoRunView   *view;          /* @items when it is a run's view: the same */
   char          *partition_key_name;
   GPtrArray     *partitions;    /* DynoPartition*, first-appearance order */
   GHashTable    *by_key;        /* key_text -> DynoPartition* (borrowed) */
@@ -72,6 +74,8 @@ source_item (DynoPartitionModel  *self,
   *object = NULL;
   if (self->run != NULL)
     return dyno_run_get_item (self->run, position);
+  if (self->view != NULL)
+    return dyno_run_view_get_item (self->view, position);
 
   *object = g_list_model_get_item (self->items, position);
   return *object != NULL ? dyno_item_object_get_item (*object) : NULL;
@@ -688,6 +692,7 @@ dyno_partition_model_dispose (GObject *object)
     g_signal_handlers_disconnect_by_func (self->items, items_changed_cb, self);
   g_clear_object (&self->items);
   self->run = NULL;
+  self->view = NULL;
 
   G_OBJECT_CLASS (dyno_partition_model_parent_class)->dispose (object);
 }
@@ -733,6 +738,7 @@ dyno_partition_model_new (GListModel *items,
   self = g_object_new (DYNO_TYPE_PARTITION_MODEL, NULL);
   self->items = g_object_ref (items);
   self->run = DYNO_IS_RUN (items) ? DYNO_RUN (items) : NULL;
+  self->view = DYNO_IS_RUN_VIEW (items) ? DYNO_RUN_VIEW (items) : NULL;
   self->partition_key_name = g_strdup (partition_key_name);
   g_signal_connect (items, "items-changed", G_CALLBACK (items_changed_cb), self);
   group_pending_items (self);

@@ -18,6 +18,7 @@
 #include "dyno-insight.h"
 #include "dyno-json.h"
 #include "dyno-partition-model.h"
+#include "dyno-run-view.h"
 #include "dyno-widget-util.h"
 
 #define SAMPLE_FOR_DELIMITER 200
@@ -28,6 +29,7 @@ struct _DynoCollectionView
   GtkWidget           parent_instance;
 
   DynoRun            *run;
+  DynoRunView        *view;            /* the run narrowed and sorted: what the rows show */
   GListModel         *items;           /* the run, or a store with one item */
   GHashTable         *watched;         /* GtkListItem -> its partition (owned), whose count
                                         * and state the row shows while it is bound */
@@ -50,6 +52,14 @@ struct _DynoCollectionView
   GtkColumnViewColumn *key_column;     /* borrowed: the first column, headings and keys */
   GtkColumnViewColumn *entity_column;  /* borrowed: the key the first column shows; hidden */
   GtkWidget          *group_switch;
+  GtkWidget          *filter_button;
+  GtkWidget          *filter_bar;
+  GtkWidget          *filter_entry;
+  GtkWidget          *sort_dropdown;
+  GtkStringList      *sort_names;      /* "As Read", then the attributes */
+  GtkWidget          *sort_descending;
+  GtkWidget          *filter_spinner;
+  GtkWidget          *filter_status;
   GtkWidget          *column_view;
   GtkWidget          *detail;          /* not parented here: the query page places it */
   GtkWidget          *detail_view;
@@ -676,6 +686,9 @@ add_column (DynoCollectionView *self,
 
   g_ptr_array_add (self->attributes, name);
   g_hash_table_add (self->attribute_set, name);
+  /* A name holding U+0000 (C0 80 here) cannot be named back to the sort. */
+  if (strstr (name, "\xC0\x80") == NULL)
+    gtk_string_list_append (self->sort_names, name);
 
   g_signal_connect (factory, "setup", G_CALLBACK (setup_cell_cb), NULL);
   g_signal_connect (factory, "bind", G_CALLBACK (bind_cell_cb), name);
@@ -712,6 +725,10 @@ remove_columns (DynoCollectionView *self)
   g_ptr_array_set_size (self->attributes, 0);
   self->pk_column = NULL;
   self->entity_column = NULL;
+  /* the sort list is the columns again; the sort goes back to the order read */
+  gtk_string_list_splice (self->sort_names, 1,
+                          g_list_model_get_n_items (G_LIST_MODEL (self->sort_names)) - 1, NULL);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->sort_dropdown), 0);
 }
 
 /* Looks at items not seen yet: new attribute columns, the delimiter, entity counts. */
@@ -892,6 +909,103 @@ activate_cb (DynoCollectionView *self,
                    dyno_item_object_get_item (DYNO_ITEM_OBJECT (object)));
 }
 
+/* What the rows show: the run narrowed and sorted, or the items as they are. */
+static GListModel *
+shown_items (DynoCollectionView *self)
+{
+  return self->view != NULL ? G_LIST_MODEL (self->view) : self->items;
+}
+
+/* ---- filter and sort of the loaded items ------------------------------------------------ */
+
+static void
+update_filter_status (DynoCollectionView *self)
+{
+  g_autofree char *status = NULL;
+
+  gtk_spinner_set_spinning (GTK_SPINNER (self->filter_spinner),
+                            self->view != NULL && dyno_run_view_get_busy (self->view));
+  if (self->view != NULL && *dyno_run_view_get_filter_text (self->view) != '\0'
+      && !dyno_run_view_get_busy (self->view))
+    {
+      guint shown = g_list_model_get_n_items (G_LIST_MODEL (self->view));
+      guint loaded = dyno_run_get_n_items (self->run);
+
+      /* Translators: loaded items that hold the filter text, e.g. "12 of 3,400 items" */
+      status = g_strdup_printf (g_dngettext (NULL, "%'u of %'u item",
+                                             "%'u of %'u items", loaded), shown, loaded);
+    }
+  gtk_label_set_label (GTK_LABEL (self->filter_status), status ? status : "");
+}
+
+static void
+view_changed_cb (DynoCollectionView *self)
+{
+  update_filter_status (self);
+}
+
+static void
+filter_changed_cb (DynoCollectionView *self)
+{
+  if (self->view != NULL)
+    dyno_run_view_set_filter_text (self->view,
+                                   gtk_editable_get_text (GTK_EDITABLE (self->filter_entry)));
+  update_filter_status (self);
+}
+
+static void
+sort_changed_cb (DynoCollectionView *self)
+{
+  guint selected = gtk_drop_down_get_selected (GTK_DROP_DOWN (self->sort_dropdown));
+  const char *name = NULL;
+
+  if (selected != GTK_INVALID_LIST_POSITION && selected > 0)
+    name = gtk_string_list_get_string (self->sort_names, selected);
+  gtk_widget_set_sensitive (self->sort_descending, name != NULL);
+  if (self->view != NULL)
+    dyno_run_view_set_sort (self->view, name,
+                            gtk_toggle_button_get_active (GTK_TOGGLE_BUTTON (self->sort_descending)));
+  update_filter_status (self);
+}
+
+/* Closing the bar shows the items as read again, as closing a search does. */
+static void
+filter_bar_cb (DynoCollectionView *self)
+{
+  if (gtk_search_bar_get_search_mode (GTK_SEARCH_BAR (self->filter_bar)))
+    {
+      gtk_widget_grab_focus (self->filter_entry);
+      return;
+    }
+  gtk_editable_set_text (GTK_EDITABLE (self->filter_entry), "");
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (self->sort_dropdown), 0);
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (self->sort_descending), FALSE);
+}
+
+static void
+filter_stop_cb (DynoCollectionView *self)
+{
+  gtk_search_bar_set_search_mode (GTK_SEARCH_BAR (self->filter_bar), FALSE);
+}
+
+static void
+set_view (DynoCollectionView *self,
+          DynoRun            *run)
+{
+  if (self->view != NULL)
+    g_signal_handlers_disconnect_by_func (self->view, view_changed_cb, self);
+  g_clear_object (&self->view);
+  if (run == NULL)
+    return;
+
+  self->view = dyno_run_view_new (run);
+  g_signal_connect_swapped (self->view, "notify::busy", G_CALLBACK (view_changed_cb), self);
+  g_signal_connect_swapped (self->view, "items-changed", G_CALLBACK (view_changed_cb), self);
+  /* a query run again keeps the text typed; the sort starts over with the new columns */
+  dyno_run_view_set_filter_text (self->view,
+                                 gtk_editable_get_text (GTK_EDITABLE (self->filter_entry)));
+}
+
 static void
 rebuild_model (DynoCollectionView *self)
 {
@@ -916,12 +1030,12 @@ rebuild_model (DynoCollectionView *self)
   if (self->grouped && self->pk_name != NULL)
     {
       /* grouping a big run goes on in idle time: the first rows show at once */
-      self->partitions = dyno_partition_model_new (self->items, self->pk_name);
+      self->partitions = dyno_partition_model_new (shown_items (self), self->pk_name);
       self->rows = g_object_ref (G_LIST_MODEL (self->partitions));
     }
   else
     {
-      self->rows = g_object_ref (self->items);
+      self->rows = g_object_ref (shown_items (self));
     }
 
   /* several rows can be selected: Delete works on all of them */
@@ -1044,8 +1158,10 @@ dyno_collection_view_dispose (GObject *object)
   if (self->items != NULL)
     g_signal_handlers_disconnect_by_func (self->items, items_changed_cb, self);
   g_clear_object (&self->items);
-  g_clear_object (&self->run);
   g_clear_object (&self->rows);
+  g_clear_object (&self->partitions);
+  set_view (self, NULL);
+  g_clear_object (&self->run);
   g_clear_object (&self->partitions);
   gtk_widget_dispose_template (GTK_WIDGET (self), DYNO_TYPE_COLLECTION_VIEW);
   g_clear_object (&self->detail);
@@ -1112,11 +1228,22 @@ dyno_collection_view_class_init (DynoCollectionViewClass *klass)
   gtk_widget_class_bind_template_child (widget_class, DynoCollectionView, chips_scroller);
   gtk_widget_class_bind_template_child (widget_class, DynoCollectionView, chips);
   gtk_widget_class_bind_template_child (widget_class, DynoCollectionView, group_switch);
+  gtk_widget_class_bind_template_child (widget_class, DynoCollectionView, filter_button);
+  gtk_widget_class_bind_template_child (widget_class, DynoCollectionView, filter_bar);
+  gtk_widget_class_bind_template_child (widget_class, DynoCollectionView, filter_entry);
+  gtk_widget_class_bind_template_child (widget_class, DynoCollectionView, sort_dropdown);
+  gtk_widget_class_bind_template_child (widget_class, DynoCollectionView, sort_names);
+  gtk_widget_class_bind_template_child (widget_class, DynoCollectionView, sort_descending);
+  gtk_widget_class_bind_template_child (widget_class, DynoCollectionView, filter_spinner);
+  gtk_widget_class_bind_template_child (widget_class, DynoCollectionView, filter_status);
   gtk_widget_class_bind_template_child (widget_class, DynoCollectionView, column_view);
   gtk_widget_class_bind_template_child (widget_class, DynoCollectionView, detail);
   gtk_widget_class_bind_template_child (widget_class, DynoCollectionView, detail_format);
   gtk_widget_class_bind_template_child (widget_class, DynoCollectionView, detail_view);
   gtk_widget_class_bind_template_callback (widget_class, activate_cb);
+  gtk_widget_class_bind_template_callback (widget_class, filter_changed_cb);
+  gtk_widget_class_bind_template_callback (widget_class, filter_stop_cb);
+  gtk_widget_class_bind_template_callback (widget_class, sort_changed_cb);
   gtk_widget_class_bind_template_callback (widget_class, detail_format_cb);
 }
 
@@ -1130,6 +1257,10 @@ dyno_collection_view_init (DynoCollectionView *self)
   self->grouped = TRUE;
 
   gtk_widget_init_template (GTK_WIDGET (self));
+  gtk_string_list_append (self->sort_names, _("As Read"));
+  gtk_widget_set_sensitive (self->sort_descending, FALSE);
+  g_signal_connect_swapped (self->filter_bar, "notify::search-mode-enabled",
+                            G_CALLBACK (filter_bar_cb), self);
   build_ui (self);
   g_signal_connect_swapped (self->group_switch, "notify::active", G_CALLBACK (group_switch_cb),
                             self);
@@ -1150,7 +1281,9 @@ dyno_collection_view_set_run (DynoCollectionView *self,
   g_return_if_fail (DYNO_IS_COLLECTION_VIEW (self));
 
   g_set_object (&self->run, run);
+  set_view (self, run);
   set_items (self, run ? G_LIST_MODEL (run) : NULL, info, index_name);
+  update_filter_status (self);
 }
 
 void
@@ -1164,6 +1297,7 @@ dyno_collection_view_show_item (DynoCollectionView *self,
   g_return_if_fail (DYNO_IS_COLLECTION_VIEW (self));
 
   g_clear_object (&self->run);
+  set_view (self, NULL);
   g_list_store_append (store, object);
   set_items (self, G_LIST_MODEL (store), info, NULL);
   g_clear_pointer (&self->selected, dyno_item_unref);

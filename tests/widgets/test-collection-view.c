@@ -1,7 +1,8 @@
 /* test-collection-view.c: results grouped by partition, columns, entity tags and chips
  *
- * A DynoBackend made here answers Query with pages cut from the tenant sample, so the view
- * is fed by a real DynoRun (parsing, pagination, items-changed) without a server.
+ * The tenant sample is loaded into the embedded engine in memory (tests/common/fault-backend.h,
+ * no fault asked for), and the view is fed by a real DynoRun querying it: the engine's pages,
+ * their LastEvaluatedKey (a Limit cuts them) and its key order, as DynamoDB's.
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -14,9 +15,10 @@
 #include "dyno-json.h"
 #include "dyno-partition-model.h"
 #include "dyno-run.h"
+#include "dyno-run-view.h"
 #include "widget-test-util.h"
 
-#include "test-backend.h"
+#include "fault-backend.h"
 
 /* ---- the tenant sample ---------------------------------------------------------------------- */
 
@@ -55,34 +57,37 @@ acme_items (void)
   return items;
 }
 
-/* A Query response with @items[@from, @to); LastEvaluatedKey when more follow. */
-static char *
-page_body (GPtrArray *items,
-           guint      from,
-           guint      to)
+/* The tenant sample's table and all of its items (every tenant), in the engine. */
+static void
+load_tenant_sample (TestFaultBackend *backend)
 {
-  GString *body = g_string_new ("{\"Items\":[");
+  g_autofree char *dir = g_build_filename (TEST_SRCDIR, "..", "data", "samples", "tenant", NULL);
+  g_autofree char *table_path = g_build_filename (dir, "table.json", NULL);
+  g_autofree char *items_path = g_build_filename (dir, "items.jsonl", NULL);
+  g_autofree char *table = NULL;
+  g_autofree char *contents = NULL;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(JsonNode) created = NULL;
+  g_auto(GStrv) lines = NULL;
 
-  for (guint i = from; i < to; i++)
+  g_file_get_contents (table_path, &table, NULL, &error);
+  g_assert_no_error (error);
+  created = fault_engine_call (backend, "CreateTable", table, &error);
+  g_assert_no_error (error);
+  g_file_get_contents (items_path, &contents, NULL, &error);
+  g_assert_no_error (error);
+  lines = g_strsplit (contents, "\n", -1);
+  for (guint i = 0; lines[i] != NULL; i++)
     {
-      if (i > from)
-        g_string_append_c (body, ',');
-      g_string_append (body, g_ptr_array_index (items, i));
-    }
-  g_string_append_printf (body, "],\"Count\":%u,\"ScannedCount\":%u,"
-                          "\"ConsumedCapacity\":{\"TableName\":\"tenant\",\"CapacityUnits\":0.5}",
-                          to - from, to - from);
-  if (to < items->len)
-    {
-      g_autoptr(DynoItem) last = dyno_item_from_ddb_json (g_ptr_array_index (items, to - 1), -1,
-                                                          NULL);
-      g_string_append_printf (body, ",\"LastEvaluatedKey\":{\"pk\":{\"S\":\"TENANT#acme\"},"
-                              "\"sk\":{\"S\":\"%s\"}}",
-                              dyno_value_get_string (dyno_item_lookup (last, "sk"), NULL));
-    }
-  g_string_append_c (body, '}');
+      g_autofree char *put = NULL;
+      g_autoptr(JsonNode) reply = NULL;
 
-  return g_string_free (body, FALSE);
+      if (*g_strstrip (lines[i]) == '\0')
+        continue;
+      put = g_strdup_printf ("{\"TableName\":\"tenant\",\"Item\":%s}", lines[i]);
+      reply = fault_engine_call (backend, "PutItem", put, &error);
+      g_assert_no_error (error);
+    }
 }
 
 /* ---- fixture -------------------------------------------------------------------------------- */
@@ -92,7 +97,7 @@ typedef struct {
   DynoCollectionView *view;
   GPtrArray          *items;     /* char*: the sample lines, in server order */
   DynoTableInfo      *info;
-  TestBackend        *backend;
+  TestFaultBackend   *backend;
   DynoRun            *run;
 } Fixture;
 
@@ -106,24 +111,18 @@ fixture_set_up (Fixture       *fixture,
 
   fixture->items = acme_items ();
   fixture->info = dyno_table_info_new ("tenant", "pk", DYNO_VALUE_S, "sk", DYNO_VALUE_S);
-  fixture->backend = test_backend_new ();
-  test_backend_expect_only (fixture->backend, "Query");
-  if (page_size == 0)
-    page_size = fixture->items->len;
-  for (guint i = 0; i < fixture->items->len; i += page_size)
-    {
-      g_autofree char *page = page_body (fixture->items, i,
-                                         MIN (i + page_size, fixture->items->len));
+  fixture->backend = g_object_new (TEST_TYPE_FAULT_BACKEND, NULL);
+  load_tenant_sample (fixture->backend);
 
-      test_backend_queue_reply (fixture->backend, 200, page);
-    }
-
+  /* page_size items a page (a Limit), or all of them in one */
   request = dyno_request_from_json ("{\"TableName\":\"tenant\","
                                     "\"KeyConditionExpression\":\"pk = :pk\","
                                     "\"ExpressionAttributeValues\":"
                                     "{\":pk\":{\"S\":\"TENANT#acme\"}}}",
                                     -1, -1, &error);
   g_assert_no_error (error);
+  if (page_size > 0)
+    request->limit = page_size;
   fixture->run = dyno_run_new (DYNO_BACKEND (fixture->backend), request);
 
   fixture->window = gtk_window_new ();
@@ -221,9 +220,11 @@ test_grouped_in_server_order (Fixture       *fixture,
   wait_idle (fixture->run);
   g_assert_null (dyno_run_get_error (fixture->run));
   g_assert_cmpuint (dyno_run_get_n_items (fixture->run), ==, fixture->items->len);
-  g_assert_cmpuint (test_backend_get_n_pending (fixture->backend), ==, 0);
-  g_assert_cmpuint (dyno_run_get_n_pages (fixture->run), ==,
-                    test_backend_get_n_calls (fixture->backend));
+  /* every page read is in the ledger, one Query each; Limit 4 cuts the acme items in
+   * pages of 4 (and an empty last one when they are a multiple of 4: DynamoDB cannot know
+   * a full page was the last) */
+  g_assert_cmpuint (dyno_run_get_n_pages (fixture->run), ==, fixture->backend->n_pages);
+  g_assert_cmpuint (fixture->backend->n_pages, ==, fixture->items->len / 4 + 1);
 
   /* one partition row, expanded, then its items in the order the pages brought them */
   rows = view_rows (fixture);
@@ -559,10 +560,22 @@ test_flat_is_the_run (Fixture       *fixture,
                          FALSE);
   drain_main_context ();
 
-  /* flat, the rows are the run's own items: nothing kept per item by the view */
+  /* flat, the rows are the run's own items: its view, with no filter and no sort, keeps
+   * nothing per item (row i is the run's item i) */
   selection = gtk_column_view_get_model (GTK_COLUMN_VIEW (column_view));
-  g_assert_true (gtk_multi_selection_get_model (GTK_MULTI_SELECTION (selection)) ==
-                 G_LIST_MODEL (fixture->run));
+  {
+    GListModel *rows = gtk_multi_selection_get_model (GTK_MULTI_SELECTION (selection));
+
+    g_assert_true (DYNO_IS_RUN_VIEW (rows));
+    g_assert_true (dyno_run_view_get_run (DYNO_RUN_VIEW (rows)) == fixture->run);
+    g_assert_cmpuint (g_list_model_get_n_items (rows), ==, dyno_run_get_n_items (fixture->run));
+    for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+      {
+        g_assert_cmpuint (dyno_run_view_get_run_position (DYNO_RUN_VIEW (rows), i), ==, i);
+        g_assert_true (dyno_run_view_get_item (DYNO_RUN_VIEW (rows), i) ==
+                       dyno_run_get_item (fixture->run, i));
+      }
+  }
   first = g_list_model_get_item (G_LIST_MODEL (selection), 0);
   g_assert_true (DYNO_IS_ITEM_OBJECT (first));
   g_assert_null (find_expander (column_view));
@@ -572,6 +585,138 @@ test_flat_is_the_run (Fixture       *fixture,
                          TRUE);
   drain_main_context ();
   g_assert_cmpuint (g_list_model_get_n_items (view_rows (fixture)), ==, 1 + fixture->items->len);
+}
+
+/* The first column's text of each row (the sort key of items; partitions say their key). */
+static GStrv
+first_cells (Fixture *fixture)
+{
+  GListModel *rows = view_rows (fixture);
+  GStrvBuilder *builder = g_strv_builder_new ();
+  GStrv result;
+
+  for (guint i = 0; i < g_list_model_get_n_items (rows); i++)
+    {
+      g_autoptr(GObject) row = g_list_model_get_item (rows, i);
+
+      if (DYNO_IS_ITEM_OBJECT (row))
+        g_strv_builder_add (builder, dyno_value_get_string (
+          dyno_item_lookup (dyno_item_object_get_item (DYNO_ITEM_OBJECT (row)), "sk"), NULL));
+    }
+  result = g_strv_builder_end (builder);
+  g_strv_builder_unref (builder);
+  return result;
+}
+
+static void
+wait_view (Fixture *fixture)
+{
+  GtkWidget *spinner = get_by_id (GTK_WIDGET (fixture->view), "filter_spinner");
+  gint64 deadline = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
+
+  drain_main_context ();
+  while (gtk_spinner_get_spinning (GTK_SPINNER (spinner)))
+    {
+      g_assert_cmpint (g_get_monotonic_time (), <, deadline);
+      g_main_context_iteration (NULL, FALSE);
+    }
+  drain_main_context ();
+}
+
+/* The bar narrows the loaded items by a text and orders them by an attribute; nothing is read
+ * again; closing it shows them as read. */
+static void
+test_filter_and_sort (Fixture       *fixture,
+                      gconstpointer  data)
+{
+  GtkWidget *self = GTK_WIDGET (fixture->view);
+  GtkWidget *entry = get_by_id (self, "filter_entry");
+  GtkWidget *sort = get_by_id (self, "sort_dropdown");
+  GtkWidget *status = get_by_id (self, "filter_status");
+  GListModel *names = gtk_drop_down_get_model (GTK_DROP_DOWN (sort));
+  g_auto(GStrv) as_read = NULL;
+  g_auto(GStrv) invoices = NULL;
+  g_auto(GStrv) by_amount = NULL;
+  g_autofree char *expected_status = NULL;
+  guint n_pages, amount = G_MAXUINT, n_invoices = 0;
+
+  dyno_run_load_all (fixture->run);
+  wait_idle (fixture->run);
+  gtk_switch_set_active (GTK_SWITCH (get_by_id (self, "group_switch")), FALSE);
+  drain_main_context ();
+  n_pages = fixture->backend->n_pages;
+  as_read = first_cells (fixture);
+  g_assert_cmpuint (g_strv_length (as_read), ==, fixture->items->len);
+
+  /* the button opens the bar */
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (get_by_id (self, "filter_button")), TRUE);
+  drain_main_context ();
+  g_assert_true (gtk_search_bar_get_search_mode (GTK_SEARCH_BAR (get_by_id (self, "filter_bar"))));
+
+  /* a text, any case, in any value: the invoices (their sk, and the events naming one) */
+  for (guint i = 0; i < fixture->items->len; i++)
+    if (strstr (g_ptr_array_index (fixture->items, i), "INVOICE#") != NULL)
+      n_invoices++;
+  gtk_editable_set_text (GTK_EDITABLE (entry), "invoice#");
+  g_signal_emit_by_name (entry, "search-changed");
+  wait_view (fixture);
+  invoices = first_cells (fixture);
+  g_assert_cmpuint (g_strv_length (invoices), ==, n_invoices);
+  g_assert_cmpuint (n_invoices, <, fixture->items->len);
+  {
+    guint j = 0;
+
+    /* in the order read: the invoices are a subsequence of the items as read */
+    for (guint i = 0; as_read[i] != NULL; i++)
+      if (invoices[j] != NULL && g_str_equal (as_read[i], invoices[j]))
+        j++;
+    g_assert_null (invoices[j]);
+  }
+  expected_status = g_strdup_printf ("%u of %u items", n_invoices, fixture->items->len);
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (status)), ==, expected_status);
+
+  /* sorted by amount, largest first; the invoices without one last */
+  for (guint i = 0; i < g_list_model_get_n_items (names); i++)
+    if (g_str_equal (gtk_string_list_get_string (GTK_STRING_LIST (names), i), "amount"))
+      amount = i;
+  g_assert_cmpuint (amount, !=, G_MAXUINT);
+  gtk_toggle_button_set_active (GTK_TOGGLE_BUTTON (get_by_id (self, "sort_descending")), TRUE);
+  gtk_drop_down_set_selected (GTK_DROP_DOWN (sort), amount);
+  wait_view (fixture);
+  {
+    GListModel *rows = view_rows (fixture);
+    double last = G_MAXDOUBLE;
+    gboolean missing = FALSE;
+
+    g_assert_cmpuint (g_list_model_get_n_items (rows), ==, n_invoices);
+    for (guint i = 0; i < n_invoices; i++)
+      {
+        g_autoptr(DynoItemObject) row = g_list_model_get_item (rows, i);
+        const DynoValue *value = dyno_item_lookup (dyno_item_object_get_item (row), "amount");
+
+        if (value == NULL)
+          missing = TRUE;
+        else
+          {
+            double v = g_ascii_strtod (dyno_value_get_string (value, NULL), NULL);
+
+            g_assert_false (missing);
+            g_assert_cmpfloat (v, <=, last);
+            last = v;
+          }
+      }
+  }
+
+  /* closing the bar: every item, as read, and the sort back to "As Read" */
+  gtk_search_bar_set_search_mode (GTK_SEARCH_BAR (get_by_id (self, "filter_bar")), FALSE);
+  wait_view (fixture);
+  g_assert_cmpstr (gtk_editable_get_text (GTK_EDITABLE (entry)), ==, "");
+  g_assert_cmpuint (gtk_drop_down_get_selected (GTK_DROP_DOWN (sort)), ==, 0);
+  by_amount = first_cells (fixture);
+  g_assert_true (g_strv_equal ((const char * const *) by_amount, (const char * const *) as_read));
+  g_assert_cmpstr (gtk_label_get_label (GTK_LABEL (status)), ==, "");
+  /* all of it on the items loaded: no request was sent */
+  g_assert_cmpuint (fixture->backend->n_pages, ==, n_pages);
 }
 
 #define ADD(path, fn, page_size) \
@@ -592,6 +737,7 @@ main (int    argc,
   ADD ("/collection-view/collapse-expand", test_collapse_expand, 0);
   ADD ("/collection-view/selection-kept", test_selection_kept, 4);
   ADD ("/collection-view/flat-is-the-run", test_flat_is_the_run, 0);
+  ADD ("/collection-view/filter-and-sort", test_filter_and_sort, 4);
 
   return g_test_run ();
 }
