@@ -215,8 +215,9 @@ def main():
                 wait_for(lambda: len(ddb_local.scan_all(name, c)) == want, timeout=60,
                          what=f"{want} items in {name}")
             # the dialog says it is done, then the sidebar lists them
-            wait_for(lambda: any("tenant" in text_of(l) for l in find_all(window, role="label")),
-                     what="the samples summary")
+            wait_for(lambda: any(re.search(r"\btenant (created with|existed already)", text_of(l))
+                                 for l in find_all(window, role="label")),
+                     what="the samples summary to name tenant")
             click(find(window, role="push button", name="Close"))
             window_gone(app, "Sample Schemas")
             sidebar_has(app, "tenant", "pk S · sk S")

@@ -15,6 +15,7 @@ SPDX-License-Identifier: GPL-3.0-or-later
 """
 
 import os
+import re
 import subprocess
 import sys
 import traceback
@@ -107,9 +108,12 @@ def main():
             click(find(app.root, role="push button", name="Load Sample Schemas…"))
             window = window_named(app, "Sample Schemas")
             click(find(window, role="push button", name="Load sample schemas"))
-            wait_for(lambda: any("tenant" in text_of(label)
+            # the summary names the last sample when all are loaded (not any label: the
+            # descriptions name the tables too, and Close while loading cancels the rest)
+            wait_for(lambda: any(re.search(r"\btenant (created with|existed already)",
+                                           text_of(label))
                                  for label in dynogui.find_all(window, role="label")),
-                     timeout=120, what="the samples summary")
+                     timeout=120, what="the samples summary to name tenant")
             click(find(window, role="push button", name="Close"))
             window_gone(app, "Sample Schemas")
             sidebar_has(app, "tenant", "pk S · sk S")
@@ -132,6 +136,48 @@ def main():
             shot(app, "playground-query")
 
         check("a query on the Playground answers in sort-key order", seed_query)
+
+        def filter_and_sort_loaded():
+            # the same rows as the query above: what the bar works on
+            loaded = sorted((i for i in dyno_samples.items("file-tree")
+                             if i["PK"]["S"] == "DRIVE#a91"
+                             and i["SK"]["S"].startswith("root/photos/")),
+                            key=lambda i: i["SK"]["S"].encode())
+
+            def holds(value, text):
+                # the filter's meaning: text in an S or N value at any depth, case ignored
+                (kind, inner), = value.items()
+                if kind in ("S", "N"):
+                    return text.casefold() in inner.casefold()
+                if kind in ("SS", "NS"):
+                    return any(text.casefold() in v.casefold() for v in inner)
+                if kind == "M":
+                    return any(holds(v, text) for v in inner.values())
+                if kind == "L":
+                    return any(holds(v, text) for v in inner)
+                return False
+
+            click(find(app.root, role="push button", name="Filter and Sort Loaded Items"))
+            set_text(find(app.root, name="Filter Loaded Items"), "JPEG")
+            want = [i["SK"]["S"] for i in loaded if any(holds(v, "JPEG") for v in i.values())]
+            assert 0 < len(want) < len(loaded), "the text narrows the rows"
+            wait_for(lambda: column(app, "SK") == want, what=f"the rows holding JPEG: {want}")
+            # largest first: sizeBytes is a number, compared as one
+            choose(app.root, "Sort By", "sizeBytes")
+            click(find(app.root, role="push button", name="Sort Descending"))
+            by_size = [i["SK"]["S"] for i in sorted(
+                (i for i in loaded if i["SK"]["S"] in want),
+                key=lambda i: -int(i["sizeBytes"]["N"]))]
+            wait_for(lambda: column(app, "SK") == by_size,
+                     what=f"the JPEG rows largest first: {by_size}")
+            shot(app, "results-filter-sort")
+            # closed, the bar leaves every row as read
+            click(find(app.root, role="push button", name="Filter and Sort Loaded Items"))
+            wait_for(lambda: column(app, "SK") == [i["SK"]["S"] for i in loaded],
+                     what="every row again, in sort-key order")
+
+        check("the loaded rows filter by a text and sort by an attribute, and come back when "
+              "the bar closes", filter_and_sort_loaded)
 
         def infrastructure_as_code():
             dynogui.open_menu(app, "Menu of table file-tree")
