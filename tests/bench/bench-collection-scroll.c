@@ -10,7 +10,8 @@
  *   - frames while the list is swept top to bottom and back (one step per frame), scrolled
  *     smoothly, and jumped to random positions: per-frame work (frame clock "update" to
  *     "after-paint"), intervals between frames, p50/p95/p99/max and frames over 16.7 ms;
- *   - selecting an item deep down and showing it in the detail pane.
+ *   - selecting an item deep down and showing it in the detail pane;
+ *   - the bar over the results: a filter text, a sort by a number, and back.
  *
  * In grouped (by partition) and flat mode.  It asserts nothing about time.  Run it with
  *   meson test -C BUILD --benchmark collection-scroll -v
@@ -466,6 +467,47 @@ detail_text (Bench *bench)
   return gtk_text_buffer_get_text (buffer, &start, &end, FALSE);
 }
 
+/* One change in the bar over the results (a filter text, or a sort attribute): the main
+ * thread's share, the time until the result is on screen (the spinner stops and a frame is
+ * drawn), and the frames meanwhile (the clock keeps ticking: a stall is a long interval). */
+static void
+bar_phase (Bench      *bench,
+           GtkWidget  *spinner,
+           const char *label,
+           GtkWidget  *entry,
+           const char *text,
+           GtkWidget  *dropdown,
+           guint       selected)
+{
+  gint64 t0, t_set;
+  GListModel *rows = G_LIST_MODEL (gtk_column_view_get_model (bench->column_view));
+
+  frames_reset (&bench->frames);
+  t0 = g_get_monotonic_time ();
+  if (entry != NULL)
+    {
+      gtk_editable_set_text (GTK_EDITABLE (entry), text);
+      g_signal_emit_by_name (entry, "search-changed");
+    }
+  else
+    gtk_drop_down_set_selected (GTK_DROP_DOWN (dropdown), selected);
+  t_set = g_get_monotonic_time ();
+  do
+    g_main_context_iteration (NULL, TRUE);
+  while (gtk_spinner_get_spinning (GTK_SPINNER (spinner)));
+  {
+    guint n_frames = bench->frames.work->len;
+
+    while (bench->frames.work->len == n_frames)
+      g_main_context_iteration (NULL, TRUE);
+  }
+  printf ("  %s: %u rows, shown after %.2f ms (main thread in the change itself %.2f ms)\n",
+          label, g_list_model_get_n_items (rows), (g_get_monotonic_time () - t0) / 1000.0,
+          (t_set - t0) / 1000.0);
+  print_distribution ("work", bench->frames.work);
+  print_distribution ("interval", bench->frames.interval);
+}
+
 static void
 bench_mode (gboolean grouped)
 {
@@ -591,6 +633,27 @@ bench_mode (gboolean grouped)
             "detail %zu chars\n", target, n_rows, (t_detail - t_select) / 1000.0,
             (g_get_monotonic_time () - t_select) / 1000.0, strlen (text));
     g_assert_cmpuint (strlen (text), >, 0);
+  }
+
+  /* ---- the loaded items filtered and sorted (the bar over the results) ---- */
+  {
+    GtkWidget *entry = find_by_id (GTK_WIDGET (bench.view), "filter_entry");
+    GtkWidget *dropdown = find_by_id (GTK_WIDGET (bench.view), "sort_dropdown");
+    GtkWidget *spinner = find_by_id (GTK_WIDGET (bench.view), "filter_spinner");
+    GListModel *names = gtk_drop_down_get_model (GTK_DROP_DOWN (dropdown));
+    guint amount = 0;
+
+    for (guint i = 0; i < g_list_model_get_n_items (names); i++)
+      if (g_str_equal (gtk_string_list_get_string (GTK_STRING_LIST (names), i), "amount"))
+        amount = i;
+    g_assert_cmpuint (amount, >, 0);
+    bar_phase (&bench, spinner, "filter \"hotel\" (in a sort key or a nested value)",
+               entry, "hotel", NULL, 0);
+    bar_phase (&bench, spinner, "sort the matches by amount (a number)", NULL, NULL, dropdown,
+               amount);
+    bar_phase (&bench, spinner, "filter cleared: every item, sorted by amount", entry, "", NULL,
+               0);
+    bar_phase (&bench, spinner, "sort back to the order read", NULL, NULL, dropdown, 0);
   }
 
   /* ---- switching modes with everything loaded ---- */
