@@ -61,7 +61,8 @@ _dyno_json_skip_ws (DynoJsonScanner *sc)
     sc->p++;
 }
 
-/* Skips whitespace, then consumes @c or fails. */
+/* Skips whitespace, then consumes @c or fails.  @what is translated only when it fails: pass
+ * N_("…") (a _() argument would call gettext for every value parsed). */
 gboolean  _dyno_json_expect_slow      (DynoJsonScanner *sc,
                                        char             c,
                                        const char      *what);

@@ -230,7 +230,7 @@ _dyno_json_expect_slow (DynoJsonScanner *sc,
 
   /* Translators: what was expected (such as "an object"), then what was found (such as "a
    * number"). */
-  return _dyno_json_fail_syntax (sc, _("expected %s but found %s"), what, describe_byte (sc));
+  return _dyno_json_fail_syntax (sc, _("expected %s but found %s"), _(what), describe_byte (sc));
 }
 
 gboolean
@@ -1205,7 +1205,7 @@ _dyno_json_parse_ddb_item (DynoJsonScanner  *sc,
 
   _dyno_json_skip_ws (sc);
   at = sc->p;
-  if (!_dyno_json_expect (sc, '{', _("an item object such as {\"id\":{\"S\":\"1\"}}")))
+  if (!_dyno_json_expect (sc, '{', N_("an item object such as {\"id\":{\"S\":\"1\"}}")))
     return FALSE;
 
   return parse_members (sc, builder, at, parse_ddb_member, NULL);

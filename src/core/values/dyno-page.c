@@ -55,7 +55,7 @@ parse_items (DynoJsonScanner  *sc,
 {
   gboolean more;
 
-  if (!_dyno_json_expect (sc, '[', _("an array of items")))
+  if (!_dyno_json_expect (sc, '[', N_("an array of items")))
     return FALSE;
   if (_dyno_json_peek (sc) == ']')
     {
@@ -144,7 +144,7 @@ parse_page (DynoJsonScanner  *sc,
   g_autofree char *error_type = NULL;
   g_autofree char *error_message = NULL;
 
-  if (!_dyno_json_expect (sc, '{', _("a response object")))
+  if (!_dyno_json_expect (sc, '{', N_("a response object")))
     return FALSE;
 
   if (_dyno_json_peek (sc) == '}')
