@@ -43,6 +43,7 @@
 #define WAL_CATCH_UP 256
 #define WAL_PASSES   2
 #define IDLE_USEC    (2 * G_USEC_PER_SEC)
+#define LOCK_WAIT_USEC (G_USEC_PER_SEC / 2)
 
 struct _DynoEngineWal {
   int        lock_fd;       /* the workspace file, flock()ed: -1 when none */
@@ -90,9 +91,18 @@ dyno_engine_wal_lock (DynoEngine  *self,
       fail (error, INTERNAL, "Cannot open the workspace %s: %s", path, g_strerror (saved));
       return FALSE;
     }
-  if (flock (fd, LOCK_EX | LOCK_NB) != 0)
+  /* an engine being closed (on another thread, or in a process that is exiting) lets go
+   * in a moment: wait for it a little, as SQLite's busy timeout did for its own lock */
+  for (gint64 until = g_get_monotonic_time () + LOCK_WAIT_USEC;
+       flock (fd, LOCK_EX | LOCK_NB) != 0;)
     {
       int saved = errno;
+
+      if ((saved == EWOULDBLOCK || saved == EINTR) && g_get_monotonic_time () < until)
+        {
+          g_usleep (5000);
+          continue;
+        }
 
       close (fd);
       if (saved == EWOULDBLOCK)
