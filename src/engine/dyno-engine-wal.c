@@ -21,6 +21,7 @@
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
+#define _GNU_SOURCE     /* sync_file_range() */
 #include "config.h"
 
 #include <errno.h>
@@ -154,6 +155,16 @@ checkpoint (DynoEngineWal *wal,
   return rc;
 }
 
+static void
+start_writeback (int fd)
+{
+#ifdef SYNC_FILE_RANGE_WRITE
+  sync_file_range (fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+#else
+  fdatasync (fd);
+#endif
+}
+
 static gpointer
 checkpoint_thread (gpointer data)
 {
@@ -193,6 +204,12 @@ checkpoint_thread (gpointer data)
       g_mutex_unlock (&wal->lock);
 
       rc = checkpoint (wal, wal->db, SQLITE_CHECKPOINT_PASSIVE, &log, &done);
+      /* SQLite syncs the database only after a checkpoint that reached the WAL's end (one
+       * overtaken by commits leaves its pages to the kernel's writeback, 30 s later): the
+       * commit that finishes the job would wait for the sync of everything copied since.
+       * Their writing starts now instead, without waiting for it. */
+      if (rc == SQLITE_OK && done > 0)
+        start_writeback (wal->lock_fd);
       g_mutex_lock (&wal->lock);
       if (log >= wal->restart)
         wal->passes++;
