@@ -48,6 +48,7 @@
 
 struct _DynoEngineWal {
   int        lock_fd;       /* the workspace file, flock()ed: -1 when none */
+  int        wal_fd;        /* its WAL, for the thread's writeback; -1 when none */
   sqlite3   *db;            /* the checkpoint thread's connection */
   GThread   *thread;
   GMutex     lock;          /* guards what follows; signalled on any change by ::cond */
@@ -114,6 +115,7 @@ dyno_engine_wal_lock (DynoEngine  *self,
     }
   self->wal = g_new0 (DynoEngineWal, 1);
   self->wal->lock_fd = fd;
+  self->wal->wal_fd = -1;
   self->wal->step = WAL_STEP;
   self->wal->restart = WAL_RESTART;
   self->wal->limit = WAL_LIMIT;
@@ -205,11 +207,16 @@ checkpoint_thread (gpointer data)
 
       rc = checkpoint (wal, wal->db, SQLITE_CHECKPOINT_PASSIVE, &log, &done);
       /* SQLite syncs the database only after a checkpoint that reached the WAL's end (one
-       * overtaken by commits leaves its pages to the kernel's writeback, 30 s later): the
-       * commit that finishes the job would wait for the sync of everything copied since.
-       * Their writing starts now instead, without waiting for it. */
+       * overtaken by commits leaves its pages to the kernel's writeback, 30 s later), and the
+       * WAL before each checkpoint: the commit that finishes the job would wait for both
+       * syncs of everything written since.  Their writing starts now instead, without
+       * waiting for it. */
       if (rc == SQLITE_OK && done > 0)
-        start_writeback (wal->lock_fd);
+        {
+          start_writeback (wal->lock_fd);
+          if (wal->wal_fd >= 0)
+            start_writeback (wal->wal_fd);
+        }
       g_mutex_lock (&wal->lock);
       if (log >= wal->restart)
         wal->passes++;
@@ -336,6 +343,13 @@ dyno_engine_wal_start (DynoEngine *self)
     }
   /* its TRUNCATE waits this long for the writer to finish a statement before giving up */
   sqlite3_busy_timeout (db, 100);
+  /* SQLite keeps the same WAL file until the last connection closes (it starts it over or
+   * truncates it, never replaces it) */
+  {
+    g_autofree char *wal_path = g_strconcat (self->path, "-wal", NULL);
+
+    wal->wal_fd = open (wal_path, O_RDONLY | O_CLOEXEC);
+  }
   wal->db = db;
   wal->last_commit = g_get_monotonic_time ();
   /* replaces SQLite's auto-checkpoint, which is a WAL hook too */
@@ -369,6 +383,8 @@ dyno_engine_wal_free (DynoEngine *self)
   if (wal == NULL)
     return;
   g_assert (wal->thread == NULL);
+  if (wal->wal_fd >= 0)
+    close (wal->wal_fd);
   if (wal->lock_fd >= 0)
     close (wal->lock_fd);
   g_mutex_clear (&wal->lock);
