@@ -51,10 +51,12 @@ struct _DynoEngineWal {
   int        wal_fd;        /* its WAL, for the thread's writeback; -1 when none */
   sqlite3   *db;            /* the checkpoint thread's connection */
   GThread   *thread;
+  GThread   *flusher;       /* flush_thread() */
   GMutex     lock;          /* guards what follows; signalled on any change by ::cond */
   GCond      cond;
   gboolean   stop;
   gboolean   wanted;        /* the thread should checkpoint now */
+  gboolean   flush_wanted;  /* the flusher should start the writeback of both files */
   gboolean   running;       /* a checkpoint runs (the thread's or the committer's) */
   int        frames;        /* pages in the WAL after the last commit */
   int        backfilled;    /* of which copied into the database (as far as known) */
@@ -167,6 +169,40 @@ start_writeback (int fd)
 #endif
 }
 
+/* SQLite syncs the database only after a checkpoint that reached the WAL's end (one overtaken
+ * by commits leaves its pages to the kernel's writeback, 30 s later), and the WAL before each
+ * checkpoint: the commit that finishes the job would wait for both syncs of everything written
+ * since.  After each pass of the checkpoint thread, this thread starts their writing instead
+ * (without waiting for it; but starting it can take a while on a busy disk, which the
+ * checkpoint thread does not wait for either). */
+static gpointer
+flush_thread (gpointer data)
+{
+  DynoEngineWal *wal = data;
+
+  g_mutex_lock (&wal->lock);
+  while (!wal->stop)
+    {
+      gint64 start;
+
+      if (!wal->flush_wanted)
+        {
+          g_cond_wait (&wal->cond, &wal->lock);
+          continue;
+        }
+      wal->flush_wanted = FALSE;
+      g_mutex_unlock (&wal->lock);
+      start = g_get_monotonic_time ();
+      start_writeback (wal->lock_fd);
+      if (wal->wal_fd >= 0)
+        start_writeback (wal->wal_fd);
+      g_debug ("writeback started: %.1f ms", (g_get_monotonic_time () - start) / 1000.0);
+      g_mutex_lock (&wal->lock);
+    }
+  g_mutex_unlock (&wal->lock);
+  return NULL;
+}
+
 static gpointer
 checkpoint_thread (gpointer data)
 {
@@ -206,17 +242,13 @@ checkpoint_thread (gpointer data)
       g_mutex_unlock (&wal->lock);
 
       rc = checkpoint (wal, wal->db, SQLITE_CHECKPOINT_PASSIVE, &log, &done);
-      /* SQLite syncs the database only after a checkpoint that reached the WAL's end (one
-       * overtaken by commits leaves its pages to the kernel's writeback, 30 s later), and the
-       * WAL before each checkpoint: the commit that finishes the job would wait for both
-       * syncs of everything written since.  Their writing starts now instead, without
-       * waiting for it. */
+      g_mutex_lock (&wal->lock);
       if (rc == SQLITE_OK && done > 0)
         {
-          start_writeback (wal->lock_fd);
-          if (wal->wal_fd >= 0)
-            start_writeback (wal->wal_fd);
+          wal->flush_wanted = TRUE;
+          g_cond_broadcast (&wal->cond);
         }
+      g_mutex_unlock (&wal->lock);
       g_mutex_lock (&wal->lock);
       if (log >= wal->restart)
         wal->passes++;
@@ -355,6 +387,7 @@ dyno_engine_wal_start (DynoEngine *self)
   /* replaces SQLite's auto-checkpoint, which is a WAL hook too */
   sqlite3_wal_hook (self->db, wal_hook, wal);
   wal->thread = g_thread_new ("dyno-checkpoint", checkpoint_thread, wal);
+  wal->flusher = g_thread_new ("dyno-writeback", flush_thread, wal);
 }
 
 /* Stops the thread and closes its connection: before the engine's connection is closed. */
@@ -370,6 +403,7 @@ dyno_engine_wal_stop (DynoEngine *self)
   g_cond_broadcast (&wal->cond);
   g_mutex_unlock (&wal->lock);
   g_thread_join (g_steal_pointer (&wal->thread));
+  g_thread_join (g_steal_pointer (&wal->flusher));
   sqlite3_wal_hook (self->db, NULL, NULL);
   sqlite3_close (g_steal_pointer (&wal->db));
 }
