@@ -188,6 +188,9 @@ def main():
             print("rss_peak_per_json_byte %.3f" % (memory_kb(server.pid, "VmHWM") * 1024
                                                     / json_bytes))
         finally:
+            if server.poll() is not None:
+                print("the server exited by itself: status %d" % server.returncode,
+                      file=sys.stderr)
             server.terminate()
             server.wait(timeout=60)
 
