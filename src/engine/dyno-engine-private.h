@@ -79,10 +79,13 @@ char            *dyno_engine_value_display   (const DynoValue *value);
 
 /* ---- shared by dyno-engine.c and the operations in the other dyno-engine-*.c files ---- */
 
+typedef struct _DynoEngineWal DynoEngineWal;
+
 struct _DynoEngine {
   GObject      parent_instance;
   char        *path;
   sqlite3     *db;
+  DynoEngineWal *wal;       /* a workspace file's lock and checkpoints (dyno-engine-wal.c) */
   GHashTable  *tables;      /* name -> DynoEngineTable* */
   GHashTable  *statements;  /* SQL text -> sqlite3_stmt* */
   GPtrArray   *expired;     /* DynoEngineExpired*: seen expired, deleted after the request */
@@ -175,6 +178,19 @@ void             dyno_engine_set_error_members (DynoEngine               *self,
 /* The engine's ClientRequestTokens (string keys), created with @value_free on first use. */
 GHashTable      *dyno_engine_get_tokens      (DynoEngine                 *self,
                                               GDestroyNotify              value_free);
+
+/* ---- dyno-engine-wal.c ------------------------------------------------------------------- */
+
+/* Before the workspace is opened: takes the lock that keeps it to this engine. */
+gboolean         dyno_engine_wal_lock        (DynoEngine                 *self,
+                                              const char                 *path,
+                                              GError                    **error);
+/* Once the workspace is in WAL mode: checkpoints move to a thread of their own. */
+void             dyno_engine_wal_start       (DynoEngine                 *self);
+/* Before the engine's connection is closed: the thread and its connection go. */
+void             dyno_engine_wal_stop        (DynoEngine                 *self);
+/* After the engine's connection is closed: the lock goes. */
+void             dyno_engine_wal_free        (DynoEngine                 *self);
 
 /* ---- dyno-engine-transact.c -------------------------------------------------------------- */
 

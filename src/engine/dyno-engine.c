@@ -39,8 +39,12 @@ dyno_engine_finalize (GObject *object)
   g_clear_pointer (&self->tables, g_hash_table_unref);
   g_clear_pointer (&self->error_members, g_free);
   g_clear_pointer (&self->tokens, g_hash_table_unref);
+  /* the checkpoint thread's connection first: the last one to close checkpoints and removes
+   * the WAL */
+  dyno_engine_wal_stop (self);
   if (self->db != NULL)
     sqlite3_close (self->db);
+  dyno_engine_wal_free (self);
   g_free (self->path);
   G_OBJECT_CLASS (dyno_engine_parent_class)->finalize (object);
 }
@@ -179,15 +183,17 @@ dyno_engine_new (const char *path,
   sqlite3_stmt *s;
 
   self->path = g_strdup (path);
+  if (path != NULL && !dyno_engine_wal_lock (self, path, error))
+    return NULL;
   if (sqlite3_open_v2 (path ? path : ":memory:", &self->db, flags, NULL) != SQLITE_OK)
     {
       fail (error, INTERNAL, "Cannot open the workspace %s: %s", path ? path : ":memory:",
             self->db ? sqlite3_errmsg (self->db) : "out of memory");
       return NULL;
     }
-  /* One process at a time: the engine keeps the schemas in memory, so a second writer would
-   * go unseen.  The lock is taken by the first write below and held until the engine closes. */
-  sqlite3_busy_timeout (self->db, 250);
+  /* The engine's lock keeps other engines out (dyno-engine-wal.c); SQLite's locks are only
+   * contended by its own checkpoint thread, and by `sqlite3` reading the file meanwhile. */
+  sqlite3_busy_timeout (self->db, 5000);
   /* A new workspace gets 16 KB pages (an existing one keeps its own): items are rows of a
    * WITHOUT ROWID table, whose rows spill to an overflow page beyond about a quarter of a
    * page; with 4 KB pages every item of 1 KB took a page of its own.  Set before anything
@@ -200,17 +206,10 @@ dyno_engine_new (const char *path,
   sqlite3_create_function (self->db, "dyno_segment", 2,
                            SQLITE_UTF8 | SQLITE_DETERMINISTIC | SQLITE_INNOCUOUS, NULL,
                            segment_func, NULL, NULL);
-  if (path != NULL && sqlite3_exec (self->db, "PRAGMA locking_mode=EXCLUSIVE; "
-                                    "BEGIN IMMEDIATE; COMMIT", NULL, NULL, NULL) != SQLITE_OK)
-    {
-      if (sqlite3_errcode (self->db) == SQLITE_BUSY)
-        fail (error, INTERNAL, "The workspace %s is open in another process", path);
-      else
-        sql_failed (self, error);
-      return NULL;
-    }
   if (!exec (self, "PRAGMA journal_mode=WAL", error)
       || !exec (self, "PRAGMA synchronous=NORMAL", error)
+      /* a WAL that started over is cut back to 128 MB */
+      || !exec (self, "PRAGMA journal_size_limit=134217728", error)
       /* up to 64 MB of pages kept between requests (the default is 2 MB) */
       || !exec (self, "PRAGMA cache_size=-65536", error)
       || !exec (self,
@@ -251,6 +250,7 @@ dyno_engine_new (const char *path,
   sqlite3_reset (s);
   if (!load_tables (self, error) || !dyno_engine_load_settings (self, error))
     return NULL;
+  dyno_engine_wal_start (self);
   return g_steal_pointer (&self);
 }
 

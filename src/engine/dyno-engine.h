@@ -51,6 +51,16 @@ char       *dyno_engine_error_body   (const GError *error);
 /* The workspace file, or NULL in memory. */
 const char *dyno_engine_get_path (DynoEngine *self);
 
+/* When a workspace file's WAL is checkpointed, in pages (the defaults are 1000, 4000, 16000):
+ * a thread copies it into the database every @step pages; past @restart pages the committing
+ * thread finishes a checkpoint when little is left to copy, and past @limit whatever is left,
+ * so that the WAL starts over and stays under @limit pages plus one transaction.  For tests
+ * and benchmarks; nothing for an in-memory engine. */
+void        dyno_engine_set_wal_limits (DynoEngine *self,
+                                        guint       step,
+                                        guint       restart,
+                                        guint       limit);
+
 /* A consistent copy of the whole workspace, tables and pattern sets, written to @path (a new
  * file, or one replaced as a whole): SQLite's VACUUM INTO on the engine's own connection, so
  * a live WAL workspace is copied as of one moment and compacted.  @path must not be the

@@ -11,7 +11,8 @@
 # ITEMS defaults to 1000000 (about 1 GB of DynamoDB JSON, a few minutes).  Prints
 # `name value unit` lines.  The client is a raw keep-alive HTTP client posting bodies it
 # builds as it goes; its own cost is not the server's: the server's CPU time is printed
-# beside the wall-clock figures.
+# beside the wall-clock figures.  The machine's other load shows in the wall-clock figures
+# and the latencies (not in the server's CPU time): say what else ran.
 
 import http.client
 import json
@@ -20,6 +21,7 @@ import random
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import urllib.parse
 
@@ -31,6 +33,15 @@ def cpu_seconds(pid):
     with open("/proc/%d/stat" % pid) as f:
         fields = f.read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def runqueue_wait_ms(pid):
+    """How long the server's main thread (which answers the requests) has waited for a CPU."""
+    try:
+        with open("/proc/%d/task/%d/schedstat" % (pid, pid)) as f:
+            return int(f.read().split()[1]) / 1e6
+    except OSError:
+        return 0.0
 
 
 def memory_kb(pid, field):
@@ -89,12 +100,22 @@ def main():
     cli = sys.argv[1]
     n = int(sys.argv[2]) if len(sys.argv) > 2 else 1000000
     rng = random.Random(7)
+    # DYNO_BENCH_TRACE=1: each batch over 50 ms on stderr, and the server's debug messages
+    # (G_MESSAGES_DEBUG=dyno-engine: its checkpoints) with the same clock
+    trace = os.environ.get("DYNO_BENCH_TRACE") == "1"
     with tempfile.TemporaryDirectory(prefix="dyno-bench-scale-") as tmp:
         data = os.path.join(tmp, "scale.db")
+        env = dict(os.environ, G_MESSAGES_DEBUG="dyno-engine") if trace else None
         server = subprocess.Popen([cli, "serve", "--port", "0", "--data", data],
-                                  stdout=subprocess.PIPE, text=True)
+                                  stdout=subprocess.PIPE, text=True, env=env)
         try:
             url = server.stdout.readline().split()[-1]
+            if trace:
+                # GLib writes debug messages to stdout: copied to stderr, so that the pipe
+                # never fills and stops the server
+                threading.Thread(target=lambda: [sys.stderr.write(line)
+                                                 for line in server.stdout],
+                                 daemon=True).start()
             raw = Raw(url)
             raw.call("CreateTable", {
                 "TableName": "scale", "BillingMode": "PAY_PER_REQUEST",
@@ -109,6 +130,7 @@ def main():
                 checkpoints.append(n)
             done = 0
             batch_ms = []
+            batch_own_ms = []     # less the time the server waited for a CPU (a busy machine)
             load_wall = 0.0
             cpu_before = cpu_seconds(server.pid)
             for checkpoint in checkpoints:
@@ -119,9 +141,18 @@ def main():
                     body = json.dumps({"RequestItems": {"scale": [
                         {"PutRequest": {"Item": it}} for it in items]}}).encode()
                     json_bytes += sum(len(json.dumps(it)) for it in items)
+                    w = runqueue_wait_ms(server.pid)
                     t = time.perf_counter()
                     r = raw.call("BatchWriteItem", body)
                     batch_ms.append((time.perf_counter() - t) * 1000)
+                    waited = runqueue_wait_ms(server.pid) - w
+                    batch_own_ms.append(batch_ms[-1] - waited)
+                    if trace and batch_ms[-1] > 50:
+                        now = time.time()
+                        print("slow batch ending %s.%03d: %.1f ms"
+                              % (time.strftime("%H:%M:%S", time.localtime(now)),
+                                 int(now * 1000) % 1000, batch_ms[-1]), "(%.1f ms waiting for a CPU)" % waited,
+                              file=sys.stderr)
                     if r.get("UnprocessedItems"):
                         raise RuntimeError("unprocessed items")
                     done += count
@@ -139,7 +170,16 @@ def main():
             print("load_server_cpu_per_item %.1f us" % (cpu * 1e6 / n))
             print("load_batch_p50 %.2f ms" % percentile(batch_ms, 0.5))
             print("load_batch_p99 %.2f ms" % percentile(batch_ms, 0.99))
+            print("load_batch_p999 %.2f ms" % percentile(batch_ms, 0.999))
             print("load_batch_max %.1f ms" % max(batch_ms))
+            print("load_batches_over_50ms %d of %d" % (sum(1 for b in batch_ms if b > 50),
+                                                       len(batch_ms)))
+            # the same without the time the server's thread was runnable but had no CPU:
+            # what is left of a pause is the server's own (I/O, locks, checkpoints)
+            print("load_batch_less_cpu_wait_p99 %.2f ms" % percentile(batch_own_ms, 0.99))
+            print("load_batch_less_cpu_wait_p999 %.2f ms" % percentile(batch_own_ms, 0.999))
+            print("load_batch_less_cpu_wait_max %.1f ms" % max(batch_own_ms))
+            print("loadavg_at_end %s" % open("/proc/loadavg").read().split()[0])
             print("data_json %.1f MB" % (json_bytes / 1e6))
             size = sum(os.path.getsize(os.path.join(tmp, f)) for f in os.listdir(tmp))
             print("workspace_file %.1f MB" % (size / 1e6))
@@ -148,6 +188,9 @@ def main():
             print("rss_peak_per_json_byte %.3f" % (memory_kb(server.pid, "VmHWM") * 1024
                                                     / json_bytes))
         finally:
+            if server.poll() is not None:
+                print("the server exited by itself: status %d" % server.returncode,
+                      file=sys.stderr)
             server.terminate()
             server.wait(timeout=60)
 

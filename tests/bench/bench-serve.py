@@ -6,14 +6,20 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 #   tests/fixtures/with-ddb-local.sh /usr/bin/python3 tests/bench/bench-serve.py \
-#       _build/src/cli/dynotable-cli [ITEMS]
+#       _build/src/cli/dynotable-cli [ITEMS [WORKERS]]
 #
-# Prints `name value unit` lines.  Two clients: boto3 (what a user runs; its own cost is part
-# of the figure) and a raw keep-alive HTTP client posting prepared bodies (closer to the
-# server's own cost).
+# Prints `name value unit` lines.  Three clients: boto3 (what a user runs; its own cost is
+# part of the figure), a raw keep-alive HTTP client posting prepared bodies (closer to the
+# server's own cost), and WORKERS (default 4) such raw clients in processes of their own, each
+# with its own connection, so that the figure is not one Python process's ceiling.  Beside
+# each figure, the server's CPU time per item: user + system of its whole process tree, from
+# /proc (DynamoDB Local's java process: DYNO_TEST_ENDPOINT_PID from the fixture, else the
+# process listening on the endpoint's port).  On a machine shared with other work the
+# wall-clock figures move with it; the CPU times much less.
 
 import http.client
 import json
+import multiprocessing
 import os
 import subprocess
 import sys
@@ -23,11 +29,57 @@ import urllib.parse
 import uuid
 
 
-def cpu_seconds(pid):
+def _stat(pid):
     with open("/proc/%d/stat" % pid) as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    ticks = os.sysconf("SC_CLK_TCK")
-    return (int(fields[11]) + int(fields[12])) / ticks
+        return f.read().rsplit(")", 1)[1].split()
+
+
+def cpu_seconds(pid):
+    """User + system time of @pid and of every process below it (and of those it reaped)."""
+    children = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                children.setdefault(int(_stat(int(entry))[1]), []).append(int(entry))
+            except (OSError, IndexError):
+                pass
+    total = 0
+    todo = [pid]
+    while todo:
+        p = todo.pop()
+        try:
+            fields = _stat(p)
+        except OSError:
+            continue
+        total += sum(int(x) for x in fields[11:15])   # utime stime cutime cstime
+        todo += children.get(p, [])
+    return total / os.sysconf("SC_CLK_TCK")
+
+
+def listener_pid(url):
+    """The process that listens on @url's port (for a server started by someone else)."""
+    port = urllib.parse.urlparse(url).port
+    inodes = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            with open(table) as f:
+                next(f)
+                for line in f:
+                    parts = line.split()
+                    if parts[3] == "0A" and int(parts[1].rsplit(":", 1)[1], 16) == port:
+                        inodes.add("socket:[%s]" % parts[9])
+        except OSError:
+            pass
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            for fd in os.listdir("/proc/%s/fd" % entry):
+                if os.readlink("/proc/%s/fd/%s" % (entry, fd)) in inodes:
+                    return int(entry)
+        except OSError:
+            continue
+    return None
 
 
 class Raw:
@@ -55,7 +107,39 @@ def item(i):
             "note": {"S": "x" * 120}}
 
 
-def workload(name, url, n, pid=None):
+def _worker(url, bodies, op, barrier, results):
+    raw = Raw(url)
+    raw.call("ListTables", {})          # the connection is open before the clock starts
+    barrier.wait()
+    count = 0
+    for body in bodies:
+        r = raw.call(op, body)
+        count += r.get("Count", 0)
+        if r.get("UnprocessedItems"):
+            raise RuntimeError("unprocessed items")
+    results.put((time.perf_counter(), count))
+
+
+def concurrent(url, op, shares):
+    """Runs each share of bodies in a process of its own; (wall seconds, Count total)."""
+    ctx = multiprocessing.get_context("fork")
+    barrier = ctx.Barrier(len(shares) + 1)
+    results = ctx.Queue()
+    procs = [ctx.Process(target=_worker, args=(url, share, op, barrier, results))
+             for share in shares]
+    for p in procs:
+        p.start()
+    barrier.wait()
+    start = time.perf_counter()
+    got = [results.get() for _ in procs]
+    for p in procs:
+        p.join()
+        if p.exitcode != 0:
+            raise RuntimeError("a worker failed")
+    return max(end for end, _ in got) - start, sum(c for _, c in got)
+
+
+def workload(name, url, n, workers, pid=None):
     import boto3
     out = []
     table = "bench-%s" % uuid.uuid4().hex[:8]
@@ -110,12 +194,42 @@ def workload(name, url, n, pid=None):
     timed("query.raw", lambda: query_all(lambda b: raw.call("Query", b)), n)
     timed("query.boto3", lambda: query_all(lambda b: c.query(**b)), n)
     raw.call("DeleteTable", {"TableName": table})
+
+    # WORKERS raw clients at once, on a table of their own: the batches dealt out in turn,
+    # then each partition's Query pages (prepared: 100 partitions of n/100 items; one page
+    # holds them all up to n = 400,000 at this item size) dealt out the same way
+    table = "bench-%s" % uuid.uuid4().hex[:8]
+    raw.call("CreateTable", {
+        "TableName": table, "BillingMode": "PAY_PER_REQUEST",
+        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
+                                 {"AttributeName": "sk", "AttributeType": "S"}],
+        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
+                      {"AttributeName": "sk", "KeyType": "RANGE"}]})
+    batches = [json.dumps({"RequestItems": {table: [{"PutRequest": {"Item": item(i)}}
+                                                    for i in range(s, min(s + 25, n))]}}).encode()
+               for s in range(0, n, 25)]
+    label = "raw_x%d" % workers
+    for what, op, bodies in (("batch_write", "BatchWriteItem", batches), ("query", "Query", None)):
+        if bodies is None:
+            bodies = [json.dumps({"TableName": table, "KeyConditionExpression": "pk = :p",
+                                  "ExpressionAttributeValues": {":p": {"S": "user#%d" % p}}
+                                  }).encode() for p in range(100)]
+        cpu0 = cpu_seconds(pid) if pid else None
+        wall, count = concurrent(url, op, [bodies[w::workers] for w in range(workers)])
+        if op == "Query":
+            assert count == n, (count, n)
+        out.append(("%s.%s.%s" % (name, what, label), n / wall, "items/s"))
+        if pid:
+            out.append(("%s.%s.%s.server_cpu" % (name, what, label),
+                        (cpu_seconds(pid) - cpu0) * 1e6 / n, "us/item"))
+    raw.call("DeleteTable", {"TableName": table})
     return out
 
 
 def main():
     cli = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("DYNOTABLE_CLI")
     n = int(sys.argv[2]) if len(sys.argv) > 2 else 20000
+    workers = int(sys.argv[3]) if len(sys.argv) > 3 else 4
     results = []
     with tempfile.TemporaryDirectory(prefix="dyno-bench-") as tmp:
         t0 = time.perf_counter()
@@ -126,15 +240,34 @@ def main():
         Raw(url).call("ListTables", {})
         results.append(("serve.start_to_first_answer", (time.perf_counter() - t0) * 1000, "ms"))
         try:
-            results += workload("serve", url, n, proc.pid)
+            results += workload("serve", url, n, workers, proc.pid)
             results.append(("serve.total_server_cpu", cpu_seconds(proc.pid), "s"))
         finally:
             proc.terminate()
             proc.wait()
-    if os.environ.get("DYNO_TEST_ENDPOINT"):
-        results += workload("ddb_local", os.environ["DYNO_TEST_ENDPOINT"], n)
+    endpoint = os.environ.get("DYNO_TEST_ENDPOINT")
+    if endpoint:
+        pid = os.environ.get("DYNO_TEST_ENDPOINT_PID")
+        pid = int(pid) if pid else listener_pid(endpoint)
+        cpu0 = cpu_seconds(pid) if pid else None
+        results += workload("ddb_local", endpoint, n, workers, pid)
+        if pid:
+            results.append(("ddb_local.workload_server_cpu", cpu_seconds(pid) - cpu0, "s"))
+        mine = dict((k, v) for k, v, _ in results)
+        for key, _, unit in list(results):
+            other = "ddb_local." + key[len("serve."):]
+            if key.startswith("serve.") and other in mine and unit == "items/s":
+                results.append(("ratio." + key[len("serve."):], mine[key] / mine[other],
+                                "x DynamoDB Local"))
+            elif key.startswith("serve.") and other in mine and unit == "us/item" \
+                    and mine[key] > 0:
+                # the servers' own cost, which a busy machine barely moves
+                results.append(("ratio." + key[len("serve."):], mine[other] / mine[key],
+                                "x less than DynamoDB Local"))
     for name, value, unit in results:
         print("%s %.1f %s" % (name, value, unit))
+    print("loadavg_at_end %s (2 cores; other work on the machine shows in the wall-clock "
+          "figures)" % open("/proc/loadavg").read().split()[0])
 
 
 if __name__ == "__main__":

@@ -8,6 +8,7 @@
 #include "config.h"
 
 #include <glib/gstdio.h>
+#include <sqlite3.h>
 #include <string.h>
 
 #include "dyno-engine.h"
@@ -646,6 +647,108 @@ test_workspace_file (void)
     g_remove (wal);
     g_remove (shm);
   }
+  g_rmdir (dir);
+}
+
+static gint64
+file_size (const char *path)
+{
+  GStatBuf buf;
+
+  return g_stat (path, &buf) == 0 ? (gint64) buf.st_size : 0;
+}
+
+/* The WAL is checkpointed by a thread of the engine's (dyno-engine-wal.c); under writes that
+ * never pause it still starts over, so that it stays under its limit plus one transaction.
+ * What was written survives closing and reopening; closing checkpoints and removes the WAL,
+ * leaving a database that sqlite3 reads as it is; a second engine on the same file is
+ * refused while the first has it open. */
+static void
+test_workspace_wal (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("dyno-engine-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "w.db", NULL);
+  g_autofree char *wal = g_strconcat (path, "-wal", NULL);
+  g_autofree char *shm = g_strconcat (path, "-shm", NULL);
+  g_autofree char *pad = g_strnfill (1000, 'x');
+  const guint limit = 512, batches = 400;
+  /* pages of 16 KB plus a frame header each; one batch of 25 KB writes some 30 pages */
+  const gint64 bound = 32 + (limit + 64) * (16384 + 24);
+  gint64 largest = 0;
+  sqlite3 *db = NULL;
+  sqlite3_stmt *s = NULL;
+
+  g_assert_no_error (error);
+  {
+    g_autoptr(DynoEngine) engine = dyno_engine_new (path, &error);
+    g_autoptr(DynoEngine) second = NULL;
+    g_autoptr(JsonNode) node = NULL;
+
+    g_assert_no_error (error);
+    second = dyno_engine_new (path, &error);
+    g_assert_null (second);
+    g_assert_error (error, DYNO_ENGINE_ERROR, DYNO_ENGINE_ERROR_INTERNAL);
+    g_assert_nonnull (strstr (error->message, "is open in another process"));
+    g_clear_error (&error);
+
+    dyno_engine_set_wal_limits (engine, 64, 256, limit);
+    node = call (engine, "CreateTable", "{\"TableName\":\"things\",\"BillingMode\":"
+                 "\"PAY_PER_REQUEST\",\"AttributeDefinitions\":[{\"AttributeName\":\"pk\","
+                 "\"AttributeType\":\"S\"},{\"AttributeName\":\"sk\",\"AttributeType\":\"N\"}],"
+                 "\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"},"
+                 "{\"AttributeName\":\"sk\",\"KeyType\":\"RANGE\"}]}");
+    for (guint b = 0; b < batches; b++)
+      {
+        g_autoptr(GString) body = g_string_new ("{\"RequestItems\":{\"things\":[");
+        g_autoptr(JsonNode) written = NULL;
+
+        for (guint i = 0; i < 25; i++)
+          g_string_append_printf (body, "%s{\"PutRequest\":{\"Item\":{\"pk\":{\"S\":\"p%u\"},"
+                                  "\"sk\":{\"N\":\"%u\"},\"pad\":{\"S\":\"%s\"}}}}",
+                                  i ? "," : "", (b * 25 + i) % 7, b * 25 + i, pad);
+        g_string_append (body, "]}}");
+        written = call (engine, "BatchWriteItem", body->str);
+        g_assert_cmpuint (json_object_get_size (json_object_get_object_member (
+                            json_node_get_object (written), "UnprocessedItems")), ==, 0);
+        largest = MAX (largest, file_size (wal));
+      }
+    /* some 190 MB of pages went through a WAL that never held more than 9 MB */
+    g_assert_cmpint (largest, >, 0);
+    g_assert_cmpint (largest, <=, bound);
+  }
+  g_assert_false (g_file_test (wal, G_FILE_TEST_EXISTS));
+
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READONLY, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "PRAGMA integrity_check", -1, &s, NULL), ==,
+                   SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (s), ==, SQLITE_ROW);
+  g_assert_cmpstr ((const char *) sqlite3_column_text (s, 0), ==, "ok");
+  sqlite3_finalize (s);
+  g_assert_cmpint (sqlite3_prepare_v2 (db, "SELECT count(*) FROM dyno_items WHERE index_id = 0",
+                                       -1, &s, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_step (s), ==, SQLITE_ROW);
+  g_assert_cmpint (sqlite3_column_int64 (s, 0), ==, batches * 25);
+  sqlite3_finalize (s);
+  sqlite3_close (db);
+
+  {
+    g_autoptr(DynoEngine) engine = dyno_engine_new (path, &error);
+    g_autoptr(JsonNode) described = NULL;
+    g_autoptr(JsonNode) got = NULL;
+
+    g_assert_no_error (error);
+    described = call (engine, "DescribeTable", "{\"TableName\":\"things\"}");
+    g_assert_cmpint (json_object_get_int_member (json_object_get_object_member (
+                       json_node_get_object (described), "Table"), "ItemCount"), ==,
+                     batches * 25);
+    got = call (engine, "GetItem", "{\"TableName\":\"things\",\"Key\":{\"pk\":{\"S\":\"p3\"},"
+                "\"sk\":{\"N\":\"9999\"}}}");
+    g_assert_true (json_object_has_member (json_node_get_object (got), "Item"));
+  }
+  g_remove (path);
+  g_remove (wal);
+  g_remove (shm);
   g_rmdir (dir);
 }
 
@@ -1940,6 +2043,7 @@ main (int    argc,
   g_test_add_func ("/engine/batches", test_batches);
   g_test_add_func ("/engine/create-table", test_create_table_rules);
   g_test_add_func ("/engine/workspace-file", test_workspace_file);
+  g_test_add_func ("/engine/workspace-wal", test_workspace_wal);
   g_test_add_func ("/engine/partiql/select", test_partiql_select);
   g_test_add_func ("/engine/partiql/writes", test_partiql_writes);
   g_test_add_func ("/engine/transact/write", test_transact_write);
