@@ -692,6 +692,8 @@ start_run (Cli *cli)
   Options *o = cli->options;
 
   cli->run = dyno_run_new (cli->backend, cli->request);
+  /* items are written out as each page comes: memory stays that of a page */
+  dyno_run_set_keep_items (cli->run, FALSE);
   {
     g_autoptr(GPtrArray) names = g_ptr_array_new ();
     const char *index_name = o->request.index;
