@@ -351,6 +351,11 @@ add_page (DynoRun  *self,
     self->n_done++;
   segment->n_pages++;
 
+  /* Loading all: the next page is asked for before this one is handed out, so that the
+   * server works on it while the consumer (the CLI's output) takes this one. */
+  if (self->load_all)
+    request_more (self);
+
   /* One items-changed per page (nothing when max-items kept it all aside). */
   if (n_added > 0)
     g_list_model_items_changed (G_LIST_MODEL (self), position, 0, n_added);
