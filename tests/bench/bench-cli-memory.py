@@ -7,7 +7,8 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 #
 #   /usr/bin/python3 tests/bench/bench-cli-memory.py _build/src/cli/dynotable-cli \
-#       [--items 10000,200000] [--keep DIR] [--formats ddb-jsonl,plain-jsonl,csv]
+#       [--items 10000,200000] [--keep DIR] [--formats ddb-jsonl,plain-jsonl,csv] \
+#       [--commands query,scan,export,import]
 #
 # For each size N: a workspace with table `bench` (pk S, sk S) and N items of about 1 KB of
 # DynamoDB JSON each, of mixed shapes (strings, numbers, maps, lists, sets, binary, booleans,
@@ -16,7 +17,8 @@
 #   query  the whole of `p#big` (every page)          > /dev/null
 #   scan   every page                                  > /dev/null
 #   export every page, once per --formats format, to a file in the workspace directory
-#   import that file (each format) into a new table `copy_FORMAT`
+#   import that file (each format; the DynamoDB JSON lines also as one JSON array) into table
+#          `copy` of another server on an empty workspace
 # Prints `name value unit` lines, e.g. `cli.scan.peak_rss.10000 12.3 MiB`,
 # `cli.export.ddb-jsonl.mb_per_s.10000 85.0 MB/s`, `cli.import.ddb-jsonl.items_per_s.10000 ...`.
 # --keep DIR keeps each size's workspace as DIR/bench-N.db and reuses it on the next run
@@ -151,7 +153,7 @@ def count_lines(path):
         return sum(1 for _ in f)
 
 
-def bench_size(cli, n, keep, formats):
+def bench_size(cli, n, keep, formats, commands):
     env = dict(os.environ, AWS_ACCESS_KEY_ID="bench", AWS_SECRET_ACCESS_KEY="bench",
                AWS_REGION="us-east-1", AWS_DEFAULT_REGION="us-east-1",
                AWS_EC2_METADATA_DISABLED="true")
@@ -182,18 +184,19 @@ def bench_size(cli, n, keep, formats):
             wall, usage = run_child(base + ["describe", TABLE], env, None)
             report("describe", n, wall, usage)
 
-            wall, usage = run_child(base + ["query", TABLE, "--key", 'pk = "%s"' % BIG],
-                                    env, None)
-            report("query", n, wall, usage)
-            print("cli.query.items.%d %d items" % (n, (n + 3) // 4))
+            if "query" in commands:
+                wall, usage = run_child(base + ["query", TABLE, "--key", 'pk = "%s"' % BIG],
+                                        env, None)
+                report("query", n, wall, usage)
+                print("cli.query.items.%d %d items" % (n, (n + 3) // 4))
 
-            wall, usage = run_child(base + ["scan", TABLE], env, None)
-            report("scan", n, wall, usage)
+            if "scan" in commands:
+                wall, usage = run_child(base + ["scan", TABLE], env, None)
+                report("scan", n, wall, usage)
+                wall, usage = run_child(base + ["scan", TABLE, "--segments", "8"], env, None)
+                report("scan_segments8", n, wall, usage)
 
-            wall, usage = run_child(base + ["scan", TABLE, "--segments", "8"], env, None)
-            report("scan_segments8", n, wall, usage)
-
-            for fmt in formats:
+            for fmt in formats if "export" in commands else []:
                 out = os.path.join(tmp, "export-%d.%s" % (n, "csv" if fmt == "csv"
                                                           else "jsonl"))
                 wall, usage = run_child(base + ["export", TABLE, "--format", fmt, "-o", out],
@@ -208,28 +211,57 @@ def bench_size(cli, n, keep, formats):
                 print("cli.export.%s.bytes.%d %.1f MB" % (fmt, n, size / 1e6))
                 print("cli.export.%s.mb_per_s.%d %.1f MB/s" % (fmt, n, size / 1e6 / wall))
 
-                copy = "copy_" + fmt.replace("-", "_")
-                create_table(raw, copy)
-                argv = base + ["import", copy, out]
-                if fmt == "plain-jsonl":
-                    argv += ["--types", "tags:SS,scores:NS,blob:B"]
-                wall, usage = run_child(argv, env, None)
-                report("import.%s" % fmt, n, wall, usage)
-                print("cli.import.%s.items_per_s.%d %.0f items/s" % (fmt, n, n / wall))
-                count = raw.call("Scan", {"TableName": copy, "Select": "COUNT"})
-                total = count["Count"]
-                while "LastEvaluatedKey" in count:
-                    count = raw.call("Scan", {"TableName": copy, "Select": "COUNT",
-                                              "ExclusiveStartKey": count["LastEvaluatedKey"]})
-                    total += count["Count"]
-                if total != n:
-                    raise RuntimeError("import %s: %d items, expected %d" % (fmt, total, n))
-                raw.call("DeleteTable", {"TableName": copy})
+                if "import" not in commands:
+                    os.unlink(out)
+                    continue
+                bench_import(cli, n, env, tmp, fmt, out)
+                if fmt == "ddb-jsonl":
+                    # the same items as one JSON array, which the importer reads as it goes
+                    array = os.path.join(tmp, "export-%d.json" % n)
+                    with open(out, "rb") as src, open(array, "wb") as dst:
+                        dst.write(b"[\n")
+                        for i, line in enumerate(src):
+                            dst.write((b",\n" if i else b"") + line.rstrip(b"\n"))
+                        dst.write(b"\n]\n")
+                    bench_import(cli, n, env, tmp, "ddb-json-array", array)
+                    os.unlink(array)
                 os.unlink(out)
-                sys.stdout.flush()
         finally:
             server.terminate()
             server.wait(timeout=120)
+
+
+def bench_import(cli, n, env, tmp, fmt, path):
+    """Imports @path into table `copy` of a server of its own on an empty workspace (the
+    engine's write speed in a workspace that already holds the big table is not the CLI's)."""
+    data = os.path.join(tmp, "import-%s.db" % fmt)
+    server = subprocess.Popen([cli, "serve", "--port", "0", "--data", data],
+                              stdout=subprocess.PIPE, text=True)
+    try:
+        url = server.stdout.readline().split()[-1]
+        raw = Raw(url)
+        create_table(raw, "copy")
+        argv = [cli, "--endpoint-url", url, "import", "copy", path]
+        if fmt == "plain-jsonl":
+            argv += ["--types", "tags:SS,scores:NS,blob:B"]
+        wall, usage = run_child(argv, env, None)
+        report("import.%s" % fmt, n, wall, usage)
+        print("cli.import.%s.items_per_s.%d %.0f items/s" % (fmt, n, n / wall))
+        sys.stdout.flush()
+        count = raw.call("Scan", {"TableName": "copy", "Select": "COUNT"})
+        total = count["Count"]
+        while "LastEvaluatedKey" in count:
+            count = raw.call("Scan", {"TableName": "copy", "Select": "COUNT",
+                                      "ExclusiveStartKey": count["LastEvaluatedKey"]})
+            total += count["Count"]
+        if total != n:
+            raise RuntimeError("import %s: %d items, expected %d" % (fmt, total, n))
+    finally:
+        server.terminate()
+        server.wait(timeout=120)
+        for suffix in ("", "-wal", "-shm"):
+            if os.path.exists(data + suffix):
+                os.unlink(data + suffix)
 
 
 def main():
@@ -238,11 +270,13 @@ def main():
     parser.add_argument("--items", default="10000,200000")
     parser.add_argument("--keep", help="keep and reuse the workspaces in this directory")
     parser.add_argument("--formats", default="ddb-jsonl,plain-jsonl,csv")
+    parser.add_argument("--commands", default="query,scan,export,import",
+                        help="which to run (import needs export)")
     args = parser.parse_args()
     if args.keep:
         os.makedirs(args.keep, exist_ok=True)
     for n in [int(x) for x in args.items.split(",")]:
-        bench_size(args.cli, n, args.keep, args.formats.split(","))
+        bench_size(args.cli, n, args.keep, args.formats.split(","), args.commands.split(","))
 
 
 if __name__ == "__main__":
