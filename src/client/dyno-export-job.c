@@ -50,6 +50,7 @@ struct _DynoExportJob
   gboolean           waiting;      /* export_step() waits for it */
   DynoPage          *fetched;      /* it came (or fetch_error) before it was wanted */
   GError            *fetch_error;
+  DynoPage          *writing;      /* the page written out by the idle callback */
   /* CSV of all pages without fixed columns: the first pass, as DynamoDB JSON lines */
   GFile             *spool_file;
   GFileIOStream     *spool;
@@ -100,6 +101,7 @@ dyno_export_job_finalize (GObject *object)
   g_clear_pointer (&self->start_key, dyno_item_unref);
   g_clear_pointer (&self->fetched, dyno_page_free);
   g_clear_error (&self->fetch_error);
+  g_clear_pointer (&self->writing, dyno_page_free);
 
   G_OBJECT_CLASS (dyno_export_job_parent_class)->finalize (object);
 }
@@ -204,6 +206,7 @@ export_fail (DynoExportJob *self,
   self->waiting = FALSE;
   g_clear_pointer (&self->fetched, dyno_page_free);
   g_clear_error (&self->fetch_error);
+  g_clear_pointer (&self->writing, dyno_page_free);
   if (self->output != NULL && self->temporary != NULL)
     {
       g_output_stream_close (self->output, NULL, NULL);
@@ -339,12 +342,16 @@ export_finish_items (DynoExportJob *self)
 
 static void export_fetch (DynoExportJob *self);
 
-/* A page came: ask for the next one at once, then write this one out. */
+static gboolean export_write_page_idle (gpointer user_data);
+
+/* A page came (@page taken): ask for the next one at once, then write this one out. */
 static void
 export_handle_page (DynoExportJob *self,
-                    DynoPage      *page,
+                    DynoPage      *page_taken,
                     GError        *error)
 {
+  g_autoptr(DynoPage) page = page_taken;
+
   if (page == NULL)
     {
       export_fail (self, error);
@@ -361,6 +368,24 @@ export_handle_page (DynoExportJob *self,
     self->last_page = TRUE;
   if (!self->last_page)
     export_fetch (self);
+
+  /* The page is written out from an idle callback: the main loop first sends the request
+   * for the next one (libsoup writes it from the main loop), so that the server works on it
+   * while this one is formatted. */
+  g_assert (self->writing == NULL);
+  self->writing = g_steal_pointer (&page);
+  g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, export_write_page_idle, g_object_ref (self),
+                   g_object_unref);
+}
+
+static gboolean
+export_write_page_idle (gpointer user_data)
+{
+  DynoExportJob *self = user_data;
+  g_autoptr(DynoPage) page = g_steal_pointer (&self->writing);
+
+  if (self->task == NULL || page == NULL)
+    return G_SOURCE_REMOVE;     /* the export failed or was cancelled meanwhile */
 
   if (self->spool != NULL)
     {
@@ -383,17 +408,18 @@ export_handle_page (DynoExportJob *self,
           export_fail (self, g_error_new (DYNO_ERROR, DYNO_ERROR_FAILED,
                                           _("Could not write the temporary file of the CSV "
                                             "export: %s"), write_error->message));
-          return;
+          return G_SOURCE_REMOVE;
         }
       g_signal_emit (self, export_signals[EXPORT_PROGRESS], 0);
       export_step (self);
-      return;
+      return G_SOURCE_REMOVE;
     }
 
   for (guint i = 0; i < page->items->len; i++)
     if (!export_add (self, g_ptr_array_index (page->items, i)))
-      return;
+      return G_SOURCE_REMOVE;
   export_flush_then_step (self);
+  return G_SOURCE_REMOVE;
 }
 
 static void
@@ -412,7 +438,7 @@ export_fetched_cb (GObject      *source,
   if (self->waiting)
     {
       self->waiting = FALSE;
-      export_handle_page (self, page, g_steal_pointer (&error));
+      export_handle_page (self, g_steal_pointer (&page), g_steal_pointer (&error));
       return;
     }
   self->fetched = g_steal_pointer (&page);
@@ -438,7 +464,7 @@ export_next_page (DynoExportJob *self)
     {
       g_autoptr(DynoPage) page = g_steal_pointer (&self->fetched);
 
-      export_handle_page (self, page, g_steal_pointer (&self->fetch_error));
+      export_handle_page (self, g_steal_pointer (&page), g_steal_pointer (&self->fetch_error));
       return;
     }
   if (!self->fetching)
