@@ -550,6 +550,9 @@ run_items_changed_cb (GListModel *model,
   if (cli->options->quiet || added == 0)
     return;
 
+  /* A page still waiting goes out first: at most one page waits (pages of a parallel scan
+   * may come one after the other before the main loop is idle). */
+  write_pending (cli);
   if (cli->pending == NULL)
     cli->pending = g_ptr_array_new_with_free_func ((GDestroyNotify) dyno_item_unref);
   for (guint i = 0; i < added; i++)
