@@ -114,6 +114,8 @@ typedef struct {
   char              *local_signer;  /* "key AKID in us-east-1" for DynamoDB Local, else NULL */
   /* query/scan output */
   DynoRun           *run;
+  GPtrArray         *pending;       /* DynoItem*: handed out by the run, not yet written */
+  guint              pending_id;    /* the idle that writes them */
   GPtrArray         *batch_items;   /* batch-write: DynoItem*, as read */
   guint              n_written;
   gboolean           output_failed;
@@ -145,6 +147,8 @@ cli_clear (Cli *cli)
   g_clear_pointer (&cli->schema, dyno_table_info_unref);
   g_clear_object (&cli->draft);
   g_clear_pointer (&cli->request, dyno_request_free);
+  g_clear_handle_id (&cli->pending_id, g_source_remove);
+  g_clear_pointer (&cli->pending, g_ptr_array_unref);
   g_clear_object (&cli->run);
   g_clear_pointer (&cli->batch_items, g_ptr_array_unref);
   g_clear_object (&cli->cancellable);
@@ -499,6 +503,41 @@ print_page_stats (Cli         *cli,
            dyno_run_page_get_elapsed_usec (page) / 1000.0, lek ? lek : "(none)");
 }
 
+/* Writes out the items handed out so far. */
+static void
+write_pending (Cli *cli)
+{
+  g_autoptr(GString) out = NULL;
+
+  g_clear_handle_id (&cli->pending_id, g_source_remove);
+  if (cli->pending == NULL || cli->pending->len == 0)
+    return;
+
+  out = g_string_sized_new (64 * 1024);
+  for (guint i = 0; i < cli->pending->len; i++)
+    {
+      write_item (cli, out, g_ptr_array_index (cli->pending, i));
+      cli->n_written++;
+      if (out->len > 60 * 1024)
+        flush_output (cli, out);
+    }
+  flush_output (cli, out);
+  g_ptr_array_set_size (cli->pending, 0);
+}
+
+static gboolean
+write_pending_idle_cb (gpointer user_data)
+{
+  Cli *cli = user_data;
+
+  cli->pending_id = 0;
+  write_pending (cli);
+  return G_SOURCE_REMOVE;
+}
+
+/* A page's items are written from an idle callback: the main loop first sends the request
+ * for the next page (the run asks for it as this one comes; libsoup writes it from the main
+ * loop), so that the server works on it while this one is formatted. */
 static void
 run_items_changed_cb (GListModel *model,
                       guint       position,
@@ -507,20 +546,20 @@ run_items_changed_cb (GListModel *model,
                       gpointer    user_data)
 {
   Cli *cli = user_data;
-  g_autoptr(GString) out = NULL;
 
-  if (cli->options->quiet)
+  if (cli->options->quiet || added == 0)
     return;
 
-  out = g_string_sized_new (64 * 1024);
+  /* A page still waiting goes out first: at most one page waits (pages of a parallel scan
+   * may come one after the other before the main loop is idle). */
+  write_pending (cli);
+  if (cli->pending == NULL)
+    cli->pending = g_ptr_array_new_with_free_func ((GDestroyNotify) dyno_item_unref);
   for (guint i = 0; i < added; i++)
-    {
-      write_item (cli, out, dyno_run_get_item (cli->run, position + i));
-      cli->n_written++;
-      if (out->len > 60 * 1024)
-        flush_output (cli, out);
-    }
-  flush_output (cli, out);
+    g_ptr_array_add (cli->pending, dyno_item_ref (dyno_run_get_item (cli->run, position + i)));
+  if (cli->pending_id == 0)
+    cli->pending_id = g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, write_pending_idle_cb, cli,
+                                       NULL);
 }
 
 static void
@@ -647,6 +686,8 @@ run_done_cb (GObject      *source,
   Cli *cli = user_data;
   g_autoptr(GError) error = NULL;
 
+  /* every item handed out is written before the end is reported (and the resume key) */
+  write_pending (cli);
   if (!dyno_run_load_all_finish (DYNO_RUN (source), result, &error))
     report_failure (cli, error, _("interrupted"));
   print_resume (cli);
@@ -692,6 +733,8 @@ start_run (Cli *cli)
   Options *o = cli->options;
 
   cli->run = dyno_run_new (cli->backend, cli->request);
+  /* items are written out as each page comes: memory stays that of a page */
+  dyno_run_set_keep_items (cli->run, FALSE);
   {
     g_autoptr(GPtrArray) names = g_ptr_array_new ();
     const char *index_name = o->request.index;

@@ -8,6 +8,9 @@
 
 #include <glib/gi18n-lib.h>
 #include <locale.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdio.h>
 #include <string.h>
 
@@ -124,6 +127,16 @@ main (int    argc,
 
   {
     const char *command = dyno_cli_data_find_command (argc, argv);
+
+#ifdef __GLIBC__
+    /* Pages are parsed on worker threads and freed on the main thread once written out.  With
+     * an arena per thread, each worker's arena keeps its own high-water mark of free memory,
+     * and the RSS of a long query, scan or export creeps up by a few MB as more workers take
+     * turns; one arena keeps it at that of the first pages.  (serve keeps glibc's default: the
+     * engine's threads allocate in parallel.) */
+    if (g_strcmp0 (command, "serve") != 0)
+      mallopt (M_ARENA_MAX, 1);
+#endif
 
     if (g_strcmp0 (command, "import") == 0)
       return dyno_cli_import (argc, argv);

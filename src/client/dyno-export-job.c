@@ -44,6 +44,13 @@ struct _DynoExportJob
   guint              n_pages;
   DynoItem          *start_key;    /* next page */
   gboolean           last_page;
+  /* The next page is asked for as soon as a page comes, so that the server works on it while
+   * this one is written: at most two pages are held. */
+  gboolean           fetching;     /* a page request is in flight */
+  gboolean           waiting;      /* export_step() waits for it */
+  DynoPage          *fetched;      /* it came (or fetch_error) before it was wanted */
+  GError            *fetch_error;
+  DynoPage          *writing;      /* the page written out by the idle callback */
   /* CSV of all pages without fixed columns: the first pass, as DynamoDB JSON lines */
   GFile             *spool_file;
   GFileIOStream     *spool;
@@ -92,6 +99,9 @@ dyno_export_job_finalize (GObject *object)
   if (self->buffer != NULL)
     g_string_free (self->buffer, TRUE);
   g_clear_pointer (&self->start_key, dyno_item_unref);
+  g_clear_pointer (&self->fetched, dyno_page_free);
+  g_clear_error (&self->fetch_error);
+  g_clear_pointer (&self->writing, dyno_page_free);
 
   G_OBJECT_CLASS (dyno_export_job_parent_class)->finalize (object);
 }
@@ -192,6 +202,11 @@ export_fail (DynoExportJob *self,
   g_autoptr(GTask) task = g_steal_pointer (&self->task);
 
   export_drop_spool (self);
+  /* a page request still in flight is dropped when it returns (no task) */
+  self->waiting = FALSE;
+  g_clear_pointer (&self->fetched, dyno_page_free);
+  g_clear_error (&self->fetch_error);
+  g_clear_pointer (&self->writing, dyno_page_free);
   if (self->output != NULL && self->temporary != NULL)
     {
       g_output_stream_close (self->output, NULL, NULL);
@@ -325,19 +340,21 @@ export_finish_items (DynoExportJob *self)
   export_flush_then_step (self);
 }
 
-static void
-export_page_cb (GObject      *source,
-                GAsyncResult *result,
-                gpointer      user_data)
-{
-  g_autoptr(DynoExportJob) self = user_data;
-  g_autoptr(GError) error = NULL;
-  g_autoptr(DynoPage) page = NULL;
+static void export_fetch (DynoExportJob *self);
 
-  page = dyno_backend_run_page_finish (DYNO_BACKEND (source), result, &error);
+static gboolean export_write_page_idle (gpointer user_data);
+
+/* A page came (@page taken): ask for the next one at once, then write this one out. */
+static void
+export_handle_page (DynoExportJob *self,
+                    DynoPage      *page_taken,
+                    GError        *error)
+{
+  g_autoptr(DynoPage) page = page_taken;
+
   if (page == NULL)
     {
-      export_fail (self, g_steal_pointer (&error));
+      export_fail (self, error);
       return;
     }
   if (export_check_cancelled (self))
@@ -349,11 +366,32 @@ export_page_cb (GObject      *source,
     self->start_key = dyno_item_ref (page->last_evaluated_key);
   else
     self->last_page = TRUE;
+  if (!self->last_page)
+    export_fetch (self);
+
+  /* The page is written out from an idle callback: the main loop first sends the request
+   * for the next one (libsoup writes it from the main loop), so that the server works on it
+   * while this one is formatted. */
+  g_assert (self->writing == NULL);
+  self->writing = g_steal_pointer (&page);
+  g_idle_add_full (G_PRIORITY_DEFAULT_IDLE, export_write_page_idle, g_object_ref (self),
+                   g_object_unref);
+}
+
+static gboolean
+export_write_page_idle (gpointer user_data)
+{
+  DynoExportJob *self = user_data;
+  g_autoptr(DynoPage) page = g_steal_pointer (&self->writing);
+
+  if (self->task == NULL || page == NULL)
+    return G_SOURCE_REMOVE;     /* the export failed or was cancelled meanwhile */
 
   if (self->spool != NULL)
     {
       /* First pass: remember the columns and their types, keep the items on disk. */
       g_autoptr(GString) lines = g_string_new (NULL);
+      g_autoptr(GError) write_error = NULL;
       GOutputStream *out = g_io_stream_get_output_stream (G_IO_STREAM (self->spool));
 
       for (guint i = 0; i < page->items->len; i++)
@@ -365,22 +403,73 @@ export_page_cb (GObject      *source,
           g_string_append_c (lines, '\n');
         }
       self->n_items += page->items->len;
-      if (!g_output_stream_write_all (out, lines->str, lines->len, NULL, NULL, &error))
+      if (!g_output_stream_write_all (out, lines->str, lines->len, NULL, NULL, &write_error))
         {
           export_fail (self, g_error_new (DYNO_ERROR, DYNO_ERROR_FAILED,
                                           _("Could not write the temporary file of the CSV "
-                                            "export: %s"), error->message));
-          return;
+                                            "export: %s"), write_error->message));
+          return G_SOURCE_REMOVE;
         }
       g_signal_emit (self, export_signals[EXPORT_PROGRESS], 0);
       export_step (self);
-      return;
+      return G_SOURCE_REMOVE;
     }
 
   for (guint i = 0; i < page->items->len; i++)
     if (!export_add (self, g_ptr_array_index (page->items, i)))
-      return;
+      return G_SOURCE_REMOVE;
   export_flush_then_step (self);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+export_fetched_cb (GObject      *source,
+                   GAsyncResult *result,
+                   gpointer      user_data)
+{
+  g_autoptr(DynoExportJob) self = user_data;
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynoPage) page = NULL;
+
+  page = dyno_backend_run_page_finish (DYNO_BACKEND (source), result, &error);
+  self->fetching = FALSE;
+  if (self->task == NULL)
+    return;     /* the export failed or was cancelled meanwhile */
+  if (self->waiting)
+    {
+      self->waiting = FALSE;
+      export_handle_page (self, g_steal_pointer (&page), g_steal_pointer (&error));
+      return;
+    }
+  self->fetched = g_steal_pointer (&page);
+  self->fetch_error = g_steal_pointer (&error);
+}
+
+/* Asks for the page at start_key. */
+static void
+export_fetch (DynoExportJob *self)
+{
+  g_assert (!self->fetching && self->fetched == NULL && self->fetch_error == NULL);
+
+  self->fetching = TRUE;
+  dyno_backend_run_page_async (self->backend, self->request, self->start_key,
+                               self->cancellable, export_fetched_cb, g_object_ref (self));
+}
+
+/* The next page: the one fetched already, else when it comes. */
+static void
+export_next_page (DynoExportJob *self)
+{
+  if (self->fetched != NULL || self->fetch_error != NULL)
+    {
+      g_autoptr(DynoPage) page = g_steal_pointer (&self->fetched);
+
+      export_handle_page (self, g_steal_pointer (&page), g_steal_pointer (&self->fetch_error));
+      return;
+    }
+  if (!self->fetching)
+    export_fetch (self);
+  self->waiting = TRUE;
 }
 
 /* CSV, second pass: the columns are known; the spooled items go out a slice at a time. */
@@ -465,8 +554,7 @@ export_step (DynoExportJob *self)
           export_finish_items (self);
           return;
         }
-      dyno_backend_run_page_async (self->backend, self->request, self->start_key,
-                                   self->cancellable, export_page_cb, g_object_ref (self));
+      export_next_page (self);
       return;
     }
 

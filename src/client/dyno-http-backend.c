@@ -370,6 +370,23 @@ sent_cb (GObject      *source,
   g_object_unref (task);
 }
 
+/* Operations that may reach the server twice with the same effect as once: reads, and
+ * BatchWriteItem (its puts and deletes are unconditional). */
+static gboolean
+operation_is_idempotent (const char *operation)
+{
+  static const char * const prefixes[] = {
+    "Get", "BatchGet", "Query", "Scan", "Describe", "List", "TransactGet",
+  };
+
+  if (strcmp (operation, "BatchWriteItem") == 0)
+    return TRUE;
+  for (guint i = 0; i < G_N_ELEMENTS (prefixes); i++)
+    if (g_str_has_prefix (operation, prefixes[i]))
+      return TRUE;
+  return FALSE;
+}
+
 static void
 send_attempt (GTask *task)
 {
@@ -458,6 +475,13 @@ send_attempt (GTask *task)
     soup_message_headers_replace (headers, "X-Amz-Security-Token", token.value);
   soup_message_headers_replace (headers, "Authorization", signature->authorization);
   soup_message_set_request_body_from_bytes (data->message, CONTENT_TYPE, data->body);
+  /* libsoup sends a POST on a new connection of its own unless it is marked idempotent (and
+   * then may send it again by itself when a kept-alive connection turns out closed): without
+   * the flag every page of a scan or an import costs a new TCP (and TLS) connection.  Other
+   * writes may be conditional: a second attempt must go through the retries above, which
+   * count it (the CLI then checks whether the first one was applied). */
+  if (operation_is_idempotent (data->operation))
+    soup_message_add_flags (data->message, SOUP_MESSAGE_IDEMPOTENT);
 
   soup_session_send_and_read_async (self->session, data->message, G_PRIORITY_DEFAULT,
                                     g_task_get_cancellable (task), sent_cb, task);

@@ -32,6 +32,9 @@ struct _DynoRun
   DynoRequest  *request;        /* NULL for a statement run */
   DynoStatement *statement;     /* NULL for a request run */
   GPtrArray    *items;          /* DynoItem* */
+  gboolean      keep_items;     /* FALSE: the model holds the latest page only */
+  guint         n_dropped;      /* items taken out of the model as the next page came */
+  GStrv         lek_names;      /* the attribute names of the first key seen in a page */
   GListStore   *pages;          /* DynoRunPage */
   GQueue        leftovers;      /* DynoItem*: beyond max-items, not yet in the model */
   Segment      *segments;
@@ -108,10 +111,59 @@ page_request_free (PageRequest *request)
   g_free (request);
 }
 
+/* Every item handed out so far, kept in the model or not. */
+static guint
+n_delivered (DynoRun *self)
+{
+  return self->n_dropped + self->items->len;
+}
+
 static gboolean
 reached_max (DynoRun *self)
 {
-  return self->max_items > 0 && self->items->len >= self->max_items;
+  return self->max_items > 0 && n_delivered (self) >= self->max_items;
+}
+
+/* An item the run no longer shows: freed, unless readers on other threads hold the items. */
+static void
+let_go (DynoRun  *self,
+        DynoItem *item)
+{
+  if (self->hold_count > 0)
+    g_ptr_array_add (self->held, item);
+  else
+    dyno_item_unref (item);
+}
+
+/* Every item out of the model, as let_go() does for one. */
+static void
+let_go_all (DynoRun *self)
+{
+  if (self->hold_count > 0)
+    {
+      gsize n = 0;
+      gpointer *stolen = g_ptr_array_steal (self->items, &n);
+
+      for (gsize i = 0; i < n; i++)
+        g_ptr_array_add (self->held, stolen[i]);
+      g_free (stolen);
+    }
+  else
+    g_ptr_array_set_size (self->items, 0);
+}
+
+/* keep-items FALSE: the items handed out before are taken out of the model (one
+ * items-changed) before new ones come, so that memory stays that of a page. */
+static void
+drop_delivered (DynoRun *self)
+{
+  guint n = self->items->len;
+
+  if (self->keep_items || n == 0)
+    return;
+  self->n_dropped += n;
+  let_go_all (self);
+  g_list_model_items_changed (G_LIST_MODEL (self), 0, n, 0);
 }
 
 static gboolean
@@ -222,9 +274,13 @@ append_items (DynoRun   *self,
               guint     *out_position,
               guint     *out_n_added)
 {
-  guint position = self->items->len;
+  guint position;
   guint n = 0;
 
+  if (items != NULL && items->len > from && !reached_max (self)
+      && g_queue_is_empty (&self->leftovers))
+    drop_delivered (self);
+  position = self->items->len;
   for (guint i = from; items != NULL && i < items->len; i++)
     {
       DynoItem *item = g_ptr_array_index (items, i);
@@ -248,8 +304,12 @@ append_items (DynoRun   *self,
 static void
 drain_leftovers (DynoRun *self)
 {
-  guint position = self->items->len;
+  guint position;
   guint n = 0;
+
+  if (!g_queue_is_empty (&self->leftovers) && !reached_max (self))
+    drop_delivered (self);
+  position = self->items->len;
 
   while (!g_queue_is_empty (&self->leftovers) && !reached_max (self))
     {
@@ -290,8 +350,18 @@ add_page (DynoRun  *self,
   record->statement = self->statement != NULL;
   record->bytes = page->bytes;
   record->elapsed_usec = page->elapsed_usec;
-  record->position = position;
+  record->position = self->n_dropped + position;
   record->n_items = n_added;
+  if (self->lek_names == NULL && (page->last_evaluated_key != NULL || start_key != NULL))
+    {
+      const DynoValue *map = dyno_item_get_map (page->last_evaluated_key != NULL
+                                                ? page->last_evaluated_key : start_key);
+      g_autoptr(GStrvBuilder) names = g_strv_builder_new ();
+
+      for (guint i = 0; i < dyno_value_get_n_children (map); i++)
+        g_strv_builder_add (names, dyno_value_get_member_name (map, i, NULL));
+      self->lek_names = g_strv_builder_end (names);
+    }
 
   if (self->statement != NULL)
     {
@@ -312,9 +382,17 @@ add_page (DynoRun  *self,
     self->n_done++;
   segment->n_pages++;
 
+  /* Loading all: the next page is asked for before this one is handed out, so that the
+   * server works on it while the consumer (the CLI's output) takes this one. */
+  if (self->load_all)
+    request_more (self);
+
   /* One items-changed per page (nothing when max-items kept it all aside). */
   if (n_added > 0)
     g_list_model_items_changed (G_LIST_MODEL (self), position, 0, n_added);
+  /* Not keeping items, the ledger keeps its latest page only (pages are counted). */
+  if (!self->keep_items)
+    g_list_store_remove_all (self->pages);
   g_list_store_append (self->pages, record);
 
   if (page->consumed_capacity >= 0)
@@ -439,21 +517,11 @@ request_page (DynoRun *self,
                                page_loaded_cb, page_request);
 }
 
-/* An item the run no longer shows: freed, unless readers on other threads hold the items. */
-static void
-let_go (DynoRun  *self,
-        DynoItem *item)
-{
-  if (self->hold_count > 0)
-    g_ptr_array_add (self->held, item);
-  else
-    dyno_item_unref (item);
-}
-
 static void
 reset (DynoRun *self)
 {
   guint n_items = self->items->len;
+  gboolean had_items = n_delivered (self) > 0;
 
   self->generation++;
   if (self->cancellable != NULL)
@@ -475,22 +543,15 @@ reset (DynoRun *self)
   self->cursor = 0;
   g_queue_clear_full (&self->leftovers, (GDestroyNotify) dyno_item_unref);
 
+  g_clear_pointer (&self->lek_names, g_strfreev);
+  self->n_dropped = 0;
   if (n_items > 0)
     {
-      if (self->hold_count > 0)
-        {
-          gsize n = 0;
-          gpointer *stolen = g_ptr_array_steal (self->items, &n);
-
-          for (gsize i = 0; i < n; i++)
-            g_ptr_array_add (self->held, stolen[i]);
-          g_free (stolen);
-        }
-      else
-        g_ptr_array_set_size (self->items, 0);
+      let_go_all (self);
       g_list_model_items_changed (G_LIST_MODEL (self), 0, n_items, 0);
-      g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ITEMS]);
     }
+  if (had_items)
+    g_object_notify_by_pspec (G_OBJECT (self), properties[PROP_N_ITEMS]);
   if (g_list_model_get_n_items (G_LIST_MODEL (self->pages)) > 0)
     {
       g_list_store_remove_all (self->pages);
@@ -603,6 +664,7 @@ dyno_run_finalize (GObject *object)
   g_clear_object (&self->pages);
   g_queue_clear_full (&self->leftovers, (GDestroyNotify) dyno_item_unref);
   g_clear_pointer (&self->key_names, g_strfreev);
+  g_clear_pointer (&self->lek_names, g_strfreev);
   g_clear_pointer (&self->resume_key, dyno_item_unref);
   for (guint i = 0; i < self->n_segments; i++)
     {
@@ -640,7 +702,7 @@ dyno_run_get_property (GObject    *object,
       g_value_set_uint (value, dyno_run_get_n_pages (self));
       break;
     case PROP_N_ITEMS:
-      g_value_set_uint (value, self->items->len);
+      g_value_set_uint (value, n_delivered (self));
       break;
     case PROP_CONSUMED_CAPACITY:
       g_value_set_double (value, self->consumed_capacity);
@@ -726,6 +788,7 @@ dyno_run_init (DynoRun *self)
 {
   self->items = g_ptr_array_new_with_free_func ((GDestroyNotify) dyno_item_unref);
   self->held = g_ptr_array_new_with_free_func ((GDestroyNotify) dyno_item_unref);
+  self->keep_items = TRUE;
   self->pages = g_list_store_new (DYNO_TYPE_RUN_PAGE);
   g_queue_init (&self->leftovers);
   self->segments_setting = 1;
@@ -1022,7 +1085,24 @@ guint
 dyno_run_get_n_items (DynoRun *self)
 {
   g_return_val_if_fail (DYNO_IS_RUN (self), 0);
-  return self->items->len;
+  return n_delivered (self);
+}
+
+void
+dyno_run_set_keep_items (DynoRun  *self,
+                         gboolean  keep_items)
+{
+  g_return_if_fail (DYNO_IS_RUN (self));
+  g_return_if_fail (!self->started);
+
+  self->keep_items = keep_items;
+}
+
+gboolean
+dyno_run_get_keep_items (DynoRun *self)
+{
+  g_return_val_if_fail (DYNO_IS_RUN (self), TRUE);
+  return self->keep_items;
 }
 
 DynoItem *
@@ -1073,21 +1153,16 @@ dyno_run_set_key_names (DynoRun            *self,
   self->key_names = g_strdupv ((char **) names);
 }
 
-/* The key attribute names a LastEvaluatedKey of this run has: those of any page's key (the
- * ledger holds them), else the ones set. */
+/* The key attribute names a LastEvaluatedKey of this run has: those of the next key, else of
+ * the first page's key that had one, else the ones set. */
 static GStrv
 dup_key_names (DynoRun *self)
 {
   g_autoptr(GStrvBuilder) builder = NULL;
   DynoItem *key = self->segments[0].next_key;
-  guint n_pages = g_list_model_get_n_items (G_LIST_MODEL (self->pages));
 
-  for (guint i = 0; key == NULL && i < n_pages; i++)
-    {
-      g_autoptr(DynoRunPage) page = g_list_model_get_item (G_LIST_MODEL (self->pages), i);
-
-      key = page->last_evaluated_key != NULL ? page->last_evaluated_key : page->start_key;
-    }
+  if (key == NULL && self->lek_names != NULL)
+    return g_strdupv (self->lek_names);
   if (key == NULL)
     return self->key_names != NULL ? g_strdupv (self->key_names) : NULL;
 

@@ -60,6 +60,15 @@ void               dyno_run_set_parallel         (DynoRun           *self,
                                                   guint              parallel);
 guint              dyno_run_get_parallel         (DynoRun           *self);
 
+/* TRUE (the default): the model keeps every item loaded.  FALSE, for a consumer that writes
+ * items out as they come (the CLI): when a page's items are appended, the items before them
+ * are first taken out of the model (an items-changed that removes them), so it holds one
+ * page, and the ledger keeps its latest page only; n-items, get_n_items(), get_n_pages(),
+ * max-items and get_resume_key() still count every item and page.  Set before start(). */
+void               dyno_run_set_keep_items       (DynoRun           *self,
+                                                  gboolean           keep_items);
+gboolean           dyno_run_get_keep_items       (DynoRun           *self);
+
 /* Clears the model and ledger and loads the first page (of every segment). */
 void               dyno_run_start                (DynoRun           *self);
 /* Like start(), from @start_key (a LastEvaluatedKey) instead of the request's own

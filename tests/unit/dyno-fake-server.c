@@ -36,6 +36,7 @@ struct _FakeServer
   guint               unprocessed_rounds;
   guint               n_writes;       /* write requests accepted by BatchWriteItem */
   GHashTable         *answers;        /* operation -> Answer* */
+  GHashTable         *clients;        /* the client ports seen: one per connection */
 };
 
 typedef struct {
@@ -314,6 +315,13 @@ handler (SoupServer        *soup_server,
   FakeFault fault;
 
   self->n_requests++;
+  {
+    GSocketAddress *remote = soup_server_message_get_remote_address (message);
+
+    if (G_IS_INET_SOCKET_ADDRESS (remote))
+      g_hash_table_add (self->clients, GUINT_TO_POINTER (
+                          g_inet_socket_address_get_port (G_INET_SOCKET_ADDRESS (remote))));
+  }
   target = soup_message_headers_get_one (headers, "X-Amz-Target");
   g_free (self->last_target);
   self->last_target = g_strdup (target);
@@ -467,6 +475,7 @@ fake_server_new (guint n_items,
                                          (GDestroyNotify) answer_free);
   for (guint i = 0; i < n_items; i++)
     g_ptr_array_add (self->items, item_json (i, item_padding));
+  self->clients = g_hash_table_new (NULL, NULL);
   g_queue_init (&self->faults);
   self->page_bytes = 1024 * 1024;
   self->slow_ms = 5000;
@@ -497,6 +506,7 @@ fake_server_free (FakeServer *self)
   g_free (self->url);
   g_ptr_array_unref (self->items);
   g_hash_table_unref (self->answers);
+  g_hash_table_unref (self->clients);
   g_queue_clear (&self->faults);
   g_free (self->random_faults);
   g_clear_pointer (&self->rand, g_rand_free);
@@ -558,6 +568,12 @@ fake_server_set_tables (FakeServer         *self,
 {
   g_strfreev (self->tables);
   self->tables = g_strdupv ((char **) names);
+}
+
+guint
+fake_server_get_n_connections (FakeServer *self)
+{
+  return g_hash_table_size (self->clients);
 }
 
 guint

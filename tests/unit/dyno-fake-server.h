@@ -55,6 +55,8 @@ void        fake_server_set_tables        (FakeServer  *server,
 
 /* What the server saw. */
 guint       fake_server_get_n_requests    (FakeServer  *server);
+/* Connections the requests came on (distinct client ports). */
+guint       fake_server_get_n_connections (FakeServer  *server);
 guint       fake_server_get_n_faults      (FakeServer  *server);
 /* Requests answered with a full page. */
 guint       fake_server_get_n_pages_served (FakeServer *server);

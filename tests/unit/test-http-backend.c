@@ -620,6 +620,40 @@ test_list_tables (Fixture       *f,
   g_assert_cmpuint (fake_server_get_n_requests (f->server), ==, 3);
 }
 
+/* Reads and BatchWriteItem, one after the other, go on one kept-alive connection (libsoup
+ * opens a connection per POST unless it is marked idempotent: a TCP and TLS handshake per
+ * page of a scan or batch of an import). */
+static void
+test_connection_reused (Fixture       *f,
+                        gconstpointer  data)
+{
+  static const char * const tables[] = { "a", "b", "c", "d", "e", NULL };
+  static const char * const reads[] = {
+    "Scan", "Query", "GetItem", "DescribeTable", "BatchWriteItem", "Scan",
+  };
+  g_autoptr(GError) error = NULL;
+  g_auto(GStrv) names = NULL;
+  Waiter w = { 0 };
+
+  fake_server_set_tables (f->server, tables);
+  dyno_backend_list_tables_async (DYNO_BACKEND (f->backend), NULL, waiter_cb, &w);
+  wait_for (&w);
+  names = dyno_backend_list_tables_finish (DYNO_BACKEND (f->backend), w.result, &error);
+  g_object_unref (w.result);
+  g_assert_no_error (error);
+  for (guint i = 0; i < G_N_ELEMENTS (reads); i++)
+    {
+      g_autoptr(GBytes) response = call_sync (f, reads[i],
+                                              "{\"TableName\":\"t\",\"RequestItems\":{}}",
+                                              &error);
+
+      g_assert_no_error (error);
+      g_assert_nonnull (response);
+    }
+  g_assert_cmpuint (fake_server_get_n_requests (f->server), ==, 3 + G_N_ELEMENTS (reads));
+  g_assert_cmpuint (fake_server_get_n_connections (f->server), ==, 1);
+}
+
 static void
 test_table_names_sort (void)
 {
@@ -891,6 +925,7 @@ main (int    argc,
   g_test_add_func ("/http-backend/credentials/expiring-refreshed-first",
                    test_expiring_credentials_refreshed_first);
   ADD ("/http-backend/list-tables", test_list_tables);
+  ADD ("/http-backend/connection-reused", test_connection_reused);
   g_test_add_func ("/table-names/sort", test_table_names_sort);
   ADD ("/table-names/list", test_table_names_list);
   ADD ("/table-names/list-cancelled", test_table_names_list_cancelled);

@@ -220,11 +220,99 @@ test_writes_in_place (void)
   g_clear_object (&run);
 }
 
+typedef struct {
+  DynoRun *run;
+  GArray  *sks;       /* guint: the sk of every item handed out, in order */
+  guint    max_held;  /* the most items the model held at once */
+} Stream;
+
+static void
+stream_items_changed_cb (GListModel *model,
+                         guint       position,
+                         guint       removed,
+                         guint       added,
+                         Stream     *stream)
+{
+  /* items are only ever taken out all at once, from the start, before a page comes */
+  if (removed > 0)
+    {
+      g_assert_cmpuint (position, ==, 0);
+      g_assert_cmpuint (added, ==, 0);
+      g_assert_cmpuint (g_list_model_get_n_items (model), ==, 0);
+    }
+  for (guint i = 0; i < added; i++)
+    {
+      guint sk = sk_at (stream->run, position + i);
+
+      g_array_append_val (stream->sks, sk);
+    }
+  stream->max_held = MAX (stream->max_held, g_list_model_get_n_items (model));
+}
+
+/* keep-items FALSE (the CLI's query and scan): every item is handed out once, in order, while
+ * the model holds one page at most; the counts, the ledger's page count and the resume key
+ * after max-items are those of a run that keeps everything. */
+static void
+test_stream_without_keeping (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autoptr(DynoEngineBackend) backend = engine_with_items ();
+  g_autoptr(DynoRequest) request = dyno_request_new (DYNO_OP_SCAN, "writes");
+  g_autoptr(GArray) sks = g_array_new (FALSE, FALSE, sizeof (guint));
+  GAsyncResult *result = NULL;
+  Stream stream = { NULL, sks, 0 };
+  DynoItem *resume;
+
+  request->limit = 50;
+  for (guint round = 0; round < 2; round++)
+    {
+      g_autoptr(DynoRun) run = dyno_run_new (DYNO_BACKEND (backend), request);
+      guint expected = round == 0 ? N_ITEMS : 120;
+
+      g_assert_true (dyno_run_get_keep_items (run));
+      dyno_run_set_keep_items (run, FALSE);
+      if (round == 1)
+        dyno_run_set_max_items (run, 120);
+      g_array_set_size (sks, 0);
+      stream.run = run;
+      stream.max_held = 0;
+      g_signal_connect (run, "items-changed", G_CALLBACK (stream_items_changed_cb), &stream);
+      dyno_run_load_all_async (run, keep_result_cb, &result);
+      while (result == NULL)
+        g_main_context_iteration (NULL, TRUE);
+      g_assert_true (dyno_run_load_all_finish (run, result, &error));
+      g_clear_object (&result);
+
+      g_assert_cmpuint (sks->len, ==, expected);
+      for (guint i = 0; i < sks->len; i++)
+        g_assert_cmpuint (g_array_index (sks, guint, i), ==, i);
+      g_assert_cmpuint (stream.max_held, ==, 50);
+      g_assert_cmpuint (dyno_run_get_n_items (run), ==, expected);
+      g_assert_cmpuint (g_list_model_get_n_items (G_LIST_MODEL (run)), <=, 50);
+      g_assert_cmpuint (g_list_model_get_n_items (dyno_run_get_pages (run)), ==, 1);
+      if (round == 0)
+        {
+          g_assert_cmpuint (dyno_run_get_n_pages (run), >=, 5);
+          g_assert_false (dyno_run_get_has_more (run));
+          g_assert_null (dyno_run_get_resume_key (run));
+          continue;
+        }
+      /* max-items inside the third page: continue after the 120th item */
+      g_assert_cmpuint (dyno_run_get_n_pages (run), ==, 3);
+      g_assert_true (dyno_run_get_has_more (run));
+      resume = dyno_run_get_resume_key (run);
+      g_assert_nonnull (resume);
+      g_assert_cmpstr (dyno_value_get_string (dyno_item_lookup (resume, "sk"), NULL), ==,
+                       "119");
+    }
+}
+
 int
 main (int    argc,
       char **argv)
 {
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/run/writes-in-place", test_writes_in_place);
+  g_test_add_func ("/run/stream-without-keeping", test_stream_without_keeping);
   return g_test_run ();
 }

@@ -1047,6 +1047,88 @@ test_export_failure_keeps_file (void)
   remove_dir (dir);
 }
 
+/* Exports to a memory stream; the text written. */
+static char *
+export_to_memory (DynoExportJob *job,
+                  GCancellable  *cancellable,
+                  Run           *run)
+{
+  g_autoptr(GOutputStream) out = g_memory_output_stream_new_resizable ();
+  GMemoryOutputStream *memory = G_MEMORY_OUTPUT_STREAM (out);
+
+  g_signal_connect (job, "progress", G_CALLBACK (export_progress_cb), run);
+  dyno_export_job_run_async (job, out, cancellable, export_done_cb, run);
+  while (!run->done)
+    g_main_context_iteration (NULL, TRUE);
+  return g_strndup (g_memory_output_stream_get_data (memory),
+                    g_memory_output_stream_get_data_size (memory));
+}
+
+/* The next page is asked for while a page is written: the output is still every item once,
+ * in order, at most one page is asked for ahead, and after Cancel the resume key is exactly
+ * where the output stops (the page asked for ahead is dropped, not written). */
+static void
+test_export_stream_resume (void)
+{
+  g_autoptr(TestFaultBackend) fake = fake_new ();
+  g_autoptr(DynoRequest) request = dyno_request_new (DYNO_OP_SCAN, "transfer");
+  g_autoptr(GString) all = g_string_new (NULL);
+  g_autofree char *first = NULL;
+  g_autofree char *rest = NULL;
+  g_auto(GStrv) lines = NULL;
+  guint n_first;
+  guint n_requests;
+
+  fill_fake (fake, 55);
+  request->limit = 10;
+
+  {
+    g_autoptr(DynoExportJob) job = dyno_export_job_new (DYNO_EXPORT_DDB_JSONL, NULL);
+    g_autoptr(GCancellable) cancellable = g_cancellable_new ();
+    g_auto(Run) run = { 0, };
+    DynoItem *resume;
+
+    run.cancel_on_progress = g_object_ref (cancellable);
+    fake->n_pages = 0;
+    dyno_export_job_set_request (job, DYNO_BACKEND (fake), request);
+    first = export_to_memory (job, cancellable, &run);
+    g_assert_error (run.error, G_IO_ERROR, G_IO_ERROR_CANCELLED);
+    n_first = (guint) dyno_export_job_get_n_items (job);
+    g_assert_cmpuint (n_first, ==, 10 * dyno_export_job_get_n_pages (job));
+    g_assert_cmpuint (n_first, >=, 20);
+    g_assert_cmpuint (n_first, <, 55);
+    /* written pages, and one asked for ahead at most */
+    n_requests = fake->n_pages;
+    g_assert_cmpuint (n_requests, <=, dyno_export_job_get_n_pages (job) + 1);
+    resume = dyno_export_job_get_resume_key (job);
+    g_assert_nonnull (resume);
+    g_assert_cmpuint (g_ascii_strtoull (dyno_value_get_string (dyno_item_lookup (resume, "sk"),
+                                                               NULL), NULL, 10), ==, n_first);
+    request->exclusive_start_key = dyno_item_ref (resume);
+  }
+  {
+    g_autoptr(DynoExportJob) job = dyno_export_job_new (DYNO_EXPORT_DDB_JSONL, NULL);
+    g_auto(Run) run = { 0, };
+
+    dyno_export_job_set_request (job, DYNO_BACKEND (fake), request);
+    rest = export_to_memory (job, NULL, &run);
+    g_assert_no_error (run.error);
+    g_assert_cmpuint (dyno_export_job_get_n_items (job), ==, 55 - n_first);
+  }
+
+  g_string_append (all, first);
+  g_string_append (all, rest);
+  lines = g_strsplit (all->str, "\n", -1);
+  g_assert_cmpuint (g_strv_length (lines), ==, 56);
+  for (guint i = 0; i < 55; i++)
+    {
+      g_autofree char *sk = g_strdup_printf ("\"sk\":{\"N\":\"%u\"}", i + 1);
+
+      g_assert_nonnull (strstr (lines[i], sk));
+    }
+  g_assert_cmpstr (lines[55], ==, "");
+}
+
 static void
 test_export_plain_hints (void)
 {
@@ -1120,6 +1202,7 @@ main (int    argc,
   g_test_add_func ("/transfer/export/csv-two-passes", test_export_csv_two_passes);
   g_test_add_func ("/transfer/export/failure-keeps-file", test_export_failure_keeps_file);
   g_test_add_func ("/transfer/export/plain-hints", test_export_plain_hints);
+  g_test_add_func ("/transfer/export/stream-resume", test_export_stream_resume);
   g_test_add_func ("/transfer/format-count", test_format_count);
 
   return g_test_run ();
