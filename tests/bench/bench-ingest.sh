@@ -10,7 +10,8 @@
 # the client's fixed cost: start-up, DescribeTable, …).  For each: user+system CPU seconds and
 # peak RSS from /usr/bin/time; "per MB" subtracts the tiny run (marginal cost of a megabyte of
 # items).  Clients:
-#   dynotable-cli query --quiet  parse + typed values + list model (what the app does)
+#   dynotable-cli query --quiet  HTTP, CRC32, parse to typed items, a page at a time (the CLI
+#                                streams; the app keeps the items: collection-scroll measures it)
 #   dynotable-cli query          the same, also writing every item as a DynamoDB-JSON line
 #   JS SDK v3 (node)             QueryCommand loop, items kept in an array
 #   boto3 (/usr/bin/python3)     client.query loop, items kept in a list
