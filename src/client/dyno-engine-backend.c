@@ -330,6 +330,46 @@ serve_done (GObject      *source,
   soup_server_message_unpause (served->msg);
 }
 
+/* libsoup 3.2 (Debian 12's) never closes a kept-alive connection that the client closed
+ * while it waited for the next request (fixed in 3.3.0): every client that opens a
+ * connection per request (the AWS CLI run once per command, a script's plain HTTP client)
+ * left a socket in CLOSE_WAIT, and after some 20,000 of them the server had no file
+ * descriptor left to accept with.  So after each answer the connection's socket is watched:
+ * when it becomes readable and what it holds is the end of the stream, the client is gone and
+ * the socket is closed here (libsoup, were it to look, would find it closed).  When a request
+ * comes instead, libsoup reads it and the watch ends. */
+static gboolean
+idle_socket_cb (GSocket      *socket,
+                GIOCondition  condition,
+                gpointer      user_data)
+{
+  char byte;
+  GInputVector vector = { &byte, 1 };
+  int flags = G_SOCKET_MSG_PEEK;
+  gssize got;
+
+  if (g_socket_is_closed (socket))
+    return G_SOURCE_REMOVE;
+  got = g_socket_receive_message (socket, NULL, &vector, 1, NULL, NULL, &flags, NULL, NULL);
+  if (got == 0 || (condition & (G_IO_HUP | G_IO_ERR)) != 0)
+    g_socket_close (socket, NULL);
+  return G_SOURCE_REMOVE;
+}
+
+static void
+request_finished_cb (SoupServer        *server,
+                     SoupServerMessage *msg)
+{
+  GSocket *socket = soup_server_message_get_socket (msg);
+  g_autoptr(GSource) source = NULL;
+
+  if (socket == NULL || g_socket_is_closed (socket))
+    return;
+  source = g_socket_create_source (socket, G_IO_IN | G_IO_HUP | G_IO_ERR, NULL);
+  g_source_set_callback (source, G_SOURCE_FUNC (idle_socket_cb), NULL, NULL);
+  g_source_attach (source, g_main_context_get_thread_default ());
+}
+
 static void
 handle_request (SoupServer        *server,
                 SoupServerMessage *msg,
@@ -410,6 +450,7 @@ dyno_engine_backend_serve (DynoEngineBackend     *self,
   dyno_engine_backend_stop_serving (self);
   server = soup_server_new ("server-header", NULL, NULL);
   soup_server_add_handler (server, NULL, handle_request, self, NULL);
+  g_signal_connect (server, "request-finished", G_CALLBACK (request_finished_cb), NULL);
   socket_address = g_inet_socket_address_new (address, (guint16) port);
   if (!soup_server_listen (server, socket_address, 0, error))
     return FALSE;

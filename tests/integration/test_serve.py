@@ -151,6 +151,41 @@ class ServeTest(unittest.TestCase):
         self.assertTrue(body["__type"].endswith("#UnknownOperationException"), body)
         self.assertIsNotNone(caught.exception.headers.get("x-amz-crc32"))
 
+    def test_clients_that_close_their_connection(self):
+        # one connection a request, closed by the client after the answer (the AWS CLI run
+        # once per command does this): the server closes its side too, so its descriptors
+        # do not pile up (libsoup 3.2 left each in CLOSE_WAIT; after some 20,000 the server
+        # could accept nothing more)
+        import http.client
+        import urllib.parse
+        u = urllib.parse.urlparse(self.server.url)
+        fds = os.path.join("/proc", str(self.server.proc.pid), "fd")
+        before = len(os.listdir(fds))
+        for i in range(400):
+            conn = http.client.HTTPConnection(u.hostname, u.port, timeout=10)
+            conn.request("POST", "/", b"{}", {"X-Amz-Target": "DynamoDB_20120810.ListTables",
+                                              "Content-Type": "application/x-amz-json-1.0"})
+            response = conn.getresponse()
+            self.assertEqual(response.status, 200)
+            response.read()
+            conn.close()
+        # the last closes may still be on their way
+        deadline = time.monotonic() + 10
+        while len(os.listdir(fds)) > before + 5 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        self.assertLessEqual(len(os.listdir(fds)), before + 5,
+                             "the server kept the sockets of clients that left")
+        # a kept-alive connection, idle in between, still answers
+        conn = http.client.HTTPConnection(u.hostname, u.port, timeout=10)
+        for i in range(3):
+            conn.request("POST", "/", b"{}", {"X-Amz-Target": "DynamoDB_20120810.ListTables",
+                                              "Content-Type": "application/x-amz-json-1.0"})
+            response = conn.getresponse()
+            self.assertEqual(response.status, 200)
+            response.read()
+            time.sleep(0.3)
+        conn.close()
+
     def test_options(self):
         proc = subprocess.Popen([CLI, "serve", "--port", "0", "--host", "0.0.0.0"],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
