@@ -31,6 +31,8 @@ struct _DynoCollectionView
   DynoRun            *run;
   DynoRunView        *view;            /* the run narrowed and sorted: what the rows show */
   GListModel         *items;           /* the run, or a store with one item */
+  GHashTable         *key_rows;        /* a key cell's box -> its GtkListItem: the keyboard's
+                                        * +/- find the focused row's list item */
   GHashTable         *watched;         /* GtkListItem -> its partition (owned), whose count
                                         * and state the row shows while it is bound */
   DynoPartitionModel *partitions;      /* grouped: the rows */
@@ -389,13 +391,20 @@ row_activate_action (GSimpleAction *action,
  * its expanded state says which). */
 static void
 expander_clicked_cb (GtkButton   *button,
-                     GtkListItem *list_item)
+                     RowActivate *row)
 {
-  DynoCollectionView *self = g_object_get_data (G_OBJECT (button), "dyno-view");
-  gpointer object = gtk_list_item_get_item (list_item);
+  gpointer object = gtk_list_item_get_item (row->list_item);
 
-  if (self != NULL && object != NULL && DYNO_IS_PARTITION (object))
-    set_partition_expanded (self, object, !dyno_partition_get_expanded (object));
+  if (object != NULL && DYNO_IS_PARTITION (object))
+    set_partition_expanded (row->self, object, !dyno_partition_get_expanded (object));
+}
+
+/* A key cell's box is going: it no longer finds its row for the keyboard. */
+static void
+key_box_destroy_cb (DynoCollectionView *self,
+                    GtkWidget          *box)
+{
+  g_hash_table_remove (self->key_rows, box);
 }
 
 static void
@@ -420,6 +429,8 @@ setup_key_cb (GtkSignalListItemFactory *factory,
   g_autoptr(GSimpleActionGroup) actions = g_simple_action_group_new ();
   g_autoptr(GSimpleAction) activate = g_simple_action_new ("activate", NULL);
   RowActivate *data = g_new0 (RowActivate, 1);
+  RowActivate *click = g_new0 (RowActivate, 1);
+  DynoCollectionView *self = user_data;
   GtkWidget *box = gtk_box_new (GTK_ORIENTATION_HORIZONTAL, 6);
   GtkWidget *expander = gtk_button_new ();
   GtkWidget *tag = gtk_label_new (NULL);
@@ -433,7 +444,9 @@ setup_key_cb (GtkSignalListItemFactory *factory,
   g_action_map_add_action (G_ACTION_MAP (actions), G_ACTION (activate));
   gtk_widget_insert_action_group (box, "row", G_ACTION_GROUP (actions));
   /* the keyboard's +, - find the row's list item from the focused row */
-  g_object_set_data (G_OBJECT (box), "dyno-list-item", list_item);
+  g_hash_table_insert (self->key_rows, box, list_item);
+  g_signal_connect_object (box, "destroy", G_CALLBACK (key_box_destroy_cb), self,
+                           G_CONNECT_SWAPPED);
 
   /* like GTK's tree expander, it takes no focus: the row has it, and opens with Enter, +, - */
   gtk_widget_add_css_class (expander, "flat");
@@ -441,8 +454,10 @@ setup_key_cb (GtkSignalListItemFactory *factory,
   gtk_widget_set_valign (expander, GTK_ALIGN_CENTER);
   gtk_accessible_update_property (GTK_ACCESSIBLE (expander), GTK_ACCESSIBLE_PROPERTY_LABEL,
                                   _("Partition items"), -1);
-  g_object_set_data (G_OBJECT (expander), "dyno-view", user_data);
-  g_signal_connect (expander, "clicked", G_CALLBACK (expander_clicked_cb), list_item);
+  click->self = self;
+  click->list_item = list_item;
+  g_signal_connect_data (expander, "clicked", G_CALLBACK (expander_clicked_cb), click,
+                         row_activate_free, 0);
   update_expander (expander, TRUE);
 
   gtk_widget_add_css_class (tag, "dyno-tag");
@@ -600,15 +615,16 @@ bind_key_cb (GtkSignalListItemFactory *factory,
 /* The list item of the row with the keyboard focus (the focus is on a row, or in one of its
  * cells), or NULL. */
 static GtkListItem *
-find_list_item (GtkWidget *widget,
-                guint      depth)
+find_list_item (DynoCollectionView *self,
+                GtkWidget          *widget,
+                guint               depth)
 {
-  GtkListItem *list_item = g_object_get_data (G_OBJECT (widget), "dyno-list-item");
+  GtkListItem *list_item = g_hash_table_lookup (self->key_rows, widget);
 
   for (GtkWidget *child = gtk_widget_get_first_child (widget);
        child != NULL && list_item == NULL && depth > 0;
        child = gtk_widget_get_next_sibling (child))
-    list_item = find_list_item (child, depth - 1);
+    list_item = find_list_item (self, child, depth - 1);
 
   return list_item;
 }
@@ -624,7 +640,7 @@ focused_list_item (DynoCollectionView *self)
        widget != NULL && widget != self->column_view && !GTK_IS_LIST_VIEW (widget);
        widget = gtk_widget_get_parent (widget))
     {
-      GtkListItem *list_item = find_list_item (widget, 3);
+      GtkListItem *list_item = find_list_item (self, widget, 3);
 
       if (list_item != NULL)
         return list_item;
@@ -1186,6 +1202,7 @@ dyno_collection_view_finalize (GObject *object)
 
   g_clear_pointer (&self->attribute_set, g_hash_table_unref);
   g_clear_pointer (&self->watched, g_hash_table_unref);
+  g_clear_pointer (&self->key_rows, g_hash_table_unref);
   g_clear_pointer (&self->attributes, g_ptr_array_unref);
   g_clear_pointer (&self->entities, g_hash_table_unref);
   g_clear_pointer (&self->selected, dyno_item_unref);
@@ -1252,6 +1269,7 @@ dyno_collection_view_init (DynoCollectionView *self)
 {
   self->attributes = g_ptr_array_new_with_free_func (g_free);
   self->watched = g_hash_table_new_full (NULL, NULL, NULL, g_object_unref);
+  self->key_rows = g_hash_table_new (NULL, NULL);
   self->attribute_set = g_hash_table_new (g_str_hash, g_str_equal);
   self->entities = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
   self->grouped = TRUE;

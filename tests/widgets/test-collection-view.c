@@ -450,8 +450,10 @@ test_multi_selection (Fixture       *fixture,
 static GtkWidget *
 find_expander (GtkWidget *widget)
 {
-  if (GTK_IS_BUTTON (widget) && g_object_get_data (G_OBJECT (widget), "dyno-view") != NULL &&
-      gtk_widget_get_visible (widget) && gtk_widget_get_mapped (widget))
+  /* the heading's disclosure button: its arrow points down (open) or to the end (closed) */
+  if (GTK_IS_BUTTON (widget) && gtk_widget_get_visible (widget) && gtk_widget_get_mapped (widget)
+      && (g_strcmp0 (gtk_button_get_icon_name (GTK_BUTTON (widget)), "pan-down-symbolic") == 0
+          || g_strcmp0 (gtk_button_get_icon_name (GTK_BUTTON (widget)), "pan-end-symbolic") == 0))
     return widget;
   for (GtkWidget *child = gtk_widget_get_first_child (widget); child != NULL;
        child = gtk_widget_get_next_sibling (child))
