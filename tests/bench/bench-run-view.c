@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "dyno-engine-backend.h"
+#include "../common/engine-table.h"
 #include "dyno-json.h"
 #include "dyno-run-view.h"
 
@@ -83,42 +84,18 @@ wait_result (GAsyncResult **result)
 static DynoEngineBackend *
 engine_with_items (guint n)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(DynoEngineBackend) engine = dyno_engine_backend_new (NULL, &error);
-  g_autoptr(GBytes) create = NULL;
-  g_autoptr(GBytes) reply = NULL;
-  GAsyncResult *result = NULL;
-  const char *json =
-    "{\"TableName\":\"bench\",\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"},"
-    "{\"AttributeName\":\"sk\",\"KeyType\":\"RANGE\"}],\"AttributeDefinitions\":["
-    "{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"},{\"AttributeName\":\"sk\","
-    "\"AttributeType\":\"S\"}],\"BillingMode\":\"PAY_PER_REQUEST\"}";
+  DynoEngineBackend *engine = test_engine_new_table ("bench", "S");
 
-  g_assert_no_error (error);
-  create = g_bytes_new_static (json, strlen (json));
-  dyno_backend_call_async (DYNO_BACKEND (engine), "CreateTable", create, NULL, keep_result_cb,
-                           &result);
-  wait_result (&result);
-  reply = dyno_backend_call_finish (DYNO_BACKEND (engine), result, &error);
-  g_assert_no_error (error);
-  g_clear_object (&result);
-
+  /* in batches of 10,000: the generated items of one batch at a time in memory */
   for (guint start = 0; start < n; start += 10000)
     {
       g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func ((GDestroyNotify) dyno_item_unref);
-      guint n_written = 0;
 
       for (guint i = start; i < MIN (n, start + 10000); i++)
         g_ptr_array_add (items, make_item (i));
-      dyno_backend_batch_write_async (DYNO_BACKEND (engine), "bench", items, NULL, NULL, NULL,
-                                      NULL, keep_result_cb, &result);
-      wait_result (&result);
-      g_assert_true (dyno_backend_batch_write_finish (DYNO_BACKEND (engine), result, &n_written,
-                                                      &error));
-      g_assert_no_error (error);
-      g_clear_object (&result);
+      test_engine_write (engine, "bench", items);
     }
-  return g_steal_pointer (&engine);
+  return engine;
 }
 
 static void

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "dyno-engine-backend.h"
+#include "../common/engine-table.h"
 #include "dyno-item-object.h"
 #include "dyno-json.h"
 #include "dyno-run-view.h"
@@ -47,41 +48,13 @@ make_item (guint sk)
 static DynoEngineBackend *
 engine_with_items (guint n)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(DynoEngineBackend) engine = dyno_engine_backend_new (NULL, &error);
+  DynoEngineBackend *engine = test_engine_new_table ("view", "N");
   g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func ((GDestroyNotify) dyno_item_unref);
-  g_autoptr(GBytes) create = NULL;
-  g_autoptr(GBytes) reply = NULL;
-  GAsyncResult *result = NULL;
-  const char *json =
-    "{\"TableName\":\"view\",\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"},"
-    "{\"AttributeName\":\"sk\",\"KeyType\":\"RANGE\"}],\"AttributeDefinitions\":["
-    "{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"},{\"AttributeName\":\"sk\","
-    "\"AttributeType\":\"N\"}],\"BillingMode\":\"PAY_PER_REQUEST\"}";
-  guint n_written = 0;
-
-  g_assert_no_error (error);
-  create = g_bytes_new_static (json, strlen (json));
-  dyno_backend_call_async (DYNO_BACKEND (engine), "CreateTable", create, NULL, keep_result_cb,
-                           &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  reply = dyno_backend_call_finish (DYNO_BACKEND (engine), result, &error);
-  g_assert_no_error (error);
-  g_clear_object (&result);
 
   for (guint i = 0; i < n; i++)
     g_ptr_array_add (items, make_item (i));
-  dyno_backend_batch_write_async (DYNO_BACKEND (engine), "view", items, NULL, NULL, NULL, NULL,
-                                  keep_result_cb, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_true (dyno_backend_batch_write_finish (DYNO_BACKEND (engine), result, &n_written,
-                                                  &error));
-  g_assert_no_error (error);
-  g_assert_cmpuint (n_written, ==, n);
-  g_clear_object (&result);
-  return g_steal_pointer (&engine);
+  test_engine_write (engine, "view", items);
+  return engine;
 }
 
 /* ---- the view as its signals told it ------------------------------------------------------ */

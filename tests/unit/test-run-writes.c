@@ -7,6 +7,7 @@
 #include "config.h"
 
 #include "dyno-engine-backend.h"
+#include "../common/engine-table.h"
 #include "dyno-json.h"
 #include "dyno-run.h"
 
@@ -42,28 +43,8 @@ keep_result_cb (GObject      *source,
 static DynoEngineBackend *
 engine_with_items (void)
 {
-  g_autoptr(GError) error = NULL;
-  g_autoptr(DynoEngineBackend) engine = dyno_engine_backend_new (NULL, &error);
+  DynoEngineBackend *engine = test_engine_new_table ("writes", "N");
   g_autoptr(GPtrArray) items = g_ptr_array_new_with_free_func ((GDestroyNotify) dyno_item_unref);
-  g_autoptr(GBytes) create = NULL;
-  g_autoptr(GBytes) reply = NULL;
-  GAsyncResult *result = NULL;
-  const char *json =
-    "{\"TableName\":\"writes\",\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"},"
-    "{\"AttributeName\":\"sk\",\"KeyType\":\"RANGE\"}],\"AttributeDefinitions\":["
-    "{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"},{\"AttributeName\":\"sk\","
-    "\"AttributeType\":\"N\"}],\"BillingMode\":\"PAY_PER_REQUEST\"}";
-  guint n_written = 0;
-
-  g_assert_no_error (error);
-  create = g_bytes_new_static (json, strlen (json));
-  dyno_backend_call_async (DYNO_BACKEND (engine), "CreateTable", create, NULL, keep_result_cb,
-                           &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  reply = dyno_backend_call_finish (DYNO_BACKEND (engine), result, &error);
-  g_assert_no_error (error);
-  g_clear_object (&result);
 
   for (guint i = 0; i < N_ITEMS; i++)
     {
@@ -72,16 +53,8 @@ engine_with_items (void)
 
       g_ptr_array_add (items, dyno_item_from_ddb_json (item, -1, NULL));
     }
-  dyno_backend_batch_write_async (DYNO_BACKEND (engine), "writes", items, NULL, NULL, NULL, NULL,
-                                  keep_result_cb, &result);
-  while (result == NULL)
-    g_main_context_iteration (NULL, TRUE);
-  g_assert_true (dyno_backend_batch_write_finish (DYNO_BACKEND (engine), result, &n_written,
-                                                  &error));
-  g_assert_no_error (error);
-  g_assert_cmpuint (n_written, ==, N_ITEMS);
-  g_clear_object (&result);
-  return g_steal_pointer (&engine);
+  test_engine_write (engine, "writes", items);
+  return engine;
 }
 
 static DynoItem *
