@@ -73,11 +73,18 @@ def sort_op(app):
     return dynogui.dropdown_value(find(app.root, role="combo box", name="Sort key condition"))
 
 
+def shown_save_query(node):
+    try:
+        return name_of(node) == "Save query" and dynogui.is_shown(node)
+    except Exception:
+        # a node gone since it was listed (a popover closing): not the button
+        return False
+
+
 def open_queries(app):
     """Opens the Queries popover (a GtkMenuButton: its inner toggle is what is clicked)."""
     menu = find(app.root, name="Queries")
-    if not any(n.getRoleName() == "push button" and name_of(n) == "Save query"
-               and dynogui.is_shown(n) for n in find_all(app.root, role="push button")):
+    if not any(shown_save_query(n) for n in find_all(app.root, role="push button")):
         toggle = next((n for n in dynogui.walk(menu) if n is not menu and
                        n.getRoleName() in ("push button", "toggle button")), menu)
         click(toggle)
