@@ -27,38 +27,20 @@
 
 import argparse
 import base64
-import http.client
 import json
 import os
 import subprocess
 import sys
 import tempfile
 import time
-import urllib.parse
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchraw import Raw  # noqa: E402
 
 BIG = "p#big"
 SMALL_PARTITIONS = 100
 TABLE = "bench"
 TIME = "/usr/bin/time"       # GNU time
-
-
-class Raw:
-    def __init__(self, url):
-        u = urllib.parse.urlparse(url)
-        self.conn = http.client.HTTPConnection(u.hostname, u.port, timeout=600)
-
-    def call(self, op, body):
-        data = body if isinstance(body, bytes) else json.dumps(body).encode()
-        self.conn.request("POST", "/", data, {
-            "X-Amz-Target": "DynamoDB_20120810." + op,
-            "Content-Type": "application/x-amz-json-1.0",
-            "Authorization": "AWS4-HMAC-SHA256 Credential=k/20240101/us-east-1/dynamodb/"
-                             "aws4_request, SignedHeaders=host, Signature=00"})
-        r = self.conn.getresponse()
-        payload = r.read()
-        if r.status != 200:
-            raise RuntimeError("%s: %s" % (op, payload[:300]))
-        return json.loads(payload)
 
 
 def partition(i):

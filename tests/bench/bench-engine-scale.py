@@ -14,7 +14,6 @@
 # beside the wall-clock figures.  The machine's other load shows in the wall-clock figures
 # and the latencies (not in the server's CPU time): say what else ran.
 
-import http.client
 import json
 import os
 import random
@@ -23,7 +22,9 @@ import sys
 import tempfile
 import threading
 import time
-import urllib.parse
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from benchraw import Raw  # noqa: E402
 
 PARTITIONS = 1000
 PAD = "x" * 880          # with the keys and attribute names, about 1 KB of DynamoDB JSON
@@ -50,25 +51,6 @@ def memory_kb(pid, field):
             if line.startswith(field + ":"):
                 return int(line.split()[1])
     return 0
-
-
-class Raw:
-    def __init__(self, url):
-        u = urllib.parse.urlparse(url)
-        self.conn = http.client.HTTPConnection(u.hostname, u.port, timeout=600)
-
-    def call(self, op, body):
-        data = body if isinstance(body, bytes) else json.dumps(body).encode()
-        self.conn.request("POST", "/", data, {
-            "X-Amz-Target": "DynamoDB_20120810." + op,
-            "Content-Type": "application/x-amz-json-1.0",
-            "Authorization": "AWS4-HMAC-SHA256 Credential=k/20240101/us-east-1/dynamodb/"
-                             "aws4_request, SignedHeaders=host, Signature=00"})
-        r = self.conn.getresponse()
-        payload = r.read()
-        if r.status != 200:
-            raise RuntimeError("%s: %s" % (op, payload[:300]))
-        return json.loads(payload)
 
 
 def item(i):
