@@ -64,6 +64,7 @@ setup () {
 # Totals over the passes, from meson's machine-readable log.
 declare -A total=([OK]=0 [EXPECTEDFAIL]=0 [FAIL]=0 [UNEXPECTEDPASS]=0 [SKIP]=0 [TIMEOUT]=0 [ERROR]=0)
 pass_lines=()
+failing_lines=()
 count_results () {
   local dir=$1 label=$2 log="$1/meson-logs/testlog.json" result
   local -A c=([OK]=0 [EXPECTEDFAIL]=0 [FAIL]=0 [UNEXPECTEDPASS]=0 [SKIP]=0 [TIMEOUT]=0 [ERROR]=0)
@@ -82,6 +83,27 @@ for line in open(sys.argv[1]):
   pass_lines+=("$(printf '%-22s ok %d, fail %d, skipped %d, timeout %d, error %d' "$label" \
                  $((c[OK] + c[EXPECTEDFAIL])) $((c[FAIL] + c[UNEXPECTEDPASS])) "${c[SKIP]}" \
                  "${c[TIMEOUT]}" "${c[ERROR]}")")
+  # Which tests did not pass, and their failing TAP lines: repeated in the summary, so that
+  # the end of the output alone says what failed.
+  if [[ -f "$log" ]]; then
+    while IFS= read -r line; do
+      if [[ $line == " "* ]]; then failing_lines+=("$line"); else failing_lines+=("$label $line"); fi
+    done < <(/usr/bin/python3 -c '
+import json, sys
+for line in open(sys.argv[1]):
+    line = line.strip()
+    if not line:
+        continue
+    t = json.loads(line)
+    result = t.get("result", "ERROR")
+    if result in ("OK", "EXPECTEDFAIL", "SKIP"):
+        continue
+    print("%s: %s" % (t.get("name"), result))
+    out = (t.get("stdout") or "").splitlines()
+    bad = [l for l in out if l.startswith(("not ok", "Bail out"))][:8]
+    for l in bad or out[-4:]:
+        print("    " + l[:200])' "$log")
+  fi
 }
 
 status=0
@@ -158,6 +180,10 @@ fi
 printf '\n==== summary ====\n'
 printf '%s\n' "${timings[@]}"
 printf '%s\n' "${pass_lines[@]}"
+if ((${#failing_lines[@]})); then
+  echo "not passed:"
+  printf '  %s\n' "${failing_lines[@]}"
+fi
 passed=$((total[OK] + total[EXPECTEDFAIL]))
 failed=$((total[FAIL] + total[UNEXPECTEDPASS] + total[TIMEOUT] + total[ERROR]))
 if ((status != 0 && failed == 0)); then

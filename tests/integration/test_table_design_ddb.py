@@ -299,7 +299,13 @@ class TableDesignTest(unittest.TestCase):
         return True, None
 
     def describe(self, table_name):
-        status, body = call("DescribeTable", {"TableName": table_name})
+        # DynamoDB Local sometimes answers a DescribeTable made while it backfills a new GSI
+        # with a 500 InternalFailure (seen in CI): retried, as in send().
+        for attempt in range(5):
+            status, body = call("DescribeTable", {"TableName": table_name})
+            if status < 500:
+                break
+            time.sleep(0.2 * (attempt + 1))
         self.assertEqual(status, 200, body)
         return body["Table"]
 
