@@ -740,11 +740,12 @@ test_save_new_puts_with_condition (Fixture       *fixture,
   g_autoptr(DynoItem) expected = item ("{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"ORDER#7\"},"
                                        "\"total\":{\"N\":\"42\"}}");
   g_autoptr(DynoItem) sent = NULL;
+  g_autoptr(DynoItem) stored = NULL;
   g_autofree char *text = dyno_item_text_format (expected);
   JsonObject *body;
   const char *code;
 
-  test_backend_queue_reply (fixture->backend, 200, "{}");
+  fixture->engine = engine_new ();
   open_editor (fixture, NULL, DYNO_ITEM_EDITOR_NEW, NULL);
   dyno_item_editor_set_text (fixture->editor, text);
 
@@ -757,15 +758,19 @@ test_save_new_puts_with_condition (Fixture       *fixture,
   click (editor_part (fixture, "save_button"));
   wait_for_pointer ((gpointer *) &fixture->saved);
 
-  g_assert_cmpuint (test_backend_get_n_calls (fixture->backend), ==, 1);
-  g_assert_cmpstr (test_backend_get_operation (fixture->backend, 0), ==, "PutItem");
-  body = test_backend_get_body_object (fixture->backend, 0, parser);
+  g_assert_cmpuint (fixture->engine->operations->len, ==, 1);
+  g_assert_cmpstr (recorder_operation (fixture->engine, 0), ==, "PutItem");
+  body = recorder_body (fixture->engine, 0, parser);
   g_assert_nonnull (strstr (json_object_get_string_member (body, "ConditionExpression"),
                             "attribute_not_exists"));
   sent = dyno_item_from_json_node (json_object_get_member (body, "Item"), NULL);
   g_assert_true (dyno_item_equal (sent, expected));
   g_assert_true (dyno_item_equal (fixture->saved, expected));
   g_assert_true (editor_closed (fixture));
+  /* the engine has it, as the editor said */
+  stored = engine_get (fixture->engine, "USER#1", "ORDER#7");
+  g_assert_nonnull (stored);
+  g_assert_true (dyno_item_equal (stored, expected));
 }
 
 static void
@@ -775,9 +780,12 @@ test_save_edit_updates_conditioned (Fixture       *fixture,
   g_autoptr(JsonParser) parser = json_parser_new ();
   g_autoptr(DynoItem) loaded = item ("{\"pk\":{\"S\":\"USER#1\"},\"sk\":{\"S\":\"ORDER#7\"},"
                                      "\"status\":{\"S\":\"open\"},\"total\":{\"N\":\"42\"}}");
+  g_autoptr(DynoItem) stored = NULL;
+  g_autofree char *loaded_json = dyno_item_to_ddb_json (loaded);
   JsonObject *body;
 
-  test_backend_queue_reply (fixture->backend, 200, "{}");
+  fixture->engine = engine_new ();
+  engine_put (fixture->engine, loaded_json);
   open_editor (fixture, loaded, DYNO_ITEM_EDITOR_EDIT, NULL);
   g_assert_false (dyno_item_editor_has_unsaved_changes (fixture->editor));
   dyno_item_editor_set_text (fixture->editor,
@@ -787,14 +795,20 @@ test_save_edit_updates_conditioned (Fixture       *fixture,
   dyno_item_editor_save (fixture->editor);
   wait_for_pointer ((gpointer *) &fixture->saved);
 
-  g_assert_cmpstr (test_backend_get_operation (fixture->backend, 0), ==, "UpdateItem");
-  body = test_backend_get_body_object (fixture->backend, 0, parser);
+  g_assert_cmpuint (fixture->engine->operations->len, ==, 1);
+  g_assert_cmpstr (recorder_operation (fixture->engine, 0), ==, "UpdateItem");
+  body = recorder_body (fixture->engine, 0, parser);
   g_assert_true (json_object_has_member (body, "UpdateExpression"));
   g_assert_true (json_object_has_member (body, "ConditionExpression"));
   /* Conditioned on what was loaded: the old status and the untouched total. */
   g_assert_true (has_expression_value (body, "{\"S\":\"open\"}"));
   g_assert_true (has_expression_value (body, "{\"N\":\"42\"}"));
   g_assert_true (has_expression_value (body, "{\"S\":\"shipped\"}"));
+  /* and the engine, which held what was loaded, took it */
+  stored = engine_get (fixture->engine, "USER#1", "ORDER#7");
+  g_assert_true (dyno_item_equal (stored, fixture->saved));
+  g_assert_cmpstr (dyno_value_get_string (dyno_item_lookup (stored, "status"), NULL), ==,
+                   "shipped");
 }
 
 static void
@@ -1345,12 +1359,15 @@ test_delete_one (Fixture       *fixture,
 {
   g_autoptr(GPtrArray) items = some_items (1);
   g_autoptr(JsonParser) parser = json_parser_new ();
+  g_autofree char *listed = dyno_item_to_ddb_json (g_ptr_array_index (items, 0));
+  g_autoptr(DynoItem) left = NULL;
   DeleteResult result = { 0 };
   GtkWidget *dialog;
   JsonObject *body;
 
-  test_backend_queue_reply (fixture->backend, 200, "{}");
-  dialog = dyno_delete_items_run (NULL, DYNO_BACKEND (fixture->backend), fixture->info, items,
+  fixture->engine = engine_new ();
+  engine_put (fixture->engine, listed);
+  dialog = dyno_delete_items_run (NULL, DYNO_BACKEND (fixture->engine), fixture->info, items,
                                   delete_done_cb, &result, NULL);
   g_assert_cmpstr (adw_message_dialog_get_heading (ADW_MESSAGE_DIALOG (dialog)), ==,
                    "Delete 1 item?");
@@ -1359,12 +1376,15 @@ test_delete_one (Fixture       *fixture,
   adw_message_dialog_response (ADW_MESSAGE_DIALOG (dialog), "delete");
   wait_for (&result.finished);
 
-  g_assert_cmpstr (test_backend_get_operation (fixture->backend, 0), ==, "DeleteItem");
-  body = test_backend_get_body_object (fixture->backend, 0, parser);
+  g_assert_cmpuint (fixture->engine->operations->len, ==, 1);
+  g_assert_cmpstr (recorder_operation (fixture->engine, 0), ==, "DeleteItem");
+  body = recorder_body (fixture->engine, 0, parser);
   g_assert_true (json_object_has_member (body, "ConditionExpression"));
   g_assert_true (has_expression_value (body, "{\"S\":\"open\"}"));
   g_assert_null (result.error);
   g_assert_cmpuint (result.deleted->len, ==, 1);
+  left = engine_get (fixture->engine, "USER#1", "ORDER#00");
+  g_assert_null (left);
   /* a success is told by a toast, not a second dialog */
   g_assert_null (find_toplevel ("Deleted "));
   delete_result_clear (&result);

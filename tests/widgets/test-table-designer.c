@@ -2,7 +2,8 @@
  *
  * The fields are filled through their GTK API and the designer is judged by what it shows
  * (messages under the fields, the Create button and its reason, the request text) and by the
- * requests it sends to a fake backend.
+ * requests it sends to an engine in memory, recorded (with a new table's CREATING time and
+ * server errors injected where a test asks).
  *
  * SPDX-License-Identifier: GPL-3.0-or-later
  */
@@ -14,47 +15,46 @@
 
 #include "dyno-backend.h"
 #include "dyno-delete-table-dialog.h"
+#include "dyno-engine.h"
+#include "dyno-engine-error.h"
 #include "dyno-table-designer.h"
 #include "test-backend.h"
 #include "widget-test-util.h"
 
-/* ---- a backend that records calls and answers from a script ---------------------------- */
+/* ---- the engine, recorded, with a server's delays and faults on demand -------------------- */
 
+/* Every call is recorded (TestBackend) and answered by a real engine in memory: CreateTable is
+ * validated and made as DynamoDB would, DescribeTable describes what was made.  What the engine
+ * cannot show by itself is injected: the seconds a new table spends CREATING on AWS (the
+ * engine's tables are ACTIVE at once), and a server error on the next write. */
 typedef struct {
   TestBackend *backend;
+  DynoEngine  *engine;
   char        *fail_with;      /* an AWS error body to answer the next write with, or NULL */
   guint        creating_polls; /* DescribeTable answers CREATING this many times first */
-  char        *table;          /* the last CreateTable body: what DescribeTable describes */
 } DesignServer;
 
+/* @description (a DescribeTable answer) with the table and its GSIs CREATING. */
 static char *
-describe_body (DesignServer *self,
-               const char   *status)
+still_creating (const char *description)
 {
-  g_autoptr(JsonParser) parser = json_parser_new ();
-  g_autoptr(JsonNode) root = NULL;
-  JsonObject *table, *wrapper;
+  g_autoptr(JsonNode) root = json_from_string (description, NULL);
+  JsonObject *table;
 
-  g_assert_nonnull (self->table);
-  g_assert_true (json_parser_load_from_data (parser, self->table, -1, NULL));
-  table = json_node_get_object (json_parser_get_root (parser));
-  json_object_set_string_member (table, "TableStatus", status);
+  g_assert_nonnull (root);
+  table = json_object_get_object_member (json_node_get_object (root), "Table");
+  json_object_set_string_member (table, "TableStatus", "CREATING");
   if (json_object_has_member (table, "GlobalSecondaryIndexes"))
     {
       JsonArray *gsis = json_object_get_array_member (table, "GlobalSecondaryIndexes");
 
       for (guint i = 0; i < json_array_get_length (gsis); i++)
         json_object_set_string_member (json_array_get_object_element (gsis, i),
-                                       "IndexStatus", status);
+                                       "IndexStatus", "CREATING");
     }
-  wrapper = json_object_new ();
-  json_object_set_object_member (wrapper, "Table", json_object_ref (table));
-  root = json_node_init_object (json_node_alloc (), wrapper);
-  json_object_unref (wrapper);
   return json_to_string (root, FALSE);
 }
 
-/* A table being created: CREATING for a few polls, then ACTIVE; writes fail once on demand. */
 static char *
 design_answer (const char *operation,
                const char *body,
@@ -62,46 +62,85 @@ design_answer (const char *operation,
                gpointer    user_data)
 {
   DesignServer *self = user_data;
+  g_autoptr(GError) error = NULL;
+  char *engine_body = NULL;
+  char *answer;
 
   if (!g_str_equal (operation, "DescribeTable") && self->fail_with != NULL)
     {
       *out_status = 400;
       return g_steal_pointer (&self->fail_with);
     }
-
-  if (g_str_equal (operation, "CreateTable"))
+  answer = dyno_engine_request_full (self->engine, operation, body, -1, &engine_body, &error);
+  if (answer == NULL)
     {
-      g_free (self->table);
-      self->table = g_strdup (body);
-      return g_strdup ("{\"TableDescription\":{\"TableStatus\":\"CREATING\"}}");
+      g_assert_true (error->domain == DYNO_ENGINE_ERROR);
+      *out_status = dyno_engine_error_http_status ((DynoEngineErrorCode) error->code);
+      return engine_body != NULL ? engine_body : dyno_engine_error_body (error);
     }
-  if (g_str_equal (operation, "DescribeTable"))
+  if (g_str_equal (operation, "DescribeTable") && self->creating_polls > 0)
     {
-      gboolean creating = self->creating_polls > 0;
+      g_autofree char *active = answer;
 
-      if (creating)
-        self->creating_polls--;
-      return describe_body (self, creating ? "CREATING" : "ACTIVE");
+      self->creating_polls--;
+      return still_creating (active);
     }
-  return g_strdup ("{}");
+  return answer;
 }
 
 static DesignServer *
 design_server_new (void)
 {
   DesignServer *self = g_new0 (DesignServer, 1);
+  g_autoptr(GError) error = NULL;
 
+  self->engine = dyno_engine_new (NULL, &error);
+  g_assert_no_error (error);
   self->backend = test_backend_new ();
   test_backend_set_handler (self->backend, design_answer, self, NULL);
   return self;
 }
 
+/* Table @name as it is in the engine now (its DescribeTable "Table"), parsed into @parser;
+ * NULL if there is none.  Not recorded. */
+static JsonObject *
+engine_table (DesignServer *self,
+              const char   *name,
+              JsonParser   *parser)
+{
+  g_autofree char *request = g_strdup_printf ("{\"TableName\":\"%s\"}", name);
+  g_autofree char *answer = dyno_engine_request (self->engine, "DescribeTable", request, -1,
+                                                 NULL);
+
+  if (answer == NULL)
+    return NULL;
+  g_assert_true (json_parser_load_from_data (parser, answer, -1, NULL));
+  return json_object_get_object_member (json_node_get_object (json_parser_get_root (parser)),
+                                        "Table");
+}
+
+/* Another client made this table (CreateTable @json) before the test: not recorded. */
+static void
+engine_create (DesignServer *self,
+               const char   *json)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *answer = dyno_engine_request (self->engine, "CreateTable", json, -1, &error);
+
+  g_assert_no_error (error);
+}
+
+static const char orders_table[] =
+  "{\"TableName\":\"orders\",\"BillingMode\":\"PAY_PER_REQUEST\","
+  "\"AttributeDefinitions\":[{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"}],"
+  "\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"}]}";
+
 static void
 design_server_free (DesignServer *self)
 {
   g_object_unref (self->backend);
+  g_object_unref (self->engine);
   g_free (self->fail_with);
-  g_free (self->table);
   g_free (self);
 }
 
@@ -440,6 +479,19 @@ test_create (void)
 
     g_assert_true (json_node_equal (a, b));
   }
+  /* and the engine made it so */
+  {
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    JsonObject *table = engine_table (backend, "orders", parser);
+    JsonArray *gsis;
+
+    g_assert_nonnull (table);
+    g_assert_cmpstr (json_object_get_string_member (table, "TableStatus"), ==, "ACTIVE");
+    gsis = json_object_get_array_member (table, "GlobalSecondaryIndexes");
+    g_assert_cmpuint (json_array_get_length (gsis), ==, 1);
+    g_assert_cmpstr (json_object_get_string_member (json_array_get_object_element (gsis, 0),
+                                                    "IndexName"), ==, "gsi1");
+  }
 }
 
 static void
@@ -479,10 +531,9 @@ test_server_error (void)
   GtkWidget *designer = new_designer (backend, NULL);
   GtkWidget *error_label = get_named (designer, "server_error");
 
+  /* someone made "orders" meanwhile: the engine refuses a second one */
   fill_valid_table (designer);
-  backend->fail_with = g_strdup ("{\"__type\":\"com.amazonaws.dynamodb.v20120810#"
-                                 "ResourceInUseException\",\"message\":\"Table already exists: "
-                                 "orders\"}");
+  engine_create (backend, orders_table);
   click (get_named (designer, "create_button"));
   while (count_calls (backend, "CreateTable") == 0 || gtk_widget_get_visible (
            get_named (designer, "progress")))
@@ -631,11 +682,16 @@ test_patterns (void)
 
 /* ---- tests: a GSI on an existing table ------------------------------------------------- */
 
+/* Table "tenant" (provisioned, with GSI gsi1) made in the engine, as DescribeTable shows it. */
 static DynoTableInfo *
-provisioned_table (void)
+provisioned_table (DesignServer *server)
 {
-  const char *json =
-    "{\"Table\":{\"TableName\":\"tenant\",\"TableStatus\":\"ACTIVE\","
+  g_autoptr(GError) error = NULL;
+  g_autofree char *json = NULL;
+  DynoTableInfo *info;
+
+  engine_create (server,
+    "{\"TableName\":\"tenant\","
     "\"AttributeDefinitions\":[{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"},"
     "{\"AttributeName\":\"sk\",\"AttributeType\":\"S\"}],"
     "\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"},"
@@ -643,10 +699,11 @@ provisioned_table (void)
     "\"ProvisionedThroughput\":{\"ReadCapacityUnits\":5,\"WriteCapacityUnits\":5},"
     "\"GlobalSecondaryIndexes\":[{\"IndexName\":\"gsi1\",\"KeySchema\":[{\"AttributeName\":"
     "\"sk\",\"KeyType\":\"HASH\"}],\"Projection\":{\"ProjectionType\":\"ALL\"},"
-    "\"IndexStatus\":\"ACTIVE\",\"ProvisionedThroughput\":{\"ReadCapacityUnits\":1,"
-    "\"WriteCapacityUnits\":1}}]}}";
-  g_autoptr(GError) error = NULL;
-  DynoTableInfo *info = dyno_table_info_new_from_json (json, -1, &error);
+    "\"ProvisionedThroughput\":{\"ReadCapacityUnits\":1,\"WriteCapacityUnits\":1}}]}");
+  json = dyno_engine_request (server->engine, "DescribeTable", "{\"TableName\":\"tenant\"}",
+                              -1, &error);
+  g_assert_no_error (error);
+  info = dyno_table_info_new_from_json (json, -1, &error);
 
   g_assert_no_error (error);
   return info;
@@ -656,7 +713,7 @@ static void
 test_add_index (void)
 {
   g_autoptr(DesignServer) backend = design_server_new ();
-  g_autoptr(DynoTableInfo) table = provisioned_table ();
+  g_autoptr(DynoTableInfo) table = provisioned_table (backend);
   GtkWidget *designer = new_designer (backend, table);
   GtkWidget *create = get_named (designer, "create_button");
   g_autofree char *created = NULL;
@@ -698,13 +755,6 @@ test_add_index (void)
   }
 
   /* after UpdateTable the designer waits for the new index to be ACTIVE */
-  backend->table = g_strdup (
-    "{\"TableName\":\"tenant\",\"KeySchema\":[{\"AttributeName\":\"pk\",\"KeyType\":\"HASH\"}],"
-    "\"AttributeDefinitions\":[{\"AttributeName\":\"pk\",\"AttributeType\":\"S\"},"
-    "{\"AttributeName\":\"status\",\"AttributeType\":\"S\"}],"
-    "\"GlobalSecondaryIndexes\":[{\"IndexName\":\"by-status\",\"KeySchema\":[{"
-    "\"AttributeName\":\"status\",\"KeyType\":\"HASH\"}],\"Projection\":{"
-    "\"ProjectionType\":\"ALL\"}}]}");
   backend->creating_polls = 1;
   g_signal_connect (designer, "table-created", G_CALLBACK (table_created_cb), &created);
   g_object_weak_ref (G_OBJECT (designer), window_gone_cb, &gone);
@@ -714,6 +764,19 @@ test_add_index (void)
   g_assert_cmpuint (count_calls (backend, "UpdateTable"), ==, 1);
   g_assert_cmpuint (count_calls (backend, "CreateTable"), ==, 0);
   g_assert_cmpuint (count_calls (backend, "DescribeTable"), ==, 2);
+  /* the engine has the new index, beside the old one */
+  {
+    g_autoptr(JsonParser) parser = json_parser_new ();
+    JsonObject *t = engine_table (backend, "tenant", parser);
+    JsonArray *gsis = json_object_get_array_member (t, "GlobalSecondaryIndexes");
+    gboolean found = FALSE;
+
+    g_assert_cmpuint (json_array_get_length (gsis), ==, 2);
+    for (guint i = 0; i < 2; i++)
+      found |= g_str_equal (json_object_get_string_member (json_array_get_object_element (gsis, i),
+                                                           "IndexName"), "by-status");
+    g_assert_true (found);
+  }
 }
 
 /* ---- tests: delete table --------------------------------------------------------------- */
@@ -738,6 +801,7 @@ test_delete_table (void)
   g_autofree char *deleted = NULL;
   gboolean gone = FALSE;
 
+  engine_create (backend, orders_table);
   gtk_window_present (GTK_WINDOW (dialog));
   drain_main_context ();
   entry = get_named (dialog, "entry");
@@ -772,6 +836,11 @@ test_delete_table (void)
   g_assert_cmpstr (deleted, ==, "orders");
   g_assert_cmpuint (count_calls (backend, "DeleteTable"), ==, 2);
   g_assert_cmpstr (body_of (backend, "DeleteTable"), ==, "{\"TableName\":\"orders\"}");
+  {
+    g_autoptr(JsonParser) parser = json_parser_new ();
+
+    g_assert_null (engine_table (backend, "orders", parser));
+  }
   gtk_window_destroy (GTK_WINDOW (parent));
   drain_main_context ();
 }
