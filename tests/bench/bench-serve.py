@@ -8,7 +8,9 @@
 #   tests/fixtures/with-ddb-local.sh /usr/bin/python3 tests/bench/bench-serve.py \
 #       _build/src/cli/dynotable-cli [ITEMS [WORKERS]]
 #
-# Prints `name value unit` lines.  Three clients: boto3 (what a user runs; its own cost is
+# serve runs twice: on a workspace file (`serve.*`, durable) and in memory (`serve_memory.*`,
+# as DynamoDB Local runs in the fixture, -inMemory).  Prints `name value unit` lines, and with
+# DynamoDB Local `ratio.*` (serve on a file) and `ratio_memory.*` (both in memory).  Three clients: boto3 (what a user runs; its own cost is
 # part of the figure), a raw keep-alive HTTP client posting prepared bodies (closer to the
 # server's own cost), and WORKERS (default 4) such raw clients in processes of their own, each
 # with its own connection, so that the figure is not one Python process's ceiling.  Beside
@@ -213,25 +215,35 @@ def workload(name, url, n, workers, pid=None):
     return out
 
 
+def serve(cli, name, args, n, workers):
+    """The workload against a `dynotable-cli serve` started with @args."""
+    results = []
+    t0 = time.perf_counter()
+    proc = subprocess.Popen([cli, "serve", "--port", "0"] + args,
+                            stdout=subprocess.PIPE, text=True)
+    url = proc.stdout.readline().split(" ", 2)[2].strip()
+    try:
+        Raw(url).call("ListTables", {})
+        results.append(("%s.start_to_first_answer" % name, (time.perf_counter() - t0) * 1000,
+                        "ms"))
+        results += workload(name, url, n, workers, proc.pid)
+        results.append(("%s.total_server_cpu" % name, cpu_seconds(proc.pid), "s"))
+    finally:
+        proc.terminate()
+        proc.wait()
+    return results
+
+
 def main():
     cli = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("DYNOTABLE_CLI")
     n = int(sys.argv[2]) if len(sys.argv) > 2 else 20000
     workers = int(sys.argv[3]) if len(sys.argv) > 3 else 4
     results = []
+    # serve twice: on a workspace file (durable: what the app's Playground does) and in memory
+    # (what DynamoDB Local does in the fixture, -inMemory: the like-for-like comparison)
     with tempfile.TemporaryDirectory(prefix="dyno-bench-") as tmp:
-        t0 = time.perf_counter()
-        proc = subprocess.Popen([cli, "serve", "--port", "0", "--data",
-                                 os.path.join(tmp, "bench.db")],
-                                stdout=subprocess.PIPE, text=True)
-        url = proc.stdout.readline().split(" ", 2)[2].strip()
-        Raw(url).call("ListTables", {})
-        results.append(("serve.start_to_first_answer", (time.perf_counter() - t0) * 1000, "ms"))
-        try:
-            results += workload("serve", url, n, workers, proc.pid)
-            results.append(("serve.total_server_cpu", cpu_seconds(proc.pid), "s"))
-        finally:
-            proc.terminate()
-            proc.wait()
+        results += serve(cli, "serve", ["--data", os.path.join(tmp, "bench.db")], n, workers)
+    results += serve(cli, "serve_memory", [], n, workers)
     endpoint = os.environ.get("DYNO_TEST_ENDPOINT")
     if endpoint:
         pid = os.environ.get("DYNO_TEST_ENDPOINT_PID")
@@ -241,16 +253,20 @@ def main():
         if pid:
             results.append(("ddb_local.workload_server_cpu", cpu_seconds(pid) - cpu0, "s"))
         mine = dict((k, v) for k, v, _ in results)
-        for key, _, unit in list(results):
-            other = "ddb_local." + key[len("serve."):]
-            if key.startswith("serve.") and other in mine and unit == "items/s":
-                results.append(("ratio." + key[len("serve."):], mine[key] / mine[other],
-                                "x DynamoDB Local"))
-            elif key.startswith("serve.") and other in mine and unit == "us/item" \
-                    and mine[key] > 0:
-                # the servers' own cost, which a busy machine barely moves
-                results.append(("ratio." + key[len("serve."):], mine[other] / mine[key],
-                                "x less than DynamoDB Local"))
+        # ratio.X: serve on a file against DynamoDB Local in memory;
+        # ratio_memory.X: both in memory
+        for prefix, ratio in (("serve.", "ratio."), ("serve_memory.", "ratio_memory.")):
+            for key, _, unit in list(results):
+                if not key.startswith(prefix):
+                    continue
+                what = key[len(prefix):]
+                other = "ddb_local." + what
+                if other in mine and unit == "items/s":
+                    results.append((ratio + what, mine[key] / mine[other], "x DynamoDB Local"))
+                elif other in mine and unit == "us/item" and mine[key] > 0:
+                    # the servers' own cost, which a busy machine barely moves
+                    results.append((ratio + what, mine[other] / mine[key],
+                                    "x less than DynamoDB Local"))
     for name, value, unit in results:
         print("%s %.1f %s" % (name, value, unit))
     print("loadavg_at_end %s (2 cores; other work on the machine shows in the wall-clock "
