@@ -749,6 +749,64 @@ test_write_layout (void)
                                  "\"long\":{\"a\":\"aaaaaaaaaaaaaaaaaaaa\"}}");
 }
 
+/* ---- dyno_json_object_scan / dyno_json_array_scan --------------------------------------- */
+
+static gboolean
+collect_member (const char *name,
+                const char *value,
+                gsize       value_len,
+                gpointer    user_data)
+{
+  GString *out = user_data;
+
+  g_string_append_printf (out, "%s=%.*s;", name ? name : "-", (int) value_len, value);
+  return !g_str_equal (name ? name : "", "stop");
+}
+
+static void
+test_scan (void)
+{
+  static const struct {
+    gboolean    array;
+    const char *json;
+    const char *seen;      /* NULL: not well-formed */
+    gboolean    complete;
+  } cases[] = {
+    { FALSE, "{}", "", TRUE },
+    { FALSE, " { \"a\" : 1 , \"b\\u0021\":{\"c\":[1,2,{}]},\"d\":\"x\\\"y\" } ",
+      "a=1;b!={\"c\":[1,2,{}]};d=\"x\\\"y\";", TRUE },
+    { FALSE, "{\"a\":1,\"stop\":2,\"c\":3}", "a=1;stop=2;", FALSE },
+    { TRUE, "[ 1, \"two\" ,[3] ,null]", "-=1;-=\"two\";-=[3];-=null;", TRUE },
+    { TRUE, "[]", "", TRUE },
+    { FALSE, "[1]", NULL, FALSE },
+    { TRUE, "{}", NULL, FALSE },
+    { FALSE, "{\"a\":1", NULL, FALSE },
+    { FALSE, "{\"a\":tru}", NULL, FALSE },
+    { FALSE, "{\"a\":1} x", NULL, FALSE },
+    { FALSE, "{\"a\":[1,]}", NULL, FALSE },
+  };
+
+  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr(GString) seen = g_string_new (NULL);
+      g_autoptr(GError) error = NULL;
+      gboolean done = cases[i].array
+                      ? dyno_json_array_scan (cases[i].json, -1, collect_member, seen, &error)
+                      : dyno_json_object_scan (cases[i].json, -1, collect_member, seen, &error);
+
+      g_test_message ("%s", cases[i].json);
+      if (cases[i].seen == NULL)
+        {
+          g_assert_false (done);
+          g_assert_error (error, DYNO_ERROR, DYNO_ERROR_JSON);
+          continue;
+        }
+      g_assert_no_error (error);
+      g_assert_cmpint (done, ==, cases[i].complete);
+      g_assert_cmpstr (seen->str, ==, cases[i].seen);
+    }
+}
+
 int
 main (int   argc,
       char *argv[])
@@ -758,6 +816,7 @@ main (int   argc,
   g_test_add_func ("/json/ddb/round-trip", test_ddb_round_trip);
   g_test_add_func ("/json/ddb/item-round-trip", test_ddb_item_round_trip);
   g_test_add_func ("/json/ddb/validation", test_ddb_validation);
+  g_test_add_func ("/json/scan", test_scan);
   g_test_add_func ("/json/ddb/error-location", test_ddb_error_location);
   g_test_add_func ("/json/syntax", test_json_syntax);
   g_test_add_func ("/json/write-string", test_write_string);

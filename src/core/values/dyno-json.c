@@ -2082,6 +2082,95 @@ dyno_json_parse (const char  *json,
   return g_steal_pointer (&root);
 }
 
+static gboolean
+scan_container (const char         *json,
+                gssize              len,
+                char                open,
+                DynoJsonMemberFunc  func,
+                gpointer            user_data,
+                GError            **error)
+{
+  DynoJsonScanner sc;
+  char close = open == '{' ? '}' : ']';
+  g_autoptr(GString) name = open == '{' ? g_string_sized_new (32) : NULL;
+  gboolean ok = TRUE, stopped = FALSE, more = FALSE;
+
+  scanner_begin (&sc, json != NULL ? json : "", len);
+  _dyno_json_skip_ws (&sc);
+  ok = _dyno_json_expect (&sc, open, open == '{' ? N_("\u201c{\u201d") : N_("\u201c[\u201d"))
+       && enter (&sc);
+  if (ok && _dyno_json_peek (&sc) == close)
+    sc.p++;
+  else if (ok)
+    do
+      {
+        const char *value;
+
+        if (name != NULL)
+          {
+            const char *text;
+            gsize text_len;
+
+            if (!_dyno_json_read_string (&sc, &text, &text_len)
+                || !_dyno_json_expect (&sc, ':', N_("\u201c:\u201d")))
+              {
+                ok = FALSE;
+                break;
+              }
+            g_string_truncate (name, 0);
+            g_string_append_len (name, text, text_len);
+          }
+        _dyno_json_skip_ws (&sc);
+        value = sc.p;
+        if (!_dyno_json_skip_value (&sc))
+          {
+            ok = FALSE;
+            break;
+          }
+        if (!func (name != NULL ? name->str : NULL, value, sc.p - value, user_data))
+          {
+            stopped = TRUE;
+            break;
+          }
+        _dyno_json_skip_ws (&sc);
+        if (!_dyno_json_next (&sc, close, &more))
+          {
+            ok = FALSE;
+            break;
+          }
+      }
+    while (more);
+  if (ok && !stopped)
+    ok = expect_end (&sc);
+  if (!scanner_end (&sc, ok, error))
+    return FALSE;
+  return !stopped;
+}
+
+gboolean
+dyno_json_object_scan (const char         *json,
+                       gssize              len,
+                       DynoJsonMemberFunc  func,
+                       gpointer            user_data,
+                       GError            **error)
+{
+  g_return_val_if_fail (json != NULL || len == 0, FALSE);
+  g_return_val_if_fail (func != NULL, FALSE);
+  return scan_container (json, len, '{', func, user_data, error);
+}
+
+gboolean
+dyno_json_array_scan (const char         *json,
+                      gssize              len,
+                      DynoJsonMemberFunc  func,
+                      gpointer            user_data,
+                      GError            **error)
+{
+  g_return_val_if_fail (json != NULL || len == 0, FALSE);
+  g_return_val_if_fail (func != NULL, FALSE);
+  return scan_container (json, len, '[', func, user_data, error);
+}
+
 const char *
 dyno_json_object_peek_string (JsonObject *object,
                               const char *name)

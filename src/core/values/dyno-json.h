@@ -53,6 +53,27 @@ void       dyno_value_write_plain_json (const DynoValue *value,
                                         GString         *out);
 char      *dyno_item_to_plain_json    (const DynoItem  *item);
 
+/* The members of the JSON object @json (or the elements of the array), in order, without
+ * building anything: @name is a member's decoded name (NUL-terminated, valid during the call;
+ * NULL for an array's elements), @value and @value_len the exact text of its value, checked
+ * to be well-formed.  @func returns FALSE to stop.  Returns TRUE when every member was seen
+ * and nothing follows the object; FALSE with @error set when the text is not well-formed (or
+ * not an object/array), FALSE with no error when @func stopped. */
+typedef gboolean (*DynoJsonMemberFunc) (const char *name,
+                                        const char *value,
+                                        gsize       value_len,
+                                        gpointer    user_data);
+gboolean   dyno_json_object_scan      (const char         *json,
+                                       gssize              len,
+                                       DynoJsonMemberFunc  func,
+                                       gpointer            user_data,
+                                       GError            **error);
+gboolean   dyno_json_array_scan       (const char         *json,
+                                       gssize              len,
+                                       DynoJsonMemberFunc  func,
+                                       gpointer            user_data,
+                                       GError            **error);
+
 /* Checks that @json is one well-formed JSON value (and nothing after it), without building
  * anything; the error says what is wrong and at which line and column. */
 gboolean   dyno_json_validate         (const char      *json,
