@@ -530,6 +530,246 @@ test_batches (void)
   }
 }
 
+/* BatchWriteItem has two readers: one reads the usual request in place, the other (a
+ * json-glib tree) everything else, with DynamoDB's errors.  Each body is sent as it is to
+ * one engine, and to another behind a ReturnConsumedCapacity written with an escape, which
+ * the fast reader leaves to the tree reader: answers, errors and the items after must be the
+ * same. */
+static char *
+scan_all (DynoEngine *engine)
+{
+  g_autofree char *a = dyno_engine_request (engine, "Scan", "{\"TableName\":\"things\"}", -1,
+                                            NULL);
+  g_autofree char *b = dyno_engine_request (engine, "Scan", "{\"TableName\":\"things\","
+                                            "\"IndexName\":\"byG\"}", -1, NULL);
+
+  g_assert_nonnull (a);
+  g_assert_nonnull (b);
+  return g_strconcat (a, b, NULL);
+}
+
+static void
+test_batch_readers_agree (void)
+{
+  static const char *const bodies[] = {
+    /* the usual */
+    "{\"RequestItems\":{\"things\":[{\"PutRequest\":{\"Item\":{\"pk\":{\"S\":\"a\"},"
+    "\"sk\":{\"N\":\"1\"},\"g\":{\"S\":\"x\"},\"v\":{\"L\":[{\"N\":\"1.50\"},{\"B\":\"AQI=\"}]}}}},"
+    "{\"DeleteRequest\":{\"Key\":{\"pk\":{\"S\":\"z\"},\"sk\":{\"N\":\"9\"}}}}]}}",
+    /* whitespace, members the engine ignores, an escaped table name */
+    " { \"ReturnItemCollectionMetrics\" : \"NONE\" , \"RequestItems\" : { \"thing\\u0073\" : "
+    "[ { \"Extra\" : [1, {\"a\": null}] , \"PutRequest\" : { \"Item\" : { \"pk\" : {\"S\":\"b\"} ,"
+    " \"sk\" : {\"N\":\"2\"} } , \"Other\" : true } } ] } } ",
+    /* the same key twice */
+    "{\"RequestItems\":{\"things\":[{\"PutRequest\":{\"Item\":{\"pk\":{\"S\":\"a\"},"
+    "\"sk\":{\"N\":\"1\"}}}},{\"DeleteRequest\":{\"Key\":{\"pk\":{\"S\":\"a\"},"
+    "\"sk\":{\"N\":\"1\"}}}}]}}",
+    /* a table that is not there, after one that is */
+    "{\"RequestItems\":{\"things\":[{\"PutRequest\":{\"Item\":{\"pk\":{\"S\":\"c\"},"
+    "\"sk\":{\"N\":\"1\"}}}}],\"nothing\":[{\"PutRequest\":{\"Item\":{\"pk\":{\"S\":\"c\"}}}}]}}",
+    /* no writes; no tables; no RequestItems; RequestItems of another type */
+    "{\"RequestItems\":{\"things\":[]}}",
+    "{\"RequestItems\":{}}",
+    "{}",
+    "{\"RequestItems\":[1]}",
+    "{\"RequestItems\":{\"things\":{}}}",
+    /* a value DynamoDB refuses; an attribute twice; a missing key attribute; a number too big */
+    "{\"RequestItems\":{\"things\":[{\"PutRequest\":{\"Item\":{\"pk\":{\"S\":\"d\"},"
+    "\"sk\":{\"N\":\"1\"},\"v\":{\"S\":1}}}}]}}",
+    "{\"RequestItems\":{\"things\":[{\"PutRequest\":{\"Item\":{\"pk\":{\"S\":\"d\"},"
+    "\"sk\":{\"N\":\"1\"},\"v\":{\"S\":\"1\"},\"v\":{\"N\":\"2\"}}}}]}}",
+    "{\"RequestItems\":{\"things\":[{\"PutRequest\":{\"Item\":{\"pk\":{\"S\":\"d\"}}}}]}}",
+    "{\"RequestItems\":{\"things\":[{\"PutRequest\":{\"Item\":{\"pk\":{\"S\":\"d\"},"
+    "\"sk\":{\"N\":\"1E+126\"}}}}]}}",
+    /* both requests in one write; neither; no Item; a Key with more than the key */
+    "{\"RequestItems\":{\"things\":[{\"PutRequest\":{\"Item\":{\"pk\":{\"S\":\"e\"},"
+    "\"sk\":{\"N\":\"1\"}}},\"DeleteRequest\":{\"Key\":{\"pk\":{\"S\":\"e\"},"
+    "\"sk\":{\"N\":\"1\"}}}}]}}",
+    "{\"RequestItems\":{\"things\":[{}]}}",
+    "{\"RequestItems\":{\"things\":[{\"PutRequest\":{}}]}}",
+    "{\"RequestItems\":{\"things\":[{\"DeleteRequest\":{\"Key\":{\"pk\":{\"S\":\"a\"},"
+    "\"sk\":{\"N\":\"1\"},\"g\":{\"S\":\"x\"}}}}]}}",
+    /* a table twice (the tree reader keeps the last) */
+    "{\"RequestItems\":{\"things\":[{\"PutRequest\":{\"Item\":{\"pk\":{\"S\":\"f\"},"
+    "\"sk\":{\"N\":\"1\"}}}}],\"things\":[{\"PutRequest\":{\"Item\":{\"pk\":{\"S\":\"f\"},"
+    "\"sk\":{\"N\":\"2\"}}}}]}}",
+    /* a request twice in one write; an item twice in one request (the last is kept) */
+    "{\"RequestItems\":{\"things\":[{\"PutRequest\":{\"Item\":{\"pk\":{\"S\":\"h\"},"
+    "\"sk\":{\"N\":\"1\"}}},\"PutRequest\":{\"Item\":{\"pk\":{\"S\":\"h\"},"
+    "\"sk\":{\"N\":\"2\"}}}}]}}",
+    "{\"RequestItems\":{\"things\":[{\"PutRequest\":{\"Item\":{\"pk\":{\"S\":\"i\"},"
+    "\"sk\":{\"N\":\"1\"}},\"Item\":{\"pk\":{\"S\":\"i\"},\"sk\":{\"N\":\"2\"}}}}]}}",
+    /* 26 writes are made below; bad JSON */
+    "{\"RequestItems\":{\"things\":[{\"PutRequest\":{\"Item\":{\"pk\":{\"S\":\"g\"},",
+    "{\"RequestItems\":{\"things\":[]}} trailing",
+  };
+  g_autoptr(GString) many = g_string_new ("{\"RequestItems\":{\"things\":[");
+  g_autoptr(GPtrArray) all = g_ptr_array_new ();
+
+  for (guint i = 0; i < 26; i++)
+    g_string_append_printf (many, "%s{\"PutRequest\":{\"Item\":{\"pk\":{\"S\":\"m\"},"
+                            "\"sk\":{\"N\":\"%u\"}}}}", i ? "," : "", i);
+  g_string_append (many, "]}}");
+  for (guint i = 0; i < G_N_ELEMENTS (bodies); i++)
+    g_ptr_array_add (all, (gpointer) bodies[i]);
+  g_ptr_array_add (all, many->str);
+
+  for (guint i = 0; i < all->len; i++)
+    {
+      const char *body = g_ptr_array_index (all, i);
+      const char *brace = strchr (body, '{');
+      g_autofree char *slow_body = g_strdup_printf (
+        "{\"ReturnConsumedCapacity\":\"NON\\u0045\"%s%s", brace[1] == '}' ? "" : ",",
+        brace + 1);
+      g_autoptr(DynoEngine) fast = engine_with_table ("N");
+      g_autoptr(DynoEngine) slow = engine_with_table ("N");
+      g_autoptr(GError) fast_error = NULL;
+      g_autoptr(GError) slow_error = NULL;
+      g_autofree char *fast_answer = NULL, *slow_answer = NULL;
+      g_autofree char *fast_items = NULL, *slow_items = NULL;
+
+      put (fast, "{\"pk\":{\"S\":\"z\"},\"sk\":{\"N\":\"9\"}}");
+      put (slow, "{\"pk\":{\"S\":\"z\"},\"sk\":{\"N\":\"9\"}}");
+      g_test_message ("%s", body);
+      fast_answer = dyno_engine_request (fast, "BatchWriteItem", body, -1, &fast_error);
+      slow_answer = dyno_engine_request (slow, "BatchWriteItem", slow_body, -1, &slow_error);
+      g_assert_cmpstr (fast_answer, ==, slow_answer);
+      if (slow_error != NULL)
+        {
+          g_assert_nonnull (fast_error);
+          g_assert_cmpint (fast_error->code, ==, slow_error->code);
+          /* a message naming a line and column counts from the body's start */
+          if (strstr (slow_error->message, "line") == NULL)
+            g_assert_cmpstr (fast_error->message, ==, slow_error->message);
+        }
+      else
+        g_assert_no_error (fast_error);
+      fast_items = scan_all (fast);
+      slow_items = scan_all (slow);
+      g_assert_cmpstr (fast_items, ==, slow_items);
+    }
+}
+
+/* Reads with nothing to filter or project send each item as the engine stored it; with a
+ * filter every item is read and written again.  A filter that keeps everything must give the
+ * same pages, byte for byte: Items, Count, ScannedCount, LastEvaluatedKey. */
+static void
+test_read_as_stored (void)
+{
+  g_autoptr(DynoEngine) engine = engine_with_table ("N");
+  /* each read: its operation, and its members after TableName */
+  static const char *const reads[][2] = {
+    { "Query", ",\"KeyConditionExpression\":\"pk = :p\","
+               "\"ExpressionAttributeValues\":{\":p\":{\"S\":\"p\\u00001\"}}" },
+    { "Query", ",\"KeyConditionExpression\":\"pk = :p\",\"ScanIndexForward\":false,"
+               "\"ExpressionAttributeValues\":{\":p\":{\"S\":\"p\\u00001\"}}" },
+    { "Query", ",\"IndexName\":\"byG\",\"KeyConditionExpression\":\"g = :g\","
+               "\"ExpressionAttributeValues\":{\":g\":{\"S\":\"g\"}}" },
+    { "Scan", "" },
+  };
+  const char *keep_all = "\"FilterExpression\":\"attribute_exists(v) OR attribute_not_exists(v)\"";
+
+  for (guint i = 0; i < 40; i++)
+    {
+      g_autofree char *item = g_strdup_printf (
+        "{\"pk\":{\"S\":\"p\\u0000%u\"},\"sk\":{\"N\":\"%u.50\"},\"g\":{\"S\":\"g\"},"
+        "\"v\":{\"M\":{\"z\":{\"NS\":[\"3\",\"1e2\"]},\"a\":{\"L\":[{\"B\":\"AP8=\"},"
+        "{\"S\":\"\\u00e9\\\"\\n\"},{\"NULL\":true}]}}},\"b\":{\"BOOL\":%s}}",
+        i % 2, i, i % 3 ? "true" : "false");
+
+      put (engine, item);
+    }
+  for (guint r = 0; r < G_N_ELEMENTS (reads); r++)
+    for (guint limit = 0; limit <= 7; limit += 7)
+      {
+        g_autofree char *start = NULL;
+        guint pages = 0;
+
+        do
+          {
+            g_autoptr(GString) common = g_string_new ("\"TableName\":\"things\"");
+            g_autofree char *plain = NULL, *filtered = NULL;
+            g_autofree char *a = NULL, *b = NULL;
+            g_autoptr(GError) error = NULL;
+            g_autoptr(JsonNode) node = NULL;
+            JsonObject *object;
+
+            g_string_append (common, reads[r][1]);
+            if (limit > 0)
+              g_string_append_printf (common, ",\"Limit\":%u", limit);
+            if (start != NULL)
+              g_string_append_printf (common, ",\"ExclusiveStartKey\":%s", start);
+            plain = g_strdup_printf ("{%s}", common->str);
+            filtered = g_strdup_printf ("{%s,%s}", common->str, keep_all);
+            a = dyno_engine_request (engine, reads[r][0], plain, -1, &error);
+            g_assert_no_error (error);
+            b = dyno_engine_request (engine, reads[r][0], filtered, -1, &error);
+            g_assert_no_error (error);
+            g_assert_cmpstr (a, ==, b);
+            node = dyno_json_parse (a, -1, &error);
+            g_assert_no_error (error);
+            object = json_node_get_object (node);
+            g_clear_pointer (&start, g_free);
+            if (json_object_has_member (object, "LastEvaluatedKey"))
+              start = dyno_json_node_to_string (json_object_get_member (object,
+                                                                        "LastEvaluatedKey"),
+                                                FALSE);
+            pages++;
+          }
+        while (start != NULL);
+        /* Limit 7 reads 20 items (or 40) in pages of 7, and one more empty page or not */
+        g_assert_cmpuint (pages, >=, limit ? 3 : 1);
+      }
+}
+
+/* A row changed outside the engine (the file is SQLite's, open to `sqlite3`) into something
+ * that is not an item is refused by every read, never sent on. */
+static void
+test_damaged_row (void)
+{
+  g_autoptr(GError) error = NULL;
+  g_autofree char *dir = g_dir_make_tmp ("dyno-engine-XXXXXX", &error);
+  g_autofree char *path = g_build_filename (dir, "w.db", NULL);
+  sqlite3 *db = NULL;
+
+  {
+    g_autoptr(DynoEngine) engine = dyno_engine_new (path, &error);
+    g_autoptr(JsonNode) node = NULL;
+
+    g_assert_no_error (error);
+    node = call (engine, "CreateTable", "{\"TableName\":\"things\",\"BillingMode\":"
+                 "\"PAY_PER_REQUEST\",\"AttributeDefinitions\":[{\"AttributeName\":\"pk\","
+                 "\"AttributeType\":\"S\"}],\"KeySchema\":[{\"AttributeName\":\"pk\","
+                 "\"KeyType\":\"HASH\"}]}");
+    put (engine, "{\"pk\":{\"S\":\"a\"}}");
+    put (engine, "{\"pk\":{\"S\":\"b\"}}");
+  }
+  g_assert_cmpint (sqlite3_open_v2 (path, &db, SQLITE_OPEN_READWRITE, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_exec (db, "UPDATE dyno_items SET item = '{\"pk\":{\"S\":\"b\"},' "
+                                 "WHERE item LIKE '%\"b\"%'", NULL, NULL, NULL), ==, SQLITE_OK);
+  g_assert_cmpint (sqlite3_changes (db), ==, 1);
+  sqlite3_close (db);
+  {
+    g_autoptr(DynoEngine) engine = dyno_engine_new (path, &error);
+
+    g_assert_no_error (error);
+    call_fails (engine, "Scan", "{\"TableName\":\"things\"}", DYNO_ENGINE_ERROR_INTERNAL, NULL);
+    call_fails (engine, "Query", "{\"TableName\":\"things\",\"KeyConditionExpression\":"
+                "\"pk = :p\",\"ExpressionAttributeValues\":{\":p\":{\"S\":\"b\"}}}",
+                DYNO_ENGINE_ERROR_INTERNAL, NULL);
+    /* the other item reads as it was */
+    {
+      g_autoptr(JsonNode) node = call (engine, "Query", "{\"TableName\":\"things\","
+                                       "\"KeyConditionExpression\":\"pk = :p\","
+                                       "\"ExpressionAttributeValues\":{\":p\":{\"S\":\"a\"}}}");
+
+      g_assert_cmpint (json_object_get_int_member (json_node_get_object (node), "Count"), ==, 1);
+    }
+  }
+  g_unlink (path);
+  g_rmdir (dir);
+}
+
 static void
 test_create_table_rules (void)
 {
@@ -2041,6 +2281,9 @@ main (int    argc,
   g_test_add_func ("/engine/key-errors", test_key_errors);
   g_test_add_func ("/engine/conditional-writes", test_conditional_writes);
   g_test_add_func ("/engine/batches", test_batches);
+  g_test_add_func ("/engine/batch-readers-agree", test_batch_readers_agree);
+  g_test_add_func ("/engine/read-as-stored", test_read_as_stored);
+  g_test_add_func ("/engine/damaged-row", test_damaged_row);
   g_test_add_func ("/engine/create-table", test_create_table_rules);
   g_test_add_func ("/engine/workspace-file", test_workspace_file);
   g_test_add_func ("/engine/workspace-wal", test_workspace_wal);
