@@ -16,8 +16,8 @@ class Raw:
         self.authorization = ("AWS4-HMAC-SHA256 Credential=%s/20240101/us-east-1/dynamodb/"
                               "aws4_request, SignedHeaders=host, Signature=00" % access_key)
 
-    def call(self, op, body):
-        """@body (an object, or its JSON as bytes) sent as @op; the answer, parsed."""
+    def call_bytes(self, op, body):
+        """@body (an object, or its JSON as bytes) sent as @op; the answer's bytes."""
         data = body if isinstance(body, bytes) else json.dumps(body).encode()
         self.conn.request("POST", "/", data, {
             "X-Amz-Target": "DynamoDB_20120810." + op,
@@ -27,4 +27,8 @@ class Raw:
         payload = r.read()
         if r.status != 200:
             raise RuntimeError("%s: %s" % (op, payload[:300]))
-        return json.loads(payload)
+        return payload
+
+    def call(self, op, body):
+        """@body (an object, or its JSON as bytes) sent as @op; the answer, parsed."""
+        return json.loads(self.call_bytes(op, body))
