@@ -120,6 +120,16 @@ bind_bytes (sqlite3_stmt *s,
                      SQLITE_TRANSIENT);
 }
 
+/* bind_bytes() for @bytes that outlive the statement's step (not copied) */
+static void
+bind_bytes_static (sqlite3_stmt *s,
+                   int           i,
+                   GByteArray   *bytes)
+{
+  sqlite3_bind_blob (s, i, bytes->len ? (const void *) bytes->data : "", bytes->len,
+                     SQLITE_STATIC);
+}
+
 /* Parallel Scan: a partition's segment comes from a hash of its encoded key. */
 static void
 segment_func (sqlite3_context *ctx,
@@ -790,8 +800,8 @@ load_item (DynoEngine            *self,
   encode_opt (key, table->pk.name, pk);
   encode_opt (key, table->sk.name, sk);
   sqlite3_bind_int64 (s, 1, table->id);
-  bind_bytes (s, 2, pk);
-  bind_bytes (s, 3, sk);
+  bind_bytes_static (s, 2, pk);
+  bind_bytes_static (s, 3, sk);
   rc = sqlite3_step (s);
   if (rc == SQLITE_ROW)
     item = row_item (s, 0, error);
@@ -829,9 +839,9 @@ put_row (DynoEngine     *self,
   json = dyno_item_to_ddb_json (item);
   sqlite3_bind_int64 (s, 1, table_id);
   sqlite3_bind_int64 (s, 2, index_id);
-  bind_bytes (s, 3, pk);
-  bind_bytes (s, 4, sk);
-  bind_bytes (s, 5, tk);
+  bind_bytes_static (s, 3, pk);
+  bind_bytes_static (s, 4, sk);
+  bind_bytes_static (s, 5, tk);
   sqlite3_bind_int64 (s, 6, size);
   sqlite3_bind_text (s, 7, json, -1, SQLITE_STATIC);
   rc = sqlite3_step (s);
@@ -856,13 +866,56 @@ delete_row (DynoEngine *self,
     return FALSE;
   sqlite3_bind_int64 (s, 1, table_id);
   sqlite3_bind_int64 (s, 2, index_id);
-  bind_bytes (s, 3, pk);
-  bind_bytes (s, 4, sk);
-  bind_bytes (s, 5, tk);
+  bind_bytes_static (s, 3, pk);
+  bind_bytes_static (s, 4, sk);
+  bind_bytes_static (s, 5, tk);
   rc = sqlite3_step (s);
   sqlite3_reset (s);
   return rc == SQLITE_DONE || sql_failed (self, error);
 }
+
+/* The table's row for @item, written only when no row has its key: *@inserted says whether
+ * it was (then there was no item with that key, expired or not). */
+static gboolean
+insert_if_absent (DynoEngine      *self,
+                  DynoEngineTable *table,
+                  const DynoItem  *item,
+                  gboolean        *inserted,
+                  GError         **error)
+{
+  sqlite3_stmt *s = stmt (self, "INSERT OR IGNORE INTO dyno_items "
+                          "(table_id, index_id, pk, sk, tk, size, item) "
+                          "VALUES (?1, 0, ?2, ?3, x'', ?4, ?5)", error);
+  g_autoptr(GByteArray) pk = g_byte_array_new ();
+  g_autoptr(GByteArray) sk = g_byte_array_new ();
+  g_autofree char *json = NULL;
+  int rc;
+
+  if (s == NULL)
+    return FALSE;
+  encode_opt (item, table->pk.name, pk);
+  encode_opt (item, table->sk.name, sk);
+  json = dyno_item_to_ddb_json (item);
+  sqlite3_bind_int64 (s, 1, table->id);
+  bind_bytes_static (s, 2, pk);
+  bind_bytes_static (s, 3, sk);
+  sqlite3_bind_int64 (s, 4, dyno_item_get_size (item));
+  sqlite3_bind_text (s, 5, json, -1, SQLITE_STATIC);
+  rc = sqlite3_step (s);
+  sqlite3_reset (s);
+  if (rc != SQLITE_DONE)
+    return sql_failed (self, error);
+  *inserted = sqlite3_changes (self->db) == 1;
+  return TRUE;
+}
+
+static gboolean store_item_full (DynoEngine      *self,
+                                 DynoEngineTable *table,
+                                 const DynoItem  *old,
+                                 const DynoItem  *new,
+                                 gboolean         row_written,
+                                 Capacity        *cap,
+                                 GError         **error);
 
 /* Replaces @old (may be NULL) by @new (NULL: deletes) in the table and its indexes, keeps the
  * table's counters, and adds the write units to @cap. */
@@ -873,6 +926,20 @@ store_item (DynoEngine      *self,
             const DynoItem  *new,
             Capacity        *cap,
             GError         **error)
+{
+  return store_item_full (self, table, old, new, FALSE, cap, error);
+}
+
+/* store_item(), where @row_written says the table's row of @new is in place already
+ * (insert_if_absent()). */
+static gboolean
+store_item_full (DynoEngine      *self,
+                 DynoEngineTable *table,
+                 const DynoItem  *old,
+                 const DynoItem  *new,
+                 gboolean         row_written,
+                 Capacity        *cap,
+                 GError         **error)
 {
   const DynoItem *any = new ? new : old;
   g_autoptr(GByteArray) pk = g_byte_array_new ();
@@ -886,7 +953,7 @@ store_item (DynoEngine      *self,
   encode_opt (any, table->sk.name, sk);
   if (new != NULL)
     {
-      if (!put_row (self, table->id, 0, pk, sk, empty, new, new_size, error))
+      if (!row_written && !put_row (self, table->id, 0, pk, sk, empty, new, new_size, error))
         return FALSE;
     }
   else if (old != NULL && !delete_row (self, table->id, 0, pk, sk, empty, error))
@@ -1007,20 +1074,36 @@ reload_counters (DynoEngine *self)
   sqlite3_reset (s);
 }
 
+/* exec() for the statements of every request (BEGIN, COMMIT, ROLLBACK): prepared once. */
+static gboolean
+exec_kept (DynoEngine *self,
+           const char *sql,
+           GError    **error)
+{
+  sqlite3_stmt *s = stmt (self, sql, error);
+  int rc;
+
+  if (s == NULL)
+    return FALSE;
+  rc = sqlite3_step (s);
+  sqlite3_reset (s);
+  return rc == SQLITE_DONE || sql_failed (self, error);
+}
+
 gboolean
 begin (DynoEngine *self,
        GError    **error)
 {
-  return exec (self, "BEGIN IMMEDIATE", error);
+  return exec_kept (self, "BEGIN IMMEDIATE", error);
 }
 
 gboolean
 commit (DynoEngine *self,
         GError    **error)
 {
-  if (write_counters (self, error) && exec (self, "COMMIT", error))
+  if (write_counters (self, error) && exec_kept (self, "COMMIT", error))
     return TRUE;
-  exec (self, "ROLLBACK", NULL);
+  exec_kept (self, "ROLLBACK", NULL);
   reload_counters (self);
   return FALSE;
 }
@@ -1028,7 +1111,7 @@ commit (DynoEngine *self,
 void
 rollback (DynoEngine *self)
 {
-  exec (self, "ROLLBACK", NULL);
+  exec_kept (self, "ROLLBACK", NULL);
   reload_counters (self);
 }
 
@@ -3131,9 +3214,28 @@ op_batch_write_item (DynoEngine *self,
       for (guint i = 0; i < batch->writes->len; i++)
         {
           DynoRequest *write = g_ptr_array_index (batch->writes, i);
-          g_autoptr(DynoItem) key = table_key_of (table, write->item ? write->item : write->key);
-          g_autoptr(DynoItem) old = load_item (self, table, key, &local);
+          g_autoptr(DynoItem) key = NULL;
+          g_autoptr(DynoItem) old = NULL;
+          gboolean inserted = FALSE;
 
+          /* a put of a new key (the usual load): one look for the key, not two */
+          if (write->item != NULL
+              && !insert_if_absent (self, table, write->item, &inserted, &local))
+            {
+              capacity_clear (&cap);
+              goto rolled;
+            }
+          if (inserted)
+            {
+              if (!store_item_full (self, table, NULL, write->item, TRUE, &cap, &local))
+                {
+                  capacity_clear (&cap);
+                  goto rolled;
+                }
+              continue;
+            }
+          key = table_key_of (table, write->item ? write->item : write->key);
+          old = load_item (self, table, key, &local);
           if (local != NULL)
             {
               capacity_clear (&cap);
