@@ -277,8 +277,10 @@ respond (SoupServerMessage *msg,
   soup_message_headers_replace (headers, "x-amz-crc32", crc);
   soup_message_headers_replace (headers, "x-amzn-RequestId", id);
   soup_server_message_set_status (msg, status, NULL);
-  soup_server_message_set_response (msg, CONTENT_TYPE, SOUP_MEMORY_COPY, (const char *) data,
-                                    len);
+  /* soup_server_message_set_response() without its copy: the body holds @body */
+  soup_message_headers_replace (headers, "Content-Type", CONTENT_TYPE);
+  soup_message_body_truncate (soup_server_message_get_response_body (msg));
+  soup_message_body_append_bytes (soup_server_message_get_response_body (msg), body);
 }
 
 /* The engine's answer to @served, in @served. */

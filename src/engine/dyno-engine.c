@@ -2385,15 +2385,14 @@ finish_page (Page *page)
 {
   gboolean consistent = page->request->consistent_read == DYNO_TRISTATE_TRUE;
   double units = read_units_for (page->bytes, consistent);
-  GString *out = g_string_new ("{");
+  GString *out;
   Capacity cap;
 
+  /* the items were written after the answer's beginning (page_items_new()): the answer goes
+   * on where they end, without copying them */
+  out = g_steal_pointer (&page->items);
   if (page->select != DYNO_SELECT_COUNT)
-    {
-      g_string_append (out, "\"Items\":[");
-      g_string_append_len (out, page->items->str, page->items->len);
-      g_string_append (out, "],");
-    }
+    g_string_append (out, "],");
   g_string_append_printf (out, "\"Count\":%" G_GINT64_FORMAT ",\"ScannedCount\":%"
                           G_GINT64_FORMAT, page->count, page->scanned);
   if (page->last != NULL)
@@ -2421,6 +2420,17 @@ finish_page (Page *page)
     }
   g_string_append_c (out, '}');
   return g_string_free (out, FALSE);
+}
+
+/* The answer's text as read_page() begins it: its items are appended, and finish_page() ends
+ * it.  Sized for a page of some items at once (a page is at most 1 MB). */
+static GString *
+page_items_new (DynoSelect select)
+{
+  GString *items = g_string_sized_new (16384);
+
+  g_string_append (items, select == DYNO_SELECT_COUNT ? "{" : "{\"Items\":[");
+  return items;
 }
 
 static void
@@ -2564,7 +2574,7 @@ op_query (DynoEngine *self,
       bind_bytes (s, 6, esk_sk);
       bind_bytes (s, 7, esk_tk);
     }
-  page.items = g_string_new (NULL);
+  page.items = page_items_new (page.select);
   if (read_page (self, s, &page, DYNO_EXPR_ROLE_FILTER, error))
     response = finish_page (&page);
   sqlite3_reset (s);
@@ -2650,7 +2660,7 @@ op_scan (DynoEngine *self,
       sqlite3_bind_int64 (s, 6, page.request->total_segments);
       sqlite3_bind_int64 (s, 7, page.request->segment);
     }
-  page.items = g_string_new (NULL);
+  page.items = page_items_new (page.select);
   if (read_page (self, s, &page, DYNO_EXPR_ROLE_FILTER, error))
     response = finish_page (&page);
   sqlite3_reset (s);
