@@ -34,7 +34,7 @@
 #define fail(error, code, ...) \
   g_set_error (error, DYNO_ENGINE_ERROR, DYNO_ENGINE_ERROR_##code, __VA_ARGS__)
 
-/* In WAL frames (pages): 1000 is SQLite's own auto-checkpoint (16 MB with 16 KB pages). */
+/* In WAL frames (pages): 1000 is SQLite's own auto-checkpoint (8 MB with 8 KB pages). */
 #define WAL_STEP     1000
 #define WAL_RESTART  4000
 #define WAL_LIMIT    16000

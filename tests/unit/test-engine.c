@@ -965,7 +965,8 @@ test_workspace_wal (void)
   g_autofree char *shm = g_strconcat (path, "-shm", NULL);
   g_autofree char *pad = g_strnfill (1000, 'x');
   const guint limit = 512, batches = 400;
-  /* pages of 16 KB plus a frame header each; one batch of 25 KB writes some 30 pages */
+  /* pages of 8 KB (16 KB in older workspaces: the bound allows either) plus a frame header
+   * each; one batch of 25 KB writes some 30 pages */
   const gint64 bound = 32 + (limit + 64) * (16384 + 24);
   gint64 largest = 0;
   sqlite3 *db = NULL;
