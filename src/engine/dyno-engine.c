@@ -2916,145 +2916,97 @@ batch_check_write (const DynoEngineTable *table,
   return FALSE;
 }
 
-/* The usual BatchWriteItem read in place, without a json-glib tree: {"RequestItems":{"t":
- * [{"PutRequest":{"Item":{…}}}|{"DeleteRequest":{"Key":{…}}}, …], …}[,
+/* The usual BatchWriteItem read in place, in one pass, without a json-glib tree:
+ * {"RequestItems":{"t":[{"PutRequest":{"Item":{…}}}|{"DeleteRequest":{"Key":{…}}}, …], …}[,
  * "ReturnConsumedCapacity":"…"]}.  Anything else (bad JSON, a member twice, a value of
  * another type, an item DynamoDB would refuse) makes it give up, and the request is read
  * again by the tree reader, whose errors are the ones DynamoDB gives. */
-typedef struct {
-  GArray                     *tables;
-  BatchTable                 *current;
-  DynoReturnConsumedCapacity  mode;
-  gboolean                    seen_items;
-  gboolean                    seen_capacity;
-  const char                 *put;
-  gsize                       put_len;
-  const char                 *del;
-  gsize                       del_len;
-  const char                 *payload;
-  gsize                       payload_len;
-} BatchScan;
-
 static gboolean
-batch_scan_payload (const char *name,
-                    const char *value,
-                    gsize       value_len,
-                    gpointer    user_data)
+batch_scan_write (DynoJsonReader *reader,
+                  BatchTable     *batch)
 {
-  BatchScan *scan = user_data;
-  const char *wanted = scan->put != NULL ? "Item" : "Key";
+  g_autoptr(DynoItem) item = NULL;
+  gboolean seen_put = FALSE, seen_delete = FALSE;
+  const char *name;
 
-  if (strcmp (name, wanted) != 0)
-    return TRUE;                    /* ignored, as the tree reader ignores it */
-  if (scan->payload != NULL)
+  if (!dyno_json_reader_begin_object (reader))
     return FALSE;
-  scan->payload = value;
-  scan->payload_len = value_len;
-  return TRUE;
-}
-
-static gboolean
-batch_scan_request (const char *name,
-                    const char *value,
-                    gsize       value_len,
-                    gpointer    user_data)
-{
-  BatchScan *scan = user_data;
-  gboolean put = strcmp (name, "PutRequest") == 0;
-
-  if (!put && strcmp (name, "DeleteRequest") != 0)
-    return TRUE;
-  if ((put ? scan->put : scan->del) != NULL)
-    return FALSE;
-  if (put)
+  while ((name = dyno_json_reader_next_member (reader)) != NULL)
     {
-      scan->put = value;
-      scan->put_len = value_len;
-    }
-  else
-    {
-      scan->del = value;
-      scan->del_len = value_len;
-    }
-  return TRUE;
-}
+      gboolean put = strcmp (name, "PutRequest") == 0;
+      const char *wanted = put ? "Item" : "Key";
 
-static gboolean
-batch_scan_write (const char *name,
-                  const char *value,
-                  gsize       value_len,
-                  gpointer    user_data)
-{
-  BatchScan *scan = user_data;
-  DynoRequest *write;
-  DynoItem *item;
-
-  scan->put = scan->del = scan->payload = NULL;
-  if (!dyno_json_object_scan (value, value_len, batch_scan_request, scan, NULL)
-      || (scan->put == NULL) == (scan->del == NULL)
-      || !dyno_json_object_scan (scan->put ? scan->put : scan->del,
-                                 scan->put ? scan->put_len : scan->del_len,
-                                 batch_scan_payload, scan, NULL)
-      || scan->payload == NULL)
-    return FALSE;
-  item = dyno_item_from_ddb_json (scan->payload, scan->payload_len, NULL);
-  if (item == NULL)
-    return FALSE;
-  write = dyno_request_new (scan->put ? DYNO_OP_PUT_ITEM : DYNO_OP_DELETE_ITEM,
-                            scan->current->name);
-  if (scan->put)
-    write->item = item;
-  else
-    write->key = item;
-  g_ptr_array_add (scan->current->writes, write);
-  return TRUE;
-}
-
-static gboolean
-batch_scan_table (const char *name,
-                  const char *value,
-                  gsize       value_len,
-                  gpointer    user_data)
-{
-  BatchScan *scan = user_data;
-
-  for (guint i = 0; i < scan->tables->len; i++)
-    if (strcmp (g_array_index (scan->tables, BatchTable, i).name, name) == 0)
-      return FALSE;
-  if (value[0] != '[')
-    return FALSE;
-  scan->current = batch_tables_add (scan->tables, name);
-  return dyno_json_array_scan (value, value_len, batch_scan_write, scan, NULL);
-}
-
-static gboolean
-batch_scan_top (const char *name,
-                const char *value,
-                gsize       value_len,
-                gpointer    user_data)
-{
-  BatchScan *scan = user_data;
-
-  if (strcmp (name, "RequestItems") == 0)
-    {
-      if (scan->seen_items || value[0] != '{')
+      if (!put && strcmp (name, "DeleteRequest") != 0)
+        {
+          if (!dyno_json_reader_skip (reader))
+            return FALSE;
+          continue;
+        }
+      if (seen_put || seen_delete || !dyno_json_reader_begin_object (reader))
         return FALSE;
-      scan->seen_items = TRUE;
-      return dyno_json_object_scan (value, value_len, batch_scan_table, scan, NULL);
-    }
-  if (strcmp (name, "ReturnConsumedCapacity") == 0)
-    {
-      g_autofree char *text = NULL;
-
-      /* a plain string, as the tree reader would read it */
-      if (scan->seen_capacity || value_len < 2 || value[0] != '"'
-          || memchr (value, '\\', value_len) != NULL)
+      if (put)
+        seen_put = TRUE;
+      else
+        seen_delete = TRUE;
+      while ((name = dyno_json_reader_next_member (reader)) != NULL)
+        {
+          if (strcmp (name, wanted) != 0)
+            {
+              if (!dyno_json_reader_skip (reader))
+                return FALSE;
+              continue;
+            }
+          if (item != NULL)
+            return FALSE;
+          item = dyno_json_reader_read_ddb_item (reader);
+          if (item == NULL)
+            return FALSE;
+        }
+      if (dyno_json_reader_get_error (reader) != NULL || item == NULL)
         return FALSE;
-      scan->seen_capacity = TRUE;
-      text = g_strndup (value + 1, value_len - 2);
-      dyno_consumed_capacity_from_string (text, &scan->mode);
     }
+  if (dyno_json_reader_get_error (reader) != NULL || item == NULL)
+    return FALSE;
+  {
+    DynoRequest *write = dyno_request_new (seen_put ? DYNO_OP_PUT_ITEM : DYNO_OP_DELETE_ITEM,
+                                           batch->name);
+
+    if (seen_put)
+      write->item = g_steal_pointer (&item);
+    else
+      write->key = g_steal_pointer (&item);
+    g_ptr_array_add (batch->writes, write);
+  }
   return TRUE;
+}
+
+static gboolean
+batch_scan_items (DynoJsonReader *reader,
+                  GArray         *tables)
+{
+  const char *name;
+
+  if (dyno_json_reader_peek (reader) != '{' || !dyno_json_reader_begin_object (reader))
+    return FALSE;
+  while ((name = dyno_json_reader_next_member (reader)) != NULL)
+    {
+      BatchTable *batch;
+
+      for (guint i = 0; i < tables->len; i++)
+        if (strcmp (g_array_index (tables, BatchTable, i).name, name) == 0)
+          return FALSE;
+      if (dyno_json_reader_peek (reader) != '[')
+        return FALSE;
+      batch = batch_tables_add (tables, name);
+      if (!dyno_json_reader_begin_array (reader))
+        return FALSE;
+      while (dyno_json_reader_next_element (reader))
+        if (!batch_scan_write (reader, batch))
+          return FALSE;
+      if (dyno_json_reader_get_error (reader) != NULL)
+        return FALSE;
+    }
+  return dyno_json_reader_get_error (reader) == NULL;
 }
 
 /* The writes of @body by the fast reader, or NULL when it gave up. */
@@ -3063,16 +3015,41 @@ batch_scan (const char                 *body,
             gssize                      len,
             DynoReturnConsumedCapacity *mode)
 {
-  BatchScan scan = { batch_tables_new (), NULL, DYNO_CONSUMED_NONE, };
+  g_autoptr(DynoJsonReader) reader = dyno_json_reader_new (body, len);
+  g_autoptr(GArray) tables = batch_tables_new ();
+  DynoReturnConsumedCapacity capacity = DYNO_CONSUMED_NONE;
+  gboolean seen_items = FALSE, seen_capacity = FALSE;
+  const char *name;
 
-  if (!dyno_json_object_scan (body, len, batch_scan_top, &scan, NULL)
-      || scan.tables->len == 0)
+  if (!dyno_json_reader_begin_object (reader))
+    return NULL;
+  while ((name = dyno_json_reader_next_member (reader)) != NULL)
     {
-      g_array_unref (scan.tables);
-      return NULL;
+      if (strcmp (name, "RequestItems") == 0)
+        {
+          if (seen_items || !batch_scan_items (reader, tables))
+            return NULL;
+          seen_items = TRUE;
+        }
+      else if (strcmp (name, "ReturnConsumedCapacity") == 0)
+        {
+          const char *text;
+
+          /* a string, as the tree reader reads it (anything else: its call) */
+          if (seen_capacity || dyno_json_reader_peek (reader) != '"'
+              || (text = dyno_json_reader_read_string (reader, NULL)) == NULL)
+            return NULL;
+          seen_capacity = TRUE;
+          dyno_consumed_capacity_from_string (text, &capacity);
+        }
+      else if (!dyno_json_reader_skip (reader))
+        return NULL;
     }
-  *mode = scan.mode;
-  return scan.tables;
+  if (dyno_json_reader_get_error (reader) != NULL || !dyno_json_reader_end (reader)
+      || tables->len == 0)
+    return NULL;
+  *mode = capacity;
+  return g_steal_pointer (&tables);
 }
 
 /* The writes of @body by the tree reader, checked as they are read; NULL with DynamoDB's

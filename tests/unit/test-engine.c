@@ -532,9 +532,9 @@ test_batches (void)
 
 /* BatchWriteItem has two readers: one reads the usual request in place, the other (a
  * json-glib tree) everything else, with DynamoDB's errors.  Each body is sent as it is to
- * one engine, and to another behind a ReturnConsumedCapacity written with an escape, which
- * the fast reader leaves to the tree reader: answers, errors and the items after must be the
- * same. */
+ * one engine, and to another behind an empty RequestItems: a member twice, which the fast
+ * reader leaves to the tree reader, for which the last one counts.  Answers, errors and the
+ * items after must be the same. */
 static char *
 scan_all (DynoEngine *engine)
 {
@@ -619,7 +619,7 @@ test_batch_readers_agree (void)
       const char *body = g_ptr_array_index (all, i);
       const char *brace = strchr (body, '{');
       g_autofree char *slow_body = g_strdup_printf (
-        "{\"ReturnConsumedCapacity\":\"NON\\u0045\"%s%s", brace[1] == '}' ? "" : ",",
+        "{\"RequestItems\":{}%s%s", brace[1] == '}' ? "" : ",",
         brace + 1);
       g_autoptr(DynoEngine) fast = engine_with_table ("N");
       g_autoptr(DynoEngine) slow = engine_with_table ("N");

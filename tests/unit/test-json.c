@@ -749,61 +749,91 @@ test_write_layout (void)
                                  "\"long\":{\"a\":\"aaaaaaaaaaaaaaaaaaaa\"}}");
 }
 
-/* ---- dyno_json_object_scan / dyno_json_array_scan --------------------------------------- */
-
-static gboolean
-collect_member (const char *name,
-                const char *value,
-                gsize       value_len,
-                gpointer    user_data)
-{
-  GString *out = user_data;
-
-  g_string_append_printf (out, "%s=%.*s;", name ? name : "-", (int) value_len, value);
-  return !g_str_equal (name ? name : "", "stop");
-}
+/* ---- DynoJsonReader -------------------------------------------------------------------------- */
 
 static void
-test_scan (void)
+test_reader (void)
 {
-  static const struct {
-    gboolean    array;
-    const char *json;
-    const char *seen;      /* NULL: not well-formed */
-    gboolean    complete;
-  } cases[] = {
-    { FALSE, "{}", "", TRUE },
-    { FALSE, " { \"a\" : 1 , \"b\\u0021\":{\"c\":[1,2,{}]},\"d\":\"x\\\"y\" } ",
-      "a=1;b!={\"c\":[1,2,{}]};d=\"x\\\"y\";", TRUE },
-    { FALSE, "{\"a\":1,\"stop\":2,\"c\":3}", "a=1;stop=2;", FALSE },
-    { TRUE, "[ 1, \"two\" ,[3] ,null]", "-=1;-=\"two\";-=[3];-=null;", TRUE },
-    { TRUE, "[]", "", TRUE },
-    { FALSE, "[1]", NULL, FALSE },
-    { TRUE, "{}", NULL, FALSE },
-    { FALSE, "{\"a\":1", NULL, FALSE },
-    { FALSE, "{\"a\":tru}", NULL, FALSE },
-    { FALSE, "{\"a\":1} x", NULL, FALSE },
-    { FALSE, "{\"a\":[1,]}", NULL, FALSE },
+  const char *json = " {\"a\" : 1, \"b\\u0021\":{\"c\":[1, \"two\" ,{\"d\":null}],\"e\":\"x\\\"y\","
+                     "\"f\":{},\"g\":[]}, \"item\":{\"k\":{\"S\":\"v\"},\"n\":{\"N\":\"1.50\"}}} ";
+  g_autoptr(DynoJsonReader) reader = dyno_json_reader_new (json, -1);
+  g_autoptr(DynoItem) item = NULL;
+  g_autoptr(DynoItem) expected = dyno_item_from_ddb_json ("{\"k\":{\"S\":\"v\"},\"n\":{\"N\":\"1.5\"}}",
+                                                          -1, NULL);
+  gsize len = 0;
+
+  g_assert_true (dyno_json_reader_begin_object (reader));
+  g_assert_cmpstr (dyno_json_reader_next_member (reader), ==, "a");
+  g_assert_true (dyno_json_reader_skip (reader));
+  g_assert_cmpstr (dyno_json_reader_next_member (reader), ==, "b!");
+  g_assert_cmpint (dyno_json_reader_peek (reader), ==, '{');
+  g_assert_true (dyno_json_reader_begin_object (reader));
+  g_assert_cmpstr (dyno_json_reader_next_member (reader), ==, "c");
+  g_assert_true (dyno_json_reader_begin_array (reader));
+  g_assert_true (dyno_json_reader_next_element (reader));
+  g_assert_true (dyno_json_reader_skip (reader));
+  g_assert_true (dyno_json_reader_next_element (reader));
+  g_assert_cmpstr (dyno_json_reader_read_string (reader, &len), ==, "two");
+  g_assert_cmpuint (len, ==, 3);
+  g_assert_true (dyno_json_reader_next_element (reader));
+  g_assert_true (dyno_json_reader_skip (reader));
+  g_assert_false (dyno_json_reader_next_element (reader));
+  g_assert_cmpstr (dyno_json_reader_next_member (reader), ==, "e");
+  g_assert_cmpstr (dyno_json_reader_read_string (reader, NULL), ==, "x\"y");
+  g_assert_cmpstr (dyno_json_reader_next_member (reader), ==, "f");
+  g_assert_true (dyno_json_reader_begin_object (reader));
+  g_assert_null (dyno_json_reader_next_member (reader));
+  g_assert_cmpstr (dyno_json_reader_next_member (reader), ==, "g");
+  g_assert_true (dyno_json_reader_begin_array (reader));
+  g_assert_false (dyno_json_reader_next_element (reader));
+  g_assert_null (dyno_json_reader_next_member (reader));
+  g_assert_cmpstr (dyno_json_reader_next_member (reader), ==, "item");
+  item = dyno_json_reader_read_ddb_item (reader);
+  g_assert_nonnull (item);
+  g_assert_true (dyno_item_equal (item, expected));
+  g_assert_null (dyno_json_reader_next_member (reader));
+  g_assert_null (dyno_json_reader_get_error (reader));
+  g_assert_true (dyno_json_reader_end (reader));
+}
+
+/* Each document, read as one object whose members are skipped (or, for "i", read as an item),
+ * fails with a JSON or value error, and the reader stays failed. */
+static void
+test_reader_errors (void)
+{
+  static const char *const bad[] = {
+    "[1]", "{\"a\":1", "{\"a\":tru}", "{\"a\":1} x", "{\"a\":[1,]}", "{\"a\" 1}", "{a:1}",
+    "{\"i\":{\"k\":{\"S\":1}}}", "{\"i\":{\"k\":{\"S\":\"1\"},\"k\":{\"N\":\"2\"}}}", "",
   };
 
-  for (guint i = 0; i < G_N_ELEMENTS (cases); i++)
+  for (guint i = 0; i < G_N_ELEMENTS (bad); i++)
     {
-      g_autoptr(GString) seen = g_string_new (NULL);
-      g_autoptr(GError) error = NULL;
-      gboolean done = cases[i].array
-                      ? dyno_json_array_scan (cases[i].json, -1, collect_member, seen, &error)
-                      : dyno_json_object_scan (cases[i].json, -1, collect_member, seen, &error);
+      g_autoptr(DynoJsonReader) reader = dyno_json_reader_new (bad[i], -1);
+      gboolean ok = dyno_json_reader_begin_object (reader);
+      const char *name;
 
-      g_test_message ("%s", cases[i].json);
-      if (cases[i].seen == NULL)
+      g_test_message ("%s", bad[i]);
+      while (ok && (name = dyno_json_reader_next_member (reader)) != NULL)
         {
-          g_assert_false (done);
-          g_assert_error (error, DYNO_ERROR, DYNO_ERROR_JSON);
-          continue;
+          if (strcmp (name, "i") == 0)
+            {
+              DynoItem *item = dyno_json_reader_read_ddb_item (reader);
+
+              ok = item != NULL;
+              g_clear_pointer (&item, dyno_item_unref);
+            }
+          else
+            ok = dyno_json_reader_skip (reader);
         }
-      g_assert_no_error (error);
-      g_assert_cmpint (done, ==, cases[i].complete);
-      g_assert_cmpstr (seen->str, ==, cases[i].seen);
+      /* a member list that ended on an error ends as one that is complete: the error says */
+      if (dyno_json_reader_get_error (reader) != NULL)
+        ok = FALSE;
+      else if (ok)
+        ok = dyno_json_reader_end (reader);
+      g_assert_false (ok);
+      g_assert_nonnull (dyno_json_reader_get_error (reader));
+      g_assert_false (dyno_json_reader_skip (reader));
+      g_assert_cmpint (dyno_json_reader_peek (reader), ==, '\0');
     }
 }
 
@@ -816,7 +846,8 @@ main (int   argc,
   g_test_add_func ("/json/ddb/round-trip", test_ddb_round_trip);
   g_test_add_func ("/json/ddb/item-round-trip", test_ddb_item_round_trip);
   g_test_add_func ("/json/ddb/validation", test_ddb_validation);
-  g_test_add_func ("/json/scan", test_scan);
+  g_test_add_func ("/json/reader", test_reader);
+  g_test_add_func ("/json/reader-errors", test_reader_errors);
   g_test_add_func ("/json/ddb/error-location", test_ddb_error_location);
   g_test_add_func ("/json/syntax", test_json_syntax);
   g_test_add_func ("/json/write-string", test_write_string);

@@ -2082,93 +2082,209 @@ dyno_json_parse (const char  *json,
   return g_steal_pointer (&root);
 }
 
+/* ---- DynoJsonReader ----------------------------------------------------------------------- */
+
+struct _DynoJsonReader
+{
+  DynoJsonScanner   sc;
+  DynoValueBuilder *builder;
+  GString          *name;
+  /* per open container, innermost last: whether no member or element was read yet */
+  GArray           *first;
+  gboolean          failed;
+};
+
+DynoJsonReader *
+dyno_json_reader_new (const char *json,
+                      gssize      len)
+{
+  DynoJsonReader *reader = g_new0 (DynoJsonReader, 1);
+
+  g_return_val_if_fail (json != NULL || len == 0, NULL);
+
+  scanner_begin (&reader->sc, json != NULL ? json : "", len);
+  reader->sc.positions = FALSE;
+  reader->builder = dyno_value_builder_new ();
+  reader->name = g_string_sized_new (32);
+  reader->first = g_array_sized_new (FALSE, FALSE, sizeof (gboolean), 8);
+  return reader;
+}
+
+void
+dyno_json_reader_free (DynoJsonReader *reader)
+{
+  if (reader == NULL)
+    return;
+  _dyno_json_scanner_clear (&reader->sc);
+  dyno_value_builder_free (reader->builder);
+  g_string_free (reader->name, TRUE);
+  g_array_unref (reader->first);
+  g_free (reader);
+}
+
+/* @ok, remembering a failure (the scanner's error says why) */
 static gboolean
-scan_container (const char         *json,
-                gssize              len,
-                char                open,
-                DynoJsonMemberFunc  func,
-                gpointer            user_data,
-                GError            **error)
+reader_check (DynoJsonReader *reader,
+              gboolean        ok)
 {
-  DynoJsonScanner sc;
-  char close = open == '{' ? '}' : ']';
-  g_autoptr(GString) name = open == '{' ? g_string_sized_new (32) : NULL;
-  gboolean ok = TRUE, stopped = FALSE, more = FALSE;
+  if (!ok)
+    reader->failed = TRUE;
+  return ok;
+}
 
-  scanner_begin (&sc, json != NULL ? json : "", len);
-  _dyno_json_skip_ws (&sc);
-  ok = _dyno_json_expect (&sc, open, open == '{' ? N_("\u201c{\u201d") : N_("\u201c[\u201d"))
-       && enter (&sc);
-  if (ok && _dyno_json_peek (&sc) == close)
-    sc.p++;
-  else if (ok)
-    do
-      {
-        const char *value;
+char
+dyno_json_reader_peek (DynoJsonReader *reader)
+{
+  g_return_val_if_fail (reader != NULL, '\0');
 
-        if (name != NULL)
-          {
-            const char *text;
-            gsize text_len;
+  return reader->failed ? '\0' : _dyno_json_peek (&reader->sc);
+}
 
-            if (!_dyno_json_read_string (&sc, &text, &text_len)
-                || !_dyno_json_expect (&sc, ':', N_("\u201c:\u201d")))
-              {
-                ok = FALSE;
-                break;
-              }
-            g_string_truncate (name, 0);
-            g_string_append_len (name, text, text_len);
-          }
-        _dyno_json_skip_ws (&sc);
-        value = sc.p;
-        if (!_dyno_json_skip_value (&sc))
-          {
-            ok = FALSE;
-            break;
-          }
-        if (!func (name != NULL ? name->str : NULL, value, sc.p - value, user_data))
-          {
-            stopped = TRUE;
-            break;
-          }
-        _dyno_json_skip_ws (&sc);
-        if (!_dyno_json_next (&sc, close, &more))
-          {
-            ok = FALSE;
-            break;
-          }
-      }
-    while (more);
-  if (ok && !stopped)
-    ok = expect_end (&sc);
-  if (!scanner_end (&sc, ok, error))
+static gboolean
+reader_begin (DynoJsonReader *reader,
+              char            open,
+              const char     *what)
+{
+  gboolean first = TRUE;
+
+  if (reader->failed)
     return FALSE;
-  return !stopped;
+  _dyno_json_skip_ws (&reader->sc);
+  if (!reader_check (reader, _dyno_json_expect (&reader->sc, open, what) && enter (&reader->sc)))
+    return FALSE;
+  g_array_append_val (reader->first, first);
+  return TRUE;
 }
 
 gboolean
-dyno_json_object_scan (const char         *json,
-                       gssize              len,
-                       DynoJsonMemberFunc  func,
-                       gpointer            user_data,
-                       GError            **error)
+dyno_json_reader_begin_object (DynoJsonReader *reader)
 {
-  g_return_val_if_fail (json != NULL || len == 0, FALSE);
-  g_return_val_if_fail (func != NULL, FALSE);
-  return scan_container (json, len, '{', func, user_data, error);
+  g_return_val_if_fail (reader != NULL, FALSE);
+
+  return reader_begin (reader, '{', N_("\u201c{\u201d"));
 }
 
 gboolean
-dyno_json_array_scan (const char         *json,
-                      gssize              len,
-                      DynoJsonMemberFunc  func,
-                      gpointer            user_data,
-                      GError            **error)
+dyno_json_reader_begin_array (DynoJsonReader *reader)
 {
-  g_return_val_if_fail (json != NULL || len == 0, FALSE);
-  g_return_val_if_fail (func != NULL, FALSE);
-  return scan_container (json, len, '[', func, user_data, error);
+  g_return_val_if_fail (reader != NULL, FALSE);
+
+  return reader_begin (reader, '[', N_("\u201c[\u201d"));
+}
+
+/* Before the next member or element of the innermost container: TRUE when there is one,
+ * FALSE at its end (left) or on error. */
+static gboolean
+reader_more (DynoJsonReader *reader,
+             char            close)
+{
+  gboolean *first;
+  gboolean more;
+
+  if (reader->failed)
+    return FALSE;
+  g_return_val_if_fail (reader->first->len > 0, FALSE);
+  first = &g_array_index (reader->first, gboolean, reader->first->len - 1);
+  if (*first)
+    {
+      *first = FALSE;
+      more = _dyno_json_peek (&reader->sc) != close;
+      if (!more)
+        reader->sc.p++;
+    }
+  else if (!reader_check (reader, _dyno_json_next (&reader->sc, close, &more)))
+    return FALSE;
+  if (!more)
+    {
+      g_array_set_size (reader->first, reader->first->len - 1);
+      reader->sc.depth--;
+    }
+  return more;
+}
+
+const char *
+dyno_json_reader_next_member (DynoJsonReader *reader)
+{
+  const char *text;
+  gsize len;
+
+  g_return_val_if_fail (reader != NULL, NULL);
+
+  _dyno_json_skip_ws (&reader->sc);
+  if (!reader_more (reader, '}'))
+    return NULL;
+  if (!reader_check (reader, _dyno_json_read_string (&reader->sc, &text, &len)
+                             && _dyno_json_expect (&reader->sc, ':', N_("\u201c:\u201d"))))
+    return NULL;
+  g_string_truncate (reader->name, 0);
+  g_string_append_len (reader->name, text, len);
+  return reader->name->str;
+}
+
+gboolean
+dyno_json_reader_next_element (DynoJsonReader *reader)
+{
+  g_return_val_if_fail (reader != NULL, FALSE);
+
+  _dyno_json_skip_ws (&reader->sc);
+  return reader_more (reader, ']');
+}
+
+gboolean
+dyno_json_reader_skip (DynoJsonReader *reader)
+{
+  g_return_val_if_fail (reader != NULL, FALSE);
+
+  return !reader->failed && reader_check (reader, _dyno_json_skip_value (&reader->sc));
+}
+
+const char *
+dyno_json_reader_read_string (DynoJsonReader *reader,
+                              gsize          *len)
+{
+  const char *text;
+  gsize text_len;
+
+  g_return_val_if_fail (reader != NULL, NULL);
+
+  if (reader->failed
+      || !reader_check (reader, _dyno_json_read_string (&reader->sc, &text, &text_len)))
+    return NULL;
+  /* NUL-terminated for the caller: a copy (strings read in place are not) */
+  g_string_truncate (reader->name, 0);
+  g_string_append_len (reader->name, text, text_len);
+  if (len != NULL)
+    *len = text_len;
+  return reader->name->str;
+}
+
+DynoItem *
+dyno_json_reader_read_ddb_item (DynoJsonReader *reader)
+{
+  g_return_val_if_fail (reader != NULL, NULL);
+
+  if (reader->failed
+      || !reader_check (reader, _dyno_json_parse_ddb_item (&reader->sc, reader->builder)))
+    return NULL;
+  return _dyno_value_builder_finish_item (reader->builder);
+}
+
+gboolean
+dyno_json_reader_end (DynoJsonReader *reader)
+{
+  g_return_val_if_fail (reader != NULL, FALSE);
+
+  g_return_val_if_fail (reader->first->len == 0, FALSE);
+
+  return !reader->failed && reader_check (reader, expect_end (&reader->sc));
+}
+
+const GError *
+dyno_json_reader_get_error (DynoJsonReader *reader)
+{
+  g_return_val_if_fail (reader != NULL, NULL);
+
+  return reader->sc.error;
 }
 
 const char *

@@ -53,26 +53,39 @@ void       dyno_value_write_plain_json (const DynoValue *value,
                                         GString         *out);
 char      *dyno_item_to_plain_json    (const DynoItem  *item);
 
-/* The members of the JSON object @json (or the elements of the array), in order, without
- * building anything: @name is a member's decoded name (NUL-terminated, valid during the call;
- * NULL for an array's elements), @value and @value_len the exact text of its value, checked
- * to be well-formed.  @func returns FALSE to stop.  Returns TRUE when every member was seen
- * and nothing follows the object; FALSE with @error set when the text is not well-formed (or
- * not an object/array), FALSE with no error when @func stopped. */
-typedef gboolean (*DynoJsonMemberFunc) (const char *name,
-                                        const char *value,
-                                        gsize       value_len,
-                                        gpointer    user_data);
-gboolean   dyno_json_object_scan      (const char         *json,
-                                       gssize              len,
-                                       DynoJsonMemberFunc  func,
-                                       gpointer            user_data,
-                                       GError            **error);
-gboolean   dyno_json_array_scan       (const char         *json,
-                                       gssize              len,
-                                       DynoJsonMemberFunc  func,
-                                       gpointer            user_data,
-                                       GError            **error);
+/* A pull reader over one JSON document, for the callers that read a known shape in place,
+ * without a tree: each call reads what is at the reader and checks it as it goes.  A call
+ * that fails (the text is not well-formed there, or is not what was asked for) returns
+ * FALSE/NULL and leaves the reason in dyno_json_reader_get_error(); the reader is then
+ * done. */
+typedef struct _DynoJsonReader DynoJsonReader;
+
+DynoJsonReader *dyno_json_reader_new          (const char      *json,
+                                               gssize           len);
+void            dyno_json_reader_free         (DynoJsonReader  *reader);
+/* The next byte that is not whitespace, not consumed ('\0' at the end). */
+char            dyno_json_reader_peek         (DynoJsonReader  *reader);
+/* Enters the object (array) at the reader. */
+gboolean        dyno_json_reader_begin_object (DynoJsonReader  *reader);
+gboolean        dyno_json_reader_begin_array  (DynoJsonReader  *reader);
+/* In an object: the next member's name (decoded; valid until the next call), the reader
+ * then at its value, which must be read before the next member; NULL at the object's end
+ * (left) or on error. */
+const char     *dyno_json_reader_next_member  (DynoJsonReader  *reader);
+/* In an array: TRUE with the reader at the next element; FALSE at the array's end (left) or
+ * on error. */
+gboolean        dyno_json_reader_next_element (DynoJsonReader  *reader);
+/* The value at the reader, skipped (still checked), read as a string (decoded; valid until
+ * the next call), or read as a DynamoDB JSON item. */
+gboolean        dyno_json_reader_skip         (DynoJsonReader  *reader);
+const char     *dyno_json_reader_read_string  (DynoJsonReader  *reader,
+                                               gsize           *len);
+DynoItem       *dyno_json_reader_read_ddb_item (DynoJsonReader *reader);
+/* TRUE when nothing but whitespace is left. */
+gboolean        dyno_json_reader_end          (DynoJsonReader  *reader);
+const GError   *dyno_json_reader_get_error    (DynoJsonReader  *reader);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (DynoJsonReader, dyno_json_reader_free)
 
 /* Checks that @json is one well-formed JSON value (and nothing after it), without building
  * anything; the error says what is wrong and at which line and column. */
