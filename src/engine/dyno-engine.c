@@ -961,7 +961,8 @@ store_item_full (DynoEngine      *self,
   if (cap)
     cap->table += write_units_for (MAX (old_size, new_size));
 
-  tk = table_tk (table, any);
+  if (table->indexes->len > 0)
+    tk = table_tk (table, any);
   for (guint i = 0; i < table->indexes->len; i++)
     {
       DynoEngineIndex *index = g_ptr_array_index (table->indexes, i);
