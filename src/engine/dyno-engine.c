@@ -2897,21 +2897,29 @@ batch_check_count (guint    n,
   return FALSE;
 }
 
+/* The keys a batch's writes of one table have used, for batch_check_write(). */
+static GHashTable *
+batch_seen_new (void)
+{
+  return g_hash_table_new_full (g_bytes_hash, g_bytes_equal, (GDestroyNotify) g_bytes_unref,
+                                NULL);
+}
+
 /* One write of @table: its item or key as the table needs it, and a key not seen before in the
- * batch (@seen: the keys as DynamoDB JSON). */
+ * batch (@seen: the keys, encoded as the index rows' table key is). */
 static gboolean
 batch_check_write (const DynoEngineTable *table,
                    const DynoRequest     *write,
                    GHashTable            *seen,
                    GError               **error)
 {
-  g_autoptr(DynoItem) key = NULL;
+  GByteArray *key;
 
   if (write->item != NULL ? !check_item (table, write->item, FALSE, error)
                           : !check_key (table, write->key, error))
     return FALSE;
-  key = table_key_of (table, write->item ? write->item : write->key);
-  if (g_hash_table_add (seen, dyno_item_to_ddb_json (key)))
+  key = table_tk (table, write->item ? write->item : write->key);
+  if (g_hash_table_add (seen, g_byte_array_free_to_bytes (key)))
     return TRUE;
   fail (error, VALIDATION, "Provided list of item keys contains duplicates");
   return FALSE;
@@ -3088,7 +3096,7 @@ batch_read_tree (DynoEngine                 *self,
       JsonNode *tn = json_object_get_member (items, l->data);
       JsonArray *list = JSON_NODE_HOLDS_ARRAY (tn) ? json_node_get_array (tn) : NULL;
       DynoEngineTable *table = find_table (self, l->data, error);
-      g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      g_autoptr(GHashTable) seen = batch_seen_new ();
       guint n = list ? json_array_get_length (list) : 0;
       BatchTable *batch;
 
@@ -3160,7 +3168,7 @@ batch_check (DynoEngine *self,
     {
       BatchTable *batch = &g_array_index (tables, BatchTable, t);
       DynoEngineTable *table = find_table (self, batch->name, error);
-      g_autoptr(GHashTable) seen = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+      g_autoptr(GHashTable) seen = batch_seen_new ();
 
       if (table == NULL || !batch_check_count (batch->writes->len, error))
         return FALSE;
