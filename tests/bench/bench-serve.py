@@ -133,18 +133,23 @@ def concurrent(url, op, shares):
     return max(end for end, _ in got) - start, sum(c for _, c in got)
 
 
-def warm_up(url, n):
-    """The timed phases' requests, fewer and not timed, on a table of their own: a JVM's JIT
-    (DynamoDB Local) compiles its hot paths during the first tens of thousands of requests,
-    and the figures are to be the steady state of both servers, not a cold start."""
-    raw = Raw(url)
-    table = "warm-%s" % uuid.uuid4().hex[:8]
+def create_table(raw, table):
+    """@table (pk S, sk S, on demand), made through @raw."""
     raw.call("CreateTable", {
         "TableName": table, "BillingMode": "PAY_PER_REQUEST",
         "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
                                  {"AttributeName": "sk", "AttributeType": "S"}],
         "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
                       {"AttributeName": "sk", "KeyType": "RANGE"}]})
+
+
+def warm_up(url, n):
+    """The timed phases' requests, fewer and not timed, on a table of their own: a JVM's JIT
+    (DynamoDB Local) compiles its hot paths during the first tens of thousands of requests,
+    and the figures are to be the steady state of both servers, not a cold start."""
+    raw = Raw(url)
+    table = "warm-%s" % uuid.uuid4().hex[:8]
+    create_table(raw, table)
     for s in range(0, n, 25):
         raw.call("BatchWriteItem", {"RequestItems": {table: [
             {"PutRequest": {"Item": item(i)}} for i in range(s, min(s + 25, n))]}})
@@ -160,12 +165,7 @@ def workload(name, url, n, workers, pid=None):
     out = []
     table = "bench-%s" % uuid.uuid4().hex[:8]
     raw = Raw(url)
-    raw.call("CreateTable", {
-        "TableName": table, "BillingMode": "PAY_PER_REQUEST",
-        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
-                                 {"AttributeName": "sk", "AttributeType": "S"}],
-        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
-                      {"AttributeName": "sk", "KeyType": "RANGE"}]})
+    create_table(raw, table)
     c = boto3.client("dynamodb", endpoint_url=url, region_name="us-east-1",
                      aws_access_key_id="fakeKey", aws_secret_access_key="fakeSecret")
 
@@ -232,12 +232,7 @@ def workload(name, url, n, workers, pid=None):
     # then each partition's Query pages (prepared: 100 partitions of n/100 items; one page
     # holds them all up to n = 400,000 at this item size) dealt out the same way
     table = "bench-%s" % uuid.uuid4().hex[:8]
-    raw.call("CreateTable", {
-        "TableName": table, "BillingMode": "PAY_PER_REQUEST",
-        "AttributeDefinitions": [{"AttributeName": "pk", "AttributeType": "S"},
-                                 {"AttributeName": "sk", "AttributeType": "S"}],
-        "KeySchema": [{"AttributeName": "pk", "KeyType": "HASH"},
-                      {"AttributeName": "sk", "KeyType": "RANGE"}]})
+    create_table(raw, table)
     batches = [json.dumps({"RequestItems": {table: [{"PutRequest": {"Item": item(i)}}
                                                     for i in range(s, min(s + 25, n))]}}).encode()
                for s in range(0, n, 25)]
