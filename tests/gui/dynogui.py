@@ -211,6 +211,19 @@ def click(acc):
     action.doAction(0)
 
 
+def click_found(finder, timeout=DEFAULT_TIMEOUT, what="a control"):
+    """Finds a control with @finder and clicks it, finding it again while the click fails:
+    a list that rebinds its rows (a search, a refresh) disposes the accessible found a moment
+    before, and AT-SPI then answers the click with "No such interface"."""
+    def found_and_clicked():
+        acc = finder()
+        if acc is None:
+            return False
+        click(acc)
+        return True
+    wait_for(found_and_clicked, timeout=timeout, what=f"{what} to be clicked")
+
+
 def activate_row(table, text):
     """Activates, through its accessible action (as a screen reader would), the results row
     whose first cell shows @text."""
@@ -579,9 +592,11 @@ def close_window(window):
 
 
 def open_menu(app, button_name):
-    menu = find(app.root, role="push button", name=button_name)
-    click(next(n for n in walk(menu)
-               if n is not menu and n.getRoleName() in ("push button", "toggle button")))
+    def button():
+        menu = find(app.root, role="push button", name=button_name)
+        return next((n for n in walk(menu) if n is not menu
+                     and n.getRoleName() in ("push button", "toggle button")), None)
+    click_found(button, what=f"the button of {button_name}")
 
 
 def sidebar_has(app, table, keys):

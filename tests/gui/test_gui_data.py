@@ -48,7 +48,7 @@ def open_menu(app, button_name):
         except Exception:
             return None
 
-    click(wait_for(button, what=f"the button of {button_name}"))
+    dynogui.click_found(button, what=f"the button of {button_name}")
     # GTK 4.8: the AT-SPI click action of a table row's menu button, right after the tabs were
     # closed with Ctrl+W, sometimes opens nothing (seen in every run of step 6 on this
     # machine; a pointer press on the same button opens the menu): then press it, as a
